@@ -1,0 +1,1 @@
+"""The rules language: grammar loading, parsing with positions, compilation to closures."""

@@ -1,0 +1,532 @@
+"""The forward model: the one contract shared by the CLI, the tests and the bots.
+
+    game = Game.load("dark-agent", players=4)
+    state = game.new_game(seed=1)
+    while not game.is_terminal(state):
+        action = game.legal_actions(state)[0]
+        state = game.apply(state, action)
+    game.scores(state)
+
+`apply` never changes its argument: it works on a clone, so a refused action
+leaves nothing half-done. `apply_in_place` is the same without the copy, for
+bots that own their state.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from itertools import product
+
+from . import runtime as rt
+from .errors import IllegalActionError, InternalError, RuleRuntimeError
+from .match import Match
+from .model import Action, Card, Seat, Zone, key_of, label_of
+
+_FINISH_RANK = {None: 0, "step": 1, "turn": 2, "round": 3, "game": 4}
+_MAX_SETTLE = 10_000
+
+
+def clone(st: dict) -> dict:
+    """A deep copy of a state, specialised for its known shape (much faster than deepcopy)."""
+    return {
+        "z": [z[:] for z in st["z"]],
+        "loc": st["loc"][:],
+        "cv": {k: v[:] for k, v in st["cv"].items()},
+        "zv": {k: v[:] for k, v in st["zv"].items()},
+        "pv": {k: v[:] for k, v in st["pv"].items()},
+        "gv": {k: (v[:] if type(v) is list else v) for k, v in st["gv"].items()},
+        "rng": st["rng"],
+        "forced": st["forced"][:],
+        "flow": dict(st["flow"]),
+        "used": dict(st["used"]),
+        "pending": st["pending"][:],  # entries are never changed in place
+    }
+
+
+def to_json(st: dict) -> str:
+    return json.dumps(st, separators=(",", ":"), sort_keys=True)
+
+
+def from_json(text: str) -> dict:
+    st = json.loads(text)
+    # JSON keeps lists and dicts; restore the int keys nothing uses (none today) and return
+    return st
+
+
+@dataclass
+class Step:
+    """What one apply did: the action, who played it, and the events it caused."""
+
+    action: Action
+    player: int | None
+    events: list = field(default_factory=list)
+
+
+class Game:
+    """A compiled match plus the forward model over its states."""
+
+    def __init__(self, match: Match):
+        self.m = match
+        self.seats = match.seats
+        self.num_players = len(match.seats)
+
+    @classmethod
+    def load(cls, game: str, players: int | None = None, options: dict | None = None, variants=()) -> "Game":
+        from .loader import load_ruleset
+        rs = load_ruleset(game, variants=variants)
+        return cls(Match(rs, players or rs.default_players, options))
+
+    # ---- start ----------------------------------------------------------------------
+
+    def new_game(self, seed: int = 0, forced=None) -> dict:
+        """The state after setup (setup choices, if any, are the first decisions)."""
+        m = self.m
+        st = m.new_state(seed)
+        if forced:
+            st["forced"] = list(forced)
+        ctx = rt.Ctx(st, m)
+        if m.setup is not None:
+            entry, scope = m.setup
+            ctx.locals = [None] * scope.size
+            self._run(ctx, entry)
+        self._settle(ctx)
+        return st
+
+    # ---- queries --------------------------------------------------------------------
+
+    def current_player(self, st) -> int | None:
+        """The seat index to decide now, or None when the game is over."""
+        if st["flow"]["phase"] == "over":
+            return None
+        if st["pending"]:
+            return st["pending"][-1]["player"]
+        p = self.m.turn_player(st)
+        return p.id if p is not None else None
+
+    def is_terminal(self, st) -> bool:
+        return st["flow"]["phase"] == "over"
+
+    def step_name(self, st) -> str | None:
+        return self.m.step_name(st)
+
+    def legal_actions(self, st) -> list[Action]:
+        return [a for a, _ in self.legal_actions_with_labels(st)]
+
+    def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
+        m = self.m
+        if st["flow"]["phase"] == "over":
+            return []
+        if st["pending"]:
+            p = st["pending"][-1]
+            out = []
+            for v in rt.decode(m, p["options"]):
+                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {label_of(v)}"))
+            if p["optional"]:
+                out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
+            return out
+        player = m.turn_player(st)
+        if player is None:
+            return []
+        ctx = rt.Ctx(st, m, player)
+        out = []
+        for a in m.actions_by_step.get(m.step_name(st), ()):
+            out.extend(self._enumerate(ctx, a))
+        return out
+
+    def _enumerate(self, ctx, a):
+        if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
+            return []
+        ctx.locals = [None] * a.nslots
+        out = []
+        params = a.params
+        requires = a.requires
+
+        def rec(i, keys):
+            if i == len(params):
+                for f, _ in requires:
+                    if not f(ctx):
+                        return
+                out.append((Action(a.name, tuple(keys)), a.label(ctx)))
+                return
+            name, slot, dom = params[i]
+            for v in list(dom(ctx) or []):
+                ctx.locals[slot] = v
+                rec(i + 1, keys + [key_of(v)])
+            ctx.locals[slot] = None
+        rec(0, [])
+        return out
+
+    def explain(self, st, action: Action) -> str | None:
+        """Why `action` is refused in `st`, or None when it is legal."""
+        try:
+            self._bind(st, action)
+        except IllegalActionError as e:
+            return e.reason
+        return None
+
+    def is_legal(self, st, action: Action) -> bool:
+        return self.explain(st, action) is None
+
+    def _bind(self, st, action: Action):
+        """Check an action and return (ctx, definition or None for a choice)."""
+        m = self.m
+        if st["flow"]["phase"] == "over":
+            raise IllegalActionError(action, "the game is over")
+        if st["pending"]:
+            p = st["pending"][-1]
+            if action.name != "choose" or len(action.args) != 1:
+                raise IllegalActionError(action, f"a choice is pending ({p['prompt']}): play `choose OPTION`")
+            key = action.args[0]
+            if key == "none" and p["optional"]:
+                return None, None
+            for v in rt.decode(m, p["options"]):
+                if key_of(v) == key:
+                    return None, None
+            opts = ", ".join(key_of(v) for v in rt.decode(m, p["options"]))
+            raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}")
+        player = m.turn_player(st)
+        a = m.action_by_name.get(action.name)
+        if a is None:
+            from .dsl.compiler import did_you_mean
+            hint = did_you_mean(action.name, m.action_by_name)
+            raise IllegalActionError(action, f"no action `{action.name}` in this game" + (f"; {hint}" if hint else ""))
+        step = m.step_name(st)
+        if a.steps is not None and step not in a.steps:
+            raise IllegalActionError(action, f"`{a.name}` is played in step {'/'.join(sorted(a.steps))}, "
+                                             f"and this is step {step}")
+        if a.limit is not None and st["used"].get(a.name, 0) >= a.limit:
+            raise IllegalActionError(action, f"`{a.name}` may be played {a.limit} time(s) per turn")
+        if len(action.args) != len(a.params):
+            raise IllegalActionError(action, f"`{a.name}` takes {len(a.params)} argument(s): "
+                                             + " ".join(p for p, _, _ in a.params))
+        ctx = rt.Ctx(st, m, player)
+        ctx.locals = [None] * a.nslots
+        for (pname, slot, dom), key in zip(a.params, action.args):
+            options = list(dom(ctx) or [])
+            for v in options:
+                if key_of(v) == key:
+                    ctx.locals[slot] = v
+                    break
+            else:
+                shown = ", ".join(key_of(v) for v in options[:12]) or "none"
+                raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})")
+        for f, reason in a.requires:
+            if not f(ctx):
+                raise IllegalActionError(action, reason(ctx))
+        return ctx, a
+
+    # ---- apply ----------------------------------------------------------------------
+
+    def apply(self, st, action: Action | str) -> dict:
+        new = clone(st)
+        self.apply_in_place(new, action)
+        return new
+
+    def apply_in_place(self, st, action: Action | str) -> Step:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        player = self.current_player(st)
+        ctx, a = self._bind(st, action)
+        m = self.m
+        if ctx is None:  # a pending choice
+            p = st["pending"].pop()
+            ctx = rt.Ctx(st, m, m.seats[p["me"]] if p["me"] is not None else None)
+            ctx.locals = rt.decode(m, p["locals"])
+            ctx.stack = [(k, rt.decode(m, loc)) for k, loc in p["stack"]]
+            ctx.locals[p["slot"]] = None if action.args[0] == "none" else self._decode_choice(p, action.args[0])
+            self._run(ctx, m.conts[p["k"]])
+        else:
+            st["used"][a.name] = st["used"].get(a.name, 0) + 1
+            self._run(ctx, a.effect)
+        self._settle(ctx)
+        return Step(action, player, ctx.events)
+
+    def _decode_choice(self, p, key):
+        for v in rt.decode(self.m, p["options"]):
+            if key_of(v) == key:
+                return v
+        return None
+
+    def _run(self, ctx, entry):
+        try:
+            entry(ctx)
+        except RecursionError:
+            raise RuleRuntimeError("the rules recurse without end") from None
+
+    # ---- the flow of rounds, turns and steps -------------------------------------------
+
+    def _call_effect(self, ctx, compiled, me=None):
+        if compiled is None:
+            return
+        entry, scope = compiled
+        ctx.me = me
+        ctx.locals = [None] * scope.size
+        ctx.stack = []
+        self._run(ctx, entry)
+
+    def _emit(self, ctx, name, args):
+        if self.m._handlers["on"].get(name):
+            ctx.events.append((name, args))
+            self.m._event_direct[name](ctx, args)
+
+    def _settle(self, ctx):
+        """Move the flow on until a decision is needed or the game is over."""
+        st = ctx.st
+        m = self.m
+        flow = st["flow"]
+        for _ in range(_MAX_SETTLE):
+            if flow["phase"] == "over":
+                return
+            fin = flow.get("finish")
+            if fin == "game":
+                st["pending"].clear()
+                flow["phase"] = "over"
+                flow["finish"] = None
+                return
+            if st["pending"]:
+                if fin is None or flow["phase"] == "setup":
+                    return
+                st["pending"].clear()  # a turn that ends drops what was waiting
+            if flow["phase"] == "setup":
+                self._start_round(ctx)
+                continue
+            if fin == "round":
+                flow["finish"] = None
+                self._end_turn(ctx)
+                self._end_round(ctx)
+                continue
+            if fin == "turn":
+                flow["finish"] = None
+                self._end_turn(ctx)
+                self._next_turn(ctx)
+                continue
+            if fin == "step":
+                flow["finish"] = None
+                self._next_step(ctx)
+                continue
+            # no pending choice, nothing finished: does the current step need a decision?
+            if flow["pos"] >= len(flow["order"]):
+                self._end_round(ctx)
+                continue
+            step = m.steps[flow["step"]] if flow["step"] < len(m.steps) else None
+            if step is None:
+                self._end_turn(ctx)
+                self._next_turn(ctx)
+                continue
+            if self._has_action(st):
+                return
+            self._next_step(ctx)
+        raise InternalError("the flow did not settle after 10000 transitions: the rules loop")
+
+    def _has_action(self, st) -> bool:
+        m = self.m
+        player = m.turn_player(st)
+        ctx = rt.Ctx(st, m, player)
+        for a in m.actions_by_step.get(m.step_name(st), ()):
+            if self._any(ctx, a):
+                return True
+        return False
+
+    def _any(self, ctx, a) -> bool:
+        if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
+            return False
+        ctx.locals = [None] * a.nslots
+        params, requires = a.params, a.requires
+
+        def rec(i):
+            if i == len(params):
+                return all(f(ctx) for f, _ in requires)
+            _, slot, dom = params[i]
+            for v in list(dom(ctx) or []):
+                ctx.locals[slot] = v
+                if rec(i + 1):
+                    return True
+            return False
+        return rec(0)
+
+    def _start_round(self, ctx):
+        st = ctx.st
+        m = self.m
+        flow = st["flow"]
+        flow["phase"] = "play"
+        flow["round"] += 1
+        self._reset(st, "round")
+        self._call_effect(ctx, m.round_start)
+        self._emit(ctx, "round_start", [])
+        self._begin_order(ctx)
+
+    def _begin_order(self, ctx):
+        st, m = ctx.st, self.m
+        flow = st["flow"]
+        if m.round_order is not None:
+            ctx.me = None
+            ctx.locals = [None] * m.round_order_scope.size
+            order = [s.id for s in m.round_order(ctx)]
+        else:
+            order = [s.id for s in m.seats]
+        flow["order"] = order
+        flow["pos"] = 0
+        self._start_turn(ctx)
+
+    def _start_turn(self, ctx):
+        st, m = ctx.st, self.m
+        flow = st["flow"]
+        if flow["pos"] >= len(flow["order"]):
+            return
+        flow["step"] = -1
+        st["used"] = {}
+        player = m.turn_player(st)
+        self._call_effect(ctx, m.turn_start, player)
+        self._emit(ctx, "turn_start", [player])
+        self._next_step(ctx)
+
+    def _next_step(self, ctx):
+        st, m = ctx.st, self.m
+        flow = st["flow"]
+        player = m.turn_player(st)
+        i = flow["step"] + 1
+        while i < len(m.steps):
+            step = m.steps[i]
+            if step.skip is not None:
+                f, size = step.skip
+                ctx.me = player
+                ctx.locals = [None] * size
+                if f(ctx):
+                    i += 1
+                    continue
+            break
+        flow["step"] = i
+
+    def _end_turn(self, ctx):
+        st, m = ctx.st, self.m
+        player = m.turn_player(st)
+        if player is None:
+            return
+        self._emit(ctx, "turn_end", [player])
+        self._call_effect(ctx, m.turn_end, player)
+        self._reset(st, "turn")
+        st["used"] = {}
+        if st["flow"].get("finish") == "turn":
+            st["flow"]["finish"] = None
+
+    def _next_turn(self, ctx):
+        flow = ctx.st["flow"]
+        if flow["phase"] == "over":
+            return
+        flow["pos"] += 1
+        if flow["pos"] < len(flow["order"]):
+            self._start_turn(ctx)
+
+    def _end_round(self, ctx):
+        st, m = ctx.st, self.m
+        flow = st["flow"]
+        self._emit(ctx, "round_end", [])
+        self._call_effect(ctx, m.round_end)
+        if flow.get("finish") == "game":
+            return
+        flow["finish"] = None
+        if m.round_until is not None:
+            ctx.me = None
+            ctx.locals = [None] * m.round_until_scope.size
+            if not m.round_until(ctx):
+                self._begin_order(ctx)  # the round goes on: another pass through the order
+                return
+        self._start_round(ctx)
+
+    def _reset(self, st, scope):
+        for kind, name, default in self.m.resets[scope]:
+            if kind == "gv":
+                st["gv"][name] = list(default) if isinstance(default, list) else default
+            else:
+                values = st[kind][name]
+                if isinstance(default, list):
+                    st[kind][name] = [list(default) for _ in values]
+                else:
+                    st[kind][name] = [default] * len(values)
+
+    # ---- results --------------------------------------------------------------------
+
+    def scores(self, st) -> list:
+        m = self.m
+        if m.score is None:
+            return [0] * self.num_players
+        ctx = rt.Ctx(st, m)
+        out = []
+        for s in m.seats:
+            ctx.me = s
+            ctx.locals = [None] * m.score_scope.size
+            out.append(m.score(ctx))
+        return out
+
+    def ranking(self, st) -> list[int]:
+        """Seat indices from first to last: score, then each tie-break in order."""
+        m = self.m
+        ctx = rt.Ctx(st, m)
+        keys = []
+        for s in m.seats:
+            ctx.me = s
+            ctx.locals = [None] * m.score_scope.size
+            k = [m.score(ctx) if m.score else 0]
+            for f in m.tiebreaks:
+                v = f(ctx)
+                k.append(int(v) if isinstance(v, bool) else (v or 0))
+            keys.append((tuple(k), -s.id))
+        order = sorted(range(len(m.seats)), key=lambda i: keys[i], reverse=True)
+        return order
+
+    def winners(self, st) -> list[int]:
+        m = self.m
+        if m.winner is not None:
+            ctx = rt.Ctx(st, m)
+            out = []
+            for s in m.seats:
+                ctx.me = s
+                ctx.locals = [None] * m.winner_scope.size
+                if m.winner(ctx):
+                    out.append(s.id)
+            return out
+        rank = self.ranking(st)
+        return rank[:1]
+
+    def check_invariants(self, st) -> list[str]:
+        """The content's declared invariants that do not hold in `st`."""
+        m = self.m
+        ctx = rt.Ctx(st, m)
+        bad = []
+        for f, message, size, per_player in m.invariants:
+            for s in (m.seats if per_player else [None]):
+                ctx.me = s
+                ctx.locals = [None] * size
+                try:
+                    ok = f(ctx)
+                except RuleRuntimeError as e:
+                    bad.append(f"{message}: {e}")
+                    continue
+                if not ok:
+                    bad.append(f"{message}" + (f" (for {s.key})" if s is not None else ""))
+        # and the engine's own: every card in exactly one zone, the index agrees
+        seen = [0] * len(m.cards)
+        for zid, ids in enumerate(st["z"]):
+            for cid in ids:
+                seen[cid] += 1
+                if st["loc"][cid] != zid:
+                    bad.append(f"card {m.cards[cid].key} is in {m.zones[zid].key} but indexed elsewhere")
+            cap = m.zones[zid].capacity
+            if cap is not None and len(ids) > cap:
+                bad.append(f"zone {m.zones[zid].key} holds {len(ids)} cards, more than its capacity {cap}")
+        for cid, k in enumerate(seen):
+            if k != 1:
+                bad.append(f"card {m.cards[cid].key} is in {k} zones")
+        return bad
+
+    # ---- evaluation of rules text against a state (scenarios, the CLI, tests) ------------
+
+    def evaluate(self, st, text: str, me: int | None = None):
+        from .dsl.compiler import Scope
+        from .yamlio import SourceText
+        src = text if isinstance(text, SourceText) else SourceText.plain(text, "<expression>")
+        scope = Scope()
+        f = self.m.compiler.expr(src, scope)
+        ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else self.m.turn_player(st))
+        ctx.locals = [None] * scope.size
+        return f(ctx)

@@ -1,0 +1,306 @@
+"""Loading a game's content folder: YAML, JSON Schema, cross references, rules text.
+
+Every problem is collected with file:line:col and reported together.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+
+from .dsl.compiler import did_you_mean
+from .errors import ContentError, ErrorList, Location, Problem
+from .paths import game_dir, schemas_dir
+from .yamlio import SourceText, key_location, load_yaml, node_location, value_location
+
+SECTIONS_MAPPING = ("constants", "cards", "zones", "vars", "functions", "procedures", "events", "actions", "options")
+SECTIONS_LIST = ("triggers", "invariants", "tags")
+SKIP_DIRS = {"scenarios", "variants"}
+
+
+@functools.lru_cache(maxsize=None)
+def schema(name: str) -> dict:
+    return json.loads((schemas_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(schema(name))
+
+
+def _to_plain(v):
+    if isinstance(v, dict):
+        return {str(k): _to_plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_to_plain(x) for x in v]
+    if isinstance(v, str):
+        return str(v)
+    return v
+
+
+def locate_path(root, path) -> Location:
+    """The position of the value at a JSON path inside a ruamel document."""
+    node = root
+    loc = node_location(root)
+    for part in path:
+        try:
+            if isinstance(node, dict) and part in node:
+                loc = key_location(node, part) if not isinstance(node[part], (dict, list)) else value_location(node, part)
+                if not isinstance(node[part], (dict, list)):
+                    loc = value_location(node, part)
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+                loc = value_location(node, part)
+                node = node[part]
+            else:
+                break
+        except Exception:
+            break
+    return loc
+
+
+def schema_problems(doc, schema_name: str, file: str) -> list[Problem]:
+    out = []
+    plain = _to_plain(doc)
+    for err in sorted(validator(schema_name).iter_errors(plain), key=lambda e: list(map(str, e.absolute_path))):
+        path = list(err.absolute_path)
+        loc = locate_path(doc, path) if hasattr(doc, "lc") else Location(file)
+        jpath = "/" + "/".join(str(p) for p in path)
+        msg = err.message
+        if err.validator == "additionalProperties":
+            extra = [p for p in (err.instance or {}) if p not in (err.schema.get("properties") or {})]
+            known = list((err.schema.get("properties") or {}).keys())
+            hints = [did_you_mean(e, known) for e in extra]
+            hint = " ".join(h for h in hints if h) or ("known keys: " + ", ".join(known) if known else "")
+            if extra and isinstance(doc, dict):
+                parent = doc
+                for p in path:
+                    parent = parent[p]
+                try:
+                    loc = key_location(parent, extra[0])
+                except Exception:
+                    pass
+            out.append(Problem(loc, f"{msg} (at {jpath})", hint=hint))
+        else:
+            out.append(Problem(loc, f"{msg} (at {jpath})"))
+    return out
+
+
+class Ruleset:
+    """A game's content, read and checked; compiled per number of players by Match."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.name = root.name
+        self.title = root.name
+        self.files: list[str] = []
+        self.meta = {}
+        self.constants: dict = {}
+        self.cards: dict = {}
+        self.zones: dict = {}
+        self.vars: dict = {"game": {}, "player": {}, "card": {}, "zone": {}}
+        self.functions: dict = {}
+        self.procedures: dict = {}
+        self.events: dict = {}
+        self.actions: dict = {}
+        self.option_specs: dict = {}
+        self.triggers: list = []
+        self.invariants: list = []
+        self.extra_tags: list = []
+        self.board: dict = {}
+        self.flow: dict = {}
+        self.scoring: dict = {}
+        self.render: dict = {}
+        self.origins: dict = {}  # (section, name) -> Location where it was defined
+
+    # -- the things Match asks for
+    @property
+    def seat_names(self):
+        return list(self.meta.get("seat_names") or [])
+
+    @property
+    def default_players(self) -> int:
+        p = self.meta.get("players") or {}
+        return int(p.get("default", p.get("min", 2)))
+
+    @property
+    def player_range(self):
+        p = self.meta.get("players") or {}
+        return int(p.get("min", 1)), int(p.get("max", 99))
+
+    def where_of(self, node, key=None) -> Location:
+        if key is not None and isinstance(node, dict) and key in node:
+            return value_location(node, key)
+        return node_location(node)
+
+    def snippet(self, node, key, where: str):
+        from .match import Snippet
+        if node is None:
+            return None
+        try:
+            value = node[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            value = str(value)
+            return Snippet(SourceText(value, str(self.where_of(node, key).file), self.where_of(node, key).line,
+                                      self.where_of(node, key).column, False, 0), where)
+        return Snippet(SourceText.of(node, key), where)
+
+    def resolve_options(self, given: dict, players: int) -> dict:
+        errors = ErrorList()
+        lo, hi = self.player_range
+        if not (lo <= players <= hi):
+            errors.add(Location("--players"), f"{self.title} is played by {lo} to {hi} players, not {players}")
+        out = {}
+        for name, spec in self.option_specs.items():
+            out[name] = _to_plain(spec.get("default"))
+        for name, value in given.items():
+            spec = self.option_specs.get(name)
+            if spec is None:
+                errors.add(Location("--option"), f"unknown option `{name}` for {self.title}",
+                           hint=did_you_mean(name, self.option_specs) or
+                           ("options: " + ", ".join(self.option_specs) if self.option_specs else "this game has no options"))
+                continue
+            out[name] = self._check_option(name, spec, value, errors)
+        errors.raise_if_any()
+        return out
+
+    @staticmethod
+    def _check_option(name, spec, value, errors):
+        choices = spec.get("choices")
+        default = spec.get("default")
+        if isinstance(value, str) and isinstance(default, bool):
+            if value.lower() in ("yes", "true", "on", "1"):
+                return True
+            if value.lower() in ("no", "false", "off", "0"):
+                return False
+            errors.add(Location("--option"), f"option {name} is yes or no, not {value!r}")
+            return default
+        if isinstance(value, str) and (isinstance(default, int) or "min" in spec):
+            if value.lstrip("-").isdigit():
+                value = int(value)
+            elif not choices or value not in choices:
+                errors.add(Location("--option"), f"option {name} takes a number, not {value!r}",
+                           hint=f"from {spec.get('min')} to {spec.get('max')}" + (
+                               f", or one of {', '.join(map(str, choices))}" if choices else ""))
+                return default
+        if choices and value in choices:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            lo, hi = spec.get("min"), spec.get("max")
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                errors.add(Location("--option"), f"option {name}={value} is out of range",
+                           hint=f"from {lo} to {hi}" + (f", or one of {', '.join(map(str, choices))}" if choices else ""))
+                return default
+            return value
+        if choices:
+            errors.add(Location("--option"), f"option {name}={value!r} is not allowed",
+                       hint="one of " + ", ".join(map(str, choices)) + (did_you_mean(str(value), map(str, choices)) and
+                                                                        " — " + did_you_mean(str(value), map(str, choices)) or ""))
+            return default
+        return value
+
+    # -- reading
+    def add_file(self, doc, file: str, errors: ErrorList):
+        self.files.append(file)
+        if doc is None:
+            return
+        if not isinstance(doc, dict):
+            errors.add(Location(file, 1, 1), "a content file must be a mapping of sections (cards:, zones:, ...)")
+            return
+        for p in schema_problems(doc, "content", file):
+            errors.problems.append(p)
+        if "game" in doc:
+            if self.meta:
+                errors.add(key_location(doc, "game"), "a second `game:` section", hint="only game.yaml declares the game")
+            self.meta = doc["game"] or {}
+            self.title = str(self.meta.get("title", self.name))
+        for section in SECTIONS_MAPPING:
+            if section not in doc or not isinstance(doc[section], dict):
+                continue
+            target = {"options": self.option_specs}.get(section, getattr(self, section, None))
+            if section == "vars":
+                for kind, specs in doc["vars"].items():
+                    if kind in self.vars and isinstance(specs, dict):
+                        self._merge(self.vars[kind], specs, f"vars.{kind}", errors)
+                continue
+            self._merge(target, doc[section], section, errors)
+        for section in SECTIONS_LIST:
+            if section in doc and isinstance(doc[section], list):
+                items = doc[section]
+                if section == "triggers":
+                    from .match import Snippet
+                    for i, t in enumerate(items):
+                        if isinstance(t, dict) and "rule" in t:
+                            self.triggers.append(Snippet(SourceText.of(t, "rule"), f"{file} triggers[{i}]"))
+                        elif isinstance(t, str):
+                            self.triggers.append(Snippet(SourceText.of(items, i), f"{file} triggers[{i}]"))
+                elif section == "invariants":
+                    self.invariants.extend(items)
+                else:
+                    self.extra_tags.extend(str(x) for x in items)
+        for section in ("board", "flow", "scoring", "render"):
+            if section in doc and isinstance(doc[section], dict):
+                if getattr(self, section):
+                    errors.add(key_location(doc, section), f"`{section}:` is defined twice",
+                               hint=f"first defined at {self.origins.get((section, ''))}")
+                    continue
+                setattr(self, section, doc[section])
+                self.origins[(section, "")] = key_location(doc, section)
+
+    def _merge(self, target: dict, items: dict, section: str, errors: ErrorList):
+        for name, spec in items.items():
+            loc = key_location(items, name)
+            if name in target:
+                first = self.origins.get((section, name))
+                errors.add(loc, f"{section} `{name}` is defined twice", hint=f"first defined at {first}" if first else "")
+                continue
+            target[name] = spec
+            self.origins[(section, name)] = loc
+
+
+def content_files(root: Path) -> list[Path]:
+    files = []
+    for p in sorted(root.rglob("*.yaml")):
+        rel = p.relative_to(root)
+        if rel.parts and rel.parts[0] in SKIP_DIRS:
+            continue
+        files.append(p)
+    return files
+
+
+def load_ruleset(game: str | Path, variants=()) -> Ruleset:
+    root = game_dir(str(game))
+    errors = ErrorList()
+    if not root.is_dir():
+        raise ContentError(Problem(Location(str(game)), "no such game folder",
+                                   hint="give a folder holding game.yaml, or a game name under content/"))
+    if not (root / "game.yaml").exists():
+        raise ContentError(Problem(Location(str(root / "game.yaml")), "missing game.yaml",
+                                   hint="a game folder starts with game.yaml holding a `game:` section"))
+    rs = Ruleset(root)
+    base = root.parent
+    for path in content_files(root):
+        display = _display(path)
+        try:
+            doc = load_yaml(path, display)
+        except ContentError as e:
+            errors.problems.extend(e.problems)
+            continue
+        rs.add_file(doc, display, errors)
+    if not rs.meta and not errors.problems:
+        errors.add(Location(_display(root / "game.yaml")), "game.yaml has no `game:` section")
+    errors.raise_if_any()
+    return rs
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

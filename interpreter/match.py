@@ -1,0 +1,1086 @@
+"""A match: a ruleset compiled for a number of players and a choice of options.
+
+It holds the frozen objects (cards, zones, seats, the board graph) and every
+rule compiled to closures. Nothing here changes while a game is played: the
+game's changing data is the plain state built by ``new_state``.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from . import runtime as rt
+from .dsl.compiler import _MISS, CompileError, Compiler, Scope, did_you_mean
+from .dsl.parser import ParseFailure, parse
+from .errors import ContentError, ErrorList, Location
+from .model import Card, Seat, Zone
+from .yamlio import SourceText, value_location
+
+RESETS = ("never", "turn", "round")
+
+
+@dataclass
+class Handler:
+    cond: object  # f(ctx) or None
+    body: object  # CPS entry
+    direct: object  # direct entry or None when it may suspend
+    nargs: int
+    nslots: int
+    where: str = ""
+
+
+@dataclass
+class ActionDef:
+    name: str
+    steps: frozenset | None
+    params: list  # [(name, slot, domain f)]
+    requires: list  # [(f, reason template)]
+    limit: int | None
+    label: object
+    effect: object
+    nslots: int
+    section: str = ""
+    who: object = None  # f(ctx) -> list of seats allowed, or None: the turn's player
+
+
+@dataclass
+class StepDef:
+    name: str
+    skip: object
+    auto_end: bool
+
+
+@dataclass
+class Snippet:
+    """A rules text with where it came from."""
+
+    src: SourceText
+    where: str
+
+
+class Match:
+    def __init__(self, ruleset, players: int, options: dict | None = None):
+        self.rs = ruleset
+        self.n = players
+        self.errors = ErrorList()
+        self.conts: list = []
+        self.compiler = Compiler(self)
+        self.options = ruleset.resolve_options(options or {}, players)
+        self._build_seats()
+        self._build_constants()
+        self._build_board()
+        self._build_zones()
+        self._build_cards()
+        self._build_vars()
+        self._collect_rules()
+        self.errors.raise_if_any()
+        self._compile_all()
+        self.errors.raise_if_any()
+
+    # ---- building the frozen world ---------------------------------------------------
+
+    def _build_seats(self):
+        names = self.rs.seat_names
+        self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.n)]
+
+    def _build_constants(self):
+        self.constants = dict(self.rs.constants)
+        self.constants.update(self.options)
+        self.constants["player_count"] = self.n
+
+    def evaluate_static(self, value, where: Location, default=None):
+        """An int given as a number or as an expression over constants (e.g. board width)."""
+        if value is None:
+            return default
+        if isinstance(value, (int, float)) or not isinstance(value, str):
+            return value
+        try:
+            f = self.compiler.expr(SourceText.plain(value, where.file), Scope())
+            return f(rt.Ctx({}, self))
+        except ParseFailure as e:
+            self.errors.problems.append(e.problem)
+        except CompileError as e:
+            self.errors.add(where, e.message, e.hint)
+        except Exception as e:
+            self.errors.add(where, f"cannot evaluate {value!r}: {e}")
+        return default
+
+    def _build_board(self):
+        self.graph = nx.Graph()
+        self.cells: list[Zone] = []
+        self.zones: list[Zone] = []
+        self.zone_by_name: dict[str, Zone] = {}
+        self.cell_at: dict[tuple, Zone] = {}
+        board = self.rs.board
+        if not board:
+            self.rows, self.columns = [], []
+            return
+        grid = board.get("grid")
+        where = self.rs.where_of(board, "grid") if grid else None
+        if grid:
+            columns = int(self.evaluate_static(grid.get("columns", 1), where, 1))
+            row_specs = []
+            for spec in grid.get("rows", []):
+                lo, hi = self._row_range(spec.get("rows", spec.get("row")))
+                for r in range(lo, hi + 1):
+                    row_specs.append((r, spec))
+            self.rows = [r for r, _ in row_specs]
+            self.columns = list(range(1, columns + 1))
+            pattern = grid.get("name", "r{row}c{column}")
+            for r, spec in row_specs:
+                for c in self.columns:
+                    key = pattern.format(row=r, column=c)
+                    attrs = {"row": r, "column": c}
+                    attrs.update({k: v for k, v in (spec.get("attrs") or {}).items()})
+                    tags = frozenset(spec.get("tags") or [])
+                    z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
+                                       visibility=spec.get("visibility", "public"), tags=tags)
+                    self.cells.append(z)
+                    self.cell_at[(r, c)] = z
+                    self.graph.add_node(z.id, row=r, column=c)
+            edges = grid.get("edges", "orthogonal")
+            for (r, c), z in self.cell_at.items():
+                for dr, dc, kind in ((0, 1, "orthogonal"), (1, 0, "orthogonal"), (1, 1, "diagonal"), (1, -1, "diagonal")):
+                    if kind == "diagonal" and edges != "all":
+                        continue
+                    other = self.cell_at.get((r + dr, c + dc))
+                    if other is not None and z.attrs.get("kind") == other.attrs.get("kind"):
+                        self.graph.add_edge(z.id, other.id, kind=kind)
+        for spec in board.get("cells", []) or []:  # explicit cells (tracks, custom boards)
+            key = spec["name"]
+            attrs = dict(spec.get("attrs") or {})
+            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
+                               tags=frozenset(spec.get("tags") or []))
+            self.cells.append(z)
+            self.graph.add_node(z.id, **attrs)
+        for spec in board.get("edges", []) or []:
+            a, b = self.zone_by_name.get(spec["from"]), self.zone_by_name.get(spec["to"])
+            if a is None or b is None:
+                self.errors.add(self.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
+                continue
+            self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"))
+        # neighbour lists per edge kind, computed once from the graph
+        self.neighbors: dict[tuple, list] = {}
+        for zid in self.graph.nodes:
+            for nb in sorted(self.graph.neighbors(zid)):
+                kind = self.graph.edges[zid, nb].get("kind", "edge")
+                self.neighbors.setdefault((zid, None), []).append(self.zones[nb])
+                self.neighbors.setdefault((zid, kind), []).append(self.zones[nb])
+
+    @staticmethod
+    def _row_range(v):
+        if isinstance(v, int):
+            return v, v
+        lo, hi = str(v).split("-")
+        return int(lo), int(hi)
+
+    def _new_zone(self, key, name, owner=None, **kw) -> Zone:
+        z = Zone(len(self.zones), key, name, owner=owner, **kw)
+        self.zones.append(z)
+        if owner is None:
+            self.zone_by_name[key] = z
+        return z
+
+    def _build_zones(self):
+        self.player_zones: dict[str, list[Zone]] = {}
+        specs = dict(self.rs.zones)
+        if "box" not in specs:
+            specs["box"] = {"visibility": "hidden"}
+        for name, spec in specs.items():
+            cap = spec.get("capacity")
+            where = self.rs.where_of(spec, "capacity") if cap is not None else None
+            cap = self.evaluate_static(cap, where) if cap is not None else None
+            common = dict(capacity=cap, visibility=spec.get("visibility", "public"),
+                          refill_from=spec.get("refill_from"), tags=frozenset(spec.get("tags") or []))
+            if spec.get("per_player"):
+                self.player_zones[name] = [
+                    self._new_zone(f"{name}.{s.key}", name, owner=s, **common) for s in self.seats
+                ]
+            else:
+                self._new_zone(name, name, **common)
+
+    def _build_cards(self):
+        self.cards: list[Card] = []
+        self.card_by_key: dict[str, Card] = {}
+        self.unique_cards: dict[str, Card] = {}
+        counts: dict[str, int] = {}
+        tags = set()
+        for name, spec in self.rs.cards.items():
+            copies = spec.get("copies", 1)
+            copies = int(self.evaluate_static(copies, self.rs.where_of(spec, "copies"), 1) or 0)
+            owners = self.seats if spec.get("per_player") else [None]
+            ctags = frozenset([name, *(spec.get("tags") or [])])
+            tags |= ctags
+            props = dict(spec.get("props") or {})
+            start = spec.get("start", "box")
+            for owner in owners:
+                for i in range(copies):
+                    key = name if copies == 1 else f"{name}#{i + 1}"
+                    if owner is not None:
+                        key = f"{key}.{owner.key}"
+                    c = Card(len(self.cards), key, name, ctags, props, owner, start)
+                    self.cards.append(c)
+                    self.card_by_key[key] = c
+            counts[name] = copies * len(owners)
+            if copies == 1 and owners == [None]:
+                self.unique_cards[name] = self.cards[-1]
+        for spec in self.rs.zones.values():
+            tags |= set(spec.get("tags") or [])
+        if self.rs.board.get("grid"):
+            for spec in self.rs.board["grid"].get("rows", []):
+                tags |= set(spec.get("tags") or [])
+        tags |= set(self.rs.extra_tags)
+        self.all_tags = frozenset(tags)
+        self.card_props = set()
+        for spec in self.rs.cards.values():
+            self.card_props |= set((spec.get("props") or {}).keys())
+        self.zone_attrs = set()
+        for z in self.zones:
+            self.zone_attrs |= set(z.attrs)
+        # where each card starts
+        self.start_zone = []
+        for c in self.cards:
+            if c.start in self.player_zones:
+                if c.owner is None:
+                    self.errors.add(self.rs.where_of(self.rs.cards[c.name], "start"),
+                                    f"card `{c.name}` starts in `{c.start}`, a zone of each player, but has no owner",
+                                    hint="add `per_player: true` to the card, or start it in a shared zone")
+                    self.start_zone.append(self.zone_by_name["box"].id)
+                    continue
+                self.start_zone.append(self.player_zones[c.start][c.owner.id].id)
+            elif c.start in self.zone_by_name:
+                self.start_zone.append(self.zone_by_name[c.start].id)
+            else:
+                self.errors.add(self.rs.where_of(self.rs.cards[c.name], "start"),
+                                f"card `{c.name}` starts in unknown zone `{c.start}`",
+                                hint=did_you_mean(c.start, list(self.zone_by_name) + list(self.player_zones)))
+                self.start_zone.append(self.zone_by_name["box"].id)
+
+    def _build_vars(self):
+        self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
+        tables = {"game": self.gvars, "player": self.pvars, "card": self.cvars, "zone": self.zvars}
+        for kind, specs in self.rs.vars.items():
+            for name, spec in specs.items():
+                spec = spec if isinstance(spec, dict) else {"default": spec}
+                typ = spec.get("type")
+                default = spec.get("default")
+                if typ is None:
+                    typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(default), "any")
+                    if isinstance(default, list):
+                        typ = "list"
+                reset = spec.get("reset", "never")
+                tables[kind][name] = {"type": typ, "default": _plain(default), "reset": reset}
+        self._codecs = {}
+        self.resets = {r: [] for r in RESETS}
+        for kind, table in (("gv", self.gvars), ("pv", self.pvars), ("cv", self.cvars), ("zv", self.zvars)):
+            for name, spec in table.items():
+                self._codecs[(kind, name)] = rt.codec(self, spec["type"])
+                self.resets[spec["reset"]].append((kind, name, spec["default"]))
+
+    def vars_of(self, kind):
+        return {"gv": self.gvars, "pv": self.pvars, "cv": self.cvars, "zv": self.zvars}[kind]
+
+    def var_codec(self, kind, name):
+        return self._codecs.get((kind, name), (None, None))
+
+    # ---- names the compiler resolves ---------------------------------------------------
+
+    def constant(self, name):
+        if name in self.constants:
+            return self.constants[name]
+        if name in self.zone_by_name:
+            return self.zone_by_name[name]
+        if name in self.unique_cards:
+            return self.unique_cards[name]
+        return _MISS
+
+    def constant_names(self):
+        return list(self.constants) + list(self.zone_by_name) + list(self.unique_cards)
+
+    _BUILTIN_VALUES = ("cells", "players", "cards", "round", "current", "rows", "columns", "step", "none_player")
+
+    def builtin_value(self, name):
+        if name == "cells":
+            cells = self.cells
+            return lambda ctx: cells
+        if name == "players":
+            seats = self.seats
+            return lambda ctx: seats
+        if name == "cards":
+            cards = self.cards
+            return lambda ctx: cards
+        if name == "rows":
+            rows = self.rows
+            return lambda ctx: rows
+        if name == "columns":
+            cols = self.columns
+            return lambda ctx: cols
+        if name == "round":
+            return lambda ctx: ctx.st["flow"]["round"]
+        if name == "current":
+            return lambda ctx: self.turn_player(ctx.st)
+        if name == "step":
+            return lambda ctx: self.step_name(ctx.st)
+        return None
+
+    def builtin_value_names(self):
+        return list(self._BUILTIN_VALUES)
+
+    def zone_family(self, name):
+        return self.player_zones.get(name)
+
+    def zone_family_names(self):
+        return list(self.player_zones)
+
+    def builtin_function(self, name):
+        return _BUILTINS.get(name)
+
+    def builtin_function_names(self):
+        return list(_BUILTINS)
+
+    def attribute_names(self):
+        return (list(_CARD_ATTRS) + list(_ZONE_ATTRS) + list(_SEAT_ATTRS) + list(self.cvars) + list(self.pvars)
+                + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones))
+
+    def attr_getter(self, name):
+        m = self
+        card_h = _CARD_ATTRS.get(name)
+        if card_h is None and name in self.cvars:
+            enc, dec = self.var_codec("cv", name)
+            card_h = (lambda ctx, o: ctx.st["cv"][name][o.id]) if dec is None else \
+                     (lambda ctx, o: dec(ctx.st["cv"][name][o.id]))
+        if card_h is None and name in self.card_props:
+            card_h = lambda ctx, o: o.props.get(name)
+        zone_h = _ZONE_ATTRS.get(name)
+        if zone_h is None and name in self.zvars:
+            enc, dec = self.var_codec("zv", name)
+            zone_h = (lambda ctx, o: ctx.st["zv"][name][o.id]) if dec is None else \
+                     (lambda ctx, o: dec(ctx.st["zv"][name][o.id]))
+        if zone_h is None and name in self.zone_attrs:
+            zone_h = lambda ctx, o: o.attrs.get(name)
+        seat_h = _SEAT_ATTRS.get(name)
+        if seat_h is None and name in self.pvars:
+            enc, dec = self.var_codec("pv", name)
+            seat_h = (lambda ctx, o: ctx.st["pv"][name][o.id]) if dec is None else \
+                     (lambda ctx, o: dec(ctx.st["pv"][name][o.id]))
+        if seat_h is None and name in self.player_zones:
+            fam = self.player_zones[name]
+            seat_h = lambda ctx, o: fam[o.id]
+        if card_h is None and zone_h is None and seat_h is None and not any(
+                isinstance(v, dict) for v in self.constants.values()):
+            return None
+
+        def get(ctx, o):
+            t = type(o)
+            if t is Card:
+                if card_h is None:
+                    raise KeyError(name)
+                return card_h(ctx, o)
+            if t is Zone:
+                if zone_h is None:
+                    raise KeyError(name)
+                return zone_h(ctx, o)
+            if t is Seat:
+                if seat_h is None:
+                    raise KeyError(name)
+                return seat_h(ctx, o)
+            if o is None:
+                return None
+            if t is dict:
+                return o[name]
+            raise KeyError(name)
+        return get
+
+    # ---- rules: procedures, events, triggers ---------------------------------------------
+
+    def _collect_rules(self):
+        rs = self.rs
+        self.procedure_params = {name: list(spec.get("params") or []) for name, spec in rs.procedures.items()}
+        self.event_params = {name: list(params or []) for name, params in rs.events.items()}
+        for builtin_event, params in _ENGINE_EVENTS.items():
+            self.event_params.setdefault(builtin_event, params)
+        self.triggers = {"on": {}, "instead": {}}  # event/procedure -> [(tree parts, snippet)]
+        for snip in rs.triggers:
+            try:
+                tree = parse(snip.src, "trigger")
+            except ParseFailure as e:
+                self.errors.problems.append(e.problem)
+                continue
+            head, block = tree.children
+            kind = "on" if head.data == "on_trigger" else "instead"
+            name = str(head.children[0])
+            if name not in self.event_params and name not in self.procedure_params:
+                loc = snip.src.locate(head.children[0].line, head.children[0].column)
+                self.errors.add(loc, f"trigger on unknown event `{name}`",
+                                hint=did_you_mean(name, list(self.event_params) + list(self.procedure_params))
+                                or "declare it under `events:` or `procedures:`", context=snip.src.context(loc))
+                continue
+            if kind == "instead" and name not in self.procedure_params:
+                loc = snip.src.locate(head.children[0].line, head.children[0].column)
+                self.errors.add(loc, f"`instead of {name}`: only a procedure can be replaced",
+                                hint="declare it under `procedures:` and call it with `do`")
+                continue
+            self.triggers[kind].setdefault(name, []).append((head, block, snip))
+        self.procedure_trees = {}
+        for name, spec in rs.procedures.items():
+            snip = rs.snippet(spec, "effect", f"procedure {name}")
+            try:
+                self.procedure_trees[name] = parse(snip.src, "effect").children[0].children if snip else []
+            except ParseFailure as e:
+                self.errors.problems.append(e.problem)
+                self.procedure_trees[name] = []
+        self._suspends = self._suspension_analysis()
+
+    def _calls(self, node, out):
+        if not hasattr(node, "data"):
+            return
+        if node.data == "choose_stmt":
+            out.add(("choose", ""))
+        elif node.data == "do_stmt":
+            out.add(("do", str(node.children[0])))
+        elif node.data == "emit_stmt":
+            out.add(("emit", str(node.children[0])))
+        for c in node.children:
+            self._calls(c, out)
+
+    def _suspension_analysis(self):
+        deps = {}
+        for name in self.procedure_params:
+            out = set()
+            for s in self.procedure_trees.get(name, []):
+                self._calls(s, out)
+            for kind in ("on", "instead"):
+                for head, block, _ in self.triggers[kind].get(name, []):
+                    self._calls(block, out)
+            deps[("do", name)] = out
+        for name in self.event_params:
+            out = set()
+            for head, block, _ in self.triggers["on"].get(name, []):
+                self._calls(block, out)
+            deps[("emit", name)] = out
+        sus = {k: False for k in deps}
+        changed = True
+        while changed:
+            changed = False
+            for k, calls in deps.items():
+                if sus[k]:
+                    continue
+                if any(c[0] == "choose" or sus.get(c, False) for c in calls):
+                    sus[k] = True
+                    changed = True
+        return sus
+
+    def procedure_suspends(self, name):
+        return self._suspends.get(("do", name), False)
+
+    def event_suspends(self, name):
+        return self._suspends.get(("emit", name), False)
+
+    def register(self, fn) -> int:
+        self.conts.append(fn)
+        return len(self.conts) - 1
+
+    def ret(self, ctx):
+        """End of a body: go back to the caller's continuation, if any."""
+        if ctx.stack:
+            kid, loc = ctx.stack.pop()
+            ctx.locals = loc
+            return self.conts[kid](ctx)
+        return None
+
+    def _compile_handler(self, head, block, snip, params, kind_name):
+        c = self.compiler
+        scope = Scope(params)
+        c.src, c.kind = snip.src, "trigger"
+        cond = c.e(head.children[1], scope) if head.children[1] is not None else None
+        c.src, c.kind = snip.src, "trigger"
+        stmts = block.children
+        body = c.seq(stmts, scope, self.ret)
+        direct = None
+        if not any(c.suspends(s) for s in stmts if hasattr(s, "data")):
+            fns = tuple(c.stmt(s, scope) for s in stmts if hasattr(s, "data"))
+
+            def direct(ctx, fns=fns):
+                try:
+                    for f in fns:
+                        f(ctx)
+                except rt.Stop:
+                    pass
+        return Handler(cond, body, direct, len(params), max(scope.size, len(params)), snip.where)
+
+    def _compile_body(self, stmts, snip, params):
+        c = self.compiler
+        scope = Scope(params)
+        c.src, c.kind = snip.src, "effect"
+        body = c.seq(stmts, scope, self.ret)
+        direct = None
+        if not any(c.suspends(s) for s in stmts if hasattr(s, "data")):
+            fns = tuple(c.stmt(s, scope) for s in stmts if hasattr(s, "data"))
+
+            def direct(ctx, fns=fns):
+                try:
+                    for f in fns:
+                        f(ctx)
+                except rt.Stop:
+                    pass
+        return Handler(None, body, direct, len(params), max(scope.size, len(params)), snip.where)
+
+    def _guard(self, fn):
+        try:
+            return fn()
+        except ParseFailure as e:
+            self.errors.problems.append(e.problem)
+        except CompileError as e:
+            self.errors.problems.append(self.compiler.problem(e))
+        return None
+
+    def _compile_all(self):
+        rs = self.rs
+        self.function_defs = {name: spec for name, spec in rs.functions.items()}
+        self._functions = {}
+        self._handlers = {"on": {}, "instead": {}}
+        for kind in ("on", "instead"):
+            for name, items in self.triggers[kind].items():
+                params = self.procedure_params.get(name, self.event_params.get(name, []))
+                hs = []
+                for head, block, snip in items:
+                    h = self._guard(lambda: self._compile_handler(head, block, snip, params, name))
+                    if h is not None:
+                        hs.append(h)
+                self._handlers[kind][name] = hs
+        self._bodies = {}
+        for name, stmts in self.procedure_trees.items():
+            snip = rs.snippet(rs.procedures[name], "effect", f"procedure {name}") or Snippet(SourceText.plain(""), name)
+            h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]))
+            if h is not None:
+                self._bodies[name] = h
+        self._proc_cps = {}
+        self._proc_direct = {}
+        for name in self.procedure_params:
+            self._build_procedure(name)
+        self._event_cps = {}
+        self._event_direct = {}
+        for name in self.event_params:
+            self._build_event(name)
+        for name in list(self.function_defs):
+            self._guard(lambda: self._compile_function(name))
+        self._compile_flow()
+        self._compile_actions()
+        self._compile_scoring()
+
+    # functions: expressions with parameters, each call gets its own frame
+    def _compile_function(self, name):
+        if name in self._functions:
+            return self._functions[name]
+        spec = self.function_defs[name]
+        params = list(spec.get("params") or [])
+        snip = self.rs.snippet(spec, "expr", f"function {name}")
+        scope = Scope(params)
+        self._functions[name] = None  # recursion guard: resolved late
+        c = self.compiler
+        saved = c.src, c.kind
+        try:
+            f = c.expr(snip.src, scope)
+        finally:
+            c.src, c.kind = saved
+        self._functions[name] = (f, len(params), scope.size)
+        return self._functions[name]
+
+    def function_call(self, name, argfs, node, compiler):
+        spec = self.function_defs[name]
+        params = list(spec.get("params") or [])
+        if len(argfs) != len(params):
+            raise CompileError(f"`{name}` takes {len(params)} argument(s), got {len(argfs)}", node)
+        holder = self._functions
+
+        def call(ctx):
+            entry = holder.get(name)
+            if entry is None:
+                entry = self._compile_function(name)
+            f, nargs, size = entry
+            saved = ctx.locals
+            ctx.locals = [a(ctx) for a in argfs] + [None] * (size - nargs)
+            try:
+                return f(ctx)
+            finally:
+                ctx.locals = saved
+        return call
+
+    def _dispatch_cps(self, handlers, final, first_only=False, then=None):
+        """A chain running `handlers` in the event frame, then `final` (CPS)."""
+        nxt = final
+        for h in reversed(handlers):
+            nxt = self._disp(h, nxt, then if first_only else None)
+        return nxt
+
+    def _disp(self, h, nxt, then):
+        after = then if then is not None else nxt
+        kid = self.register(after)
+        nargs, nslots, cond, body = h.nargs, h.nslots, h.cond, h.body
+
+        def disp(ctx):
+            ev = ctx.locals
+            fr = ev[:nargs] + [None] * (nslots - nargs)
+            ctx.locals = fr
+            if cond is not None and not cond(ctx):
+                ctx.locals = ev
+                return nxt(ctx)
+            ctx.stack.append((kid, ev))
+            return body(ctx)
+        return disp
+
+    def _build_procedure(self, name):
+        body = self._bodies.get(name)
+        insteads = self._handlers["instead"].get(name, [])
+        afters = self._handlers["on"].get(name, [])
+        after_chain = self._dispatch_cps(afters, self.ret)
+        main = self._disp(body, after_chain, None) if body is not None else after_chain
+        self._proc_cps[name] = self._dispatch_cps(insteads, main, first_only=True, then=after_chain)
+        if not self.procedure_suspends(name):
+            def direct(ctx, args, body=body, insteads=insteads, afters=afters):
+                saved = ctx.locals
+                try:
+                    replaced = False
+                    for h in insteads:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                            replaced = True
+                            break
+                    if not replaced and body is not None:
+                        ctx.locals = args + [None] * (body.nslots - body.nargs)
+                        body.direct(ctx)
+                    for h in afters:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                finally:
+                    ctx.locals = saved
+            self._proc_direct[name] = direct
+
+    def _build_event(self, name):
+        hs = self._handlers["on"].get(name, [])
+        self._event_cps[name] = self._dispatch_cps(hs, self.ret)
+        if not self.event_suspends(name):
+            hs = tuple(hs)
+
+            def direct(ctx, args, hs=hs):
+                if not hs:
+                    return
+                saved = ctx.locals
+                try:
+                    for h in hs:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                finally:
+                    ctx.locals = saved
+            self._event_direct[name] = direct
+
+    def procedure_entry_cps(self, name):
+        procs = self._proc_cps
+        return (lambda ctx: procs[name](ctx)), len(self.procedure_params.get(name, []))
+
+    def event_entry_cps(self, name):
+        evs = self._event_cps
+        return (lambda ctx: evs[name](ctx)), len(self.event_params.get(name, []))
+
+    def procedure_direct(self, name):
+        procs = self._proc_direct
+        return lambda ctx, args: procs[name](ctx, args)
+
+    def event_direct(self, name):
+        evs = self._event_direct
+        return lambda ctx, args: evs[name](ctx, args)
+
+    # ---- flow, actions, scoring ------------------------------------------------------
+
+    def _effect(self, spec, key, where, params=()):
+        snip = self.rs.snippet(spec, key, where)
+        if snip is None:
+            return None
+
+        def build():
+            stmts = parse(snip.src, "effect").children[0].children
+            scope = Scope(params)
+            c = self.compiler
+            c.src, c.kind = snip.src, "effect"
+            return (c.seq(stmts, scope, self.ret), scope)
+        return self._guard(build)
+
+    def _expr(self, spec, key, where, scope):
+        snip = self.rs.snippet(spec, key, where)
+        if snip is None:
+            return None
+        return self._guard(lambda: self.compiler.expr(snip.src, scope))
+
+    def _compile_flow(self):
+        flow = self.rs.flow
+        self.setup = self._effect(flow, "setup", "flow.setup")
+        rnd = flow.get("round") or {}
+        turn = flow.get("turn") or {}
+        self.round_start = self._effect(rnd, "start", "flow.round.start")
+        self.round_end = self._effect(rnd, "end", "flow.round.end")
+        self.round_order_scope = Scope()
+        self.round_order = self._expr(rnd, "order", "flow.round.order", self.round_order_scope)
+        self.round_until_scope = Scope()
+        self.round_until = self._expr(rnd, "until", "flow.round.until", self.round_until_scope)
+        self.turn_start = self._effect(turn, "start", "flow.turn.start")
+        self.turn_end = self._effect(turn, "end", "flow.turn.end")
+        self.steps = []
+        for i, spec in enumerate(turn.get("steps") or [{"name": "play"}]):
+            scope = Scope()
+            skip = self._expr(spec, "skip", f"flow.turn.steps[{i}].skip", scope)
+            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None, bool(spec.get("auto_end"))))
+        self.step_names = [s.name for s in self.steps]
+
+    def _compile_actions(self):
+        self.actions: list[ActionDef] = []
+        self.action_by_name: dict[str, ActionDef] = {}
+        for name, spec in self.rs.actions.items():
+            a = self._guard(lambda: self._compile_action(name, spec))
+            if a is not None:
+                self.actions.append(a)
+                self.action_by_name[name] = a
+        self.actions_by_step = {}
+        for s in self.step_names:
+            self.actions_by_step[s] = [a for a in self.actions if a.steps is None or s in a.steps]
+
+    def _compile_action(self, name, spec):
+        steps = spec.get("step")
+        if isinstance(steps, str):
+            steps = [steps]
+        if steps is not None:
+            for s in steps:
+                if s not in self.step_names:
+                    self.errors.add(self.rs.where_of(spec, "step"), f"action `{name}`: unknown step `{s}`",
+                                    hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
+        params = list((spec.get("params") or {}).items())
+        scope = Scope([p for p, _ in params])
+        c = self.compiler
+        compiled_params = []
+        for pname, dom in params:
+            snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
+            f = c.expr(snip.src, scope)
+            compiled_params.append((pname, scope.slots[pname], f))
+        requires = []
+        for i, req in enumerate(spec.get("require") or []):
+            if isinstance(req, dict):
+                snip = self.rs.snippet(req, "check", f"action {name}.require[{i}]")
+                reason = req.get("reason") or f"requires {req['check']}"
+            else:
+                snip = self.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
+                reason = f"requires {req}"
+            f = c.expr(snip.src, scope)
+            c.src = snip.src
+            requires.append((f, c.template_text(reason, scope)))
+        label_text = spec.get("label") or (name + "".join(f" {{{p}}}" for p, _ in params))
+        label = c.template_text(label_text, scope)
+        snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
+        stmts = parse(snip.src, "effect").children[0].children if snip else []
+        c.src, c.kind = (snip.src if snip else None), "effect"
+        effect = c.seq(stmts, scope, self.ret)
+        who = None
+        if spec.get("who") is not None:
+            who = c.expr(self.rs.snippet(spec, "who", f"action {name}.who").src, scope)
+        return ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
+                         label, effect, scope.size, spec.get("section", ""), who)
+
+    def _compile_scoring(self):
+        sc = self.rs.scoring
+        self.score_scope = Scope()
+        self.score = self._expr(sc, "score", "scoring.score", self.score_scope) if sc.get("score") else None
+        self.tiebreaks = []
+        for i, _ in enumerate(sc.get("tiebreak") or []):
+            f = self._expr(sc["tiebreak"], i, f"scoring.tiebreak[{i}]", self.score_scope)
+            if f is not None:
+                self.tiebreaks.append(f)
+        self.winner_scope = Scope()
+        self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.get("winner") else None
+        self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.get("side") else None
+        self.invariants = []
+        for i, inv in enumerate(self.rs.invariants):
+            scope = Scope()
+            f = self._expr(inv, "check", f"invariants[{i}]", scope)
+            if f is not None:
+                self.invariants.append((f, inv.get("message", inv["check"]), scope.size, inv.get("per_player", False)))
+
+    # ---- flow helpers used by rules and by the engine -------------------------------------
+
+    def turn_player(self, st):
+        flow = st["flow"]
+        order = flow.get("order") or []
+        pos = flow.get("pos", 0)
+        if flow.get("phase") != "play" or pos >= len(order):
+            return None
+        return self.seats[order[pos]]
+
+    def step_name(self, st):
+        i = st["flow"].get("step", 0)
+        return self.step_names[i] if 0 <= i < len(self.step_names) else None
+
+    # ---- the initial state -----------------------------------------------------------
+
+    def new_state(self, seed: int) -> dict:
+        from .rng import seed_state
+        zl = [[] for _ in self.zones]
+        loc = list(self.start_zone)
+        for c in self.cards:
+            zl[loc[c.id]].append(c.id)
+        nc, nz, ns = len(self.cards), len(self.zones), len(self.seats)
+        return {
+            "z": zl,
+            "loc": loc,
+            "cv": {k: [_copy(v["default"]) for _ in range(nc)] for k, v in self.cvars.items()},
+            "zv": {k: [_copy(v["default"]) for _ in range(nz)] for k, v in self.zvars.items()},
+            "pv": {k: [_copy(v["default"]) for _ in range(ns)] for k, v in self.pvars.items()},
+            "gv": {k: _copy(v["default"]) for k, v in self.gvars.items()},
+            "rng": seed_state(seed),
+            "forced": [],
+            "flow": {"phase": "setup", "round": 0, "order": [], "pos": 0, "step": 0, "finish": None},
+            "used": {},
+            "pending": [],
+        }
+
+
+def _copy(v):
+    return list(v) if isinstance(v, list) else v
+
+
+def _plain(v):
+    """ruamel containers to plain Python values."""
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, str):
+        return str(v)
+    return v
+
+
+# ---- built-in attributes and functions (generic: no game's vocabulary) ----------------------
+
+def _zone_of_card(ctx, o):
+    z = ctx.st["loc"][o.id]
+    return ctx.m.zones[z] if z >= 0 else None
+
+
+def _cell_of_card(ctx, o):
+    z = _zone_of_card(ctx, o)
+    return z if z is not None and z.is_cell else None
+
+
+_CARD_ATTRS = {
+    "name": lambda ctx, o: o.name,
+    "key": lambda ctx, o: o.key,
+    "owner": lambda ctx, o: o.owner,
+    "zone": _zone_of_card,
+    "cell": _cell_of_card,
+    "id": lambda ctx, o: o.id,
+}
+
+
+def _zone_cards(ctx, z):
+    cards = ctx.m.cards
+    return [cards[i] for i in ctx.st["z"][z.id]]
+
+
+def _zone_card(ctx, z):
+    ids = ctx.st["z"][z.id]
+    return ctx.m.cards[ids[0]] if ids else None
+
+
+_ZONE_ATTRS = {
+    "cards": _zone_cards,
+    "card": _zone_card,
+    "top": _zone_card,
+    "count": lambda ctx, z: len(ctx.st["z"][z.id]),
+    "empty": lambda ctx, z: not ctx.st["z"][z.id],
+    "full": lambda ctx, z: z.capacity is not None and len(ctx.st["z"][z.id]) >= z.capacity,
+    "capacity": lambda ctx, z: z.capacity,
+    "owner": lambda ctx, z: z.owner,
+    "name": lambda ctx, z: z.name,
+    "key": lambda ctx, z: z.key,
+    "id": lambda ctx, z: z.id,
+    "neighbors": lambda ctx, z: ctx.m.neighbors.get((z.id, None), []),
+}
+
+_SEAT_ATTRS = {
+    "name": lambda ctx, s: s.name,
+    "key": lambda ctx, s: s.key,
+    "index": lambda ctx, s: s.id + 1,
+    "id": lambda ctx, s: s.id,
+    "next": lambda ctx, s: ctx.m.seats[(s.id + 1) % len(ctx.m.seats)],
+    "previous": lambda ctx, s: ctx.m.seats[(s.id - 1) % len(ctx.m.seats)],
+}
+
+
+def _cell(ctx, row, column):
+    return ctx.m.cell_at.get((row, column))
+
+
+def _row_cells(ctx, row):
+    return [z for z in ctx.m.cells if z.attrs.get("row") == row]
+
+
+def _column_cells(ctx, column):
+    return [z for z in ctx.m.cells if z.attrs.get("column") == column]
+
+
+def _neighbors(ctx, z, kind=None):
+    return ctx.m.neighbors.get((z.id, kind), [])
+
+
+def _path(ctx, a, b):
+    try:
+        ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
+    except nx.NetworkXNoPath:
+        return []
+    return [ctx.m.zones[i] for i in ids]
+
+
+def _distance(ctx, a, b):
+    try:
+        return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
+    except nx.NetworkXNoPath:
+        return None
+
+
+def _seats_from(ctx, s, direction=1):
+    seats = ctx.m.seats
+    n = len(seats)
+    return [seats[(s.id + direction * k) % n] for k in range(n)]
+
+
+def _seat_after(ctx, s, k=1):
+    seats = ctx.m.seats
+    return seats[(s.id + k) % len(seats)]
+
+
+def _seat(ctx, i):
+    return ctx.m.seats[i - 1]
+
+
+def _first(ctx, coll):
+    coll = _coll(ctx, coll)
+    return coll[0] if coll else None
+
+
+def _last(ctx, coll):
+    coll = _coll(ctx, coll)
+    return coll[-1] if coll else None
+
+
+def _coll(ctx, v):
+    if type(v) is Zone:
+        return _zone_cards(ctx, v)
+    return v or []
+
+
+def _sorted(ctx, coll, desc=False):
+    from .dsl.compiler import _sort_key
+    return sorted(_coll(ctx, coll), key=_sort_key, reverse=bool(desc))
+
+
+def _index_of(ctx, coll, x):
+    coll = _coll(ctx, coll)
+    return coll.index(x) if x in coll else None
+
+
+def _roll(ctx, n, sides=6):
+    return rt.roll(ctx, n, sides)
+
+
+def _random(ctx, n):
+    return rt.random_below(ctx, n)
+
+
+def _chosen_shuffle(ctx, coll):
+    items = list(_coll(ctx, coll))
+    from . import rng
+    ctx.st["rng"] = rng.shuffle(ctx.st["rng"], items)
+    return items
+
+
+def _range(ctx, a, b=None):
+    return list(range(a, b + 1)) if b is not None else list(range(1, a + 1))
+
+
+def _take(ctx, coll, n):
+    return list(_coll(ctx, coll))[:n]
+
+
+def _drop(ctx, coll, n):
+    return list(_coll(ctx, coll))[n:]
+
+
+def _without(ctx, coll, x):
+    x = x if isinstance(x, list) else [x]
+    return [v for v in _coll(ctx, coll) if v not in x]
+
+
+def _length(ctx, coll):
+    return len(_coll(ctx, coll))
+
+
+def _replace_lowest(ctx, dice, value):
+    dice = list(dice)
+    if dice:
+        i = dice.index(min(dice))
+        dice[i] = value
+    return dice
+
+
+def _all_same(ctx, coll):
+    coll = list(coll or [])
+    return bool(coll) and all(v == coll[0] for v in coll)
+
+
+def _zone_named(ctx, name):
+    return ctx.m.zone_by_name.get(name)
+
+
+def _card_named(ctx, key):
+    return ctx.m.card_by_key.get(key)
+
+
+_BUILTINS = {
+    "cell": (_cell, (2,)),
+    "row_cells": (_row_cells, (1,)),
+    "column_cells": (_column_cells, (1,)),
+    "neighbors": (_neighbors, (1, 2)),
+    "path": (_path, (2,)),
+    "distance": (_distance, (2,)),
+    "seats_from": (_seats_from, (1, 2)),
+    "seat_after": (_seat_after, (1, 2)),
+    "seat": (_seat, (1,)),
+    "first": (_first, (1,)),
+    "last": (_last, (1,)),
+    "sorted": (_sorted, (1, 2)),
+    "reversed": (lambda ctx, c: list(reversed(_coll(ctx, c))), (1,)),
+    "index_of": (_index_of, (2,)),
+    "roll": (_roll, (1, 2)),
+    "random": (_random, (1,)),
+    "shuffled": (_chosen_shuffle, (1,)),
+    "range": (_range, (1, 2)),
+    "take": (_take, (2,)),
+    "drop": (_drop, (2,)),
+    "without": (_without, (2,)),
+    "length": (_length, (1,)),
+    "abs": (lambda ctx, v: abs(v or 0), (1,)),
+    "replace_lowest": (_replace_lowest, (2,)),
+    "all_same": (_all_same, (1,)),
+    "zone_named": (_zone_named, (1,)),
+    "card_named": (_card_named, (1,)),
+    "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
+}
+
+# events the engine emits by itself
+_ENGINE_EVENTS = {
+    "turn_start": ["player"],
+    "turn_end": ["player"],
+    "round_start": [],
+    "round_end": [],
+}

@@ -1,0 +1,105 @@
+"""The frozen things a game is made of: cards, zones (board cells included), seats, actions.
+
+They are created once per match from content and never change; the state refers
+to them by integer id. At run time the rules language handles these objects
+directly, so that `card.level` or `cell.row` needs no lookup by name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class Card:
+    """One physical component (a card, a token, a piece)."""
+
+    __slots__ = ("id", "key", "name", "tags", "props", "owner", "start")
+
+    def __init__(self, id: int, key: str, name: str, tags: frozenset, props: dict, owner, start: str):
+        self.id = id
+        self.key = key  # unique, stable: used in actions, logs and saves
+        self.name = name  # its definition's name (several copies share it)
+        self.tags = tags
+        self.props = props
+        self.owner = owner  # a Seat or None
+        self.start = start
+
+    def __repr__(self) -> str:
+        return self.key
+
+
+class Zone:
+    """A place holding cards: a board cell, a deck, a player's reserve..."""
+
+    __slots__ = ("id", "key", "name", "owner", "capacity", "visibility", "attrs", "refill_from", "is_cell", "tags")
+
+    def __init__(self, id, key, name, owner=None, capacity=None, visibility="public", attrs=None,
+                 refill_from=None, is_cell=False, tags=frozenset()):
+        self.id = id
+        self.key = key
+        self.name = name
+        self.owner = owner
+        self.capacity = capacity
+        self.visibility = visibility
+        self.attrs = attrs or {}
+        self.refill_from = refill_from  # name of the zone reshuffled into this one when empty
+        self.is_cell = is_cell
+        self.tags = tags
+
+    def __repr__(self) -> str:
+        return self.key
+
+
+class Seat:
+    """A player's place at the table."""
+
+    __slots__ = ("id", "key", "name")
+
+    def __init__(self, id: int, name: str):
+        self.id = id
+        self.key = f"p{id + 1}"
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """A move: a content action's name and its arguments, as stable keys.
+
+    Its canonical text (``str(action)``) is what logs and saved games record.
+    """
+
+    name: str
+    args: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join((self.name,) + self.args)
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        parts = text.split()
+        if not parts:
+            raise ValueError("empty action")
+        return cls(parts[0], tuple(parts[1:]))
+
+
+def key_of(value) -> str:
+    """The stable key of a value used as an action argument."""
+    if isinstance(value, (Card, Zone, Seat)):
+        return value.key
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def label_of(value) -> str:
+    if isinstance(value, Card):
+        return value.key
+    if isinstance(value, list):
+        return "[" + ", ".join(label_of(v) for v in value) + "]"
+    return key_of(value)

@@ -1,0 +1,202 @@
+"""What compiled rules run against: the execution context and the zone primitives.
+
+State is plain data (lists, dicts, ints); cards, zones and seats are held there by
+integer id. These primitives are the only code that moves cards, so that the
+index from card to zone (``st["loc"]``) is always right.
+"""
+from __future__ import annotations
+
+from . import rng
+from .errors import RuleRuntimeError
+from .model import Card, Seat, Zone
+
+
+class Stop(Exception):
+    """`stop`: leave the current body (action, trigger or procedure)."""
+
+
+class Ctx:
+    """Everything a compiled closure needs while it runs."""
+
+    __slots__ = ("st", "m", "me", "locals", "stack", "events")
+
+    def __init__(self, st, m, me=None, locals_=None):
+        self.st = st
+        self.m = m
+        self.me = me
+        self.locals = locals_ if locals_ is not None else []
+        self.stack = []  # return frames (continuation id, caller locals) of suspendable calls
+        self.events = []  # (event name, args) in the order they happened
+
+
+# ---- value encoding for saving locals of a suspended choice -------------------------
+
+def encode(v):
+    t = type(v)
+    if t is Card:
+        return {"c": v.id}
+    if t is Zone:
+        return {"z": v.id}
+    if t is Seat:
+        return {"p": v.id}
+    if t is list or t is tuple:
+        return [encode(x) for x in v]
+    return v
+
+
+def decode(m, v):
+    t = type(v)
+    if t is dict:
+        if "c" in v:
+            return m.cards[v["c"]]
+        if "z" in v:
+            return m.zones[v["z"]]
+        if "p" in v:
+            return m.seats[v["p"]]
+        return v
+    if t is list:
+        return [decode(m, x) for x in v]
+    return v
+
+
+# ---- typed storage of variables ---------------------------------------------------
+
+def codec(m, typ: str):
+    """(encode, decode) for a variable of the given declared type."""
+    if typ == "card":
+        return (lambda v: None if v is None else v.id), (lambda v: None if v is None else m.cards[v])
+    if typ in ("zone", "cell"):
+        return (lambda v: None if v is None else v.id), (lambda v: None if v is None else m.zones[v])
+    if typ == "player":
+        return (lambda v: None if v is None else v.id), (lambda v: None if v is None else m.seats[v])
+    if typ == "cards":
+        return (lambda v: [c.id for c in v]), (lambda v: [m.cards[i] for i in v])
+    if typ in ("zones", "cells"):
+        return (lambda v: [z.id for z in v]), (lambda v: [m.zones[i] for i in v])
+    if typ == "players":
+        return (lambda v: [p.id for p in v]), (lambda v: [m.seats[i] for i in v])
+    if typ == "list":
+        return (lambda v: encode(list(v))), (lambda v: decode(m, v))
+    return None, None
+
+
+# ---- primitives --------------------------------------------------------------------
+
+def cards_in(ctx, zone):
+    cards = ctx.m.cards
+    return [cards[i] for i in ctx.st["z"][zone.id]]
+
+
+def move(ctx, card, zone, top=False):
+    if type(card) is not Card:
+        if card is None:
+            return
+        raise RuleRuntimeError(f"cannot move {card!r}: not a card")
+    if type(zone) is not Zone:
+        raise RuleRuntimeError(f"cannot move {card} to {zone!r}: not a zone")
+    st = ctx.st
+    zl = st["z"]
+    loc = st["loc"]
+    dest = zl[zone.id]
+    old = loc[card.id]
+    if old == zone.id:
+        return
+    if zone.capacity is not None and len(dest) >= zone.capacity:
+        raise RuleRuntimeError(f"cannot move {card} to {zone}: it is full ({zone.capacity})")
+    if old >= 0:
+        zl[old].remove(card.id)
+    if top:
+        dest.insert(0, card.id)
+    else:
+        dest.append(card.id)
+    loc[card.id] = zone.id
+
+
+def swap(ctx, a, b):
+    st = ctx.st
+    zl = st["z"]
+    loc = st["loc"]
+    if type(a) is Card and type(b) is Card:
+        za, zb = loc[a.id], loc[b.id]
+        la, lb = zl[za], zl[zb]
+        ia, ib = la.index(a.id), lb.index(b.id)
+        la[ia], lb[ib] = b.id, a.id
+        loc[a.id], loc[b.id] = zb, za
+        return
+    if type(a) is Zone and type(b) is Zone:
+        zl[a.id], zl[b.id] = zl[b.id], zl[a.id]
+        for i in zl[a.id]:
+            loc[i] = a.id
+        for i in zl[b.id]:
+            loc[i] = b.id
+        return
+    raise RuleRuntimeError(f"cannot swap {a!r} with {b!r}: both must be cards, or both zones")
+
+
+def cycle(ctx, zones, backward=False, with_marks=False):
+    """Contents of zones[i] go to zones[i+1], the last to the first (`backward`: the other way)."""
+    zones = list(zones)
+    if len(zones) < 2:
+        return
+    if backward:
+        zones.reverse()
+    st = ctx.st
+    zl = st["z"]
+    loc = st["loc"]
+    ids = [z.id for z in zones]
+    contents = [zl[i] for i in ids]
+    n = len(ids)
+    for k in range(n):
+        dest = ids[(k + 1) % n]
+        zl[dest] = contents[k]
+        for c in contents[k]:
+            loc[c] = dest
+    if with_marks:
+        for values in st["zv"].values():
+            old = [values[i] for i in ids]
+            for k in range(n):
+                values[ids[(k + 1) % n]] = old[k]
+
+
+def shuffle(ctx, zone):
+    st = ctx.st
+    st["rng"] = rng.shuffle(st["rng"], st["z"][zone.id])
+
+
+def draw(ctx, n, src, dst):
+    """Move up to n cards from the top of src to dst; refill src from its declared discard."""
+    drawn = []
+    st = ctx.st
+    for _ in range(n):
+        if dst.capacity is not None and len(st["z"][dst.id]) >= dst.capacity:
+            break
+        if not st["z"][src.id] and src.refill_from is not None:
+            other = ctx.m.zone_by_name[src.refill_from]
+            for cid in list(st["z"][other.id]):
+                move(ctx, ctx.m.cards[cid], src)
+            shuffle(ctx, src)
+        if not st["z"][src.id]:
+            break
+        card = ctx.m.cards[st["z"][src.id][0]]
+        move(ctx, card, dst)
+        drawn.append(card)
+    return drawn
+
+
+def roll(ctx, n, sides=6):
+    st = ctx.st
+    out = []
+    forced = st["forced"]
+    for _ in range(n):
+        if forced:
+            out.append(forced.pop(0))
+        else:
+            st["rng"], v = rng.below(st["rng"], sides)
+            out.append(v + 1)
+    return out
+
+
+def random_below(ctx, n):
+    st = ctx.st
+    st["rng"], v = rng.below(st["rng"], n)
+    return v

@@ -1,0 +1,155 @@
+"""Reading YAML with positions, so that every error points at file:line:col."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
+
+from .errors import ContentError, Location, Problem
+
+
+def _yaml() -> YAML:
+    y = YAML(typ="rt")
+    y.preserve_quotes = True
+    y.allow_duplicate_keys = False
+    return y
+
+
+def load_yaml(path: Path, display: str | None = None):
+    """Load a YAML file (round-trip types keep line/column); YAML errors become ContentError."""
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ContentError(Problem(Location(name), f"cannot read file: {e.strerror}"))
+    return load_yaml_text(text, name)
+
+
+def load_yaml_text(text: str, name: str):
+    try:
+        data = _yaml().load(text)
+    except MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        loc = Location(name, mark.line + 1, mark.column + 1) if mark else Location(name)
+        msg = (e.problem or e.context or "invalid YAML").strip()
+        ctx = caret_context(text.splitlines(), loc.line, loc.column) if mark else ""
+        raise ContentError(Problem(loc, f"YAML syntax error: {msg}", context=ctx))
+    except Exception as e:  # ruamel raises a few non-marked errors (duplicate keys, ...)
+        raise ContentError(Problem(Location(name), f"YAML error: {e}"))
+    _attach(data, name, text.splitlines())
+    return data
+
+
+def _attach(node, name: str, lines: list[str]) -> None:
+    """Remember the file name and source lines on every container (for positions)."""
+    if hasattr(node, "lc"):
+        try:
+            node._src_file = name  # type: ignore[attr-defined]
+            node._src_lines = lines  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    if isinstance(node, dict):
+        for v in node.values():
+            _attach(v, name, lines)
+    elif isinstance(node, list):
+        for v in node:
+            _attach(v, name, lines)
+
+
+def caret_context(lines: list[str], line: int, column: int) -> str:
+    if not (1 <= line <= len(lines)):
+        return ""
+    src = lines[line - 1]
+    return f"    {src}\n    {' ' * max(column - 1, 0)}^"
+
+
+def file_of(node) -> str:
+    return getattr(node, "_src_file", "<content>")
+
+
+def lines_of(node) -> list[str]:
+    return getattr(node, "_src_lines", [])
+
+
+def key_location(node, key) -> Location:
+    """Where `key` stands in mapping `node`."""
+    name = file_of(node)
+    try:
+        line, col = node.lc.key(key)
+        return Location(name, line + 1, col + 1)
+    except Exception:
+        return node_location(node)
+
+
+def value_location(node, key) -> Location:
+    """Where the value of `key` (mapping) or item `key` (sequence) starts."""
+    name = file_of(node)
+    try:
+        if isinstance(node, list):
+            line, col = node.lc.item(key)
+        else:
+            line, col = node.lc.value(key)
+        return Location(name, line + 1, col + 1)
+    except Exception:
+        return node_location(node)
+
+
+def node_location(node) -> Location:
+    name = file_of(node)
+    try:
+        return Location(name, node.lc.line + 1, node.lc.col + 1)
+    except Exception:
+        return Location(name)
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A DSL text taken from a YAML value, able to map offsets back to the file."""
+
+    text: str
+    file: str
+    line: int  # 1-based line of the first character of text
+    column: int  # 1-based column of the first character of text
+    block: bool  # a literal/folded block: every line shares one indentation
+    indent: int  # that indentation (block only)
+    lines: tuple[str, ...] = ()
+
+    @classmethod
+    def plain(cls, text: str, name: str = "<text>") -> "SourceText":
+        return cls(text, name, 1, 1, False, 0, tuple(text.splitlines()))
+
+    @classmethod
+    def of(cls, parent, key) -> "SourceText":
+        value = parent[key]
+        text = str(value)
+        loc = value_location(parent, key)
+        lines = lines_of(parent)
+        if isinstance(value, (LiteralScalarString, FoldedScalarString)):
+            first = loc.line + 1  # the text starts on the line after | or >
+            while first <= len(lines) and not lines[first - 1].strip():
+                first += 1
+            indent = 0
+            if first <= len(lines):
+                src = lines[first - 1]
+                indent = len(src) - len(src.lstrip(" "))
+            return cls(text, loc.file, first, indent + 1, True, indent, tuple(lines))
+        col = loc.column
+        if lines and 1 <= loc.line <= len(lines):
+            ch = lines[loc.line - 1][loc.column - 1 : loc.column]
+            if ch in ("'", '"'):
+                col += 1
+        return cls(text, loc.file, loc.line, col, False, 0, tuple(lines))
+
+    def locate(self, line: int, column: int) -> Location:
+        """Map a 1-based line/column inside the text to the file."""
+        if line <= 1:
+            return Location(self.file, self.line, self.column + column - 1)
+        if self.block:
+            return Location(self.file, self.line + line - 1, self.indent + column)
+        return Location(self.file, self.line + line - 1, column)
+
+    def context(self, loc: Location) -> str:
+        return caret_context(list(self.lines), loc.line, loc.column) if self.lines else ""
