@@ -88,6 +88,14 @@ def schema_problems(doc, schema_name: str, file: str) -> list[Problem]:
     return out
 
 
+class MergedMap(dict):
+    """A section whose keys may come from several files; remembers each key's YAML parent."""
+
+    def __init__(self):
+        super().__init__()
+        self.parents = {}
+
+
 class Ruleset:
     """A game's content, read and checked; compiled per number of players by Match."""
 
@@ -109,10 +117,10 @@ class Ruleset:
         self.triggers: list = []
         self.invariants: list = []
         self.extra_tags: list = []
-        self.board: dict = {}
-        self.flow: dict = {}
-        self.scoring: dict = {}
-        self.render: dict = {}
+        self.board = MergedMap()
+        self.flow = MergedMap()
+        self.scoring = MergedMap()
+        self.render = MergedMap()
         self.origins: dict = {}  # (section, name) -> Location where it was defined
 
     # -- the things Match asks for
@@ -131,6 +139,8 @@ class Ruleset:
         return int(p.get("min", 1)), int(p.get("max", 99))
 
     def where_of(self, node, key=None) -> Location:
+        if isinstance(node, MergedMap) and key in node.parents:
+            node = node.parents[key]
         if key is not None and isinstance(node, dict) and key in node:
             return value_location(node, key)
         return node_location(node)
@@ -139,6 +149,8 @@ class Ruleset:
         from .match import Snippet
         if node is None:
             return None
+        if isinstance(node, MergedMap) and key in node.parents:
+            node = node.parents[key]
         try:
             value = node[key]
         except (KeyError, IndexError, TypeError):
@@ -246,12 +258,16 @@ class Ruleset:
                     self.extra_tags.extend(str(x) for x in items)
         for section in ("board", "flow", "scoring", "render"):
             if section in doc and isinstance(doc[section], dict):
-                if getattr(self, section):
-                    errors.add(key_location(doc, section), f"`{section}:` is defined twice",
-                               hint=f"first defined at {self.origins.get((section, ''))}")
-                    continue
-                setattr(self, section, doc[section])
-                self.origins[(section, "")] = key_location(doc, section)
+                merged = getattr(self, section)
+                for k, v in doc[section].items():
+                    if k in merged:
+                        first = self.origins.get((section, k))
+                        errors.add(key_location(doc[section], k), f"`{section}.{k}` is defined twice",
+                                   hint=f"first defined at {first}" if first else "")
+                        continue
+                    merged[k] = v
+                    merged.parents[k] = doc[section]
+                    self.origins[(section, k)] = key_location(doc[section], k)
 
     def _merge(self, target: dict, items: dict, section: str, errors: ErrorList):
         for name, spec in items.items():

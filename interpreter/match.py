@@ -86,7 +86,7 @@ class Match:
         self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.n)]
 
     def _build_constants(self):
-        self.constants = dict(self.rs.constants)
+        self.constants = _plain(dict(self.rs.constants))
         self.constants.update(self.options)
         self.constants["player_count"] = self.n
 
@@ -113,6 +113,7 @@ class Match:
         self.zones: list[Zone] = []
         self.zone_by_name: dict[str, Zone] = {}
         self.cell_at: dict[tuple, Zone] = {}
+        self.row_cells, self.column_cells, self.neighbors = {}, {}, {}
         board = self.rs.board
         if not board:
             self.rows, self.columns = [], []
@@ -131,7 +132,7 @@ class Match:
             pattern = grid.get("name", "r{row}c{column}")
             for r, spec in row_specs:
                 for c in self.columns:
-                    key = pattern.format(row=r, column=c)
+                    key = spec.get("name", pattern).format(row=r, column=c)
                     attrs = {"row": r, "column": c}
                     attrs.update({k: v for k, v in (spec.get("attrs") or {}).items()})
                     tags = frozenset(spec.get("tags") or [])
@@ -161,6 +162,13 @@ class Match:
                 self.errors.add(self.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
                 continue
             self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"))
+        self.row_cells = {}
+        self.column_cells = {}
+        for z in self.cells:
+            if "row" in z.attrs:
+                self.row_cells.setdefault(z.attrs["row"], []).append(z)
+            if "column" in z.attrs:
+                self.column_cells.setdefault(z.attrs["column"], []).append(z)
         # neighbour lists per edge kind, computed once from the graph
         self.neighbors: dict[tuple, list] = {}
         for zid in self.graph.nodes:
@@ -540,6 +548,7 @@ class Match:
         rs = self.rs
         self.function_defs = {name: spec for name, spec in rs.functions.items()}
         self._functions = {}
+        self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
         self._handlers = {"on": {}, "instead": {}}
         for kind in ("on", "instead"):
             for name, items in self.triggers[kind].items():
@@ -556,12 +565,8 @@ class Match:
             h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]))
             if h is not None:
                 self._bodies[name] = h
-        self._proc_cps = {}
-        self._proc_direct = {}
         for name in self.procedure_params:
             self._build_procedure(name)
-        self._event_cps = {}
-        self._event_direct = {}
         for name in self.event_params:
             self._build_event(name)
         for name in list(self.function_defs):
@@ -922,11 +927,11 @@ def _cell(ctx, row, column):
 
 
 def _row_cells(ctx, row):
-    return [z for z in ctx.m.cells if z.attrs.get("row") == row]
+    return ctx.m.row_cells.get(row, [])
 
 
 def _column_cells(ctx, column):
-    return [z for z in ctx.m.cells if z.attrs.get("column") == column]
+    return ctx.m.column_cells.get(column, [])
 
 
 def _neighbors(ctx, z, kind=None):

@@ -398,8 +398,8 @@ class Compiler:
         return run
 
     def s_let_stmt(self, node, scope):
+        f = self.e(node.children[1], scope)  # the value first: `let x = x + 1` reads the outer x
         slot = scope.add(str(node.children[0]))
-        f = self.e(node.children[1], scope)
 
         def run(ctx):
             ctx.locals[slot] = f(ctx)
