@@ -1,0 +1,181 @@
+"""What one seat may know of a state: hidden information as a view, never a mutation.
+
+A view is derived only from the visibility each zone declares in content:
+
+    public   everyone sees the keys of the cards in it
+    owner    the owning seat sees the keys; everyone else sees only the count
+    hidden   nobody sees the keys, only the count
+    top      everyone sees the key of the top card, and the count
+
+Board cells are zones, and follow the same rule. The view is plain JSON data:
+
+    {"seat": "p1" | None,
+     "flow": {"phase", "round", "turn", "step", "order", "deciding"},
+     "zones": {zone key: {"count": n, "cards": [keys]} | {"count": n} | {"count": n, "top": key}},
+     "cards": {card key: {card variable: value}},    # only cards this seat can see
+     "players": {seat key: {"name": ..., "vars": {...}}},
+     "vars": {game variable: value},
+     "zone_vars": {zone key: {zone variable: value}},
+     "pending": {"player", "prompt", "optional"[, "options"]} | None}
+
+A value that refers to a card the seat cannot see (a variable of type card,
+say) is shown as ``None``: keys never travel through a side door. The state's
+random generator, forced dice and suspended locals are never part of a view.
+"""
+from __future__ import annotations
+
+from . import runtime as rt
+from .model import Card, Seat, Zone, key_of, label_of
+
+PUBLIC, OWNER, HIDDEN, TOP = "public", "owner", "hidden", "top"
+
+
+def _seat_index(game, seat) -> int | None:
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int) or not (0 <= seat < len(game.m.seats)):
+        raise ValueError(f"no seat {seat!r}: seats are 0 to {len(game.m.seats) - 1}, or None for a spectator")
+    return seat
+
+
+def _sees_contents(zone: Zone, seat: int | None) -> bool:
+    """Whether `seat` (None: a spectator) sees the key of every card in `zone`."""
+    if zone.visibility == PUBLIC:
+        return True
+    if zone.visibility == OWNER:
+        return seat is not None and zone.owner is not None and zone.owner.id == seat
+    return False
+
+
+def _visible_ids(zone: Zone, ids: list, seat: int | None) -> list:
+    if _sees_contents(zone, seat):
+        return ids
+    if zone.visibility == TOP:
+        return ids[:1]
+    return []
+
+
+def visible_cards(game, state, seat: int | None) -> set:
+    """The keys of the cards `seat` can see in `state` (seat None: a spectator)."""
+    seat = _seat_index(game, seat)
+    m = game.m
+    out = set()
+    for zone, ids in zip(m.zones, state["z"]):
+        for cid in _visible_ids(zone, ids, seat):
+            out.add(m.cards[cid].key)
+    return out
+
+
+class _Presenter:
+    """Turns stored values into JSON, hiding references to cards the seat cannot see."""
+
+    def __init__(self, game, visible_ids: set):
+        self.m = game.m
+        self.visible = visible_ids
+
+    def value(self, v):
+        t = type(v)
+        if t is Card:
+            return v.key if v.id in self.visible else None
+        if t is Zone or t is Seat:
+            return v.key
+        if isinstance(v, (list, tuple)):
+            return [self.value(x) for x in v]
+        if isinstance(v, dict):
+            return {str(k): self.value(x) for k, x in v.items()}
+        if v is None:
+            return None
+        if isinstance(v, bool):  # before int: a bool is an int
+            return bool(v)
+        if isinstance(v, int):  # content numbers may still be YAML scalar subclasses
+            return int(v)
+        if isinstance(v, float):
+            return float(v)
+        return str(v)
+
+    def var(self, kind: str, name: str, stored):
+        _, dec = self.m.var_codec(kind, name)
+        try:
+            v = dec(stored) if dec is not None and stored is not None else stored
+        except (IndexError, KeyError, TypeError):
+            v = stored
+        return self.value(v)
+
+
+def view(game, state, seat: int | None) -> dict:
+    """Everything `seat` may know of `state`, as JSON-serialisable data (seat None: a spectator)."""
+    seat = _seat_index(game, seat)
+    m = game.m
+    visible_ids = set()
+    zones = {}
+    for zone, ids in zip(m.zones, state["z"]):
+        shown = {"count": len(ids)}
+        if _sees_contents(zone, seat):
+            shown["cards"] = [m.cards[i].key for i in ids]
+            visible_ids.update(ids)
+        elif zone.visibility == TOP and ids:
+            shown["top"] = m.cards[ids[0]].key
+            visible_ids.add(ids[0])
+        zones[zone.key] = shown
+    present = _Presenter(game, visible_ids)
+
+    cards = {}
+    if state["cv"]:
+        for cid in sorted(visible_ids):
+            cards[m.cards[cid].key] = {name: present.var("cv", name, values[cid])
+                                       for name, values in state["cv"].items()}
+    players = {}
+    for s in m.seats:
+        players[s.key] = {"name": s.name,
+                          "vars": {name: present.var("pv", name, values[s.id]) for name, values in state["pv"].items()}}
+    zone_vars = {}
+    if state["zv"]:
+        for zone in m.zones:
+            zone_vars[zone.key] = {name: present.var("zv", name, values[zone.id])
+                                   for name, values in state["zv"].items()}
+    game_vars = {name: present.var("gv", name, v) for name, v in state["gv"].items()}
+
+    return {
+        "seat": m.seats[seat].key if seat is not None else None,
+        "flow": _flow(game, state),
+        "zones": zones,
+        "cards": cards,
+        "players": players,
+        "vars": game_vars,
+        "zone_vars": zone_vars,
+        "pending": _pending(game, state, seat, present),
+    }
+
+
+def _seat_key(m, i):
+    return m.seats[i].key if i is not None else None
+
+
+def _flow(game, state) -> dict:
+    m = game.m
+    flow = state["flow"]
+    turn = m.turn_player(state)
+    return {
+        "phase": flow["phase"],
+        "round": flow["round"],
+        "order": [_seat_key(m, i) for i in flow.get("order") or []],
+        "turn": turn.key if turn is not None else None,
+        "step": m.step_name(state) if flow["phase"] == "play" else None,
+        "deciding": _seat_key(m, game.current_player(state)),
+    }
+
+
+def _pending(game, state, seat, present: _Presenter):
+    if not state["pending"]:
+        return None
+    m = game.m
+    p = state["pending"][-1]
+    out = {"player": _seat_key(m, p["player"]), "prompt": p["prompt"], "optional": p["optional"]}
+    if seat is not None and p["player"] == seat:
+        # the chooser names each option by its key in `choose KEY`, so it sees them all
+        options = rt.decode(m, p["options"])
+        out["options"] = [{"key": key_of(v), "label": label_of(v)} for v in options]
+    return out
+
+
+__all__ = ["view", "visible_cards"]

@@ -1,0 +1,78 @@
+"""Shared fixtures: games built from YAML text, the bundled test games, random playouts."""
+from __future__ import annotations
+
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter.engine import Game
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fuzz-long", action="store_true", default=False,
+                     help="run the hypothesis fuzz tests with many more examples")
+
+
+@pytest.fixture(scope="session")
+def fuzz_examples(request) -> int:
+    """How many examples each fuzz test draws: small by default, large with --fuzz-long."""
+    return 5000 if request.config.getoption("--fuzz-long") else 200
+
+
+@pytest.fixture
+def write_game(tmp_path):
+    """write_game(text, files={name: text}) -> the folder of a game written from YAML text."""
+    counter = [0]
+
+    def write(text: str, files: dict | None = None) -> Path:
+        counter[0] += 1
+        root = tmp_path / f"game{counter[0]}"
+        root.mkdir()
+        (root / "game.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
+        for name, body in (files or {}).items():
+            (root / name).write_text(textwrap.dedent(body), encoding="utf-8")
+        return root
+    return write
+
+
+@pytest.fixture
+def make_game(write_game):
+    """make_game(text, files=None, players=None, options=None) -> a loaded Game."""
+    def make(text: str, files: dict | None = None, players: int | None = None, options: dict | None = None) -> Game:
+        return Game.load(str(write_game(text, files)), players=players, options=options)
+    return make
+
+
+@pytest.fixture(scope="session")
+def mini() -> Game:
+    return Game.load(str(FIXTURES / "mini"))
+
+
+@pytest.fixture(scope="session")
+def secrets() -> Game:
+    return Game.load(str(FIXTURES / "secrets"))
+
+
+def playout(game: Game, seed: int, max_steps: int = 300):
+    """Yield (state, action) along a random game: random legal actions from random.Random(seed).
+
+    The last state is yielded with action None. States are fresh objects (apply copies).
+    """
+    rnd = random.Random(seed)
+    state = game.new_game(seed=seed)
+    for _ in range(max_steps):
+        if game.is_terminal(state):
+            break
+        action = rnd.choice(game.legal_actions(state))
+        yield state, action
+        state = game.apply(state, action)
+    yield state, None
+
+
+@pytest.fixture(scope="session")
+def random_playout():
+    return playout
