@@ -1,0 +1,516 @@
+"""The `interpret` command: play, replay, simulate and validate games.
+
+Exit codes: 0 done; 1 the content, a log or a move is wrong (the message says
+where and why); 2 the command line is wrong; 3 an internal error (a bug in
+interpret: `--debug` shows the traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import time
+from dataclasses import dataclass
+
+from . import __version__
+from .bots import BOTS, bot_seed, make_bot
+from .errors import ContentError, InterpretError, Location, Problem
+from .model import Action
+
+DEFAULT_GAME = "dark-agent"
+HUMAN = "human"
+
+
+class UsageError(InterpretError):
+    """The command line asks for something impossible (exit code 2)."""
+
+
+def _out(*lines) -> None:
+    for line in lines:
+        print(line)
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+# ---- loading ---------------------------------------------------------------------------
+
+def parse_options(items) -> dict:
+    options = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option {item!r}: write NAME=VALUE (give the game before --option)")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def load_game(game: str, players: int | None, options: dict):
+    from .engine import Game
+    from .loader import load_ruleset
+    from .match import Match
+    rs = load_ruleset(game)
+    return Game(Match(rs, players or rs.default_players, options))
+
+
+# ---- validate ---------------------------------------------------------------------------
+
+@dataclass
+class Validation:
+    title: str
+    files: int
+    card_kinds: int
+    cards: int
+    actions: int
+    triggers: int
+    player_counts: list
+    seconds: float
+
+    def summary(self) -> str:
+        counts = self.player_counts
+        players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        return (f"OK {self.title}: {_n(self.files, 'file')}, {_n(self.cards, 'card')} "
+                f"({_n(self.card_kinds, 'kind')}), {_n(self.actions, 'action')}, {_n(self.triggers, 'trigger')}, "
+                f"{players} players, {self.seconds * 1000:.0f} ms")
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def player_counts(rs) -> list[int]:
+    lo, hi = rs.player_range
+    if hi - lo > 12:  # no declared maximum: the ends and the default are enough
+        return sorted({lo, rs.default_players, hi})
+    return list(range(lo, hi + 1))
+
+
+def validate_game(path: str) -> Validation:
+    """Load a game and compile it for every player count; raise ContentError with every problem."""
+    from .engine import Game
+    from .loader import load_ruleset
+    from .match import Match
+    from .render import Renderer
+    start = time.perf_counter()
+    rs = load_ruleset(path)
+    problems: list[Problem] = []
+    seen = set()
+    game = None
+    counts = player_counts(rs)
+    for n in counts:
+        try:
+            g = Game(Match(rs, n, {}))
+            Renderer(g)
+        except ContentError as e:
+            for p in e.problems:
+                text = p.render()
+                if text not in seen:
+                    seen.add(text)
+                    problems.append(p)
+            continue
+        if game is None or n == rs.default_players:
+            game = g
+    if problems:
+        raise ContentError(problems)
+    seconds = time.perf_counter() - start
+    m = game.m
+    return Validation(rs.title, len(rs.files), len(rs.cards), len(m.cards), len(m.actions), len(rs.triggers),
+                      counts, seconds)
+
+
+def cmd_validate(args) -> int:
+    try:
+        v = validate_game(args.path)
+    except ContentError as e:
+        n = len(e.problems)
+        _err(f"{args.path}: {n} problem{'s' if n != 1 else ''}\n")
+        _err("\n\n".join(p.render() for p in e.problems))
+        return 1
+    _out(v.summary())
+    return 0
+
+
+# ---- what a game prints ---------------------------------------------------------------
+
+class Narrator:
+    """Prints what happens in a game: moves, messages from the rules, rounds, the result."""
+
+    def __init__(self, game, renderer, *, viewer: int | None = None, quiet: bool = False):
+        self.game = game
+        self.renderer = renderer
+        self.viewer = viewer  # whose eyes: None for a spectator who sees everything
+        self.quiet = quiet
+        self.round = None
+
+    def start(self, st, seed: int, seats: list[str]) -> None:
+        if self.quiet:
+            return
+        g = self.game
+        who = ", ".join(f"{s.key} {s.name} ({kind})" for s, kind in zip(g.m.seats, seats))
+        _out(f"{g.m.rs.title}, {g.num_players} players, seed {seed}: {who}")
+        self.new_round(st)
+
+    def new_round(self, st) -> None:
+        r = st["flow"]["round"]
+        if r != self.round and not self.game.is_terminal(st):
+            self.round = r
+            if not self.quiet:
+                _out(f"── round {r} ──")
+
+    def move(self, st_after, n: int, player: int | None, label: str, action: Action, events) -> None:
+        if self.quiet:
+            return
+        m = self.game.m
+        if player is not None and player != self.viewer:
+            label = self.renderer.redact(st_after, self.viewer, label, action.args)
+        who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
+        _out(f"{n:>5}. {who}: {label}")
+        for name, args in events:
+            if name == "log":
+                _out(f"       {args[0]}")
+        self.new_round(st_after)
+
+    def result(self, st, decisions: int) -> dict:
+        g = self.game
+        m = g.m
+        scores = g.scores(st)
+        ranking = g.ranking(st)
+        winners = g.winners(st)
+        rounds = st["flow"]["round"]
+        if not self.quiet:
+            _out("", self.renderer.screen(st, self.viewer), "")
+        _out(f"Game over after {decisions} decisions, {rounds} round{'s' if rounds != 1 else ''}.")
+        w = max(len(s.name) for s in m.seats)
+        for place, i in enumerate(ranking, 1):
+            s = m.seats[i]
+            mark = "  winner" if i in winners else ""
+            _out(f"{place:>3}. {s.key} {s.name.ljust(w)}  score {scores[i]}{mark}")
+        return {"decisions": decisions, "rounds": rounds, "scores": scores,
+                "ranking": [m.seats[i].key for i in ranking], "winners": [m.seats[i].key for i in winners]}
+
+
+# ---- play -------------------------------------------------------------------------------
+
+HELP = """Type the number of a choice, or an action as text (for example `{example}`).
+  b  show the board again      l  list the choices again
+  ?  this help                 q  leave the game"""
+
+
+class Quit(Exception):
+    def __init__(self, why: str, code: int):
+        self.why = why
+        self.code = code
+
+
+def seat_kinds(specs, players: int, *, auto: bool, interactive: bool) -> list[str]:
+    """Who plays each seat: `human` or a bot kind."""
+    kinds: dict[int, str] = {}
+    for spec in specs or ():
+        num, sep, kind = spec.partition("=")
+        kind = kind.strip().lower()
+        if not sep or not num.strip().isdigit():
+            raise UsageError(f"--seat {spec!r}: write N=human or N=random (N from 1 to {players})")
+        i = int(num)
+        if not 1 <= i <= players:
+            raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
+        if kind != HUMAN and kind not in BOTS:
+            raise UsageError(f"--seat {spec!r}: a seat is played by {', '.join([HUMAN, *BOTS])}")
+        kinds[i - 1] = kind
+    if auto and HUMAN in kinds.values():
+        raise UsageError("--auto makes every seat a bot: drop the --seat N=human")
+    if auto or (not interactive and HUMAN not in kinds.values()):
+        return ["random"] * players
+    if HUMAN not in kinds.values() and 0 not in kinds:
+        kinds[0] = HUMAN
+    return [kinds.get(i, "random") for i in range(players)]
+
+
+class Human:
+    """A seat played at the keyboard, seeing only what its view allows."""
+
+    def __init__(self, game, renderer, seat: int, *, stream=None):
+        self.game = game
+        self.renderer = renderer
+        self.seat = seat
+        self.stream = stream if stream is not None else sys.stdin
+        self.echo = not self.stream.isatty()
+
+    def show(self, st, choices) -> None:
+        _out("", self.renderer.screen(st, self.seat), "")
+        self.list(choices)
+
+    @staticmethod
+    def list(choices) -> None:
+        _out("Your choices:")
+        w = len(str(len(choices)))
+        for i, (_, label) in enumerate(choices, 1):
+            _out(f"  {str(i).rjust(w)}. {label}")
+
+    def read(self, prompt: str) -> str:
+        print(prompt, end="", flush=True)
+        line = self.stream.readline()
+        if not line:
+            print()
+            raise Quit("the input ended before the game did", 1)
+        line = line.strip()
+        if self.echo:
+            print(line)
+        return line
+
+    def choose(self, st) -> tuple[Action, str]:
+        g = self.game
+        choices = g.legal_actions_with_labels(st)
+        self.show(st, choices)
+        while True:
+            text = self.read(f"{g.m.seats[self.seat].key}, your choice (1-{len(choices)}, ? for help): ")
+            if not text:
+                continue
+            low = text.lower()
+            if low in ("q", "quit", "exit"):
+                raise Quit("you left the game", 0)
+            if low in ("?", "h", "help"):
+                _out(HELP.format(example=choices[0][0] if choices else "pass"))
+                continue
+            if low in ("b", "board"):
+                self.show(st, choices)
+                continue
+            if low in ("l", "list"):
+                self.list(choices)
+                continue
+            if text.isdigit():
+                k = int(text)
+                if 1 <= k <= len(choices):
+                    return choices[k - 1]
+                _out(f"There is no choice {k}: type a number from 1 to {len(choices)}.")
+                continue
+            for action, label in choices:
+                if low == label.lower() or text == str(action):
+                    return action, label
+            try:
+                action = Action.parse(text)
+            except ValueError:
+                continue
+            reason = g.explain(st, action)
+            if reason is None:  # legal though not listed: take it as typed
+                return action, str(action)
+            _out(f"Refused: {reason}")
+
+
+def cmd_play(args) -> int:
+    from .render import Renderer
+    options = parse_options(args.option)
+    game = load_game(args.game, args.players, options)
+    renderer = Renderer(game)
+    interactive = sys.stdin.isatty()
+    kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive)
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    humans = [i for i, k in enumerate(kinds) if k == HUMAN]
+    viewer = humans[0] if len(humans) == 1 else None
+    players = {i: (Human(game, renderer, i) if k == HUMAN else make_bot(k, bot_seed(seed, i)))
+               for i, k in enumerate(kinds)}
+    log = None
+    if args.log:
+        from .replay import LogWriter
+        log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds)
+    narrator = Narrator(game, renderer, viewer=viewer, quiet=args.quiet)
+    st = game.new_game(seed=seed)
+    narrator.start(st, seed, kinds)
+    n = 0
+    try:
+        while not game.is_terminal(st):
+            p = game.current_player(st)
+            who = players.get(p) if p is not None else None
+            if who is None:
+                who = players[0] if kinds[0] != HUMAN else make_bot("random", bot_seed(seed, -1))
+            if isinstance(who, Human) and len(humans) > 1:
+                narrator.viewer = p  # hot seat: the screen belongs to whoever decides
+            action, label = who.choose_with_label(game, st) if not isinstance(who, Human) else who.choose(st)
+            step = game.apply_in_place(st, action)
+            n += 1
+            if log is not None:
+                log.action(game.m.seats[p].key if p is not None else None, action)
+            narrator.move(st, n, p, label, action, step.events)
+    except Quit as q:
+        _out(f"Game stopped after {n} decisions: {q.why}." + (f" The log is in {args.log}." if log else ""))
+        if log is not None:
+            log.close()
+        return q.code
+    result = narrator.result(st, n)
+    if log is not None:
+        log.result(result)
+        log.close()
+        _out(f"Log written to {args.log} (replay it with: interpret replay {args.log})")
+    return 0
+
+
+# ---- replay -----------------------------------------------------------------------------
+
+def cmd_replay(args) -> int:
+    from .errors import IllegalActionError
+    from .render import Renderer
+    from .replay import LogError, content_digest, read_log
+    rec = read_log(args.file)
+    game = load_game(rec.game, rec.players, rec.options)
+    if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
+        _err(f"warning: the content of {rec.game} changed since this log was written; the replay may differ")
+    renderer = Renderer(game)
+    narrator = Narrator(game, renderer, quiet=args.quiet)
+    st = game.new_game(seed=rec.seed)
+    seats = rec.seats if len(rec.seats) == game.num_players else ["?"] * game.num_players
+    narrator.start(st, rec.seed, seats)
+    n = 0
+    for line, player, text in rec.actions:
+        where = Location(args.file, line, 1)
+        if game.is_terminal(st):
+            raise LogError(where, f"`{text}`: the game is already over")
+        p = game.current_player(st)
+        if player is not None and p is not None and player != game.m.seats[p].key:
+            raise LogError(where, f"`{text}` is recorded for {player}, but {game.m.seats[p].key} decides here")
+        try:
+            action = Action.parse(text)
+        except ValueError as e:
+            raise LogError(where, f"not an action: {e}") from None
+        labels = dict(game.legal_actions_with_labels(st))
+        try:
+            step = game.apply_in_place(st, action)
+        except IllegalActionError as e:
+            raise LogError(where, f"`{text}` is refused: {e.reason}") from None
+        n += 1
+        narrator.move(st, n, p, labels.get(action, text), action, step.events)
+    if not game.is_terminal(st):
+        _out("", renderer.screen(st, None), "")
+        _out(f"The log ends after {n} decisions, before the end of the game.")
+        return 0
+    result = narrator.result(st, n)
+    if rec.result is not None:
+        recorded = {k: rec.result.get(k) for k in result}
+        if json.loads(json.dumps(result, default=str)) != json.loads(json.dumps(recorded, default=str)):
+            raise LogError(Location(args.file), f"the replay does not reach the recorded result: "
+                                                f"recorded {rec.result}, replayed {result}")
+        _out("The replay reaches the recorded result.")
+    return 0
+
+
+# ---- simulate ---------------------------------------------------------------------------
+
+def cmd_simulate(args) -> int:
+    from .simulate import simulate
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    game = load_game(args.game, args.players, parse_options(args.option))
+    summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions, check=args.check)
+    if args.json:
+        _out(json.dumps(summary.as_dict(), indent=2, default=str))
+    else:
+        _out(summary.report())
+    return 0
+
+
+# ---- the command line ---------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors: exit 2, no traceback, a pointer to --help
+        self.print_usage(sys.stderr)
+        _err(f"{self.prog}: error: {message}\n(see `{self.prog} --help`)")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="interpret", description="Play, replay, simulate and check tabletop games written as content.")
+    p.add_argument("--version", action="version", version=f"interpret {__version__}")
+    p.add_argument("--debug", action="store_true", help="show a traceback on internal errors")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def debug_flag(q):
+        q.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+    def game_options(q, *, players=True):
+        if players:
+            q.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's)")
+        q.add_argument("--option", "-o", action="extend", nargs="+", metavar="NAME=VALUE", default=[],
+                       help="set a game option (repeatable)")
+
+    q = sub.add_parser("play", help="play a game in the terminal, against random bots",
+                       description="Play a game. Seat 1 is yours, the others are random bots; without a terminal "
+                                   "(or with --auto) every seat is a bot and the game log is printed.")
+    q.add_argument("game", nargs="?", default=DEFAULT_GAME, metavar="GAME",
+                   help=f"a bundled game's name or a game folder (default: {DEFAULT_GAME})")
+    game_options(q)
+    q.add_argument("--seed", type=int, help="the game's random seed (default: a random one, printed)")
+    q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
+                   help="who plays seat N: human or random (repeatable)")
+    q.add_argument("--auto", action="store_true", help="every seat is a random bot")
+    q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
+    q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+    debug_flag(q)
+    q.set_defaults(run=cmd_play)
+
+    q = sub.add_parser("replay", help="replay a game log and print its result",
+                       description="Replay the actions of a log written by `play --log`, checking each one.")
+    q.add_argument("file", metavar="FILE")
+    q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+    debug_flag(q)
+    q.set_defaults(run=cmd_replay)
+
+    q = sub.add_parser("simulate", help="play many random games and summarise them",
+                       description="Play N games between random bots (game i from seed + i) and summarise "
+                                   "speed, length, scores and wins by seat.")
+    q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
+    q.add_argument("--games", "-n", type=int, default=100, metavar="N", help="number of games (default 100)")
+    q.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the first game (default 0)")
+    game_options(q)
+    q.add_argument("--check", action="store_true", help="check the content's invariants after every decision")
+    q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+                   help="give up on a game longer than this (default 100000)")
+    q.add_argument("--json", action="store_true", help="print the summary as JSON")
+    debug_flag(q)
+    q.set_defaults(run=cmd_simulate)
+
+    q = sub.add_parser("validate", help="check a game's content and report every problem",
+                       description="Load a game and compile it for every player count it allows, with default "
+                                   "options. Exit 0 when it is valid, 1 with every problem otherwise.")
+    q.add_argument("path", metavar="PATH", help="a game folder or a bundled game's name")
+    debug_flag(q)
+    q.set_defaults(run=cmd_validate)
+    return p
+
+
+def main(argv=None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "run", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.run(args)
+    except UsageError as e:
+        _err(f"interpret {args.command}: error: {e}")
+        return 2
+    except ContentError as e:
+        _err("\n\n".join(p.render() for p in e.problems))
+        return 1
+    except InterpretError as e:
+        _err(f"error: {e}")
+        return 1
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # a bug in interpret itself
+        if args.debug:
+            raise
+        _err(f"internal error: {type(e).__name__}: {e}\n(this is a bug in interpret; run again with --debug "
+             f"for the traceback)")
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

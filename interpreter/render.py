@@ -1,0 +1,376 @@
+"""Drawing a state as plain text for the terminal, from the content's `render:` section.
+
+Nothing here knows a game. The content says what to show, in rules-language
+templates (text with `{expressions}`), compiled once per match:
+
+    render:
+      status: ["goal: {goal}"]          # lines under the title (`me` is the viewer)
+      grid:                             # the board cells that have `row` and `column`
+        cell: "{cell.card.value}"       # a cell's text (`cell` bound); default: its cards
+        width: 8                        # widest column, longer text is cut
+        empty: "."                      # an empty cell
+      players: "bonus {p.bonus}"        # a line per seat (`p` bound)
+      zones: [bag, purse]               # zones listed, in this order (default: all but cells)
+      card: "{title}{card.value}"       # a card (`card`, and `title`: its title or name)
+      private: ["purse value: {sum(c.value for c in me.purse.cards)}"]  # the viewer only
+
+Hidden information: every screen is drawn for a viewer (a seat, or None for an
+all-seeing spectator such as `play --auto`). Which cards the viewer can identify
+comes from interpreter.views when that module is there, else from each zone's
+declared visibility. A card the viewer cannot see is drawn as "?" wherever it
+appears, in zone lists and in the content's templates alike.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import runtime as rt
+from .dsl.compiler import CompileError, Scope
+from .dsl.parser import ParseFailure
+from .errors import ErrorList
+from .model import Card, Seat, Zone
+from .yamlio import SourceText
+
+_PIECE = re.compile(r"\{([^{}]*)\}")
+HIDDEN = "?"
+
+
+# ---- templates --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Template:
+    """A text with compiled `{expression}` pieces; `names` are bound to locals 0.. in order."""
+
+    parts: tuple  # str or f(ctx)
+    size: int  # locals needed
+
+    def render(self, game, st, sight: "Sight", me=None, bound=()) -> str:
+        ctx = rt.Ctx(st, game.m, me)
+        ctx.locals = list(bound) + [None] * (self.size - len(bound))
+        out = []
+        for p in self.parts:
+            if isinstance(p, str):
+                out.append(p)
+                continue
+            try:
+                out.append(sight.text(p(ctx)))
+            except Exception as e:  # a render expression must never stop a game
+                out.append(f"<{type(e).__name__}: {e}>")
+        return "".join(out)
+
+
+def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
+    """The SourceText of a `{piece}` starting at `offset` in `src.text`, positioned in its file."""
+    before = src.text[:offset]
+    line = before.count("\n") + 1
+    column = offset - (before.rfind("\n") + 1) + 1
+    loc = src.locate(line, column)
+    return SourceText(piece, loc.file, loc.line, loc.column, False, 0, src.lines)
+
+
+def compile_template(match, parent, key, names: tuple[str, ...], errors: ErrorList) -> Template | None:
+    """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
+    parents = getattr(parent, "parents", None)  # a section merged from several files knows each key's file
+    if isinstance(parents, dict) and key in parents:
+        parent = parents[key]
+    value = parent[key]
+    if not isinstance(value, str):
+        errors.add(match.rs.where_of(parent, key), f"render: expected a text, got {value!r}")
+        return None
+    try:
+        src = SourceText.of(parent, key)
+    except Exception:
+        src = SourceText.plain(str(value), "<render>")
+    scope = Scope(names)
+    parts: list = []
+    pos = 0
+    ok = True
+    for mt in _PIECE.finditer(src.text):
+        if mt.start() > pos:
+            parts.append(src.text[pos:mt.start()])
+        pos = mt.end()
+        piece_src = _piece_source(src, mt.start(1), mt.group(1))
+        compiler = match.compiler
+        try:
+            parts.append(compiler.expr(piece_src, scope))
+        except ParseFailure as e:
+            errors.problems.append(e.problem)
+            ok = False
+        except CompileError as e:
+            errors.problems.append(compiler.problem(e))
+            ok = False
+    if pos < len(src.text):
+        parts.append(src.text[pos:])
+    return Template(tuple(parts), scope.size) if ok else None
+
+
+# ---- what a viewer may see ------------------------------------------------------------------
+
+def _visible_cards_function():
+    try:
+        from .views import visible_cards  # the one definition of what a seat sees, when present
+    except ImportError:
+        return None
+    return visible_cards
+
+
+class Sight:
+    """What one viewer can identify in a state. `viewer` None sees everything."""
+
+    def __init__(self, game, st, viewer: int | None, renderer: "Renderer"):
+        self.game = game
+        self.st = st
+        self.viewer = viewer
+        self.renderer = renderer
+        self._in_card = False  # drawing a card through its template: nested cards are plain titles
+        self._visible: set[int] | None = None  # card ids; None: decide from zone visibility
+        if viewer is not None:
+            visible_cards = _visible_cards_function()
+            if visible_cards is not None:
+                by_key = game.m.card_by_key
+                self._visible = {by_key[k].id for k in visible_cards(game, st, viewer)}
+
+    def sees(self, card: Card) -> bool:
+        if self.viewer is None:
+            return True
+        if self._visible is not None:
+            return card.id in self._visible
+        zid = self.st["loc"][card.id]
+        if zid < 0:
+            return False
+        z = self.game.m.zones[zid]
+        vis = z.visibility
+        if vis == "public":
+            return True
+        if vis == "owner":
+            return z.owner is not None and z.owner.id == self.viewer
+        if vis == "top":
+            ids = self.st["z"][zid]
+            return bool(ids) and ids[0] == card.id
+        return False
+
+    def zone(self, z: Zone) -> tuple[list, int]:
+        """(the zone's cards in order, a card the viewer cannot see as None; how many there are)."""
+        ids = self.st["z"][z.id]
+        cards = self.game.m.cards
+        shown = [cards[i] if self.sees(cards[i]) else None for i in ids]
+        return shown, len(ids)
+
+    def card(self, c: Card, among=None) -> str:
+        """How `c` is drawn; `among` is the seat owning the zone it is listed in (no need to name it)."""
+        if not self.sees(c):
+            return HIDDEN
+        r = self.renderer
+        title = r.titles.get(c.name) or c.name
+        if r.card_template is not None and not self._in_card:
+            self._in_card = True
+            try:
+                return r.card_template.render(self.game, self.st, self, None, (c, title))
+            finally:
+                self._in_card = False
+        if c.owner is not None and c.owner is not among:
+            return f"{title}/{c.owner.key}"
+        return title
+
+    def text(self, v) -> str:
+        t = type(v)
+        if t is Card:
+            return self.card(v)
+        if t is Zone:
+            return v.key
+        if t is Seat:
+            return v.name
+        if v is None:
+            return "-"
+        if v is True:
+            return "yes"
+        if v is False:
+            return "no"
+        if t is float:
+            return f"{v:g}"
+        if t is list or t is tuple:
+            return ", ".join(self.text(x) for x in v)
+        return str(v)
+
+
+# ---- the renderer ---------------------------------------------------------------------------
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+class Renderer:
+    """The `render:` section of a game compiled for one match; draws screens for a viewer."""
+
+    def __init__(self, game):
+        self.game = game
+        m = game.m
+        self.m = m
+        spec = m.rs.render or {}
+        errors = ErrorList()
+        self.titles = {name: str(s.get("title")) for name, s in m.rs.cards.items()
+                       if isinstance(s, dict) and s.get("title")}
+        self.card_template = compile_template(m, spec, "card", ("card", "title"), errors) if "card" in spec else None
+        grid = spec.get("grid") or {}
+        self.cell_template = compile_template(m, grid, "cell", ("cell",), errors) if "cell" in grid else None
+        self.cell_width = int(grid.get("width", 12))
+        self.empty = str(grid.get("empty", "."))
+        self.player_template = compile_template(m, spec, "players", ("p",), errors) if "players" in spec else None
+        self.status = [compile_template(m, spec["status"], i, (), errors) for i in range(len(spec.get("status") or []))]
+        self.private = [compile_template(m, spec["private"], i, (), errors)
+                        for i in range(len(spec.get("private") or []))]
+        self.zone_names = self._zone_names(spec, errors)
+        errors.raise_if_any()
+        self.grid_cells = {}
+        for z in m.cells:
+            r, c = z.attrs.get("row"), z.attrs.get("column")
+            if isinstance(r, int) and isinstance(c, int):
+                self.grid_cells[(r, c)] = z
+        self.loose_cells = [z for z in m.cells if z not in self.grid_cells.values()]
+
+    def _zone_names(self, spec, errors: ErrorList) -> list[str]:
+        m = self.m
+        known = [z.key for z in m.zones if z.owner is None and not z.is_cell] + list(m.player_zones)
+        names = spec.get("zones")
+        if names is None:
+            return [k for k in known if k != "box"]
+        out = []
+        for i, name in enumerate(names):
+            if name not in known:
+                from .dsl.compiler import did_you_mean
+                errors.add(m.rs.where_of(names, i), f"render: unknown zone `{name}`",
+                           hint=did_you_mean(str(name), known) or "zones: " + ", ".join(known))
+            else:
+                out.append(name)
+        return out
+
+    def sight(self, st, viewer: int | None) -> Sight:
+        return Sight(self.game, st, viewer, self)
+
+    # -- pieces of a screen
+
+    def title(self, st, viewer: int | None = None) -> str:
+        g, m = self.game, self.m
+        parts = [m.rs.title]
+        if g.is_terminal(st):
+            parts.append(f"round {st['flow']['round']}, game over")
+        else:
+            parts.append(f"round {st['flow']['round']}")
+            p = g.current_player(st)
+            if p is not None:
+                who = m.seats[p]
+                parts.append(("your turn" if p == viewer else f"{who.name} to play") + f" ({who.key})")
+            step = g.step_name(st)
+            if step and len(m.steps) > 1:
+                parts.append(f"step {step}")
+        return " · ".join(parts)
+
+    def status_lines(self, st, sight: Sight) -> list[str]:
+        me = self.m.seats[sight.viewer] if sight.viewer is not None else None
+        return [t.render(self.game, st, sight, me) for t in self.status if t is not None]
+
+    def cell_text(self, st, sight: Sight, cell: Zone) -> str:
+        if self.cell_template is not None:
+            text = self.cell_template.render(self.game, st, sight, None, (cell,))
+            return text if text.strip() else self.empty
+        shown, n = sight.zone(cell)
+        if not n:
+            return self.empty
+        return " ".join(sight.card(c) if c is not None else HIDDEN for c in shown)
+
+    def board(self, st, sight: Sight) -> list[str]:
+        if not self.grid_cells:
+            lines = []
+        else:
+            rows = sorted({r for r, _ in self.grid_cells})
+            cols = sorted({c for _, c in self.grid_cells})
+            texts = {rc: _fit(self.cell_text(st, sight, z), self.cell_width) for rc, z in self.grid_cells.items()}
+            widths = {c: max([len(str(c))] + [len(texts[(r, c)]) for r in rows if (r, c) in texts]) for c in cols}
+            rw = max(len(str(r)) for r in rows)
+            lines = [(" " * rw + " │ " + "  ".join(str(c).ljust(widths[c]) for c in cols)).rstrip()]
+            lines.append("─" * rw + "─┼─" + "──".join("─" * widths[c] for c in cols))
+            for r in rows:
+                cells = "  ".join(texts.get((r, c), "").ljust(widths[c]) for c in cols)
+                lines.append(str(r).rjust(rw) + " │ " + cells.rstrip())
+        for z in self.loose_cells:
+            lines.append(f"{z.key}: {self.cell_text(st, sight, z)}")
+        return lines
+
+    def zone_text(self, sight: Sight, z: Zone) -> str:
+        shown, n = sight.zone(z)
+        if n == 0:
+            return "empty"
+        if not any(c is not None for c in shown):
+            return f"{n} card" + ("s" if n != 1 else "")
+        return f"({n}) " + ", ".join(sight.card(c, z.owner) if c is not None else HIDDEN for c in shown)
+
+    def shared_zones(self, st, sight: Sight) -> list[str]:
+        m = self.m
+        rows = [(name, self.zone_text(sight, m.zone_by_name[name])) for name in self.zone_names
+                if name in m.zone_by_name]
+        if not rows:
+            return []
+        w = max(len(n) for n, _ in rows)
+        return [f"{n.ljust(w)}  {t}" for n, t in rows]
+
+    def players(self, st, sight: Sight) -> list[str]:
+        g, m = self.game, self.m
+        scores = g.scores(st) if m.score is not None else None
+        current = g.current_player(st)
+        names = [f"{s.key} {s.name}" + (" (you)" if s.id == sight.viewer else "") for s in m.seats]
+        nw = max(len(n) for n in names)
+        lines = []
+        families = [n for n in self.zone_names if n in m.player_zones]
+        for s in m.seats:
+            mark = "▶" if s.id == current else " "
+            line = f"{mark} {names[s.id].ljust(nw)}"
+            if scores is not None:
+                line += f"  score {sight.text(scores[s.id]):>3}"
+            if self.player_template is not None:
+                line += "  " + self.player_template.render(g, st, sight, s, (s,))
+            lines.append(line.rstrip())
+            for fam in families:
+                z = m.player_zones[fam][s.id]
+                lines.append(f"    {fam}: {self.zone_text(sight, z)}")
+        return lines
+
+    def private_lines(self, st, sight: Sight) -> list[str]:
+        if sight.viewer is None:
+            return []
+        me = self.m.seats[sight.viewer]
+        return [t.render(self.game, st, sight, me) for t in self.private if t is not None]
+
+    def screen(self, st, viewer: int | None = None) -> str:
+        """The whole picture of `st` as `viewer` may see it (None: everything)."""
+        sight = self.sight(st, viewer)
+        title = self.title(st, viewer)
+        out = [f"══ {title} " + "═" * max(0, 60 - len(title))]
+        out += self.status_lines(st, sight)
+        board = self.board(st, sight)
+        if board:
+            out += [""] + board
+        zones = self.shared_zones(st, sight)
+        if zones:
+            out += [""] + zones
+        out += [""] + self.players(st, sight)
+        private = self.private_lines(st, sight)
+        if private:
+            out += [""] + private
+        return "\n".join(out)
+
+    # -- naming what happened without telling what a viewer may not know
+
+    def redact(self, st, viewer: int | None, text: str, keys) -> str:
+        """`text` (an action's label) with the keys of cards `viewer` cannot see replaced by "a card"."""
+        if viewer is None:
+            return text
+        sight = self.sight(st, viewer)
+        for k in keys:
+            c = self.m.card_by_key.get(k)
+            if c is not None and not sight.sees(c):
+                text = re.sub(rf"(?<![\w#.]){re.escape(k)}(?![\w#.])", "a card", text)
+        return text
+
+
+__all__ = ["Renderer", "Sight", "Template", "compile_template", "HIDDEN"]

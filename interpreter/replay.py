@@ -1,0 +1,158 @@
+"""Game logs: what `interpret play --log FILE` writes and `interpret replay FILE` reads.
+
+A log is JSON lines, written as the game goes (a game left half-way is still a log):
+
+    {"log": "interpret", "version": 1, "game": "dark-agent", "players": 4, "options": {},
+     "seed": 7, "seats": ["human", "random", ...], "content_sha256": "..."}
+    {"n": 1, "player": "p1", "action": "take r1c1"}
+    ...
+    {"result": {"decisions": 41, "rounds": 3, "scores": [...], "ranking": ["p2", ...], "winners": ["p2"]}}
+
+Content, seed and actions determine the game (the random generator lives in the
+state), so replaying the actions reproduces every state and the result.
+A single JSON object holding the same keys and an "actions" list is read too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import InterpretError, Location
+from .loader import content_files
+from .paths import content_dir, game_dir
+
+FORMAT = "interpret"
+VERSION = 1
+
+
+class LogError(InterpretError):
+    """A log file cannot be read or does not replay."""
+
+    def __init__(self, location: Location, message: str):
+        self.location = location
+        super().__init__(f"{location}: {message}")
+
+
+def game_reference(name_or_path: str) -> str:
+    """How a log names a game: bundled games by name, others by absolute folder path."""
+    p = Path(name_or_path)
+    if p.exists():
+        bundled = (content_dir() / p.name).resolve()
+        if p.resolve() == bundled:
+            return p.name
+        return str(p.resolve())
+    return name_or_path
+
+
+def content_digest(name_or_path: str) -> str | None:
+    """A SHA-256 of a game's content files, to tell when a log's content has changed."""
+    root = game_dir(name_or_path)
+    if not root.is_dir():
+        return None
+    h = hashlib.sha256()
+    for path in content_files(root):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+@dataclass
+class Record:
+    """A log read back: the game's settings, its actions and, when it ended, its result."""
+
+    game: str
+    players: int
+    options: dict
+    seed: int
+    seats: list = field(default_factory=list)
+    actions: list = field(default_factory=list)  # (line number, seat key or None, action text)
+    result: dict | None = None
+    content_sha256: str | None = None
+
+
+class LogWriter:
+    """Writes a log line by line, flushed, so that an interrupted game keeps its log."""
+
+    def __init__(self, path: str | Path, *, game: str, players: int, options: dict, seed: int, seats: list):
+        self.path = Path(path)
+        try:
+            self.f = self.path.open("w", encoding="utf-8")
+        except OSError as e:
+            raise LogError(Location(str(path)), f"cannot write the log: {e.strerror}") from None
+        self._write({"log": FORMAT, "version": VERSION, "game": game_reference(game), "players": players,
+                     "options": options, "seed": seed, "seats": seats, "content_sha256": content_digest(game)})
+        self.n = 0
+
+    def _write(self, obj) -> None:
+        self.f.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+        self.f.flush()
+
+    def action(self, player: str | None, action) -> None:
+        self.n += 1
+        self._write({"n": self.n, "player": player, "action": str(action)})
+
+    def result(self, result: dict) -> None:
+        self._write({"result": result})
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def read_log(path: str | Path) -> Record:
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise LogError(Location(name), f"cannot read the log: {e.strerror}") from None
+    stripped = text.strip()
+    if not stripped:
+        raise LogError(Location(name), "the log is empty")
+    if stripped.startswith("{") and "\n" not in stripped:
+        entries = [(1, _json(name, 1, stripped))]
+    else:
+        try:  # one JSON document over several lines?
+            whole = json.loads(stripped)
+        except json.JSONDecodeError:
+            whole = None
+        if isinstance(whole, dict) and "actions" in whole:
+            entries = [(1, whole)]
+        else:
+            entries = [(i, _json(name, i, line)) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+    line, head = entries[0]
+    if not isinstance(head, dict):
+        raise LogError(Location(name, line, 1), "the first line must be the log's header (a JSON object)")
+    for key in ("game", "players", "seed"):
+        if key not in head:
+            raise LogError(Location(name, line, 1), f"the header has no `{key}`")
+    if not isinstance(head["players"], int) or not isinstance(head["seed"], int):
+        raise LogError(Location(name, line, 1), "`players` and `seed` must be integers")
+    rec = Record(game=str(head["game"]), players=head["players"], options=dict(head.get("options") or {}),
+                 seed=head["seed"], seats=list(head.get("seats") or []), content_sha256=head.get("content_sha256"))
+    for i, a in enumerate(head.get("actions") or [], 1):  # the single-document form
+        rec.actions.append((line, None, str(a)))
+    if isinstance(head.get("result"), dict):
+        rec.result = head["result"]
+    for line, entry in entries[1:]:
+        if not isinstance(entry, dict):
+            raise LogError(Location(name, line, 1), "expected a JSON object")
+        if "action" in entry:
+            rec.actions.append((line, entry.get("player"), str(entry["action"])))
+        elif "result" in entry:
+            rec.result = entry["result"]
+        else:
+            raise LogError(Location(name, line, 1), "expected an `action` or a `result`")
+    return rec
+
+
+def _json(name, line, text):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise LogError(Location(name, line, e.colno), f"not JSON: {e.msg}") from None
+
+
+__all__ = ["LogWriter", "LogError", "Record", "read_log", "game_reference", "content_digest"]

@@ -1,0 +1,162 @@
+"""Many games between bots, and what they tell: speed, length, scores, wins by seat.
+
+    game = Game.load("dark-agent", players=4)
+    summary = simulate(game, games=100, seed=1)
+    print(summary.report())
+
+Games are played in place (``Game.apply_in_place``): a bot owns the state it plays on.
+Game i starts from seed + i; the bot of each seat draws from its own generator.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .bots import RandomBot, bot_seed
+from .errors import InterpretError
+
+MAX_DECISIONS = 100_000
+
+
+class SimulationError(InterpretError):
+    """A simulated game went wrong: the rules raised, looped, or broke an invariant."""
+
+    def __init__(self, message: str, *, seed: int, decisions: int, actions=()):
+        self.seed = seed
+        self.decisions = decisions
+        self.actions = list(actions)
+        super().__init__(f"game with seed {seed}, after {decisions} decisions: {message}")
+
+
+@dataclass
+class GameResult:
+    seed: int
+    decisions: int
+    rounds: int
+    scores: list
+    ranking: list[int]
+    winners: list[int]
+
+
+def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, check: bool = False,
+             record: bool = False) -> GameResult:
+    """One full game between bots (default: random bots seeded from `seed`)."""
+    st = game.new_game(seed=seed)
+    if bots is None:
+        bots = [RandomBot(bot_seed(seed, i)) for i in range(game.num_players)]
+    chance = RandomBot(bot_seed(seed, -1))  # decides when no seat does (none today)
+    decisions = 0
+    played = [] if record else None
+    is_terminal, current_player, apply_in_place = game.is_terminal, game.current_player, game.apply_in_place
+    try:
+        while not is_terminal(st):
+            if decisions >= max_decisions:
+                raise SimulationError(f"the game did not end within {max_decisions} decisions",
+                                      seed=seed, decisions=decisions)
+            p = current_player(st)
+            bot = bots[p] if p is not None else chance
+            action = bot.choose(game, st)
+            if played is not None:
+                played.append(str(action))
+            apply_in_place(st, action)
+            decisions += 1
+            if check:
+                bad = game.check_invariants(st)
+                if bad:
+                    raise SimulationError("invariant broken: " + "; ".join(bad), seed=seed, decisions=decisions)
+    except SimulationError:
+        raise
+    except InterpretError as e:
+        raise SimulationError(str(e), seed=seed, decisions=decisions, actions=played or ()) from e
+    return GameResult(seed, decisions, st["flow"]["round"], game.scores(st), game.ranking(st), game.winners(st))
+
+
+@dataclass
+class Summary:
+    title: str
+    players: int
+    seconds: float
+    results: list[GameResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def decisions(self) -> int:
+        return sum(r.decisions for r in self.results)
+
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else float("inf")
+
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds if self.seconds else float("inf")
+
+    def seat_scores(self, seat: int) -> list:
+        return [r.scores[seat] for r in self.results]
+
+    def wins(self, seat: int) -> int:
+        return sum(1 for r in self.results if seat in r.winners)
+
+    def shared_wins(self) -> int:
+        return sum(1 for r in self.results if len(r.winners) > 1)
+
+    def as_dict(self) -> dict:
+        n = self.games or 1
+        seats = []
+        for s in range(self.players):
+            sc = [v for v in self.seat_scores(s) if isinstance(v, (int, float))]
+            seats.append({
+                "seat": f"p{s + 1}",
+                "score_avg": sum(sc) / len(sc) if sc else None,
+                "score_min": min(sc) if sc else None,
+                "score_max": max(sc) if sc else None,
+                "wins": self.wins(s),
+            })
+        return {
+            "game": self.title,
+            "players": self.players,
+            "games": self.games,
+            "seconds": self.seconds,
+            "games_per_second": self.games_per_second(),
+            "decisions_per_second": self.decisions_per_second(),
+            "decisions_avg": self.decisions / n,
+            "rounds_avg": sum(r.rounds for r in self.results) / n,
+            "shared_wins": self.shared_wins(),
+            "seats": seats,
+        }
+
+    def report(self) -> str:
+        d = self.as_dict()
+        lines = [
+            f"{d['games']} games of {d['game']}, {d['players']} players, in {d['seconds']:.2f} s: "
+            f"{d['games_per_second']:.1f} games/s, {d['decisions_per_second']:,.0f} decisions/s",
+            f"average length: {d['decisions_avg']:.1f} decisions, {d['rounds_avg']:.2f} rounds",
+            "",
+            f"{'seat':<6}{'avg score':>10}{'min':>7}{'max':>7}{'wins':>7}{'win %':>8}",
+        ]
+        for s in d["seats"]:
+            avg = "-" if s["score_avg"] is None else f"{s['score_avg']:.2f}"
+            lo = "-" if s["score_min"] is None else f"{s['score_min']:g}"
+            hi = "-" if s["score_max"] is None else f"{s['score_max']:g}"
+            pct = 100 * s["wins"] / d["games"] if d["games"] else 0
+            lines.append(f"{s['seat']:<6}{avg:>10}{lo:>7}{hi:>7}{s['wins']:>7}{pct:>7.1f}%")
+        if d["shared_wins"]:
+            lines.append(f"({d['shared_wins']} games had several winners; each of them counts a win)")
+        return "\n".join(lines)
+
+
+def simulate(game, *, games: int, seed: int = 0, max_decisions: int = MAX_DECISIONS, check: bool = False,
+             progress=None) -> Summary:
+    """`games` random games, game i from seed + i."""
+    results = []
+    start = time.perf_counter()
+    for i in range(games):
+        results.append(play_out(game, seed + i, max_decisions=max_decisions, check=check))
+        if progress is not None:
+            progress(i + 1)
+    seconds = time.perf_counter() - start
+    return Summary(game.m.rs.title, game.num_players, seconds, results)
+
+
+__all__ = ["simulate", "play_out", "Summary", "GameResult", "SimulationError", "MAX_DECISIONS"]
