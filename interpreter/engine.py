@@ -110,9 +110,18 @@ class Game:
         return self.m.step_name(st)
 
     def legal_actions(self, st) -> list[Action]:
-        return [a for a, _ in self.legal_actions_with_labels(st)]
+        return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
+        return self._legal(st, labels=True)
+
+    def label(self, st, action: Action) -> str:
+        for a, text in self._legal(st, labels=True):
+            if a == action:
+                return text
+        return str(action)
+
+    def _legal(self, st, labels: bool) -> list[tuple[Action, str | None]]:
         m = self.m
         if st["flow"]["phase"] == "over":
             return []
@@ -128,31 +137,46 @@ class Game:
         if player is None:
             return []
         ctx = rt.Ctx(st, m, player)
+        ctx.memo = {}
         out = []
         for a in m.actions_by_step.get(m.step_name(st), ()):
-            out.extend(self._enumerate(ctx, a))
+            out.extend(self._enumerate(ctx, a, labels=labels))
         return out
 
-    def _enumerate(self, ctx, a):
+    def _enumerate(self, ctx, a, first_only=False, labels=True):
+        """Legal (Action, label) pairs of one action definition.
+
+        Each requirement is checked as soon as the parameters it reads are bound,
+        so whole branches of the parameter product are cut early.
+        """
         if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
             return []
         ctx.locals = [None] * a.nslots
         out = []
         params = a.params
-        requires = a.requires
+        n = len(params)
+        by_level = [[f for f, _, lv in a.requires if lv == i] for i in range(n + 1)]
 
         def rec(i, keys):
-            if i == len(params):
-                for f, _ in requires:
+            if i == n:
+                for f in by_level[i]:
                     if not f(ctx):
-                        return
-                out.append((Action(a.name, tuple(keys)), a.label(ctx)))
-                return
-            name, slot, dom = params[i]
-            for v in list(dom(ctx) or []):
+                        return False
+                out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
+                return first_only
+            _, slot, dom = params[i]
+            values = list(dom(ctx) or [])
+            if not values:  # an empty domain settles it before any requirement is evaluated
+                return False
+            for f in by_level[i]:
+                if not f(ctx):
+                    return False
+            for v in values:
                 ctx.locals[slot] = v
-                rec(i + 1, keys + [key_of(v)])
+                if rec(i + 1, keys + [key_of(v)]):
+                    return True
             ctx.locals[slot] = None
+            return False
         rec(0, [])
         return out
 
@@ -210,7 +234,7 @@ class Game:
             else:
                 shown = ", ".join(key_of(v) for v in options[:12]) or "none"
                 raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})")
-        for f, reason in a.requires:
+        for f, reason, _ in a.requires:
             if not f(ctx):
                 raise IllegalActionError(action, reason(ctx))
         return ctx, a
@@ -322,27 +346,11 @@ class Game:
         m = self.m
         player = m.turn_player(st)
         ctx = rt.Ctx(st, m, player)
-        for a in m.actions_by_step.get(m.step_name(st), ()):
-            if self._any(ctx, a):
+        ctx.memo = {}
+        for a in m.actions_by_cost.get(m.step_name(st), ()):
+            if self._enumerate(ctx, a, first_only=True):
                 return True
         return False
-
-    def _any(self, ctx, a) -> bool:
-        if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
-            return False
-        ctx.locals = [None] * a.nslots
-        params, requires = a.params, a.requires
-
-        def rec(i):
-            if i == len(params):
-                return all(f(ctx) for f, _ in requires)
-            _, slot, dom = params[i]
-            for v in list(dom(ctx) or []):
-                ctx.locals[slot] = v
-                if rec(i + 1):
-                    return True
-            return False
-        return rec(0)
 
     def _start_round(self, ctx):
         st = ctx.st

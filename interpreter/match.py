@@ -353,6 +353,15 @@ class Match:
                 + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones))
 
     def attr_getter(self, name):
+        return self.attr_handlers(name)[3]
+
+    def attr_handlers(self, name):
+        """(kind of card access, zone handler, seat handler, generic getter) for `x.name`.
+
+        The kind of card access lets the compiler inline the common cases:
+        ("prop", None) a printed property, ("var", None) a plain card variable,
+        ("call", h) anything else, or None.
+        """
         m = self
         card_h = _CARD_ATTRS.get(name)
         if card_h is None and name in self.cvars:
@@ -376,9 +385,17 @@ class Match:
         if seat_h is None and name in self.player_zones:
             fam = self.player_zones[name]
             seat_h = lambda ctx, o: fam[o.id]
+        card_kind = None
+        if card_h is not None:
+            if name in _CARD_ATTRS:
+                card_kind = ("call", card_h)
+            elif name in self.cvars:
+                card_kind = ("var", None) if self.var_codec("cv", name)[1] is None else ("call", card_h)
+            else:
+                card_kind = ("prop", None)
         if card_h is None and zone_h is None and seat_h is None and not any(
                 isinstance(v, dict) for v in self.constants.values()):
-            return None
+            return None, None, None, None
 
         def get(ctx, o):
             t = type(o)
@@ -399,7 +416,7 @@ class Match:
             if t is dict:
                 return o[name]
             raise KeyError(name)
-        return get
+        return card_kind, zone_h, seat_h, get
 
     # ---- rules: procedures, events, triggers ---------------------------------------------
 
@@ -599,19 +616,58 @@ class Match:
         if len(argfs) != len(params):
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {len(argfs)}", node)
         holder = self._functions
+        pure = self._is_pure(name)
 
         def call(ctx):
             entry = holder.get(name)
             if entry is None:
                 entry = self._compile_function(name)
             f, nargs, size = entry
+            args = [a(ctx) for a in argfs]
+            memo = ctx.memo
+            if memo is not None and pure:
+                try:
+                    key = (name, *args)
+                    return memo[key]
+                except KeyError:
+                    pass
+                except TypeError:  # a list argument: not cached
+                    memo = None
             saved = ctx.locals
-            ctx.locals = [a(ctx) for a in argfs] + [None] * (size - nargs)
+            ctx.locals = args + [None] * (size - nargs)
             try:
-                return f(ctx)
+                value = f(ctx)
             finally:
                 ctx.locals = saved
+            if memo is not None and pure:
+                memo[key] = value
+            return value
         return call
+
+    _IMPURE = {"roll", "random", "shuffled"}
+
+    def _is_pure(self, name, seen=None) -> bool:
+        """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""
+        cache = self.__dict__.setdefault("_purity", {})
+        if name in cache:
+            return cache[name]
+        seen = seen or set()
+        if name in seen:
+            return True
+        seen.add(name)
+        snip = self.rs.snippet(self.function_defs[name], "expr", name)
+        try:
+            tree = parse(snip.src, "expr")
+        except ParseFailure:
+            return False
+        pure = True
+        for node in tree.iter_subtrees():
+            if node.data == "call":
+                callee = str(node.children[0])
+                if callee in self._IMPURE or (callee in self.function_defs and not self._is_pure(callee, seen)):
+                    pure = False
+        cache[name] = pure
+        return pure
 
     def _dispatch_cps(self, handlers, final, first_only=False, then=None):
         """A chain running `handlers` in the event frame, then `final` (CPS)."""
@@ -750,8 +806,11 @@ class Match:
                 self.actions.append(a)
                 self.action_by_name[name] = a
         self.actions_by_step = {}
+        self.actions_by_cost = {}
         for s in self.step_names:
             self.actions_by_step[s] = [a for a in self.actions if a.steps is None or s in a.steps]
+            # to know quickly whether anything is legal: cheapest first
+            self.actions_by_cost[s] = sorted(self.actions_by_step[s], key=lambda a: len(a.params))
 
     def _compile_action(self, name, spec):
         steps = spec.get("step")
@@ -780,7 +839,10 @@ class Match:
                 reason = f"requires {req}"
             f = c.expr(snip.src, scope)
             c.src = snip.src
-            requires.append((f, c.template_text(reason, scope)))
+            # check a requirement as soon as the parameters it reads are bound
+            used = _names_in(parse(snip.src, "expr"))
+            level = max([i + 1 for i, (p, _) in enumerate(params) if p in used], default=0)
+            requires.append((f, c.template_text(reason, scope), level))
         label_text = spec.get("label") or (name + "".join(f" {{{p}}}" for p, _ in params))
         label = c.template_text(label_text, scope)
         snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
@@ -848,6 +910,14 @@ class Match:
             "used": {},
             "pending": [],
         }
+
+
+def _names_in(tree) -> set:
+    out = set()
+    for node in tree.iter_subtrees():
+        if node.data == "name":
+            out.add(str(node.children[0]))
+    return out
 
 
 def _copy(v):
@@ -1080,6 +1150,7 @@ _BUILTINS = {
     "zone_named": (_zone_named, (1,)),
     "card_named": (_card_named, (1,)),
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
+    "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
 }
 
 # events the engine emits by itself

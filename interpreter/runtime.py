@@ -18,9 +18,10 @@ class Stop(Exception):
 class Ctx:
     """Everything a compiled closure needs while it runs."""
 
-    __slots__ = ("st", "m", "me", "locals", "stack", "events")
+    __slots__ = ("st", "m", "me", "locals", "stack", "events", "memo")
 
     def __init__(self, st, m, me=None, locals_=None):
+        self.memo = None  # a dict while nothing can change the state (listing legal actions)
         self.st = st
         self.m = m
         self.me = me

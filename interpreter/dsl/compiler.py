@@ -728,19 +728,51 @@ class Compiler:
     def x_attr(self, node, scope):
         objf = self.e(node.children[0], scope)
         name = str(node.children[1])
-        get = self.m.attr_getter(name)
+        card_kind, zone_h, seat_h, get = self.m.attr_handlers(name)
         if get is None:
             raise CompileError(f"nothing has an attribute `{name}`", node.children[1],
                                hint=did_you_mean(name, self.m.attribute_names()))
         loc = self.loc(node.children[1])
 
-        def run(ctx):
-            o = objf(ctx)
+        def slow(ctx, o):
             try:
                 return get(ctx, o)
             except KeyError:
                 raise rt.RuleRuntimeError(f"{label_of(o)} has no `{name}`", loc) from None
-        return run
+
+        # inline the frequent cases; everything else goes through the generic getter
+        if card_kind is not None and card_kind[0] == "prop":
+            def run(ctx):
+                o = objf(ctx)
+                if type(o) is Card:
+                    return o.props.get(name)
+                return slow(ctx, o)
+            return run
+        if card_kind is not None and card_kind[0] == "var":
+            def run_var(ctx):
+                o = objf(ctx)
+                if type(o) is Card:
+                    return ctx.st["cv"][name][o.id]
+                return slow(ctx, o)
+            return run_var
+        if zone_h is not None and card_kind is None and seat_h is None:
+            def run_zone(ctx):
+                o = objf(ctx)
+                if type(o) is Zone:
+                    return zone_h(ctx, o)
+                return slow(ctx, o)
+            return run_zone
+        if seat_h is not None and card_kind is None and zone_h is None:
+            def run_seat(ctx):
+                o = objf(ctx)
+                if type(o) is Seat:
+                    return seat_h(ctx, o)
+                return slow(ctx, o)
+            return run_seat
+
+        def run_any(ctx):
+            return slow(ctx, objf(ctx))
+        return run_any
 
     def x_index(self, node, scope):
         of, kf = self.e(node.children[0], scope), self.e(node.children[1], scope)
