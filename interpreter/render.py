@@ -298,12 +298,23 @@ class Renderer:
         return lines
 
     def zone_text(self, sight: Sight, z: Zone) -> str:
+        """A zone's contents: the cards the viewer can see, a count for the others ("?×29")."""
         shown, n = sight.zone(z)
         if n == 0:
             return "empty"
         if not any(c is not None for c in shown):
             return f"{n} card" + ("s" if n != 1 else "")
-        return f"({n}) " + ", ".join(sight.card(c, z.owner) if c is not None else HIDDEN for c in shown)
+        parts, hidden = [], 0
+        for c in shown + [False]:
+            if c is None:
+                hidden += 1
+                continue
+            if hidden:
+                parts.append(HIDDEN if hidden == 1 else f"{HIDDEN}×{hidden}")
+                hidden = 0
+            if c is not False:
+                parts.append(sight.card(c, z.owner))
+        return f"({n}) " + ", ".join(parts)
 
     def shared_zones(self, st, sight: Sight) -> list[str]:
         m = self.m
@@ -332,7 +343,8 @@ class Renderer:
             lines.append(line.rstrip())
             for fam in families:
                 z = m.player_zones[fam][s.id]
-                lines.append(f"    {fam}: {self.zone_text(sight, z)}")
+                if st["z"][z.id]:
+                    lines.append(f"    {fam}: {self.zone_text(sight, z)}")
         return lines
 
     def private_lines(self, st, sight: Sight) -> list[str]:
