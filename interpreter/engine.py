@@ -164,14 +164,11 @@ class Game:
                         return False
                 out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
                 return first_only
-            _, slot, dom = params[i]
-            values = list(dom(ctx) or [])
-            if not values:  # an empty domain settles it before any requirement is evaluated
-                return False
             for f in by_level[i]:
                 if not f(ctx):
                     return False
-            for v in values:
+            _, slot, dom = params[i]
+            for v in list(dom(ctx) or []):
                 ctx.locals[slot] = v
                 if rec(i + 1, keys + [key_of(v)]):
                     return True

@@ -287,6 +287,13 @@ class Match:
                 self._codecs[(kind, name)] = rt.codec(self, spec["type"])
                 self.resets[spec["reset"]].append((kind, name, spec["default"]))
 
+    def tagged_cells(self, tag):
+        """The board cells carrying a tag, computed once."""
+        cache = self.__dict__.setdefault("_tagged", {})
+        if tag not in cache:
+            cache[tag] = [z for z in self.cells if tag in z.tags]
+        return cache[tag]
+
     def vars_of(self, kind):
         return {"gv": self.gvars, "pv": self.pvars, "cv": self.cvars, "zv": self.zvars}[kind]
 
@@ -618,29 +625,53 @@ class Match:
         holder = self._functions
         pure = self._is_pure(name)
 
-        def call(ctx):
+        def compiled():
             entry = holder.get(name)
-            if entry is None:
-                entry = self._compile_function(name)
-            f, nargs, size = entry
+            return entry if entry is not None else self._compile_function(name)
+
+        if pure and len(argfs) <= 2:
+            # the frequent case, unrolled: cached while the state cannot change
+            a0 = argfs[0] if argfs else None
+            a1 = argfs[1] if len(argfs) > 1 else None
+            n = len(argfs)
+
+            def call_pure(ctx):
+                if n == 0:
+                    args = []
+                    key = name
+                elif n == 1:
+                    x = a0(ctx)
+                    args = [x]
+                    key = (name, x)
+                else:
+                    x, y = a0(ctx), a1(ctx)
+                    args = [x, y]
+                    key = (name, x, y)
+                memo = ctx.memo
+                if memo is not None:
+                    try:
+                        return memo[key]
+                    except KeyError:
+                        pass
+                    except TypeError:  # a list argument: not cached
+                        memo = None
+                f, nargs, size = compiled()
+                saved = ctx.locals
+                ctx.locals = args + [None] * (size - nargs) if size > nargs else args
+                value = f(ctx)
+                ctx.locals = saved
+                if memo is not None:
+                    memo[key] = value
+                return value
+            return call_pure
+
+        def call(ctx):
+            f, nargs, size = compiled()
             args = [a(ctx) for a in argfs]
-            memo = ctx.memo
-            if memo is not None and pure:
-                try:
-                    key = (name, *args)
-                    return memo[key]
-                except KeyError:
-                    pass
-                except TypeError:  # a list argument: not cached
-                    memo = None
             saved = ctx.locals
             ctx.locals = args + [None] * (size - nargs)
-            try:
-                value = f(ctx)
-            finally:
-                ctx.locals = saved
-            if memo is not None and pure:
-                memo[key] = value
+            value = f(ctx)
+            ctx.locals = saved
             return value
         return call
 
@@ -1072,6 +1103,13 @@ def _random(ctx, n):
     return rt.random_below(ctx, n)
 
 
+def _contents(ctx, zones):
+    """Every card in a list of zones, zone by zone, in order."""
+    cards = ctx.m.cards
+    zl = ctx.st["z"]
+    return [cards[i] for z in zones for i in zl[z.id]]
+
+
 def _chosen_shuffle(ctx, coll):
     items = list(_coll(ctx, coll))
     from . import rng
@@ -1151,6 +1189,8 @@ _BUILTINS = {
     "card_named": (_card_named, (1,)),
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
     "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
+    "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
+    "contents": (_contents, (1,)),
 }
 
 # events the engine emits by itself

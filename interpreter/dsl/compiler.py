@@ -964,12 +964,30 @@ class Compiler:
             if arity is not None and len(argfs) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(argfs)}", node)
 
+            errors = (TypeError, AttributeError, ValueError, IndexError, KeyError)
+            if len(argfs) == 1:
+                a0, = argfs
+
+                def call1(ctx):
+                    try:
+                        return fn(ctx, a0(ctx))
+                    except errors as e:
+                        raise rt.RuleRuntimeError(f"`{fname}` failed: {e}", loc) from None
+                return call1
+            if len(argfs) == 2:
+                a0, a1 = argfs
+
+                def call2(ctx):
+                    try:
+                        return fn(ctx, a0(ctx), a1(ctx))
+                    except errors as e:
+                        raise rt.RuleRuntimeError(f"`{fname}` failed: {e}", loc) from None
+                return call2
+
             def call(ctx):
                 try:
                     return fn(ctx, *[a(ctx) for a in argfs])
-                except rt.RuleRuntimeError:
-                    raise
-                except (TypeError, AttributeError, ValueError, IndexError, KeyError) as e:
+                except errors as e:
                     raise rt.RuleRuntimeError(f"`{fname}` failed: {e}", loc) from None
             return call
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
