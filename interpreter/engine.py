@@ -155,7 +155,7 @@ class Game:
         out = []
         params = a.params
         n = len(params)
-        by_level = [[f for f, _, lv in a.requires if lv == i] for i in range(n + 1)]
+        by_level = a.requires_by_level
 
         def rec(i, keys):
             if i == n:

@@ -43,6 +43,10 @@ class ActionDef:
     nslots: int
     section: str = ""
     who: object = None  # f(ctx) -> list of seats allowed, or None: the turn's player
+    requires_by_level: list = field(default_factory=list)  # checks to run once i parameters are bound
+
+    def __post_init__(self):
+        self.requires_by_level = [[f for f, _, lv in self.requires if lv == i] for i in range(len(self.params) + 1)]
 
 
 @dataclass

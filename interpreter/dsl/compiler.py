@@ -770,8 +770,25 @@ class Compiler:
                 return slow(ctx, o)
             return run_seat
 
+        card_h = None
+        if card_kind is not None:
+            if card_kind[0] == "prop":
+                card_h = lambda ctx, o: o.props.get(name)
+            elif card_kind[0] == "var":
+                card_h = lambda ctx, o: ctx.st["cv"][name][o.id]
+            else:
+                card_h = card_kind[1]
+
         def run_any(ctx):
-            return slow(ctx, objf(ctx))
+            o = objf(ctx)
+            t = type(o)
+            if t is Card and card_h is not None:
+                return card_h(ctx, o)
+            if t is Zone and zone_h is not None:
+                return zone_h(ctx, o)
+            if t is Seat and seat_h is not None:
+                return seat_h(ctx, o)
+            return slow(ctx, o)
         return run_any
 
     def x_index(self, node, scope):
@@ -804,9 +821,34 @@ class Compiler:
             return add
         return lambda ctx: fn(af(ctx), bf(ctx))
 
+    def constant_of(self, node):
+        """(True, value) when a node is a literal."""
+        if isinstance(node, Tree):
+            if node.data == "number":
+                return True, int(node.children[0])
+            if node.data == "string":
+                return True, self.string(node.children[0])
+            if node.data in ("true", "false", "none"):
+                return True, {"true": True, "false": False, "none": None}[node.data]
+        return False, None
+
     def x_compare(self, node, scope):
         af, op, bf = self.e(node.children[0], scope), str(node.children[1]), self.e(node.children[2], scope)
         fn = _COMPARE[op]
+        is_const, v = self.constant_of(node.children[2])
+        if is_const:
+            if op == "==":
+                return lambda ctx: af(ctx) == v
+            if op == "!=":
+                return lambda ctx: af(ctx) != v
+            if v is not None:
+                import operator
+                pyop = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+
+                def cmp_const(ctx):
+                    a = af(ctx)
+                    return a is not None and pyop(a, v)
+                return cmp_const
         if op == "==":
             return lambda ctx: af(ctx) == bf(ctx)
         if op == "!=":
