@@ -153,11 +153,12 @@ class Narrator:
         self.new_round(st)
 
     def new_round(self, st) -> None:
-        r = st["flow"]["round"]
+        from .render import round_name
+        r = round_name(st)
         if r != self.round and not self.game.is_terminal(st):
             self.round = r
             if not self.quiet:
-                _out(f"── round {r} ──")
+                _out(f"── {r} ──")
 
     def move(self, st_after, n: int, player: int | None, label: str, action: Action, events) -> None:
         if self.quiet:
@@ -324,8 +325,11 @@ def cmd_play(args) -> int:
             who = players.get(p) if p is not None else None
             if who is None:
                 who = players[0] if kinds[0] != HUMAN else make_bot("random", bot_seed(seed, -1))
-            if isinstance(who, Human) and len(humans) > 1:
-                narrator.viewer = p  # hot seat: the screen belongs to whoever decides
+            if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
+                # hot seat: the screen now belongs to another player, who takes the keyboard
+                narrator.viewer = p
+                seat = game.m.seats[p]
+                who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
             action, label = who.choose_with_label(game, st) if not isinstance(who, Human) else who.choose(st)
             step = game.apply_in_place(st, action)
             n += 1

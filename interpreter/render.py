@@ -196,6 +196,11 @@ class Sight:
 
 # ---- the renderer ---------------------------------------------------------------------------
 
+def round_name(st) -> str:
+    """`setup` while the game is being set up, else `round N`."""
+    return "setup" if st["flow"]["phase"] == "setup" else f"round {st['flow']['round']}"
+
+
 def _fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
@@ -256,13 +261,13 @@ class Renderer:
         if g.is_terminal(st):
             parts.append(f"round {st['flow']['round']}, game over")
         else:
-            parts.append(f"round {st['flow']['round']}")
+            parts.append(round_name(st))
             p = g.current_player(st)
             if p is not None:
                 who = m.seats[p]
                 parts.append(("your turn" if p == viewer else f"{who.name} to play") + f" ({who.key})")
             step = g.step_name(st)
-            if step and len(m.steps) > 1:
+            if step and len(m.steps) > 1 and st["flow"]["phase"] == "play":
                 parts.append(f"step {step}")
         return " · ".join(parts)
 

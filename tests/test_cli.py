@@ -188,6 +188,14 @@ def test_a_human_plays_a_whole_game_by_number_and_by_text(capsys, monkeypatch):
     assert "Game over after" in out
 
 
+def test_hot_seat_hands_the_keyboard_over_between_humans(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", MINI, "--seed", 1, "--seat", "1=human", "--seat", "2=human",
+                       stdin="\ndone\n\nq\n", monkeypatch=monkeypatch)
+    assert code == 0
+    assert "p1 Player 1, your turn: press Enter" in out and "p2 Player 2, your turn: press Enter" in out
+    assert "p2 Player 2 (you)" in out
+
+
 def test_input_that_ends_early_stops_the_game(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", MINI, "--seed", 1, "--seat", "1=human", stdin="1\n",
                        monkeypatch=monkeypatch)
