@@ -221,6 +221,7 @@ class Game:
             raise IllegalActionError(action, f"`{a.name}` takes {len(a.params)} argument(s): "
                                              + " ".join(p for p, _, _ in a.params))
         ctx = rt.Ctx(st, m, player)
+        ctx.memo = {}  # nothing changes the state while the action is checked
         ctx.locals = [None] * a.nslots
         for (pname, slot, dom), key in zip(a.params, action.args):
             options = list(dom(ctx) or [])
@@ -234,6 +235,7 @@ class Game:
         for f, reason, _ in a.requires:
             if not f(ctx):
                 raise IllegalActionError(action, reason(ctx))
+        ctx.memo = None
         return ctx, a
 
     # ---- apply ----------------------------------------------------------------------
