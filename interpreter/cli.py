@@ -164,13 +164,13 @@ class Narrator:
         if self.quiet:
             return
         m = self.game.m
-        if player is not None and player != self.viewer:
-            label = self.renderer.redact(st_after, self.viewer, label, action.args)
+        if player != self.viewer:
+            label = self.renderer.redact(st_after, self.viewer, label)
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
         _out(f"{n:>5}. {who}: {label}")
         for name, args in events:
             if name == "log":
-                _out(f"       {args[0]}")
+                _out(f"       {self.renderer.redact(st_after, self.viewer, str(args[0]))}")
         self.new_round(st_after)
 
     def result(self, st, decisions: int) -> dict:

@@ -226,6 +226,7 @@ class Renderer:
         self.private = [compile_template(m, spec["private"], i, (), errors)
                         for i in range(len(spec.get("private") or []))]
         self.zone_names = self._zone_names(spec, errors)
+        self._keys = None  # a regular expression matching every card key, built when first needed
         errors.raise_if_any()
         self.grid_cells = {}
         for z in m.cells:
@@ -378,16 +379,20 @@ class Renderer:
 
     # -- naming what happened without telling what a viewer may not know
 
-    def redact(self, st, viewer: int | None, text: str, keys) -> str:
-        """`text` (an action's label) with the keys of cards `viewer` cannot see replaced by "a card"."""
-        if viewer is None:
+    def redact(self, st, viewer: int | None, text: str) -> str:
+        """`text` (an action's label, a message from the rules) with every card key `viewer`
+        cannot see in `st` replaced by "a card"."""
+        if viewer is None or not text:
+            return text
+        if self._keys is None:
+            keys = sorted(self.m.card_by_key, key=len, reverse=True)
+            self._keys = re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, keys)) + r")(?![\w#.])") \
+                if keys else False
+        if not self._keys:
             return text
         sight = self.sight(st, viewer)
-        for k in keys:
-            c = self.m.card_by_key.get(k)
-            if c is not None and not sight.sees(c):
-                text = re.sub(rf"(?<![\w#.]){re.escape(k)}(?![\w#.])", "a card", text)
-        return text
+        by_key = self.m.card_by_key
+        return self._keys.sub(lambda mt: mt.group(0) if sight.sees(by_key[mt.group(0)]) else "a card", text)
 
 
 __all__ = ["Renderer", "Sight", "Template", "compile_template", "HIDDEN"]

@@ -216,6 +216,32 @@ def test_the_human_sees_only_what_its_seat_may_see():
     assert "in your purse: 2 points" in own
 
 
+def test_moves_of_others_never_name_a_card_the_human_cannot_see(capsys, monkeypatch):
+    secrets = MINI.parent / "secrets"  # every kind of visibility; `bury` and `lock` hide a card
+    hidden_moves = 0
+    for seed in range(1, 6):
+        code, out, _ = run(capsys, "play", secrets, "--seed", seed, "--seat", "1=human", stdin="pass\n1\n" * 100,
+                           monkeypatch=monkeypatch)
+        assert code == 0 and "Game over after" in out
+        for line in out.splitlines():
+            if ". p2 Player 2: bury" in line or ". p2 Player 2: lock" in line:
+                hidden_moves += 1
+                assert line.endswith(" a card")
+        assert "p2 Player 2\n    hand: (" not in out  # only a count of the other hand
+    assert hidden_moves > 0
+
+
+def test_a_hidden_card_key_is_redacted_from_any_text():
+    game = Game.load(str(MINI), players=2)
+    r = Renderer(game)
+    st = game.new_game(seed=1)
+    in_bag = [game.m.cards[i].key for i in st["z"][game.m.zone_by_name["bag"].id]]
+    on_board = game.m.cards[st["z"][game.m.cell_at[(1, 1)].id][0]].key
+    text = f"saw {in_bag[0]} and {on_board}, not {in_bag[0]}0"
+    assert r.redact(st, 0, text) == f"saw a card and {on_board}, not {in_bag[0]}0"
+    assert r.redact(st, None, text) == text  # a spectator sees everything
+
+
 # ---- simulate ------------------------------------------------------------------------------
 
 def test_simulate_prints_a_summary(capsys):
