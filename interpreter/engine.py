@@ -261,6 +261,8 @@ class Game:
         else:
             st["used"][a.name] = st["used"].get(a.name, 0) + 1
             self._run(ctx, a.effect)
+        if not st["pending"]:
+            self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)
 

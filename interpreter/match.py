@@ -18,7 +18,7 @@ from .errors import ContentError, ErrorList, Location
 from .model import Card, Seat, Zone
 from .yamlio import SourceText, value_location
 
-RESETS = ("never", "turn", "round")
+RESETS = ("never", "action", "turn", "round")
 
 
 @dataclass
