@@ -53,7 +53,7 @@ def _maxrss_mb() -> float:
     return rss / 1024 / (1024 if sys.platform == "darwin" else 1)  # bytes on macOS, KiB elsewhere
 
 
-def child_simulate(game_name: str, players: int | None, games: int, seed: int) -> dict:
+def child_simulate(game_name: str, *, players: int | None, games: int, seed: int) -> dict:
     """Run in the child process: load, then play `games` random games; report time and memory."""
     _pin_one_core()
     game = load_game(game_name, players, {})
@@ -107,7 +107,7 @@ def per_call_us(fn, min_time: float = 0.3) -> float:
         number *= 2
 
 
-def run(game_name: str, players: int | None, games: int, seed: int) -> dict:
+def run(game_name: str, *, players: int | None, games: int, seed: int) -> dict:
     _pin_one_core()
     # validation in a fresh process: load + compile for every player count, grammar build included
     v = _child("--child-validate", "--game", game_name)
@@ -178,12 +178,12 @@ def main(argv=None) -> int:
     p.add_argument("--child-validate", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.child_simulate:
-        print(json.dumps(child_simulate(a.game, a.players, a.games, a.seed)))
+        print(json.dumps(child_simulate(a.game, players=a.players, games=a.games, seed=a.seed)))
         return 0
     if a.child_validate:
         print(json.dumps(child_validate(a.game)))
         return 0
-    r = run(a.game, a.players, a.games, a.seed)
+    r = run(a.game, players=a.players, games=a.games, seed=a.seed)
     print(json.dumps(r, indent=2) if a.json else table(r))
     return 0
 

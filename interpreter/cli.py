@@ -160,7 +160,7 @@ class Narrator:
             if not self.quiet:
                 _out(f"── {r} ──")
 
-    def move(self, st_after, n: int, player: int | None, label: str, action: Action, events) -> None:
+    def move(self, st_after, *, n: int, player: int | None, label: str, events) -> None:
         if self.quiet:
             return
         m = self.game.m
@@ -335,7 +335,7 @@ def cmd_play(args) -> int:
             n += 1
             if log is not None:
                 log.action(game.m.seats[p].key if p is not None else None, action)
-            narrator.move(st, n, p, label, action, step.events)
+            narrator.move(st, n=n, player=p, label=label, events=step.events)
     except Quit as q:
         _out(f"Game stopped after {n} decisions: {q.why}." + (f" The log is in {args.log}." if log else ""))
         if log is not None:
@@ -382,7 +382,7 @@ def cmd_replay(args) -> int:
         except IllegalActionError as e:
             raise LogError(where, f"`{text}` is refused: {e.reason}") from None
         n += 1
-        narrator.move(st, n, p, labels.get(action, text), action, step.events)
+        narrator.move(st, n=n, player=p, label=labels.get(action, text), events=step.events)
     if not game.is_terminal(st):
         _out("", renderer.screen(st, None), "")
         _out(f"The log ends after {n} decisions, before the end of the game.")

@@ -45,7 +45,7 @@ class Template:
     parts: tuple  # str or f(ctx)
     size: int  # locals needed
 
-    def render(self, game, st, sight: "Sight", me=None, bound=()) -> str:
+    def render(self, game, st, sight: "Sight", *, me=None, bound=()) -> str:
         ctx = rt.Ctx(st, game.m, me)
         ctx.locals = list(bound) + [None] * (self.size - len(bound))
         out = []
@@ -69,7 +69,7 @@ def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
     return SourceText(piece, loc.file, loc.line, loc.column, False, 0, src.lines)
 
 
-def compile_template(match, parent, key, names: tuple[str, ...], errors: ErrorList) -> Template | None:
+def compile_template(match, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
     """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
     parents = getattr(parent, "parents", None)  # a section merged from several files knows each key's file
     if isinstance(parents, dict) and key in parents:
@@ -118,7 +118,7 @@ def _visible_cards_function():
 class Sight:
     """What one viewer can identify in a state. `viewer` None sees everything."""
 
-    def __init__(self, game, st, viewer: int | None, renderer: "Renderer"):
+    def __init__(self, game, st, viewer: int | None, *, renderer: "Renderer"):
         self.game = game
         self.st = st
         self.viewer = viewer
@@ -166,7 +166,7 @@ class Sight:
         if r.card_template is not None and not self._in_card:
             self._in_card = True
             try:
-                return r.card_template.render(self.game, self.st, self, None, (c, title))
+                return r.card_template.render(self.game, self.st, self, bound=(c, title))
             finally:
                 self._in_card = False
         if c.owner is not None and c.owner is not among:
@@ -216,14 +216,14 @@ class Renderer:
         errors = ErrorList()
         self.titles = {name: str(s.get("title")) for name, s in m.rs.cards.items()
                        if isinstance(s, dict) and s.get("title")}
-        self.card_template = compile_template(m, spec, "card", ("card", "title"), errors) if "card" in spec else None
+        self.card_template = compile_template(m, spec, "card", names=("card", "title"), errors=errors) if "card" in spec else None
         grid = spec.get("grid") or {}
-        self.cell_template = compile_template(m, grid, "cell", ("cell",), errors) if "cell" in grid else None
+        self.cell_template = compile_template(m, grid, "cell", names=("cell",), errors=errors) if "cell" in grid else None
         self.cell_width = int(grid.get("width", 12))
         self.empty = str(grid.get("empty", "."))
-        self.player_template = compile_template(m, spec, "players", ("p",), errors) if "players" in spec else None
-        self.status = [compile_template(m, spec["status"], i, (), errors) for i in range(len(spec.get("status") or []))]
-        self.private = [compile_template(m, spec["private"], i, (), errors)
+        self.player_template = compile_template(m, spec, "players", names=("p",), errors=errors) if "players" in spec else None
+        self.status = [compile_template(m, spec["status"], i, names=(), errors=errors) for i in range(len(spec.get("status") or []))]
+        self.private = [compile_template(m, spec["private"], i, names=(), errors=errors)
                         for i in range(len(spec.get("private") or []))]
         self.zone_names = self._zone_names(spec, errors)
         self._keys = None  # a regular expression matching every card key, built when first needed
@@ -252,7 +252,7 @@ class Renderer:
         return out
 
     def sight(self, st, viewer: int | None) -> Sight:
-        return Sight(self.game, st, viewer, self)
+        return Sight(self.game, st, viewer, renderer=self)
 
     # -- pieces of a screen
 
@@ -274,11 +274,11 @@ class Renderer:
 
     def status_lines(self, st, sight: Sight) -> list[str]:
         me = self.m.seats[sight.viewer] if sight.viewer is not None else None
-        return [t.render(self.game, st, sight, me) for t in self.status if t is not None]
+        return [t.render(self.game, st, sight, me=me) for t in self.status if t is not None]
 
     def cell_text(self, st, sight: Sight, cell: Zone) -> str:
         if self.cell_template is not None:
-            text = self.cell_template.render(self.game, st, sight, None, (cell,))
+            text = self.cell_template.render(self.game, st, sight, bound=(cell,))
             return text if text.strip() else self.empty
         shown, n = sight.zone(cell)
         if not n:
@@ -345,7 +345,7 @@ class Renderer:
             if scores is not None:
                 line += f"  score {sight.text(scores[s.id]):>3}"
             if self.player_template is not None:
-                line += "  " + self.player_template.render(g, st, sight, s, (s,))
+                line += "  " + self.player_template.render(g, st, sight, me=s, bound=(s,))
             lines.append(line.rstrip())
             for fam in families:
                 z = m.player_zones[fam][s.id]
@@ -357,7 +357,7 @@ class Renderer:
         if sight.viewer is None:
             return []
         me = self.m.seats[sight.viewer]
-        return [t.render(self.game, st, sight, me) for t in self.private if t is not None]
+        return [t.render(self.game, st, sight, me=me) for t in self.private if t is not None]
 
     def screen(self, st, viewer: int | None = None) -> str:
         """The whole picture of `st` as `viewer` may see it (None: everything)."""
