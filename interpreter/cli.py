@@ -341,6 +341,12 @@ def cmd_play(args) -> int:
         if log is not None:
             log.close()
         return q.code
+    except InterpretError as e:  # the rules went wrong while playing: say where in the game
+        if log is not None:
+            log.close()
+        _err(f"error at decision {n + 1} of the game with seed {seed}: {e}"
+             + (f"\n(the moves so far are in {args.log})" if log else ""))
+        return 1
     result = narrator.result(st, n)
     if log is not None:
         log.result(result)
@@ -400,11 +406,19 @@ def cmd_replay(args) -> int:
 # ---- simulate ---------------------------------------------------------------------------
 
 def cmd_simulate(args) -> int:
-    from .simulate import simulate
+    from .simulate import SimulationError, simulate
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    game = load_game(args.game, args.players, parse_options(args.option))
-    summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions, check=args.check)
+    options = parse_options(args.option)
+    game = load_game(args.game, args.players, options)
+    try:
+        summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
+                           check=args.check)
+    except SimulationError as e:  # the same seed replays the same game with `play --auto`
+        again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
+                         + [f"--option {k}={v}" for k, v in options.items()])
+        _err(f"error: {e}\n(watch that game with: {again})")
+        return 1
     if args.json:
         _out(json.dumps(summary.as_dict(), indent=2, default=str))
     else:
@@ -506,7 +520,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the output was cut short (`| head`): stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # a bug in interpret itself
         if args.debug:

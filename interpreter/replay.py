@@ -83,7 +83,9 @@ class LogWriter:
             self.f = self.path.open("w", encoding="utf-8")
         except OSError as e:
             raise LogError(Location(str(path)), f"cannot write the log: {e.strerror}") from None
-        self._write({"log": FORMAT, "version": VERSION, "game": game_reference(game), "players": players,
+        from . import __version__
+        self._write({"log": FORMAT, "version": VERSION, "interpret": __version__, "game": game_reference(game),
+                     "players": players,
                      "options": options, "seed": seed, "seats": seats, "content_sha256": content_digest(game)})
         self.n = 0
 

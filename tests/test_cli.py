@@ -261,6 +261,22 @@ def test_simulate_json_counts_every_win(capsys):
     assert sum(s["wins"] for s in d["seats"]) == 40 + d["shared_wins"]
 
 
+def test_simulated_game_i_is_the_game_play_auto_shows_for_its_seed(capsys):
+    game = Game.load(str(MINI), players=3)
+    (result,) = simulate(game, games=1, seed=9).results
+    _, out, _ = run(capsys, "play", MINI, "--auto", "--seed", 9, "--players", 3)
+    assert f"Game over after {result.decisions} decisions" in out
+    first = ranking_lines(out)[1]
+    assert first.startswith(f"  1. p{result.ranking[0] + 1} ") and f"score {result.scores[result.ranking[0]]}" in first
+
+
+def test_a_simulated_game_that_does_not_end_is_reported_with_its_seed(capsys):
+    code, _, err = run(capsys, "simulate", MINI, "-n", 3, "--seed", 4, "--max-decisions", 5)
+    assert code == 1
+    assert "game with seed 4, after 5 decisions: the game did not end within 5 decisions" in err
+    assert f"interpret play {MINI} --auto --seed 4 --players 2" in err
+
+
 def test_bots_do_not_use_the_global_random_generator():
     game = Game.load(str(MINI), players=2)
     random.seed(1)
