@@ -250,14 +250,23 @@ class Human:
             _out(f"  {str(i).rjust(w)}. {label}")
 
     def read(self, prompt: str) -> str:
+        if not self.echo and self.stream is sys.stdin:  # a terminal: line editing and history
+            try:
+                import readline  # noqa: F401
+            except ImportError:
+                pass
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                print()
+                raise Quit("the input ended before the game did", 1) from None
         print(prompt, end="", flush=True)
         line = self.stream.readline()
         if not line:
             print()
             raise Quit("the input ended before the game did", 1)
         line = line.strip()
-        if self.echo:
-            print(line)
+        print(line)  # the transcript shows what was typed
         return line
 
     def choose(self, st) -> tuple[Action, str]:
