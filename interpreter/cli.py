@@ -182,7 +182,7 @@ class Narrator:
         rounds = st["flow"]["round"]
         if not self.quiet:
             _out("", self.renderer.screen(st, self.viewer), "")
-        _out(f"Game over after {decisions} decisions, {rounds} round{'s' if rounds != 1 else ''}.")
+        _out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
         w = max(len(s.name) for s in m.seats)
         for place, i in enumerate(ranking, 1):
             s = m.seats[i]
@@ -346,7 +346,7 @@ def cmd_play(args) -> int:
                 log.action(game.m.seats[p].key if p is not None else None, action)
             narrator.move(st, n=n, player=p, label=label, events=step.events)
     except Quit as q:
-        _out(f"Game stopped after {n} decisions: {q.why}." + (f" The log is in {args.log}." if log else ""))
+        _out(f"Game stopped after {_n(n, 'decision')}: {q.why}." + (f" The log is in {args.log}." if log else ""))
         if log is not None:
             log.close()
         return q.code
@@ -400,7 +400,7 @@ def cmd_replay(args) -> int:
         narrator.move(st, n=n, player=p, label=labels.get(action, text), events=step.events)
     if not game.is_terminal(st):
         _out("", renderer.screen(st, None), "")
-        _out(f"The log ends after {n} decisions, before the end of the game.")
+        _out(f"The log ends after {_n(n, 'decision')}, before the end of the game.")
         return 0
     result = narrator.result(st, n)
     if rec.result is not None:

@@ -159,6 +159,17 @@ def test_replay_of_a_tampered_log_names_the_line_and_the_reason(capsys, tmp_path
     assert "Traceback" not in err
 
 
+def test_a_game_left_half_way_keeps_a_log_that_replays_so_far(capsys, monkeypatch, tmp_path):
+    log = tmp_path / "left.jsonl"
+    code, out, _ = run(capsys, "play", MINI, "--seed", 6, "--seat", "1=human", "--log", log,
+                       stdin="take r1c1\ntake r2c2\nq\n", monkeypatch=monkeypatch)
+    assert code == 0 and "Game stopped after 2 decisions: you left the game." in out
+    code, out, err = run(capsys, "replay", log)
+    assert code == 0, err
+    assert "The log ends after 2 decisions, before the end of the game." in out
+    assert "take from r1c1" in out and "take from r2c2" in out
+
+
 def test_replay_of_a_file_that_is_not_a_log(capsys, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"game": "x", "players": 2, "seed": 1}\nnot json\n')
