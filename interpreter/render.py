@@ -45,7 +45,7 @@ class Template:
     parts: tuple  # str or f(ctx)
     size: int  # locals needed
 
-    def render(self, game, st, sight: "Sight", *, me=None, bound=()) -> str:
+    def render(self, game, st, sight: "Sight", *, me=None, bound=(), none: str = "-") -> str:
         ctx = rt.Ctx(st, game.m, me)
         ctx.locals = list(bound) + [None] * (self.size - len(bound))
         out = []
@@ -54,7 +54,8 @@ class Template:
                 out.append(p)
                 continue
             try:
-                out.append(sight.text(p(ctx)))
+                v = p(ctx)
+                out.append(none if v is None else sight.text(v))
             except Exception as e:  # a render expression must never stop a game
                 out.append(f"<{type(e).__name__}: {e}>")
         return "".join(out)
@@ -278,7 +279,7 @@ class Renderer:
 
     def cell_text(self, st, sight: Sight, cell: Zone) -> str:
         if self.cell_template is not None:
-            text = self.cell_template.render(self.game, st, sight, bound=(cell,))
+            text = self.cell_template.render(self.game, st, sight, bound=(cell,), none="")
             return text if text.strip() else self.empty
         shown, n = sight.zone(cell)
         if not n:

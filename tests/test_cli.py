@@ -227,6 +227,19 @@ def test_the_human_sees_only_what_its_seat_may_see():
     assert "in your purse: 2 points" in own
 
 
+def test_a_cell_template_draws_the_board_and_empty_cells(broken):
+    folder = broken('grid: {width: 6, empty: "."}', 'grid: {cell: "{cell.card}{cell.marked}", empty: "_"}')
+    game = Game.load(str(folder), players=2)
+    st = game.new_game(seed=1)
+    for text in ("take r1c1", "take r1c2", "take r1c3"):  # the bag is empty after two
+        game.apply_in_place(st, text)
+    board = Renderer(game).screen(st, 0).split("\n\n")[1].splitlines()
+    assert board[0].split() == ["│", "1", "2", "3"]
+    row1 = board[2].split()
+    assert row1[:2] == ["1", "│"] and row1[4] == "_"
+    assert all(c in ("coin", "gem") for c in row1[2:4])
+
+
 def test_moves_of_others_never_name_a_card_the_human_cannot_see(capsys, monkeypatch):
     secrets = MINI.parent / "secrets"  # every kind of visibility; `bury` and `lock` hide a card
     hidden_moves = 0
