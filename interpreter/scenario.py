@@ -1,0 +1,389 @@
+"""Scenario files: a position, forced dice, moves, and expectations that pin a rule down.
+
+A scenario is a YAML file (schemas/scenario.schema.json), usually in a game's
+scenarios/ folder:
+
+    scenario:
+      title: Exemple 1, une sentinelle de niveau 3
+      section: "§6.3"
+      players: 4
+      seed: 3
+    steps:
+      - place: {card: sentinel_3, on: r1c3, as: sentinel}
+      - set: {p1.atk: 0}
+      - turn: {player: p1, step: act}
+      - do: target r1c3
+      - dice: [5, 4, 4, 3]
+      - do: attack $sentinel
+      - expect: sentinel in p1.victory
+      - refused: {do: attack {sentinel}, reason: "once per turn"}
+
+Expectations are rules-language expressions over the state; `p1`, `p2`, ... name
+the seats and every `as:` alias names a card. A failure reports the scenario's
+file:line, the expectation and the values it saw.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import runtime as rt
+from .dsl.compiler import CompileError, Scope
+from .dsl.parser import ParseFailure, parse
+from .errors import ContentError, ErrorList, IllegalActionError, InterpretError, Location, Problem, RuleRuntimeError
+from .loader import schema_problems
+from .model import Action, Card, label_of
+from .position import Position, PositionError
+from .yamlio import SourceText, load_yaml, value_location
+
+
+@dataclass
+class Failure:
+    location: Location
+    message: str
+
+    def render(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+@dataclass
+class Result:
+    path: str
+    title: str
+    failures: list = field(default_factory=list)
+    steps: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+class ScenarioFailed(Exception):
+    def __init__(self, failure: Failure):
+        self.failure = failure
+        super().__init__(failure.render())
+
+
+def scenario_files(paths) -> list[Path]:
+    """Scenario files under the given game folders, scenario folders or files."""
+    out = []
+    for p in paths:
+        p = Path(p)
+        if p.is_file():
+            out.append(p)
+        elif (p / "scenarios").is_dir():
+            out.extend(sorted((p / "scenarios").rglob("*.yaml")))
+        elif p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")))
+        else:
+            raise ContentError(Problem(Location(str(p)), "no such scenario file or folder"))
+    return out
+
+
+def game_of(path: Path, doc) -> str:
+    meta = doc.get("scenario") or {}
+    if meta.get("game"):
+        return str(meta["game"])
+    for parent in path.resolve().parents:
+        if (parent / "game.yaml").exists():
+            return str(parent)
+    raise ContentError(Problem(Location(str(path)), "cannot tell which game this scenario is for",
+                               hint="put it in a game's scenarios/ folder, or give `scenario: {game: NAME}`"))
+
+
+_GAMES: dict = {}
+
+
+def _game_for(name: str, players, options, variants):
+    from .engine import Game
+    key = (name, players, tuple(sorted((options or {}).items())), tuple(variants or ()))
+    if key not in _GAMES:
+        _GAMES[key] = Game.load(name, players=players, options=options or None, variants=variants or ())
+    return _GAMES[key]
+
+
+def load_scenario(path: Path):
+    doc = load_yaml(path, str(path))
+    problems = schema_problems(doc, "scenario", str(path))
+    if problems:
+        raise ContentError(problems)
+    return doc
+
+
+def run_file(path: Path) -> Result:
+    path = Path(path)
+    doc = load_scenario(path)
+    meta = doc.get("scenario") or {}
+    result = Result(str(path), str(meta.get("title", path.stem)))
+    game = _game_for(game_of(path, doc), meta.get("players"), _plain(meta.get("options")), meta.get("variants"))
+    runner = Runner(game, path, doc)
+    try:
+        runner.run()
+    except ScenarioFailed as e:
+        result.failures.append(e.failure)
+    result.steps = runner.done
+    return result
+
+
+def _plain(v):
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, str):
+        return str(v)
+    return v
+
+
+class Runner:
+    def __init__(self, game, path: Path, doc):
+        self.game = game
+        self.path = str(path)
+        self.doc = doc
+        self.meta = doc.get("scenario") or {}
+        self.aliases: dict[str, Card] = {}
+        self.done = 0
+        self.events: list = []
+
+    # ---- helpers -------------------------------------------------------------------
+
+    def fail(self, node, key, message: str):
+        raise ScenarioFailed(Failure(value_location(node, key), message))
+
+    def text(self, s: str) -> str:
+        """Replace $alias by the card's key in an action text."""
+        def sub(m):
+            name = m.group(1)
+            if name in self.aliases:
+                return self.aliases[name].key
+            return m.group(0)
+        return re.sub(r"\$([a-z_][a-z0-9_]*)", sub, str(s))
+
+    def names(self) -> dict:
+        m = self.game.m
+        out = {s.key: s for s in m.seats}
+        out.update(self.aliases)
+        return out
+
+    def compile(self, node, key):
+        """Compile an expression of the scenario with p1.. and the aliases bound."""
+        names = self.names()
+        scope = Scope(list(names))
+        src = SourceText.of(node, key)
+        try:
+            f = self.game.m.compiler.expr(src, scope)
+        except ParseFailure as e:
+            raise ContentError(e.problem)
+        except CompileError as e:
+            raise ContentError(self.game.m.compiler.problem(e))
+        values = list(names.values())
+        size = scope.size
+
+        def run(st):
+            ctx = rt.Ctx(st, self.game.m, self.game.m.turn_player(st))
+            ctx.locals = values + [None] * (size - len(values))
+            return f(ctx)
+        return run, src
+
+    def card(self, node, key, name: str) -> str:
+        if name in self.aliases:
+            return self.aliases[name].key
+        m = self.game.m
+        if name in m.card_by_key:
+            return name
+        named = [c for c in m.cards if c.name == name]
+        box = self.pos.zone("box").id
+        for c in named:  # a copy from the box first: it disturbs nothing
+            if self.pos.state["loc"][c.id] == box:
+                return c.key
+        if named:
+            return named[0].key
+        from .dsl.compiler import did_you_mean
+        self.fail(node, key, f"no card `{name}`" + (" — " + did_you_mean(name, set(c.name for c in m.cards)) if did_you_mean(name, set(c.name for c in m.cards)) else ""))
+
+    # ---- running -------------------------------------------------------------------
+
+    def run(self):
+        meta = self.meta
+        g = self.game
+        st = g.new_game(int(meta.get("seed", 0)))
+        # setup choices: the first option each time (a scenario that cares sets the position)
+        while st["pending"] and g.step_name(st) is None and st["flow"]["phase"] == "setup":
+            st = g.apply(st, g.legal_actions(st)[0])
+        self.pos = Position(g, st)
+        for i, step in enumerate(self.doc.get("steps") or []):
+            self.step(self.doc["steps"], i, step)
+            self.done += 1
+        for i, _ in enumerate(self.doc.get("expect") or []):
+            self.expect(self.doc["expect"], i)
+        for i, name in enumerate(self.doc.get("events") or []):
+            if not any(e[0] == name for e in self.events):
+                seen = sorted({e[0] for e in self.events})
+                self.fail(self.doc["events"], i, f"event `{name}` did not happen (events seen: {', '.join(seen) or 'none'})")
+
+    def step(self, parent, index, step):
+        pos = self.pos
+        if not isinstance(step, dict) or len(step) != 1:
+            self.fail(parent, index, "a step is one of do, refused, legal, expect, dice, place, move, clear, set, turn")
+        (kind, value), = step.items()
+        try:
+            if kind == "do":
+                self.do(step, "do", self.text(value))
+            elif kind == "refused":
+                self.refused(step["refused"])
+            elif kind == "legal":
+                self.legal(step, "legal", self.text(value), True)
+            elif kind == "not_legal":
+                self.legal(step, "not_legal", self.text(value), False)
+            elif kind == "expect":
+                if isinstance(value, list):
+                    for j, _ in enumerate(value):
+                        self.expect(value, j)
+                else:
+                    self.expect(step, "expect")
+            elif kind == "dice":
+                pos.force_dice(*value)
+            elif kind == "place":
+                key = pos_place(pos, self.card(value, "card", value["card"]), value["on"])
+                if value.get("as"):
+                    self.aliases[value["as"]] = pos.card(key)
+            elif kind == "move":
+                key = self.card(value, "card", value["card"])
+                pos.move(key, value["to"], top=bool(value.get("top")))
+                if value.get("as"):
+                    self.aliases[value["as"]] = pos.card(key)
+            elif kind == "alias":
+                for name, ref in value.items():
+                    self.aliases[name] = pos.card(self.card(value, name, ref))
+            elif kind == "clear":
+                for z in (value if isinstance(value, list) else [value]):
+                    pos.clear(z)
+            elif kind == "set":
+                for target, v in value.items():
+                    owner, _, var = str(target).rpartition(".")
+                    owner = self.aliases[owner].key if owner in self.aliases else (owner or None)
+                    pos.set(owner, var, self.text(v) if isinstance(v, str) else _plain(v))
+            elif kind == "turn":
+                pos.turn(value["player"], step=value.get("step"), round=value.get("round"), order=value.get("order"))
+            elif kind == "play_until":
+                self.play_until(step, value)
+            else:
+                self.fail(parent, index, f"unknown step `{kind}`")
+        except PositionError as e:
+            self.fail(parent, index, str(e))
+
+    def do(self, node, key, text):
+        g = self.game
+        try:
+            action = Action.parse(text)
+        except ValueError:
+            self.fail(node, key, "an empty action")
+        reason = g.explain(self.pos.state, action)
+        if reason is not None:
+            legal = ", ".join(str(a) for a in g.legal_actions(self.pos.state)[:15])
+            self.fail(node, key, f"`{text}` was refused: {reason}\n    legal now: {legal}")
+        try:
+            from .engine import clone
+            new = clone(self.pos.state)
+            step = g.apply_in_place(new, action)
+            self.events.extend(step.events)
+            self.pos.state = new
+        except RuleRuntimeError as e:
+            self.fail(node, key, f"`{text}` failed while resolving: {e}")
+
+    def refused(self, spec):
+        text = self.text(spec["do"])
+        reason = self.game.explain(self.pos.state, Action.parse(text))
+        if reason is None:
+            self.fail(spec, "do", f"`{text}` was expected to be refused, and it is legal")
+        want = spec.get("reason")
+        if want and str(want).lower() not in reason.lower():
+            self.fail(spec, "reason", f"`{text}` is refused, but for another reason: {reason!r} (expected it to mention {want!r})")
+
+    def legal(self, node, key, text, want: bool):
+        reason = self.game.explain(self.pos.state, Action.parse(text))
+        if want and reason is not None:
+            self.fail(node, key, f"`{text}` was expected to be legal, and it is refused: {reason}")
+        if not want and reason is None:
+            self.fail(node, key, f"`{text}` was expected to be refused, and it is legal")
+
+    def expect(self, parent, key):
+        try:
+            f, src = self.compile(parent, key)
+            value = f(self.pos.state)
+        except ContentError as e:
+            raise ScenarioFailed(Failure(e.problems[0].location or value_location(parent, key), e.problems[0].message))
+        except RuleRuntimeError as e:
+            self.fail(parent, key, f"cannot evaluate `{parent[key]}`: {e}")
+        if value is True:
+            return
+        detail = self.explain_compare(parent, key)
+        shown = "false" if value is False else label_of(value)
+        self.fail(parent, key, f"expected `{parent[key]}`, it is {shown}" + (f" ({detail})" if detail else ""))
+
+    def explain_compare(self, parent, key) -> str:
+        """For `a OP b`, the two values seen."""
+        try:
+            tree = parse(SourceText.of(parent, key), "expr")
+        except ParseFailure:
+            return ""
+        if getattr(tree, "data", "") not in ("compare", "in_", "not_in"):
+            return ""
+        text = str(parent[key])
+        parts = []
+        for side in (tree.children[0], tree.children[-1]):
+            if side.meta.empty:
+                return ""
+            piece = text[side.meta.start_pos:side.meta.end_pos]
+            names = self.names()
+            scope = Scope(list(names))
+            try:
+                f = self.game.m.compiler.expr(SourceText.plain(piece), scope)
+                ctx = rt.Ctx(self.pos.state, self.game.m, self.game.m.turn_player(self.pos.state))
+                ctx.locals = list(names.values()) + [None] * (scope.size - len(names))
+                parts.append(f"{piece} = {label_of(f(ctx))}")
+            except Exception:
+                return ""
+        return "; ".join(parts)
+
+    def play_until(self, node, spec):
+        """Play the first legal action (or `end_turn`-like `prefer`) until a condition holds."""
+        f, _ = self.compile(spec, "until")
+        prefer = spec.get("prefer")
+        g = self.game
+        for _ in range(int(spec.get("max", 500))):
+            if f(self.pos.state):
+                return
+            if g.is_terminal(self.pos.state):
+                break
+            acts = g.legal_actions(self.pos.state)
+            choice = next((a for a in acts if prefer and str(a) == prefer), acts[0])
+            self.pos.state = g.apply(self.pos.state, choice)
+        self.fail(spec, "until", f"`{spec['until']}` never became true")
+
+
+def pos_place(pos: Position, key: str, cell: str) -> str:
+    """Put a card on a cell; a card already on another cell swaps places with what is there."""
+    here = pos.cards(cell)
+    if here and here[0] == key:
+        return key
+    src = pos.where(key)
+    src_zone = pos.zone(src) if src else None
+    if here and src_zone is not None and src_zone.is_cell:
+        pos.swap(key, here[0])
+    else:
+        pos.move(key, cell)
+    return key
+
+
+def run_paths(paths) -> list[Result]:
+    results = []
+    for f in scenario_files(paths):
+        try:
+            results.append(run_file(f))
+        except ContentError as e:
+            r = Result(str(f), f.stem)
+            r.failures.extend(Failure(p.location or Location(str(f)), p.message) for p in e.problems)
+            results.append(r)
+    return results
