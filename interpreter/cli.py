@@ -47,11 +47,18 @@ def parse_options(items) -> dict:
     return options
 
 
+def game_folder(game: str) -> str:
+    """A game given by one of its files (`.../game.yaml`) means its folder."""
+    from pathlib import Path
+    p = Path(game)
+    return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
+
+
 def load_game(game: str, players: int | None, options: dict):
     from .engine import Game
     from .loader import load_ruleset
     from .match import Match
-    rs = load_ruleset(game)
+    rs = load_ruleset(game_folder(game))
     return Game(Match(rs, players or rs.default_players, options))
 
 
@@ -94,7 +101,7 @@ def validate_game(path: str) -> Validation:
     from .match import Match
     from .render import Renderer
     start = time.perf_counter()
-    rs = load_ruleset(path)
+    rs = load_ruleset(game_folder(path))
     problems: list[Problem] = []
     seen = set()
     game = None
@@ -311,6 +318,7 @@ class Human:
 def cmd_play(args) -> int:
     from .render import Renderer
     options = parse_options(args.option)
+    args.game = game_folder(args.game)
     game = load_game(args.game, args.players, options)
     renderer = Renderer(game)
     interactive = sys.stdin.isatty()
