@@ -28,10 +28,11 @@ _TOKEN_NAMES = {
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark.open(
-        str(grammar_path()), parser="lalr", start=list(ENTRY.values()), propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    kw = dict(parser="lalr", start=list(ENTRY.values()), propagate_positions=True, maybe_placeholders=True)
+    try:  # lark keeps the built tables in a temporary file, keyed by the grammar's hash
+        return Lark.open(str(grammar_path()), cache=True, **kw)
+    except OSError:
+        return Lark.open(str(grammar_path()), **kw)
 
 
 def _describe(tokens) -> str:
