@@ -192,13 +192,16 @@ class Runner:
         m = self.game.m
         if name in m.card_by_key:
             return name
-        named = [c for c in m.cards if c.name == name]
+        taken = {c.id for c in self.aliases.values()}
+        named = [c for c in m.cards if c.name == name and c.id not in taken]
         box = self.pos.zone("box").id
-        for c in named:  # a copy from the box first: it disturbs nothing
-            if self.pos.state["loc"][c.id] == box:
-                return c.key
+        loc = self.pos.state["loc"]
+
+        def disturbance(c):  # a copy from the box first, then from a pile, a board cell last
+            z = loc[c.id]
+            return 0 if z == box else (2 if z >= 0 and m.zones[z].is_cell else 1)
         if named:
-            return named[0].key
+            return min(named, key=lambda c: (disturbance(c), c.id)).key
         from .dsl.compiler import did_you_mean
         self.fail(node, key, f"no card `{name}`" + (" — " + did_you_mean(name, set(c.name for c in m.cards)) if did_you_mean(name, set(c.name for c in m.cards)) else ""))
 
