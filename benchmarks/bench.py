@@ -89,7 +89,7 @@ def mid_game_state(game, seed: int = 1):
         bots = [RandomBot(bot_seed(seed, i)) for i in range(game.num_players)]
         n = 0
         while not game.is_terminal(st) and n < limit:
-            game.apply_in_place(st, bots[game.current_player(st)].choose(game, st))
+            game.apply_in_place(st, bots[game.current_player(st)].choose(game, st), checked=False)
             n += 1
         return st, n
     _, length = playout(10**9)

@@ -22,6 +22,7 @@ from .errors import IllegalActionError, InternalError, RuleRuntimeError
 from .match import Match
 from .model import Action, Card, Seat, Zone, key_of, label_of
 
+_MISSING = object()
 _FINISH_RANK = {None: 0, "step": 1, "turn": 2, "round": 3, "game": 4}
 _MAX_SETTLE = 10_000
 
@@ -245,11 +246,16 @@ class Game:
         self.apply_in_place(new, action)
         return new
 
-    def apply_in_place(self, st, action: Action | str) -> Step:
+    def apply_in_place(self, st, action: Action | str, *, checked: bool = True) -> Step:
+        """Apply `action` to `st` itself. `checked=False` trusts that the action was taken from
+        `legal_actions(st)` (bots do): its arguments are looked up by key, nothing is re-checked."""
         if isinstance(action, str):
             action = Action.parse(action)
         player = self.current_player(st)
-        ctx, a = self._bind(st, action)
+        if checked or st["pending"]:
+            ctx, a = self._bind(st, action)
+        else:
+            ctx, a = self._bind_trusted(st, action)
         m = self.m
         if ctx is None:  # a pending choice
             p = st["pending"].pop()
@@ -265,6 +271,19 @@ class Game:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)
+
+    def _bind_trusted(self, st, action: Action):
+        m = self.m
+        a = m.action_by_name[action.name]
+        ctx = rt.Ctx(st, m, m.turn_player(st))
+        ctx.locals = [None] * a.nslots
+        by_key = m.value_by_key()
+        for (_, slot, _), key in zip(a.params, action.args):
+            v = by_key.get(key, _MISSING)
+            if v is _MISSING:
+                v = int(key) if key.lstrip("-").isdigit() else key
+            ctx.locals[slot] = v
+        return ctx, a
 
     def _decode_choice(self, p, key):
         for v in rt.decode(self.m, p["options"]):

@@ -291,6 +291,17 @@ class Match:
                 self._codecs[(kind, name)] = rt.codec(self, spec["type"])
                 self.resets[spec["reset"]].append((kind, name, spec["default"]))
 
+    def value_by_key(self) -> dict:
+        """Cards, zones and seats by their stable key, and the keys of yes/no/none (see model.key_of)."""
+        cache = self.__dict__.get("_by_key")
+        if cache is None:
+            cache = {"yes": True, "no": False, "none": None}
+            cache.update({s.key: s for s in self.seats})
+            cache.update({z.key: z for z in self.zones})
+            cache.update(self.card_by_key)
+            self._by_key = cache
+        return cache
+
     def tagged_cells(self, tag):
         """The board cells carrying a tag, computed once."""
         cache = self.__dict__.setdefault("_tagged", {})
@@ -1107,6 +1118,20 @@ def _random(ctx, n):
     return rt.random_below(ctx, n)
 
 
+def _find(ctx, where, name):
+    """The first card of a zone (or a list) whose definition is `name`, or none."""
+    cards = ctx.m.cards
+    if type(where) is Zone:
+        for i in ctx.st["z"][where.id]:
+            if cards[i].name == name:
+                return cards[i]
+        return None
+    for c in where or ():
+        if type(c) is Card and c.name == name:
+            return c
+    return None
+
+
 def _contents(ctx, zones):
     """Every card in a list of zones, zone by zone, in order."""
     cards = ctx.m.cards
@@ -1194,6 +1219,7 @@ _BUILTINS = {
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
     "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
     "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
+    "find": (_find, (2,)),
     "contents": (_contents, (1,)),
 }
 

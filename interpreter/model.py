@@ -6,7 +6,7 @@ directly, so that `card.level` or `cell.row` needs no lookup by name.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class Card:
@@ -63,18 +63,18 @@ class Seat:
         return self.key
 
 
-@dataclass(frozen=True, order=True)
-class Action:
+class Action(NamedTuple):
     """A move: a content action's name and its arguments, as stable keys.
 
+    A small immutable value (a tuple: cheap to build, equal and hashable by value).
     Its canonical text (``str(action)``) is what logs and saved games record.
     """
 
     name: str
-    args: tuple[str, ...] = ()
+    args: tuple = ()
 
     def __str__(self) -> str:
-        return " ".join((self.name,) + self.args)
+        return " ".join((self.name,) + tuple(self.args))
 
     @classmethod
     def parse(cls, text: str) -> "Action":

@@ -24,6 +24,7 @@ from ..yamlio import SourceText
 from .parser import ParseFailure, parse
 
 _MISS = object()
+_SEAT_BUILTINS = ("name", "key", "index", "id", "next", "previous")
 
 
 class CompileError(Exception):
@@ -741,6 +742,47 @@ class Compiler:
                 raise rt.RuleRuntimeError(f"{label_of(o)} has no `{name}`", loc) from None
 
         # inline the frequent cases; everything else goes through the generic getter
+        obj = node.children[0]
+        local = None
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) in scope.slots:
+            local = scope.slots[str(obj.children[0])]
+        if local is not None and card_kind is not None and card_kind[0] == "prop":
+            def run_local_prop(ctx):
+                o = ctx.locals[local]
+                if type(o) is Card:
+                    return o.props.get(name)
+                return slow(ctx, o)
+            return run_local_prop
+        if local is not None and card_kind is not None and card_kind[0] == "var":
+            def run_local_var(ctx):
+                o = ctx.locals[local]
+                if type(o) is Card:
+                    return ctx.st["cv"][name][o.id]
+                return slow(ctx, o)
+            return run_local_var
+        if local is not None and zone_h is not None and card_kind is None and seat_h is None:
+            def run_local_zone(ctx):
+                o = ctx.locals[local]
+                if type(o) is Zone:
+                    return zone_h(ctx, o)
+                return slow(ctx, o)
+            return run_local_zone
+        if (isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "me"
+                and "me" not in scope.slots and seat_h is not None):
+            if name in self.m.pvars and self.m.var_codec("pv", name)[1] is None and name not in _SEAT_BUILTINS:
+                def run_me_var(ctx):
+                    o = ctx.me
+                    if o is not None:
+                        return ctx.st["pv"][name][o.id]
+                    return slow(ctx, o)
+                return run_me_var
+
+            def run_me(ctx):
+                o = ctx.me
+                if o is not None:
+                    return seat_h(ctx, o)
+                return slow(ctx, o)
+            return run_me
         if card_kind is not None and card_kind[0] == "prop":
             def run(ctx):
                 o = objf(ctx)
