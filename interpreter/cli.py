@@ -101,12 +101,12 @@ def validate_game(path: str) -> Validation:
     from .match import Match
     from .render import Renderer
     start = time.perf_counter()
-    rs = load_ruleset(game_folder(path))
-    problems: list[Problem] = []
-    seen = set()
+    rs = load_ruleset(game_folder(path), keep_going=True)
+    problems: list[Problem] = list(rs.problems)  # schema and cross-reference problems...
+    seen = {p.render() for p in problems}
     game = None
     counts = player_counts(rs)
-    for n in counts:
+    for n in counts:  # ...and those of the rules, compiled for every player count
         try:
             g = Game(Match(rs, n, {}))
             Renderer(g)
@@ -117,6 +117,10 @@ def validate_game(path: str) -> Validation:
                     seen.add(text)
                     problems.append(p)
             continue
+        except Exception:
+            if rs.problems:  # content already known to be broken: a consequence, not news
+                continue
+            raise
         if game is None or n == rs.default_players:
             game = g
     if problems:

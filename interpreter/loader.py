@@ -290,7 +290,10 @@ def content_files(root: Path) -> list[Path]:
     return files
 
 
-def load_ruleset(game: str | Path, variants=()) -> Ruleset:
+def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Ruleset:
+    """Read and check a game folder. Problems raise one ContentError listing all of them;
+    with `keep_going`, problems found after the YAML was read are kept in `rs.problems`
+    instead, so that a validation can also compile what was read and report everything."""
     root = game_dir(str(game))
     errors = ErrorList()
     if not root.is_dir():
@@ -311,7 +314,11 @@ def load_ruleset(game: str | Path, variants=()) -> Ruleset:
         rs.add_file(doc, display, errors)
     if not rs.meta and not errors.problems:
         errors.add(Location(_display(root / "game.yaml")), "game.yaml has no `game:` section")
+    if keep_going and rs.meta:
+        rs.problems = list(errors.problems)
+        return rs
     errors.raise_if_any()
+    rs.problems = []
     return rs
 
 
