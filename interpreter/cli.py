@@ -447,6 +447,30 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+# ---- test -------------------------------------------------------------------------------
+
+def cmd_test(args) -> int:
+    """Run scenario files: each failure with its file:line, the expectation and what was seen."""
+    from .paths import game_dir
+    from .scenario import run_paths
+    paths = []
+    for p in args.paths or [DEFAULT_GAME]:
+        folder = game_dir(p)
+        paths.append(folder if folder.exists() else p)
+    start = time.perf_counter()
+    results = run_paths(paths)
+    failed = [r for r in results if not r.ok]
+    for r in results:
+        if not r.ok:
+            for f in r.failures:
+                _out(f"FAIL {r.title}\n  {f.render()}")
+        elif args.verbose:
+            _out(f"ok   {r.title} ({r.path})")
+    seconds = time.perf_counter() - start
+    _out(f"{len(results) - len(failed)} passed, {len(failed)} failed ({seconds:.1f} s)")
+    return 1 if failed or not results else 0
+
+
 # ---- the command line ---------------------------------------------------------------------
 
 class _Parser(argparse.ArgumentParser):
@@ -513,6 +537,15 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("path", metavar="PATH", help="a game folder or a bundled game's name")
     debug_flag(q)
     q.set_defaults(run=cmd_validate)
+
+    q = sub.add_parser("test", help="run scenario files (a game's scenarios/ folder, or files)",
+                       description="Run scenarios: a position, forced dice, moves and expectations. "
+                                   "Each failure names the scenario file and line, the expectation and the values seen.")
+    q.add_argument("paths", metavar="PATH", nargs="*", help="game folders, bundled game names, scenario folders or files "
+                                                             f"(default: {DEFAULT_GAME})")
+    q.add_argument("-v", "--verbose", action="store_true", help="list the scenarios that pass too")
+    debug_flag(q)
+    q.set_defaults(run=cmd_test)
     return p
 
 
