@@ -329,7 +329,7 @@ class Match:
     def constant_names(self):
         return list(self.constants) + list(self.zone_by_name) + list(self.unique_cards)
 
-    _BUILTIN_VALUES = ("cells", "players", "cards", "round", "current", "rows", "columns", "step", "none_player")
+    _BUILTIN_VALUES = ("cells", "players", "cards", "round", "current", "rows", "columns", "step", "game_over")
 
     def builtin_value(self, name):
         if name == "cells":
@@ -353,6 +353,8 @@ class Match:
             return lambda ctx: self.turn_player(ctx.st)
         if name == "step":
             return lambda ctx: self.step_name(ctx.st)
+        if name == "game_over":
+            return lambda ctx: ctx.st["flow"]["phase"] == "over"
         return None
 
     def builtin_value_names(self):

@@ -186,14 +186,16 @@ class Runner:
             return f(ctx)
         return run, src
 
-    def card(self, node, key, name: str) -> str:
+    def card(self, node, key, name: str, dest: str | None = None) -> str:
         if name in self.aliases:
             return self.aliases[name].key
         m = self.game.m
         if name in m.card_by_key:
             return name
         taken = {c.id for c in self.aliases.values()}
-        named = [c for c in m.cards if c.name == name and c.id not in taken]
+        dest_id = self.pos.zone(dest).id if dest else None
+        named = [c for c in m.cards if c.name == name and c.id not in taken
+                 and (dest_id is None or self.pos.state["loc"][c.id] != dest_id)]
         box = self.pos.zone("box").id
         loc = self.pos.state["loc"]
 
@@ -212,7 +214,7 @@ class Runner:
         g = self.game
         st = g.new_game(int(meta.get("seed", 0)))
         # setup choices: the first option each time (a scenario that cares sets the position)
-        while st["pending"] and g.step_name(st) is None and st["flow"]["phase"] == "setup":
+        while st["pending"] and st["flow"]["phase"] == "setup":
             st = g.apply(st, g.legal_actions(st)[0])
         self.pos = Position(g, st)
         for i, step in enumerate(self.doc.get("steps") or []):
@@ -248,11 +250,11 @@ class Runner:
             elif kind == "dice":
                 pos.force_dice(*value)
             elif kind == "place":
-                key = pos_place(pos, self.card(value, "card", value["card"]), value["on"])
+                key = pos_place(pos, self.card(value, "card", value["card"], value["on"]), value["on"])
                 if value.get("as"):
                     self.aliases[value["as"]] = pos.card(key)
             elif kind == "move":
-                key = self.card(value, "card", value["card"])
+                key = self.card(value, "card", value["card"], value["to"] if not value.get("top") else None)
                 pos.move(key, value["to"], top=bool(value.get("top")))
                 if value.get("as"):
                     self.aliases[value["as"]] = pos.card(key)
