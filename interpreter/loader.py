@@ -89,11 +89,27 @@ def schema_problems(doc, schema_name: str, file: str) -> list[Problem]:
 
 
 class MergedMap(dict):
-    """A section whose keys may come from several files; remembers each key's YAML parent."""
+    """A mapping whose keys may come from several files (merged sections, variants).
+
+    `parents[key]` is `(node, node_key)`: the YAML mapping and key where the value
+    was written, so that positions (file:line:col) stay exact after merging.
+    """
 
     def __init__(self):
         super().__init__()
         self.parents = {}
+
+    def origin(self, key):
+        return self.parents.get(key)
+
+
+def resolve_parent(node, key):
+    """The YAML node and key where node[key] was written (follows MergedMap origins)."""
+    seen = 0
+    while isinstance(node, MergedMap) and key in node.parents and seen < 50:
+        node, key = node.parents[key]
+        seen += 1
+    return node, key
 
 
 class Ruleset:
@@ -105,15 +121,17 @@ class Ruleset:
         self.title = root.name
         self.files: list[str] = []
         self.meta = {}
-        self.constants: dict = {}
-        self.cards: dict = {}
-        self.zones: dict = {}
-        self.vars: dict = {"game": {}, "player": {}, "card": {}, "zone": {}}
-        self.functions: dict = {}
-        self.procedures: dict = {}
-        self.events: dict = {}
-        self.actions: dict = {}
-        self.option_specs: dict = {}
+        self.constants = MergedMap()
+        self.cards = MergedMap()
+        self.zones = MergedMap()
+        self.vars = {"game": MergedMap(), "player": MergedMap(), "card": MergedMap(), "zone": MergedMap()}
+        self.functions = MergedMap()
+        self.procedures = MergedMap()
+        self.events = MergedMap()
+        self.actions = MergedMap()
+        self.option_specs = MergedMap()
+        self.variants: list[str] = []
+        self.problems: list = []
         self.triggers: list = []
         self.invariants: list = []
         self.extra_tags: list = []
@@ -139,8 +157,8 @@ class Ruleset:
         return int(p.get("min", 1)), int(p.get("max", 99))
 
     def where_of(self, node, key=None) -> Location:
-        if isinstance(node, MergedMap) and key in node.parents:
-            node = node.parents[key]
+        if key is not None:
+            node, key = resolve_parent(node, key)
         if key is not None and isinstance(node, dict) and key in node:
             return value_location(node, key)
         return node_location(node)
@@ -149,8 +167,7 @@ class Ruleset:
         from .match import Snippet
         if node is None:
             return None
-        if isinstance(node, MergedMap) and key in node.parents:
-            node = node.parents[key]
+        node, key = resolve_parent(node, key)
         try:
             value = node[key]
         except (KeyError, IndexError, TypeError):
@@ -249,7 +266,7 @@ class Ruleset:
                     from .match import Snippet
                     for i, t in enumerate(items):
                         if isinstance(t, dict) and "rule" in t:
-                            self.triggers.append(Snippet(SourceText.of(t, "rule"), f"{file} triggers[{i}]"))
+                            self.triggers.append(Snippet(SourceText.of(t, "rule"), f"{file} triggers[{i}]", t.get("id")))
                         elif isinstance(t, str):
                             self.triggers.append(Snippet(SourceText.of(items, i), f"{file} triggers[{i}]"))
                 elif section == "invariants":
@@ -266,7 +283,7 @@ class Ruleset:
                                    hint=f"first defined at {first}" if first else "")
                         continue
                     merged[k] = v
-                    merged.parents[k] = doc[section]
+                    merged.parents[k] = (doc[section], k)
                     self.origins[(section, k)] = key_location(doc[section], k)
 
     def _merge(self, target: dict, items: dict, section: str, errors: ErrorList):
@@ -277,6 +294,8 @@ class Ruleset:
                 errors.add(loc, f"{section} `{name}` is defined twice", hint=f"first defined at {first}" if first else "")
                 continue
             target[name] = spec
+            if isinstance(target, MergedMap):
+                target.parents[name] = (items, name)
             self.origins[(section, name)] = loc
 
 
@@ -314,6 +333,9 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
         rs.add_file(doc, display, errors)
     if not rs.meta and not errors.problems:
         errors.add(Location(_display(root / "game.yaml")), "game.yaml has no `game:` section")
+    if variants and rs.meta:
+        from .overlay import apply_variants, load_variants
+        apply_variants(rs, load_variants(rs, variants, errors), errors)
     if keep_going and rs.meta:
         rs.problems = list(errors.problems)
         return rs

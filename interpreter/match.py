@@ -58,10 +58,11 @@ class StepDef:
 
 @dataclass
 class Snippet:
-    """A rules text with where it came from."""
+    """A rules text with where it came from (and an id, for triggers a variant may remove)."""
 
     src: SourceText
     where: str
+    id: str | None = None
 
 
 class Match:
