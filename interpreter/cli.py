@@ -54,11 +54,11 @@ def game_folder(game: str) -> str:
     return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
 
 
-def load_game(game: str, players: int | None, options: dict):
+def load_game(game: str, players: int | None, options: dict, variants=()):
     from .engine import Game
     from .loader import load_ruleset
     from .match import Match
-    rs = load_ruleset(game_folder(game))
+    rs = load_ruleset(game_folder(game), variants=variants)
     return Game(Match(rs, players or rs.default_players, options))
 
 
@@ -94,14 +94,14 @@ def player_counts(rs) -> list[int]:
     return list(range(lo, hi + 1))
 
 
-def validate_game(path: str) -> Validation:
+def validate_game(path: str, variants=()) -> Validation:
     """Load a game and compile it for every player count; raise ContentError with every problem."""
     from .engine import Game
     from .loader import load_ruleset
     from .match import Match
     from .render import Renderer
     start = time.perf_counter()
-    rs = load_ruleset(game_folder(path), keep_going=True)
+    rs = load_ruleset(game_folder(path), variants=variants, keep_going=True)
     problems: list[Problem] = list(rs.problems)  # schema and cross-reference problems...
     seen = {p.render() for p in problems}
     game = None
@@ -133,7 +133,7 @@ def validate_game(path: str) -> Validation:
 
 def cmd_validate(args) -> int:
     try:
-        v = validate_game(args.path)
+        v = validate_game(args.path, args.variant)
     except ContentError as e:
         n = len(e.problems)
         _err(f"{args.path}: {n} problem{'s' if n != 1 else ''}\n")
@@ -323,7 +323,7 @@ def cmd_play(args) -> int:
     from .render import Renderer
     options = parse_options(args.option)
     args.game = game_folder(args.game)
-    game = load_game(args.game, args.players, options)
+    game = load_game(args.game, args.players, options, args.variant)
     renderer = Renderer(game)
     interactive = sys.stdin.isatty()
     kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive)
@@ -335,7 +335,8 @@ def cmd_play(args) -> int:
     log = None
     if args.log:
         from .replay import LogWriter
-        log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds)
+        log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
+                        variants=args.variant)
     narrator = Narrator(game, renderer, viewer=viewer, quiet=args.quiet)
     st = game.new_game(seed=seed)
     narrator.start(st, seed, kinds)
@@ -383,7 +384,7 @@ def cmd_replay(args) -> int:
     from .render import Renderer
     from .replay import LogError, content_digest, read_log
     rec = read_log(args.file)
-    game = load_game(rec.game, rec.players, rec.options)
+    game = load_game(rec.game, rec.players, rec.options, rec.variants)
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
         _err(f"warning: the content of {rec.game} changed since this log was written; the replay may differ")
     renderer = Renderer(game)
@@ -431,7 +432,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
-    game = load_game(args.game, args.players, options)
+    game = load_game(args.game, args.players, options, args.variant)
     try:
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
                            check=args.check)
@@ -489,11 +490,16 @@ def build_parser() -> argparse.ArgumentParser:
     def debug_flag(q):
         q.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
+    def variant_flag(q):
+        q.add_argument("--variant", "-V", action="append", metavar="VARIANT", default=[],
+                       help="apply a variant: a name from the game's variants/ folder, or a file (repeatable)")
+
     def game_options(q, *, players=True):
         if players:
             q.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's)")
         q.add_argument("--option", "-o", action="extend", nargs="+", metavar="NAME=VALUE", default=[],
                        help="set a game option (repeatable)")
+        variant_flag(q)
 
     q = sub.add_parser("play", help="play a game in the terminal, against random bots",
                        description="Play a game. Seat 1 is yours, the others are random bots; without a terminal "
@@ -535,6 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Load a game and compile it for every player count it allows, with default "
                                    "options. Exit 0 when it is valid, 1 with every problem otherwise.")
     q.add_argument("path", metavar="PATH", help="a game folder or a bundled game's name")
+    variant_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_validate)
 

@@ -46,6 +46,14 @@ def game_reference(name_or_path: str) -> str:
     return name_or_path
 
 
+def variant_reference(game: str, ref: str) -> str:
+    """How a log names a variant: the game's own by name, a designer's file by absolute path."""
+    p = Path(ref)
+    if p.exists() and p.resolve().parent != (game_dir(game) / "variants").resolve():
+        return str(p.resolve())
+    return p.stem if p.suffix == ".yaml" else ref
+
+
 def content_digest(name_or_path: str) -> str | None:
     """A SHA-256 of a game's content files, to tell when a log's content has changed."""
     root = game_dir(name_or_path)
@@ -72,12 +80,14 @@ class Record:
     actions: list = field(default_factory=list)  # (line number, seat key or None, action text)
     result: dict | None = None
     content_sha256: str | None = None
+    variants: list = field(default_factory=list)
 
 
 class LogWriter:
     """Writes a log line by line, flushed, so that an interrupted game keeps its log."""
 
-    def __init__(self, path: str | Path, *, game: str, players: int, options: dict, seed: int, seats: list):
+    def __init__(self, path: str | Path, *, game: str, players: int, options: dict, seed: int, seats: list,
+                 variants: list | None = None):
         self.path = Path(path)
         try:
             self.f = self.path.open("w", encoding="utf-8")
@@ -86,7 +96,8 @@ class LogWriter:
         from . import __version__
         self._write({"log": FORMAT, "version": VERSION, "interpret": __version__, "game": game_reference(game),
                      "players": players,
-                     "options": options, "seed": seed, "seats": seats, "content_sha256": content_digest(game)})
+                     "options": options, "variants": [variant_reference(game, v) for v in variants or []],
+                     "seed": seed, "seats": seats, "content_sha256": content_digest(game)})
         self.n = 0
 
     def _write(self, obj) -> None:
@@ -133,7 +144,8 @@ def read_log(path: str | Path) -> Record:
     if not isinstance(head["players"], int) or not isinstance(head["seed"], int):
         raise LogError(Location(name, line, 1), "`players` and `seed` must be integers")
     rec = Record(game=str(head["game"]), players=head["players"], options=dict(head.get("options") or {}),
-                 seed=head["seed"], seats=list(head.get("seats") or []), content_sha256=head.get("content_sha256"))
+                 seed=head["seed"], seats=list(head.get("seats") or []), content_sha256=head.get("content_sha256"),
+                 variants=[str(v) for v in head.get("variants") or []])
     for i, a in enumerate(head.get("actions") or [], 1):  # the single-document form
         rec.actions.append((line, None, str(a)))
     if isinstance(head.get("result"), dict):

@@ -1,0 +1,154 @@
+"""Variants as overlays on a base game: operations, order, conflicts, and exact error positions."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter.engine import Game
+from interpreter.errors import ContentError
+
+MINI = Path(__file__).parent / "fixtures" / "mini"
+
+
+@pytest.fixture
+def game_dir(tmp_path):
+    root = tmp_path / "mini"
+    shutil.copytree(MINI, root)
+    (root / "variants").mkdir()
+    return root
+
+
+def variant(root, name, body):
+    path = root / "variants" / f"{name}.yaml"
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def problems(root, variants):
+    with pytest.raises(ContentError) as e:
+        Game.load(str(root), variants=variants)
+    return e.value.problems
+
+
+def test_set_remove_add_and_append(game_dir):
+    variant(game_dir, "rich", """\
+        variant: {name: rich, base: mini}
+        changes:
+          - {op: set, path: cards.gem.props.value, value: 5}
+          - {op: remove, path: cards.coin}
+          - op: add
+            path: cards.ruby
+            value: {copies: 3, props: {value: 7}, tags: [token]}
+          - {op: set, path: options.goal.default, value: 9}
+          - op: append
+            path: triggers
+            value: ['on scored when amount >= 7: log "ruby!"']
+        """)
+    g = Game.load(str(game_dir), variants=["rich"])
+    names = sorted({c.name for c in g.m.cards})
+    assert names == ["gem", "ruby"]
+    assert {c.props["value"] for c in g.m.cards if c.name == "gem"} == {5}
+    assert g.m.constants["goal"] == 9
+    base = Game.load(str(game_dir))
+    assert {c.name for c in base.m.cards} == {"coin", "gem"}      # the base game is untouched
+
+
+def test_two_variants_changing_the_same_thing_are_refused(game_dir):
+    a = variant(game_dir, "a", """\
+        variant: {name: a, base: mini}
+        changes:
+          - {op: set, path: cards.gem.props.value, value: 5}
+        """)
+    variant(game_dir, "b", """\
+        variant: {name: b, base: mini}
+        changes:
+          - {op: set, path: cards.gem.props, value: {value: 1}}
+        """)
+    (p,) = problems(game_dir, ["a", "b"])
+    assert "variants `a` and `b` both change `cards.gem.props`" in p.message
+    assert str(p.location).endswith("b.yaml:3:5")
+    assert "a.yaml:3:5" in p.hint
+
+
+def test_a_variant_that_requires_another_may_change_it(game_dir):
+    variant(game_dir, "a", """\
+        variant: {name: a, base: mini}
+        changes:
+          - {op: set, path: cards.gem.props.value, value: 5}
+        """)
+    variant(game_dir, "b", """\
+        variant: {name: b, base: mini, requires: [a]}
+        changes:
+          - {op: set, path: cards.gem.props.value, value: 8}
+        """)
+    g = Game.load(str(game_dir), variants=["b", "a"])                  # applied in dependency order
+    assert {c.props["value"] for c in g.m.cards if c.name == "gem"} == {8}
+
+
+def test_missing_requirement_and_declared_conflict(game_dir):
+    variant(game_dir, "a", """\
+        variant: {name: a, base: mini, conflicts: [b]}
+        changes: []
+        """)
+    variant(game_dir, "b", """\
+        variant: {name: b, base: mini, requires: [c]}
+        changes: []
+        """)
+    messages = [p.message for p in problems(game_dir, ["a", "b"])]
+    assert any("requires the variant `c`" in m for m in messages)
+    assert any("cannot be combined" in m for m in messages)
+
+
+def test_a_rules_error_in_a_variant_points_into_the_variant_file(game_dir):
+    variant(game_dir, "broken", """\
+        variant: {name: broken, base: mini}
+        changes:
+          - op: replace
+            path: actions.take.effect
+            value: |
+              let c = cell.card
+              move c to me.pures
+        """)
+    (p,) = problems(game_dir, ["broken"])
+    assert str(p.location).endswith("broken.yaml:7:20")                   # under `pures`
+    assert "purse" in p.hint                                           # did you mean `purse`?
+
+
+def test_unknown_paths_and_bad_files(game_dir):
+    variant(game_dir, "typo", """\
+        variant: {name: typo, base: mini}
+        changes:
+          - {op: replace, path: cards.gemm.copies, value: 1}
+          - {op: frobnicate, path: cards.gem}
+        """)
+    ps = problems(game_dir, ["typo"])
+    assert any("op" in p.message and "frobnicate" in p.message for p in ps)   # the schema catches the op
+    variant(game_dir, "typo2", """\
+        variant: {name: typo2, base: mini}
+        changes:
+          - {op: replace, path: cards.gemm.copies, value: 1}
+        """)
+    (p,) = problems(game_dir, ["typo2"])
+    assert "`cards.gemm` does not exist" in p.message and "gem" in p.hint
+    assert problems(game_dir, ["nope"])[0].message == "no variant `nope`"
+    variant(game_dir, "other", """\
+        variant: {name: other, base: dark-agent}
+        changes: []
+        """)
+    assert "is for the game `dark-agent`" in problems(game_dir, ["other"])[0].message
+
+
+def test_a_designers_variant_outside_the_game_folder(game_dir, tmp_path):
+    path = tmp_path / "homebrew.yaml"
+    path.write_text("variant: {name: homebrew, base: mini}\nchanges:\n  - {op: set, path: cards.coin.copies, value: 2}\n")
+    g = Game.load(str(game_dir), variants=[str(path)])
+    assert len([c for c in g.m.cards if c.name == "coin"]) == 2
+
+
+def test_every_dark_agent_variant_validates_alone():
+    root = Path(__file__).parent.parent / "content" / "dark-agent" / "variants"
+    for path in sorted(root.glob("*.yaml")):
+        Game.load("dark-agent", variants=[path.stem])
