@@ -472,6 +472,50 @@ def cmd_test(args) -> int:
     return 1 if failed or not results else 0
 
 
+# ---- show, schema, new ------------------------------------------------------------------
+
+def cmd_show(args) -> int:
+    """Print a card, rule or setting as the variants left it, each value with its file:line."""
+    from .loader import load_ruleset
+    from .show import find_entries, render_entry
+    rs = load_ruleset(game_folder(args.game), variants=args.variant)
+    entries = find_entries(rs, "" if args.name == "all" else args.name)
+    if not entries:
+        raise UsageError(f"nothing named `{args.name}` in {rs.title}" if args.name else "nothing to show")
+    for path, parent, key in entries:
+        _out(render_entry(rs, path, parent, key))
+    return 0
+
+
+def cmd_schema(args) -> int:
+    """Write the JSON Schemas so editors can complete and check content files."""
+    import shutil
+    from pathlib import Path
+    from .paths import schemas_dir
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for src in sorted(schemas_dir().glob("*.schema.json")):
+        shutil.copyfile(src, out / src.name)
+        written.append(src.name)
+    _out(f"wrote {', '.join(written)} to {out}")
+    return 0
+
+
+def cmd_new(args) -> int:
+    from .show import new_variant_text
+    from pathlib import Path
+    from .loader import load_ruleset
+    rs = load_ruleset(game_folder(args.base))
+    out = Path(args.out or f"{args.name}.yaml")
+    if out.exists() and not args.force:
+        raise UsageError(f"{out} exists already (use --force to overwrite it)")
+    text = new_variant_text(args.name, rs)
+    out.write_text(text, encoding="utf-8")
+    _out(f"wrote {out}: check it with `interpret validate {args.base} --variant {out}`")
+    return 0
+
+
 # ---- the command line ---------------------------------------------------------------------
 
 class _Parser(argparse.ArgumentParser):
@@ -544,6 +588,31 @@ def build_parser() -> argparse.ArgumentParser:
     variant_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_validate)
+
+    q = sub.add_parser("show", help="print a card, rule or setting with the file:line each value comes from",
+                       description="Show content as the variants left it: `interpret show dark-agent --variant no-dice "
+                                   "cards.kara` or just a name (`kara`, `attack`, `rounds`).")
+    q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
+    q.add_argument("name", metavar="NAME", help="a name or a dotted path (cards.kara.props); `all` lists the sections")
+    variant_flag(q)
+    debug_flag(q)
+    q.set_defaults(run=cmd_show)
+
+    q = sub.add_parser("schema", help="write the JSON Schemas of content, variant and scenario files",
+                       description="Write the JSON Schemas (draft 2020-12) to a folder, for editors and CI.")
+    q.add_argument("--out", required=True, metavar="DIR")
+    debug_flag(q)
+    q.set_defaults(run=cmd_schema)
+
+    q = sub.add_parser("new", help="write a commented starting file (a homebrew variant)",
+                       description="`interpret new variant NAME --base GAME` writes NAME.yaml, a commented variant.")
+    q.add_argument("kind", choices=["variant"])
+    q.add_argument("name", metavar="NAME")
+    q.add_argument("--base", required=True, metavar="GAME")
+    q.add_argument("--out", metavar="FILE")
+    q.add_argument("--force", action="store_true")
+    debug_flag(q)
+    q.set_defaults(run=cmd_new)
 
     q = sub.add_parser("test", help="run scenario files (a game's scenarios/ folder, or files)",
                        description="Run scenarios: a position, forced dice, moves and expectations. "

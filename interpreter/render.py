@@ -72,9 +72,8 @@ def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
 
 def compile_template(match, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
     """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
-    parents = getattr(parent, "parents", None)  # a section merged from several files knows each key's file
-    if isinstance(parents, dict) and key in parents:
-        parent = parents[key]
+    from .loader import resolve_parent
+    parent, key = resolve_parent(parent, key)  # merged sections and variants know each key's file
     value = parent[key]
     if not isinstance(value, str):
         errors.add(match.rs.where_of(parent, key), f"render: expected a text, got {value!r}")

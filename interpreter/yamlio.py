@@ -116,6 +116,7 @@ class SourceText:
     block: bool  # a literal/folded block: every line shares one indentation
     indent: int  # that indentation (block only)
     lines: tuple[str, ...] = ()
+    folded: bool = False  # YAML joined the file's lines (a `>` block, a plain scalar on several lines)
 
     @classmethod
     def plain(cls, text: str, name: str = "<text>") -> "SourceText":
@@ -135,21 +136,49 @@ class SourceText:
             if first <= len(lines):
                 src = lines[first - 1]
                 indent = len(src) - len(src.lstrip(" "))
-            return cls(text, loc.file, first, indent + 1, True, indent, tuple(lines))
+            folded = isinstance(value, FoldedScalarString)
+            return cls(text, loc.file, first, indent + 1, True, indent, tuple(lines), folded)
         col = loc.column
+        quoted = False
         if lines and 1 <= loc.line <= len(lines):
             ch = lines[loc.line - 1][loc.column - 1 : loc.column]
             if ch in ("'", '"'):
                 col += 1
-        return cls(text, loc.file, loc.line, col, False, 0, tuple(lines))
+                quoted = True
+        # a plain scalar continued on the next lines: YAML folded those lines into spaces
+        first_line = lines[loc.line - 1][col - 1:] if lines and 1 <= loc.line <= len(lines) else text
+        folded = "\n" not in text and len(text) > len(first_line.rstrip()) and not quoted
+        return cls(text, loc.file, loc.line, col, False, 0, tuple(lines), folded)
 
     def locate(self, line: int, column: int) -> Location:
         """Map a 1-based line/column inside the text to the file."""
+        if self.folded and self.lines:
+            return self._locate_folded(line, column)
         if line <= 1:
             return Location(self.file, self.line, self.column + column - 1)
         if self.block:
             return Location(self.file, self.line + line - 1, self.indent + column)
         return Location(self.file, self.line + line - 1, column)
+
+    def _locate_folded(self, line: int, column: int) -> Location:
+        """Folded text: walk the file's lines, each one a piece of the text joined by one space."""
+        parts = self.text.split("\n")
+        offset = sum(len(p) + 1 for p in parts[: max(line - 1, 0)]) + column - 1
+        pos = 0
+        file_line = self.line
+        start_col = self.column
+        while file_line <= len(self.lines):
+            raw = self.lines[file_line - 1]
+            piece = raw[start_col - 1:].rstrip()
+            if piece.strip():
+                lead = len(piece) - len(piece.lstrip())
+                piece = piece.lstrip()
+                if offset <= pos + len(piece):
+                    return Location(self.file, file_line, start_col + lead + (offset - pos))
+                pos += len(piece) + 1
+            file_line += 1
+            start_col = 1
+        return Location(self.file, self.line, self.column + offset)
 
     def context(self, loc: Location) -> str:
         return caret_context(list(self.lines), loc.line, loc.column) if self.lines else ""

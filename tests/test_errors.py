@@ -224,8 +224,6 @@ def test_syntax_error_after_an_escape_in_a_quoted_scalar(make_game):
     assert at(p) == where(text, "let a", ")")
 
 
-@pytest.mark.xfail(strict=True, reason="yamlio.SourceText.locate maps a folded (>) or multi-line plain scalar "
-                                       "as one line: errors on its second line point past the end of the first")
 def test_syntax_error_on_the_second_line_of_a_folded_scalar(make_game):
     text = BASE + "  broken:\n    require:\n      - >\n        pile.count > 1 and\n        pile.count >> 2\n    effect: pass\n"
     p = only(problems_of(make_game, text))
