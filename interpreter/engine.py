@@ -552,9 +552,17 @@ class Game:
     def evaluate(self, st, text: str, me: int | None = None):
         from .dsl.compiler import Scope
         from .yamlio import SourceText
+        from .dsl.compiler import CompileError
+        from .dsl.parser import ParseFailure
+        from .errors import ContentError
         src = text if isinstance(text, SourceText) else SourceText.plain(text, "<expression>")
         scope = Scope()
-        f = self.m.compiler.expr(src, scope)
+        try:
+            f = self.m.compiler.expr(src, scope)
+        except ParseFailure as e:
+            raise ContentError(e.problem) from None
+        except CompileError as e:
+            raise ContentError(self.m.compiler.problem(e)) from None
         ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else self.m.turn_player(st))
         ctx.locals = [None] * scope.size
         return f(ctx)

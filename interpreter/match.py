@@ -21,6 +21,10 @@ from .yamlio import SourceText, value_location
 RESETS = ("never", "action", "turn", "round")
 
 
+class _AlreadyReported(Exception):
+    """A part failed to compile and its problems are already in the list."""
+
+
 @dataclass
 class Handler:
     cond: object  # f(ctx) or None
@@ -80,8 +84,7 @@ class Match:
         self._build_cards()
         self._build_vars()
         self._collect_rules()
-        self.errors.raise_if_any()
-        self._compile_all()
+        self._compile_all()  # even when building found problems: report the rules' problems too
         self.errors.raise_if_any()
 
     # ---- building the frozen world ---------------------------------------------------
@@ -120,8 +123,8 @@ class Match:
         self.cell_at: dict[tuple, Zone] = {}
         self.row_cells, self.column_cells, self.neighbors = {}, {}, {}
         board = self.rs.board
+        self.rows, self.columns = [], []
         if not board:
-            self.rows, self.columns = [], []
             return
         grid = board.get("grid")
         where = self.rs.where_of(board, "grid") if grid else None
@@ -154,13 +157,25 @@ class Match:
                     other = self.cell_at.get((r + dr, c + dc))
                     if other is not None and z.attrs.get("kind") == other.attrs.get("kind"):
                         self.graph.add_edge(z.id, other.id, kind=kind)
+        if board.get("ring"):
+            self._build_ring(board["ring"], self.rs.where_of(board, "ring"))
         for spec in board.get("cells", []) or []:  # explicit cells (tracks, custom boards)
             key = spec["name"]
             attrs = dict(spec.get("attrs") or {})
+            made = self.zone_by_name.get(key)
+            if made is not None:  # a cell made by `grid` or `ring`: this entry adds to it
+                made.attrs.update(attrs)
+                made.tags = made.tags | frozenset(spec.get("tags") or [])
+                if spec.get("capacity") is not None:
+                    made.capacity = spec["capacity"]
+                self.graph.nodes[made.id].update(attrs)
+                continue
             z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
                                tags=frozenset(spec.get("tags") or []))
             self.cells.append(z)
             self.graph.add_node(z.id, **attrs)
+            if isinstance(attrs.get("row"), int) and isinstance(attrs.get("column"), int):
+                self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
         for spec in board.get("edges", []) or []:
             a, b = self.zone_by_name.get(spec["from"]), self.zone_by_name.get(spec["to"])
             if a is None or b is None:
@@ -181,6 +196,38 @@ class Match:
                 kind = self.graph.edges[zid, nb].get("kind", "edge")
                 self.neighbors.setdefault((zid, None), []).append(self.zones[nb])
                 self.neighbors.setdefault((zid, kind), []).append(self.zones[nb])
+
+    def _build_ring(self, spec, where):
+        """`board: {ring: ...}`: a closed track of `length` cells in order, each joined to the next
+        (the last to the first) by an edge of kind `edges`. Cell i has the attribute `index` i;
+        with `columns: n` it also has `row` i // n + 1 and `column` i % n + 1, for `cell(row, column)`
+        and the render grid (a ring drawn as rows of n cells)."""
+        length = int(self.evaluate_static(spec.get("length"), where, 0) or 0)
+        if length < 2:
+            self.errors.add(where, f"a ring needs at least 2 cells, not {length}")
+            return
+        per_row = int(self.evaluate_static(spec.get("columns"), where, 0) or 0)
+        pattern = str(spec.get("name", "ring{index}"))
+        tags = frozenset(spec.get("tags") or [])
+        made = []
+        for i in range(length):
+            key = pattern.format(index=i)
+            if key in self.zone_by_name:
+                self.errors.add(where, f"ring cell `{key}` is defined twice", hint="the name needs {index}")
+                return
+            attrs = {"index": i}
+            if per_row > 0:
+                attrs.update(row=i // per_row + 1, column=i % per_row + 1)
+            attrs.update(spec.get("attrs") or {})
+            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True, tags=tags)
+            self.cells.append(z)
+            self.graph.add_node(z.id, **attrs)
+            if per_row > 0:
+                self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
+            made.append(z)
+        kind = str(spec.get("edges", "next"))
+        for a, b in zip(made, made[1:] + made[:1]):
+            self.graph.add_edge(a.id, b.id, kind=kind)
 
     @staticmethod
     def _row_range(v):
@@ -245,6 +292,8 @@ class Match:
             for spec in self.rs.board["grid"].get("rows", []):
                 tags |= set(spec.get("tags") or [])
         tags |= set(self.rs.extra_tags)
+        for z in self.cells:  # tags of explicit and generated board cells
+            tags |= z.tags
         self.all_tags = frozenset(tags)
         self.card_props = set()
         for spec in self.rs.cards.values():
@@ -284,7 +333,10 @@ class Match:
                     if isinstance(default, list):
                         typ = "list"
                 reset = spec.get("reset", "never")
-                tables[kind][name] = {"type": typ, "default": _plain(default), "reset": reset}
+                tables[kind][name] = {"type": typ, "default": _plain(default), "reset": reset,
+                                      "conceals": kind == "card" and bool(spec.get("conceals"))}
+        # card variables that, while true, hide their card's identity from every view (views.py)
+        self.concealing = [name for name, spec in self.cvars.items() if spec["conceals"]]
         self._codecs = {}
         self.resets = {r: [] for r in RESETS}
         for kind, table in (("gv", self.gvars), ("pv", self.pvars), ("cv", self.cvars), ("zv", self.zvars)):
@@ -584,6 +636,8 @@ class Match:
             self.errors.problems.append(e.problem)
         except CompileError as e:
             self.errors.problems.append(self.compiler.problem(e))
+        except _AlreadyReported:
+            pass
         return None
 
     def _compile_all(self):
@@ -879,25 +933,44 @@ class Match:
             f = c.expr(snip.src, scope)
             compiled_params.append((pname, scope.slots[pname], f))
         requires = []
+        failed = False
         for i, req in enumerate(spec.get("require") or []):
-            if isinstance(req, dict):
-                snip = self.rs.snippet(req, "check", f"action {name}.require[{i}]")
-                reason = req.get("reason") or f"requires {req['check']}"
+            def one(i=i, req=req):
+                from .loader import resolve_parent
+                if isinstance(req, dict):
+                    snip = self.rs.snippet(req, "check", f"action {name}.require[{i}]")
+                    reason = req.get("reason") or f"requires {req['check']}"
+                    reason_src = SourceText.of(*resolve_parent(req, "reason")) if req.get("reason") else None
+                else:
+                    snip = self.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
+                    reason, reason_src = f"requires {req}", None
+                f = c.expr(snip.src, scope)
+                # check a requirement as soon as the parameters it reads are bound
+                used = _names_in(parse(snip.src, "expr"))
+                level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
+                c.src = snip.src
+                return f, c.template_text(reason, scope, src=reason_src), level
+            r = self._guard(one)  # each part on its own: every problem of the action is reported
+            if r is None:
+                failed = True
             else:
-                snip = self.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
-                reason = f"requires {req}"
-            f = c.expr(snip.src, scope)
-            c.src = snip.src
-            # check a requirement as soon as the parameters it reads are bound
-            used = _names_in(parse(snip.src, "expr"))
-            level = max([i + 1 for i, (p, _) in enumerate(params) if p in used], default=0)
-            requires.append((f, c.template_text(reason, scope), level))
-        label_text = spec.get("label") or (name + "".join(f" {{{p}}}" for p, _ in params))
-        label = c.template_text(label_text, scope)
-        snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
-        stmts = parse(snip.src, "effect").children[0].children if snip else []
-        c.src, c.kind = (snip.src if snip else None), "effect"
-        effect = c.seq(stmts, scope, self.ret)
+                requires.append(r)
+
+        def make_label():
+            from .loader import resolve_parent
+            if spec.get("label"):
+                return c.template_text(str(spec["label"]), scope, src=SourceText.of(*resolve_parent(spec, "label")))
+            return c.template_text(name + "".join(f" {{{p}}}" for p, _ in params), scope)
+        label = self._guard(make_label)
+
+        def make_effect():
+            snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
+            stmts = parse(snip.src, "effect").children[0].children if snip else []
+            c.src, c.kind = (snip.src if snip else None), "effect"
+            return c.seq(stmts, scope, self.ret)
+        effect = self._guard(make_effect)
+        if failed or label is None or effect is None:
+            raise _AlreadyReported()
         who = None
         if spec.get("who") is not None:
             who = c.expr(self.rs.snippet(spec, "who", f"action {name}.who").src, scope)
@@ -974,11 +1047,17 @@ def _copy(v):
 
 
 def _plain(v):
-    """ruamel containers to plain Python values."""
+    """ruamel containers and scalars (ScalarInt, ScalarFloat, ...) to plain Python values."""
     if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
+        return {str(k) if not isinstance(k, int) else int(k): _plain(x) for k, x in v.items()}
     if isinstance(v, list):
         return [_plain(x) for x in v]
+    if isinstance(v, bool):
+        return bool(v)
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        return float(v)
     if isinstance(v, str):
         return str(v)
     return v

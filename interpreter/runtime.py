@@ -78,6 +78,8 @@ def codec(m, typ: str):
         return (lambda v: [p.id for p in v]), (lambda v: [m.seats[i] for i in v])
     if typ == "list":
         return (lambda v: encode(list(v))), (lambda v: decode(m, v))
+    if typ == "any":  # whatever it holds: cards, zones and players are stored by id, tagged
+        return encode, (lambda v: decode(m, v))
     return None, None
 
 

@@ -25,6 +25,10 @@ def load_yaml(path: Path, display: str | None = None):
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ContentError(Problem(Location(name), f"cannot read file: {e.strerror}"))
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise ContentError(Problem(Location(name, line, 1), "the file is not UTF-8 text",
+                                   hint="save it as UTF-8 (YAML files are UTF-8)"))
     return load_yaml_text(text, name)
 
 
@@ -105,6 +109,23 @@ def node_location(node) -> Location:
         return Location(name)
 
 
+def _quoted_columns(raw: str, text: str, col: int, quote: str) -> tuple:
+    """For each character of a quoted scalar's value, its 1-based column in the file line."""
+    out = []
+    i = 0
+    while i < len(raw) and len(out) < len(text):
+        ch = raw[i]
+        out.append(col + i)
+        if quote == '"' and ch == "\\" and i + 1 < len(raw):
+            nxt = raw[i + 1]
+            i += {"x": 4, "u": 6, "U": 10}.get(nxt, 2)
+        elif quote == "'" and ch == "'" and raw[i + 1:i + 2] == "'":
+            i += 2
+        else:
+            i += 1
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class SourceText:
     """A DSL text taken from a YAML value, able to map offsets back to the file."""
@@ -117,6 +138,7 @@ class SourceText:
     indent: int  # that indentation (block only)
     lines: tuple[str, ...] = ()
     folded: bool = False  # YAML joined the file's lines (a `>` block, a plain scalar on several lines)
+    colmap: tuple = ()  # a quoted scalar with escapes: the file column of each character of text
 
     @classmethod
     def plain(cls, text: str, name: str = "<text>") -> "SourceText":
@@ -130,11 +152,14 @@ class SourceText:
         lines = lines_of(parent)
         if isinstance(value, (LiteralScalarString, FoldedScalarString)):
             first = loc.line + 1  # the text starts on the line after | or >
-            while first <= len(lines) and not lines[first - 1].strip():
-                first += 1
+            while first <= len(lines) and not lines[first - 1].strip() and not text.startswith("\n"):
+                first += 1  # leading blank lines that YAML dropped
+            probe = first
+            while probe <= len(lines) and not lines[probe - 1].strip():
+                probe += 1
             indent = 0
-            if first <= len(lines):
-                src = lines[first - 1]
+            if probe <= len(lines):
+                src = lines[probe - 1]
                 indent = len(src) - len(src.lstrip(" "))
             folded = isinstance(value, FoldedScalarString)
             return cls(text, loc.file, first, indent + 1, True, indent, tuple(lines), folded)
@@ -148,12 +173,19 @@ class SourceText:
         # a plain scalar continued on the next lines: YAML folded those lines into spaces
         first_line = lines[loc.line - 1][col - 1:] if lines and 1 <= loc.line <= len(lines) else text
         folded = "\n" not in text and len(text) > len(first_line.rstrip()) and not quoted
-        return cls(text, loc.file, loc.line, col, False, 0, tuple(lines), folded)
+        colmap = ()
+        if quoted and "\\" in first_line or (quoted and "''" in first_line):
+            colmap = _quoted_columns(first_line, text, col, lines[loc.line - 1][loc.column - 1])
+        return cls(text, loc.file, loc.line, col, False, 0, tuple(lines), folded, colmap)
 
     def locate(self, line: int, column: int) -> Location:
         """Map a 1-based line/column inside the text to the file."""
         if self.folded and self.lines:
             return self._locate_folded(line, column)
+        if line <= 1 and self.colmap:
+            i = column - 1
+            col = self.colmap[i] if 0 <= i < len(self.colmap) else self.colmap[-1] + (i - len(self.colmap) + 1)
+            return Location(self.file, self.line, col)
         if line <= 1:
             return Location(self.file, self.line, self.column + column - 1)
         if self.block:

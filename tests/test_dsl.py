@@ -175,8 +175,6 @@ def test_aggregates(base, text, value):
     assert ev(base, text) == value
 
 
-@pytest.mark.xfail(strict=True, reason="max/min of several arguments count none as 0 (match: _num), "
-                                       "while max/min over a collection skip it")
 def test_min_of_several_arguments_skips_none(base):
     assert ev(base, "min(4, none, 2)") == 2
 
@@ -504,7 +502,6 @@ def test_choose_suspends_and_names_the_chooser(tmp_path):
     assert "not one of the options" in game.explain(state, Action("choose", ("9",)))
 
 
-@pytest.mark.xfail(strict=True, reason="a choose prompt is plain text, not a {expr} template like log and labels")
 def test_a_choose_prompt_is_a_template(tmp_path):
     game = load(tmp_path, """
         actions:

@@ -149,8 +149,6 @@ def test_check_invariants_reports_a_broken_state(mini):
     assert any("more than its capacity 1" in p for p in problems)
 
 
-@pytest.mark.xfail(strict=True, reason="match._plain leaves ruamel ScalarInt (and other YAML scalar types) in "
-                                       "variable defaults, so new states hold non-plain values")
 def test_a_new_state_holds_only_plain_values(mini):
     def walk(v):
         t = type(v)
@@ -162,8 +160,6 @@ def test_a_new_state_holds_only_plain_values(mini):
     assert walk(mini.new_game(seed=1))
 
 
-@pytest.mark.xfail(strict=True, reason="a variable without a card/zone/player type (type any, or inferred from "
-                                       "its default) stores the live Card object: to_json then fails")
 def test_an_untyped_variable_holding_a_card_survives_json(make_game):
     game = make_game("""
         game: {name: t}

@@ -129,8 +129,6 @@ def test_missing_game_folder_file_and_section(tmp_path, write_game):
         Game.load(str(root))
 
 
-@pytest.mark.xfail(strict=True, reason="yamlio.load_yaml catches OSError only: a file that is not UTF-8 "
-                                       "raises UnicodeDecodeError")
 def test_a_file_that_is_not_utf8_is_a_content_error(write_game):
     root = write_game(BASE)
     (root / "more.yaml").write_bytes(b"cards: {b: {title: \"\xff\xfe\"}}\n")
@@ -199,16 +197,12 @@ def test_syntax_error_in_a_trigger(make_game):
     assert at(p) == where(text, "on turn_start", "player")
 
 
-@pytest.mark.xfail(strict=True, reason="yamlio.SourceText.of skips leading blank lines of a block scalar, "
-                                       "but the text keeps them: every line is reported one too far")
 def test_syntax_error_in_a_block_scalar_that_starts_with_a_blank_line(make_game):
     text = BASE + "  broken:\n    effect: |-\n\n        let a = 1\n\n        let b = a +* 2\n"
     p = only(problems_of(make_game, text))
     assert at(p) == where(text, "let b", "*") == (19, 20)
 
 
-@pytest.mark.xfail(strict=True, reason="compiler.x_aggregate passes the function name as a str, not its token: "
-                                       "the error points at the start of the text")
 def test_unknown_aggregate_points_at_its_name(make_game):
     text = add_action("let q = 1 + mean(x for x in [1])")
     p = only(problems_of(make_game, text))
@@ -216,8 +210,6 @@ def test_unknown_aggregate_points_at_its_name(make_game):
     assert at(p) == where(text, "let q", "mean")
 
 
-@pytest.mark.xfail(strict=True, reason="yamlio.SourceText.of ignores escapes: columns after \\\" in a "
-                                       "double-quoted scalar are off by one per escape")
 def test_syntax_error_after_an_escape_in_a_quoted_scalar(make_game):
     text = BASE + '  broken:\n    effect: "log \\"x\\"; let a = )"\n'
     p = only(problems_of(make_game, text))
@@ -230,16 +222,12 @@ def test_syntax_error_on_the_second_line_of_a_folded_scalar(make_game):
     assert at(p) == where(text, "pile.count >>", ">", nth=1)
 
 
-@pytest.mark.xfail(strict=True, reason="compiler.template_text compiles each {expr} as a new one-line text: "
-                                       "its errors point at line 1 of the file, or at the wrong snippet")
 def test_error_inside_a_log_template_points_into_the_string(make_game):
     text = BASE + '  broken:\n    effect: |\n      log "total {1 +}"\n'
     p = only(problems_of(make_game, text))
     assert at(p) == where(text, "log", "}")
 
 
-@pytest.mark.xfail(strict=True, reason="Match._compile_action compiles the label with the compiler's source "
-                                       "left on the last parameter: label errors point at a parameter")
 def test_error_inside_a_label_points_at_the_label(make_game):
     text = BASE + '  broken:\n    params: {n: "range(2)"}\n    label: "take {nn}"\n    effect: pass\n'
     p = only(problems_of(make_game, text))
@@ -340,15 +328,11 @@ def test_several_problems_are_reported_at_once(make_game):
     assert len({p.location.line for p in ps}) == 6
 
 
-@pytest.mark.xfail(strict=True, reason="Match._compile_action runs inside one _guard: the first error of an "
-                                       "action hides the others of the same action")
 def test_several_problems_in_one_action_are_reported_at_once(make_game):
     text = BASE + "  one:\n    require: [\"pile.cuont > 1\"]\n    effect: let a = pilee.count\n"
     assert len(problems_of(make_game, text)) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="Match.__init__ raises after _collect_rules: problems found while "
-                                       "building (card start, triggers) hide every rules-text problem")
 def test_building_and_rules_problems_are_reported_together(make_game):
     text = BASE.replace("gem: {props: {value: 3}}", "gem: {props: {value: 3}, start: pil}") + \
         "  one:\n    effect: let a = pilee.count\n"
@@ -494,8 +478,6 @@ def test_fail_raises_its_message_at_its_position(make_game):
     assert (info.value.location.line, info.value.location.column) == where(text, "fail", "fail")
 
 
-@pytest.mark.xfail(strict=True, reason="compiler.s_move_stmt keeps only the text after the first ': ' of the "
-                                       "primitive's message, dropping `cannot move CARD to ZONE`")
 def test_capacity_error_names_the_card_and_the_zone(make_game):
     game = make_game(BASE.replace("pile: {}", "pile: {}\n  slot: {capacity: 1}") +
                      "  fill:\n    effect: move pile.cards to slot\n")
@@ -503,8 +485,6 @@ def test_capacity_error_names_the_card_and_the_zone(make_game):
         game.apply(game.new_game(seed=1), "fill")
 
 
-@pytest.mark.xfail(strict=True, reason="compiler.x_binop/x_neg/x_compare let TypeError and ZeroDivisionError "
-                                       "escape: not an InterpretError, no position")
 @pytest.mark.parametrize("text", ["1 / 0", "1 % 0", '"a" + 1', '"a" < 1', "-\"a\"", "pile + 1"])
 def test_impossible_arithmetic_is_a_rule_runtime_error(make_game, text):
     game = make_game(BASE)
@@ -512,8 +492,6 @@ def test_impossible_arithmetic_is_a_rule_runtime_error(make_game, text):
         game.evaluate(game.new_game(seed=1), text)
 
 
-@pytest.mark.xfail(strict=True, reason="Game.evaluate lets the parser's ParseFailure and the compiler's "
-                                       "CompileError escape instead of a ContentError")
 @pytest.mark.parametrize("text", ["1 +", "pilee.count"])
 def test_evaluate_reports_bad_text_as_a_content_error(make_game, text):
     game = make_game(BASE)

@@ -32,7 +32,13 @@ class CompileError(Exception):
         self.message = message
         self.node = node
         self.hint = hint
+        self.src = None  # set when it leaves the text it was raised in
+        self.kind = "expr"
         super().__init__(message)
+
+
+def _loc_tuple(loc):
+    return loc.file, loc.line, loc.column
 
 
 def did_you_mean(name: str, known) -> str:
@@ -162,8 +168,14 @@ class Compiler:
         return parse(src, kind)
 
     def problem(self, e: CompileError) -> Problem:
-        loc = self.loc(e.node)
-        return Problem(loc, e.message, hint=e.hint, context=self.src.context(loc) if self.src else "")
+        saved = self.src, self.kind
+        if getattr(e, "src", None) is not None:  # the text it was raised in (a {piece} of a template...)
+            self.src, self.kind = e.src, e.kind
+        try:
+            loc = self.loc(e.node)
+            return Problem(loc, e.message, hint=e.hint, context=self.src.context(loc) if self.src else "")
+        finally:
+            self.src, self.kind = saved
 
     def loc(self, node) -> Location:
         src = self.src
@@ -187,7 +199,12 @@ class Compiler:
         """Compile an expression text; returns f(ctx)."""
         self.src, self.kind = src, "expr"
         tree = parse(src, "expr")
-        return self.e(tree, scope)
+        try:
+            return self.e(tree, scope)
+        except CompileError as e:
+            if getattr(e, "src", None) is None:
+                e.src, e.kind = src, "expr"
+            raise
 
     def effect(self, src: SourceText, scope: Scope):
         """Compile an effect text; returns an entry f(ctx) that ends by returning to the caller."""
@@ -242,8 +259,11 @@ class Compiler:
                 return k(ctx)
             return run
         pre = tuple(self.stmt(s, scope) for s in stmts[:split])
-        if stmts[split].data == "choose_stmt":  # its name is bound for what follows
-            scope.add(str(stmts[split].children[0]))
+        # the rest is compiled first (it is the continuation): declare every name the suspending
+        # statement binds, however deep (a choose or a let inside an if, a for, a repeat)
+        for sub in stmts[split].iter_subtrees_topdown():
+            if sub.data in ("choose_stmt", "let_stmt", "for_stmt"):
+                scope.add(str(sub.children[0]))
         rest = self.seq(stmts[split + 1:], scope, k)
         sus = self.cps(stmts[split], scope, rest)
 
@@ -345,13 +365,14 @@ class Compiler:
         slot = scope.add(str(name))
         optf = self.e(options, scope)
         by = None
-        prompt = str(name).replace("_", " ")
+        default_prompt = str(name).replace("_", " ")
+        prompt = lambda ctx: default_prompt  # noqa: E731
         optional = False
         for opt in node.children[2:]:
             if opt.data == "choose_by":
                 by = self.e(opt.children[0], scope)
             elif opt.data == "choose_label":
-                prompt = self.string(opt.children[0])
+                prompt = self.template(opt.children[0], scope)
             else:
                 optional = True
         m = self.m
@@ -370,7 +391,7 @@ class Compiler:
                 "slot": slot,
                 "player": player.id if player is not None else None,
                 "me": ctx.me.id if ctx.me is not None else None,
-                "prompt": prompt,
+                "prompt": prompt(ctx),
                 "optional": optional,
                 "options": rt.encode(list(opts)),
                 "locals": rt.encode(ctx.locals),
@@ -530,7 +551,9 @@ class Compiler:
                 else:
                     move(ctx, w, z, top)
             except rt.RuleRuntimeError as e:
-                raise rt.RuleRuntimeError(str(e).split(": ", 1)[-1] if e.location is None else str(e), loc) from None
+                if e.location is not None:
+                    raise
+                raise rt.RuleRuntimeError(str(e), loc) from None
         return run
 
     def s_swap_stmt(self, node, scope):
@@ -849,19 +872,40 @@ class Compiler:
 
     def x_neg(self, node, scope):
         f = self.e(node.children[0], scope)
-        return lambda ctx: -_num(f(ctx))
+        loc = self.loc(node)
+
+        def neg(ctx):
+            v = f(ctx)
+            try:
+                return -_num(v)
+            except TypeError:
+                raise rt.RuleRuntimeError(f"cannot negate {label_of(v)}", loc) from None
+        return neg
 
     def x_binop(self, node, scope):
         af, op, bf = self.e(node.children[0], scope), str(node.children[1]), self.e(node.children[2], scope)
         fn = _BINOPS[op]
+        loc = self.loc(node.children[1])
+
+        def slow(a, b):
+            try:
+                return fn(a, b)
+            except (TypeError, ZeroDivisionError):
+                raise rt.RuleRuntimeError(f"cannot compute {label_of(a)} {op} {label_of(b)}", loc) from None
         if op == "+":
             def add(ctx):
                 a, b = af(ctx), bf(ctx)
                 if type(a) is int and type(b) is int:
                     return a + b
-                return fn(a, b)
+                return slow(a, b)
             return add
-        return lambda ctx: fn(af(ctx), bf(ctx))
+
+        def binop(ctx):
+            a, b = af(ctx), bf(ctx)
+            if type(a) is int and type(b) is int and (b != 0 or op in ("-", "*")):
+                return fn(a, b)
+            return slow(a, b)
+        return binop
 
     def constant_of(self, node):
         """(True, value) when a node is a literal."""
@@ -876,7 +920,14 @@ class Compiler:
 
     def x_compare(self, node, scope):
         af, op, bf = self.e(node.children[0], scope), str(node.children[1]), self.e(node.children[2], scope)
-        fn = _COMPARE[op]
+        cmp = _COMPARE[op]
+        loc = self.loc(node.children[1])
+
+        def fn(a, b):
+            try:
+                return cmp(a, b)
+            except TypeError:
+                raise rt.RuleRuntimeError(f"cannot compare {label_of(a)} {op} {label_of(b)}", loc) from None
         is_const, v = self.constant_of(node.children[2])
         if is_const:
             if op == "==":
@@ -889,7 +940,9 @@ class Compiler:
 
                 def cmp_const(ctx):
                     a = af(ctx)
-                    return a is not None and pyop(a, v)
+                    if type(a) is int:
+                        return pyop(a, v)
+                    return a is not None and fn(a, v)
                 return cmp_const
         if op == "==":
             return lambda ctx: af(ctx) == bf(ctx)
@@ -1006,10 +1059,10 @@ class Compiler:
         return self.generator(node, scope, value, name, coll, cond)
 
     def x_aggregate(self, node, scope):
-        fname, value, name, coll, cond = node.children
-        fname = str(fname)
+        ftok, value, name, coll, cond = node.children
+        fname = str(ftok)
         if fname not in _AGGREGATES:
-            raise CompileError(f"`{fname}(... for ...)` is not an aggregate", fname,
+            raise CompileError(f"`{fname}(... for ...)` is not an aggregate", ftok,
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
         agg = _AGGREGATES[fname]
         gen = self.generator(node, scope, value, name, coll, cond)
@@ -1029,7 +1082,11 @@ class Compiler:
             return lambda ctx: agg(iterable(f0(ctx), node))
         if fname in ("max", "min") and len(argfs) > 1:
             fn = max if fname == "max" else min
-            return lambda ctx: fn(_num(f(ctx)) for f in argfs)
+
+            def extreme(ctx):  # like max/min over a collection: none counts for nothing
+                values = [v for v in (f(ctx) for f in argfs) if v is not None]
+                return fn(values) if values else None
+            return extreme
         zfam = m.zone_family(fname)
         if zfam is not None:
             if len(argfs) != 1:
@@ -1080,22 +1137,46 @@ class Compiler:
     # ---- text with {expressions} -------------------------------------------------------
 
     def template(self, tok, scope):
+        """A quoted string of rules text with {expressions}; errors point inside the string."""
         text = self.string(tok) if isinstance(tok, Token) else tok
+        src = self.src
+        if isinstance(tok, Token) and src is not None:
+            line, column = tok.line, tok.column
+            if self.kind == "expr" and "\n" in src.text:
+                here = self.loc(tok)
+                return self.template_text(text, scope, at=lambda k: (here.file, here.line, here.column + 1 + k, src))
+            return self.template_text(text, scope, at=lambda k: (*_loc_tuple(src.locate(line, column + 1 + k)), src))
         return self.template_text(text, scope)
 
-    def template_text(self, text: str, scope):
+    def template_text(self, text: str, scope, src: SourceText | None = None, at=None):
+        """Compile a text with {expressions}. `src` is the YAML value holding it, or `at(offset)`
+        gives (file, line, column, source) of an offset in the text: errors then point inside it."""
+        if at is None and src is not None:
+            def at(k, src=src):
+                before = src.text[:k]
+                line = before.count("\n") + 1
+                column = k - (before.rfind("\n") + 1) + 1
+                return (*_loc_tuple(src.locate(line, column)), src)
         parts = []
+        offset = 0
         for i, piece in enumerate(re.split(r"\{([^{}]*)\}", text)):
             if i % 2 == 0:
                 if piece:
                     parts.append(piece)
+                offset += len(piece) + 1
             else:
                 saved = self.src, self.kind
+                if at is not None:
+                    file, line, column, whole = at(offset)
+                    piece_src = SourceText(piece, file, line, column, False, 0, whole.lines)
+                else:
+                    piece_src = SourceText.plain(piece, self.src.file if self.src else "<text>")
                 try:
-                    f = self.expr(SourceText.plain(piece, self.src.file if self.src else "<text>"), scope)
+                    f = self.expr(piece_src, scope)
                 finally:
                     self.src, self.kind = saved
                 parts.append(f)
+                offset += len(piece) + 1
         parts = tuple(parts)
 
         def render(ctx):
