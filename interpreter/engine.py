@@ -331,18 +331,28 @@ class Game:
                 if fin is None or flow["phase"] == "setup":
                     return
                 st["pending"].clear()  # a turn that ends drops what was waiting
+            resume = flow.get("resume")
+            if resume:  # a flow effect (round or turn start/end) waited for a choice: carry on
+                flow["resume"] = None
+                if resume == "order":
+                    self._begin_order(ctx)
+                elif resume == "first_step":
+                    self._next_step(ctx)
+                elif resume in ("turn_ended:next", "turn_ended:round"):
+                    self._after_end_turn(ctx, resume.split(":")[1])
+                elif resume == "round_ended":
+                    self._after_round_end(ctx)
+                continue
             if flow["phase"] == "setup":
                 self._start_round(ctx)
                 continue
             if fin == "round":
                 flow["finish"] = None
-                self._end_turn(ctx)
-                self._end_round(ctx)
+                self._end_turn(ctx, then="round")
                 continue
             if fin == "turn":
                 flow["finish"] = None
-                self._end_turn(ctx)
-                self._next_turn(ctx)
+                self._end_turn(ctx, then="next")
                 continue
             if fin == "step":
                 flow["finish"] = None
@@ -354,8 +364,7 @@ class Game:
                 continue
             step = m.steps[flow["step"]] if flow["step"] < len(m.steps) else None
             if step is None:
-                self._end_turn(ctx)
-                self._next_turn(ctx)
+                self._end_turn(ctx, then="next")
                 continue
             if self._has_action(st):
                 return
@@ -381,6 +390,9 @@ class Game:
         self._reset(st, "round")
         self._call_effect(ctx, m.round_start)
         self._emit(ctx, "round_start", [])
+        if st["pending"]:
+            flow["resume"] = "order"
+            return
         self._begin_order(ctx)
 
     def _begin_order(self, ctx):
@@ -406,6 +418,9 @@ class Game:
         player = m.turn_player(st)
         self._call_effect(ctx, m.turn_start, player)
         self._emit(ctx, "turn_start", [player])
+        if st["pending"]:
+            flow["resume"] = "first_step"
+            return
         self._next_step(ctx)
 
     def _next_step(self, ctx):
@@ -425,17 +440,29 @@ class Game:
             break
         flow["step"] = i
 
-    def _end_turn(self, ctx):
+    def _end_turn(self, ctx, then: str):
+        """End the turn, then go to the next turn (`next`) or end the round (`round`)."""
         st, m = ctx.st, self.m
         player = m.turn_player(st)
-        if player is None:
-            return
-        self._emit(ctx, "turn_end", [player])
-        self._call_effect(ctx, m.turn_end, player)
-        self._reset(st, "turn")
-        st["used"] = {}
+        if player is not None:
+            self._emit(ctx, "turn_end", [player])
+            self._call_effect(ctx, m.turn_end, player)
+            if st["pending"]:
+                st["flow"]["resume"] = f"turn_ended:{then}"
+                return
+        self._after_end_turn(ctx, then)
+
+    def _after_end_turn(self, ctx, then: str):
+        st = ctx.st
+        if self.m.turn_player(st) is not None:
+            self._reset(st, "turn")
+            st["used"] = {}
         if st["flow"].get("finish") == "turn":
             st["flow"]["finish"] = None
+        if then == "round":
+            self._end_round(ctx)
+        else:
+            self._next_turn(ctx)
 
     def _next_turn(self, ctx):
         flow = ctx.st["flow"]
@@ -450,6 +477,14 @@ class Game:
         flow = st["flow"]
         self._emit(ctx, "round_end", [])
         self._call_effect(ctx, m.round_end)
+        if st["pending"]:
+            flow["resume"] = "round_ended"
+            return
+        self._after_round_end(ctx)
+
+    def _after_round_end(self, ctx):
+        st, m = ctx.st, self.m
+        flow = st["flow"]
         if flow.get("finish") == "game":
             return
         flow["finish"] = None
@@ -488,33 +523,10 @@ class Game:
 
     def ranking(self, st) -> list[int]:
         """Seat indices from first to last: score, then each tie-break in order."""
-        m = self.m
-        ctx = rt.Ctx(st, m)
-        keys = []
-        for s in m.seats:
-            ctx.me = s
-            ctx.locals = [None] * m.score_scope.size
-            k = [m.score(ctx) if m.score else 0]
-            for f in m.tiebreaks:
-                v = f(ctx)
-                k.append(int(v) if isinstance(v, bool) else (v or 0))
-            keys.append((tuple(k), -s.id))
-        order = sorted(range(len(m.seats)), key=lambda i: keys[i], reverse=True)
-        return order
+        return self.m.ranking(st)
 
     def winners(self, st) -> list[int]:
-        m = self.m
-        if m.winner is not None:
-            ctx = rt.Ctx(st, m)
-            out = []
-            for s in m.seats:
-                ctx.me = s
-                ctx.locals = [None] * m.winner_scope.size
-                if m.winner(ctx):
-                    out.append(s.id)
-            return out
-        rank = self.ranking(st)
-        return rank[:1]
+        return self.m.winners(st)
 
     def check_invariants(self, st) -> list[str]:
         """The content's declared invariants that do not hold in `st`."""

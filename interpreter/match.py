@@ -81,8 +81,8 @@ class Match:
         self._build_constants()
         self._build_board()
         self._build_zones()
-        self._build_cards()
         self._build_vars()
+        self._build_cards()
         self._collect_rules()
         self._compile_all()  # even when building found problems: report the rules' problems too
         self.errors.raise_if_any()
@@ -1010,6 +1010,41 @@ class Match:
         i = st["flow"].get("step", 0)
         return self.step_names[i] if 0 <= i < len(self.step_names) else None
 
+    # ---- results (also readable from the rules: score_of, is_winner) ---------------------
+
+    def score_of(self, st, seat) -> object:
+        if self.score is None:
+            return 0
+        ctx = rt.Ctx(st, self, seat)
+        ctx.locals = [None] * self.score_scope.size
+        return self.score(ctx)
+
+    def ranking(self, st) -> list[int]:
+        """Seat indices from first to last: score, then each tie-break in order, then seat order."""
+        ctx = rt.Ctx(st, self)
+        keys = []
+        for s in self.seats:
+            ctx.me = s
+            ctx.locals = [None] * self.score_scope.size
+            k = [self.score(ctx) if self.score else 0]
+            for f in self.tiebreaks:
+                v = f(ctx)
+                k.append(int(v) if isinstance(v, bool) else (v or 0))
+            keys.append((tuple(k), -s.id))
+        return sorted(range(len(self.seats)), key=lambda i: keys[i], reverse=True)
+
+    def winners(self, st) -> list[int]:
+        if self.winner is not None:
+            ctx = rt.Ctx(st, self)
+            out = []
+            for s in self.seats:
+                ctx.me = s
+                ctx.locals = [None] * self.winner_scope.size
+                if self.winner(ctx):
+                    out.append(s.id)
+            return out
+        return self.ranking(st)[:1]
+
     # ---- the initial state -----------------------------------------------------------
 
     def new_state(self, seed: int) -> dict:
@@ -1028,7 +1063,7 @@ class Match:
             "gv": {k: _copy(v["default"]) for k, v in self.gvars.items()},
             "rng": seed_state(seed),
             "forced": [],
-            "flow": {"phase": "setup", "round": 0, "order": [], "pos": 0, "step": 0, "finish": None},
+            "flow": {"phase": "setup", "round": 0, "order": [], "pos": 0, "step": 0, "finish": None, "resume": None},
             "used": {},
             "pending": [],
         }
@@ -1214,6 +1249,11 @@ def _find(ctx, where, name):
     return None
 
 
+def _text(v) -> str:
+    from .model import label_of
+    return v if isinstance(v, str) else label_of(v)
+
+
 def _contents(ctx, zones):
     """Every card in a list of zones, zone by zone, in order."""
     cards = ctx.m.cards
@@ -1300,6 +1340,9 @@ _BUILTINS = {
     "card_named": (_card_named, (1,)),
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
     "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
+    "text": (lambda ctx, *parts: "".join(_text(p) for p in parts), None),
+    "score_of": (lambda ctx, p: ctx.m.score_of(ctx.st, p), (1,)),
+    "is_winner": (lambda ctx, p: p is not None and p.id in ctx.m.winners(ctx.st), (1,)),
     "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
     "find": (_find, (2,)),
     "contents": (_contents, (1,)),
