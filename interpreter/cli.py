@@ -171,6 +171,13 @@ class Narrator:
             if not self.quiet:
                 _out(f"── {r} ──")
 
+    def hide(self, st_before, player: int | None, label: str) -> str:
+        """A move's label as the viewer may read it before the move (a card revealed by the move
+        itself, such as the last card of a hidden pile, must not tell who played it)."""
+        if self.quiet or player == self.viewer:
+            return label
+        return self.renderer.redact(st_before, self.viewer, label)
+
     def move(self, st_after, *, n: int, player: int | None, label: str, events) -> None:
         if self.quiet:
             return
@@ -353,6 +360,7 @@ def cmd_play(args) -> int:
                 seat = game.m.seats[p]
                 who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
             action, label = who.choose_with_label(game, st) if not isinstance(who, Human) else who.choose(st)
+            label = narrator.hide(st, p, label)
             step = game.apply_in_place(st, action)
             n += 1
             if log is not None:
@@ -405,12 +413,13 @@ def cmd_replay(args) -> int:
         except ValueError as e:
             raise LogError(where, f"not an action: {e}") from None
         labels = dict(game.legal_actions_with_labels(st))
+        shown = narrator.hide(st, p, labels.get(action, text))
         try:
             step = game.apply_in_place(st, action)
         except IllegalActionError as e:
             raise LogError(where, f"`{text}` is refused: {e.reason}") from None
         n += 1
-        narrator.move(st, n=n, player=p, label=labels.get(action, text), events=step.events)
+        narrator.move(st, n=n, player=p, label=shown, events=step.events)
     if not game.is_terminal(st):
         _out("", renderer.screen(st, None), "")
         _out(f"The log ends after {_n(n, 'decision')}, before the end of the game.")
