@@ -116,7 +116,8 @@ def run_file(path: Path) -> Result:
     doc = load_scenario(path)
     meta = doc.get("scenario") or {}
     result = Result(str(path), str(meta.get("title", path.stem)))
-    game = _game_for(game_of(path, doc), meta.get("players"), _plain(meta.get("options")), meta.get("variants"))
+    variants = [str(path.parent / v) if (path.parent / str(v)).is_file() else str(v) for v in meta.get("variants") or []]
+    game = _game_for(game_of(path, doc), meta.get("players"), _plain(meta.get("options")), variants)
     runner = Runner(game, path, doc)
     try:
         runner.run()
