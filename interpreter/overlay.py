@@ -169,7 +169,43 @@ def apply_variants(rs: Ruleset, variants: list[Variant], errors: ErrorList) -> N
             except _ChangeError as e:
                 errors.add(loc, f"variant `{v.name}`: {e}", hint=e.hint)
         rs.variants.append(v.name)
+    if variants and not errors.problems:
+        errors.problems.extend(_validate_merged(rs))
     rs.problems_after_variants = list(errors.problems)
+
+
+def _validate_merged(rs: Ruleset) -> list[Problem]:
+    """The game as the variants left it, checked against the content schema; each problem is
+    located where its value was written (a variant's file, usually)."""
+    from .loader import _to_plain, validator
+    doc = {label: getattr(rs, attr) for label, attr in _SECTIONS.items()}
+    doc["vars"] = rs.vars
+    plain = {k: _to_plain(v) for k, v in doc.items() if v}
+    out = []
+    for err in validator("content").iter_errors(plain):
+        path = list(err.absolute_path)
+        node, key = None, None
+        cur = doc
+        for part in path:
+            if isinstance(cur, (dict, list)):
+                try:
+                    node, key = cur, part
+                    cur = cur[part]
+                    continue
+                except (KeyError, IndexError, TypeError):
+                    break
+            break
+        if node is not None:
+            n, k = resolve_parent(node, key)
+            try:
+                loc = value_location(n, k) if hasattr(n, "lc") else Location("<variants>")
+            except Exception:
+                loc = node_location(n)
+        else:
+            loc = Location("<variants>")
+        jpath = "/" + "/".join(str(p) for p in path)
+        out.append(Problem(loc, f"after the variants: {err.message} (at {jpath})"))
+    return out
 
 
 class _ChangeError(Exception):
