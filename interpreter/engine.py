@@ -153,8 +153,13 @@ class Game:
         if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
             return []
         ctx.locals = [None] * a.nslots
-        out = []
         params = a.params
+        if not params:  # the frequent case of an action without parameters
+            for f in a.requires_by_level[0]:
+                if not f(ctx):
+                    return []
+            return [(Action(a.name, ()), a.label(ctx) if labels and not first_only else None)]
+        out = []
         n = len(params)
         by_level = a.requires_by_level
 
@@ -213,6 +218,18 @@ class Game:
             hint = did_you_mean(action.name, m.action_by_name)
             raise IllegalActionError(action, f"no action `{action.name}` in this game" + (f"; {hint}" if hint else ""))
         step = m.step_name(st)
+        if a.name in m.never_legal:
+            ctx = rt.Ctx(st, m, player)
+            for f, reason, _ in a.requires:
+                ctx.locals = [None] * a.nslots
+                try:
+                    if not f(ctx):
+                        raise IllegalActionError(action, reason(ctx))
+                except IllegalActionError:
+                    raise
+                except Exception:
+                    pass
+            raise IllegalActionError(action, f"`{a.name}` is not played with these options")
         if a.steps is not None and step not in a.steps:
             raise IllegalActionError(action, f"`{a.name}` is played in step {'/'.join(sorted(a.steps))}, "
                                              f"and this is step {step}")

@@ -48,6 +48,7 @@ class ActionDef:
     section: str = ""
     who: object = None  # f(ctx) -> list of seats allowed, or None: the turn's player
     requires_by_level: list = field(default_factory=list)  # checks to run once i parameters are bound
+    static_false: list = field(default_factory=list)  # requirements false by the options alone
 
     def __post_init__(self):
         self.requires_by_level = [[f for f, _, lv in self.requires if lv == i] for i in range(len(self.params) + 1)]
@@ -94,6 +95,8 @@ class Match:
         self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.n)]
 
     def _build_constants(self):
+        # the variables come later (_build_vars): static expressions (board sizes...) see constants only
+        self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
         self.constants = _plain(dict(self.rs.constants))
         self.constants.update(self.options)
         self.constants["player_count"] = self.n
@@ -629,6 +632,15 @@ class Match:
                     pass
         return Handler(None, body, direct, len(params), max(scope.size, len(params)), snip.where)
 
+    def _is_static(self, tree) -> bool:
+        """An expression made of literals, operators and constants (options) only."""
+        for node in tree.iter_subtrees():
+            if node.data in ("attr", "call", "aggregate", "index", "comprehension", "where_it", "is_tag", "is_not_tag"):
+                return False
+            if node.data == "name" and str(node.children[0]) not in self.constants:
+                return False
+        return True
+
     def _guard(self, fn):
         try:
             return fn()
@@ -910,8 +922,12 @@ class Match:
                 self.action_by_name[name] = a
         self.actions_by_step = {}
         self.actions_by_cost = {}
+        # an action whose requirement is false by the options alone (`field_powers` off...) can
+        # never be played in this match: it is left out of the lists that are walked every decision
+        self.never_legal = {a.name for a in self.actions if any(f is None for f in a.static_false)}
+        live = [a for a in self.actions if a.name not in self.never_legal]
         for s in self.step_names:
-            self.actions_by_step[s] = [a for a in self.actions if a.steps is None or s in a.steps]
+            self.actions_by_step[s] = [a for a in live if a.steps is None or s in a.steps]
             # to know quickly whether anything is legal: cheapest first
             self.actions_by_cost[s] = sorted(self.actions_by_step[s], key=lambda a: len(a.params))
 
@@ -933,6 +949,7 @@ class Match:
             f = c.expr(snip.src, scope)
             compiled_params.append((pname, scope.slots[pname], f))
         requires = []
+        static_false = []
         failed = False
         for i, req in enumerate(spec.get("require") or []):
             def one(i=i, req=req):
@@ -949,6 +966,12 @@ class Match:
                 used = _names_in(parse(snip.src, "expr"))
                 level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
                 c.src = snip.src
+                if self._is_static(parse(snip.src, "expr")):
+                    try:
+                        if not f(rt.Ctx({}, self)):
+                            static_false.append(None)  # false whatever happens
+                    except Exception:
+                        pass
                 return f, c.template_text(reason, scope, src=reason_src), level
             r = self._guard(one)  # each part on its own: every problem of the action is reported
             if r is None:
@@ -974,8 +997,10 @@ class Match:
         who = None
         if spec.get("who") is not None:
             who = c.expr(self.rs.snippet(spec, "who", f"action {name}.who").src, scope)
-        return ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
-                         label, effect, scope.size, spec.get("section", ""), who)
+        a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
+                      label, effect, scope.size, spec.get("section", ""), who)
+        a.static_false = static_false
+        return a
 
     def _compile_scoring(self):
         sc = self.rs.scoring
