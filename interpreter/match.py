@@ -432,6 +432,13 @@ class Match:
         return (list(_CARD_ATTRS) + list(_ZONE_ATTRS) + list(_SEAT_ATTRS) + list(self.cvars) + list(self.pvars)
                 + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones))
 
+    def _var_reader(self, kind, name):
+        """(ctx, owner) -> the variable `name` of a card, zone or player (kind cv, zv, pv)."""
+        _, dec = self.var_codec(kind, name)
+        if dec is None:
+            return lambda ctx, o: ctx.st[kind][name][o.id]
+        return lambda ctx, o: dec(ctx.st[kind][name][o.id])
+
     def attr_getter(self, name):
         return self.attr_handlers(name)[3]
 
@@ -442,26 +449,19 @@ class Match:
         ("prop", None) a printed property, ("var", None) a plain card variable,
         ("call", h) anything else, or None.
         """
-        m = self
         card_h = _CARD_ATTRS.get(name)
         if card_h is None and name in self.cvars:
-            enc, dec = self.var_codec("cv", name)
-            card_h = (lambda ctx, o: ctx.st["cv"][name][o.id]) if dec is None else \
-                     (lambda ctx, o: dec(ctx.st["cv"][name][o.id]))
+            card_h = self._var_reader("cv", name)
         if card_h is None and name in self.card_props:
             card_h = lambda ctx, o: o.props.get(name)
         zone_h = _ZONE_ATTRS.get(name)
         if zone_h is None and name in self.zvars:
-            enc, dec = self.var_codec("zv", name)
-            zone_h = (lambda ctx, o: ctx.st["zv"][name][o.id]) if dec is None else \
-                     (lambda ctx, o: dec(ctx.st["zv"][name][o.id]))
+            zone_h = self._var_reader("zv", name)
         if zone_h is None and name in self.zone_attrs:
             zone_h = lambda ctx, o: o.attrs.get(name)
         seat_h = _SEAT_ATTRS.get(name)
         if seat_h is None and name in self.pvars:
-            enc, dec = self.var_codec("pv", name)
-            seat_h = (lambda ctx, o: ctx.st["pv"][name][o.id]) if dec is None else \
-                     (lambda ctx, o: dec(ctx.st["pv"][name][o.id]))
+            seat_h = self._var_reader("pv", name)
         if seat_h is None and name in self.player_zones:
             fam = self.player_zones[name]
             seat_h = lambda ctx, o: fam[o.id]
@@ -1335,6 +1335,15 @@ def _card_named(ctx, key):
     return ctx.m.card_by_key.get(key)
 
 
+def _sees(ctx, p, card):
+    """Whether seat `p` may see `card` now: what p's view shows (views.py), for scenarios and rules."""
+    if p is None or type(card) is not Card:
+        return False
+    from .engine import Game
+    from .views import visible_cards
+    return card.key in visible_cards(Game(ctx.m), ctx.st, p.id)
+
+
 _BUILTINS = {
     "cell": (_cell, (2,)),
     "row_cells": (_row_cells, (1,)),
@@ -1371,6 +1380,7 @@ _BUILTINS = {
     "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
     "find": (_find, (2,)),
     "contents": (_contents, (1,)),
+    "sees": (_sees, (2,)),
 }
 
 # events the engine emits by itself

@@ -593,27 +593,22 @@ class Compiler:
         return run
 
     def s_emit_stmt(self, node, scope):
+        return self.call_stmt(node, scope, "emit_stmt", self.m.event_direct)
+
+    def s_do_stmt(self, node, scope):
+        return self.call_stmt(node, scope, "do_stmt", self.m.procedure_direct)
+
+    def call_stmt(self, node, scope, kind, target):
+        """`emit EVENT(...)` or `do PROCEDURE(...)` that cannot suspend: logged, then dispatched."""
         name = str(node.children[0])
         argfs = self.args(node.children[1], scope)
-        self.check_arity(node, name, len(argfs), "emit_stmt")
-        dispatch = self.m.event_direct(name)
+        self.check_arity(node, name, len(argfs), kind)
+        dispatch = target(name)
 
         def run(ctx):
             args = [a(ctx) for a in argfs]
             ctx.events.append((name, args))
             dispatch(ctx, args)
-        return run
-
-    def s_do_stmt(self, node, scope):
-        name = str(node.children[0])
-        argfs = self.args(node.children[1], scope)
-        self.check_arity(node, name, len(argfs), "do_stmt")
-        call = self.m.procedure_direct(name)
-
-        def run(ctx):
-            args = [a(ctx) for a in argfs]
-            ctx.events.append((name, args))
-            call(ctx, args)
         return run
 
     def s_choose_stmt(self, node, scope):  # only reached when wrongly compiled direct
