@@ -7,7 +7,11 @@ A view is derived only from the visibility each zone declares in content:
     hidden   nobody sees the keys, only the count
     top      everyone sees the key of the top card, and the count
 
-Board cells are zones, and follow the same rule. The view is plain JSON data:
+Board cells are zones, and follow the same rule. A card variable declared with
+`conceals: true` (content: vars.card) hides its card's identity from every view
+while it is true, whatever the zone: the card still counts, but its key is None
+in its zone's list, its variables are not shown and references to it are None
+(a piece turned face down on the board). The view is plain JSON data:
 
     {"seat": "p1" | None,
      "flow": {"phase", "round", "turn", "step", "order", "deciding"},
@@ -55,14 +59,22 @@ def _visible_ids(zone: Zone, ids: list, seat: int | None) -> list:
     return []
 
 
+def concealed_ids(game, state) -> set:
+    """The ids of the cards whose identity nobody may see now (a `conceals` card variable is true)."""
+    values = state["cv"]
+    return {cid for name in getattr(game.m, "concealing", ()) for cid, v in enumerate(values[name]) if v}
+
+
 def visible_cards(game, state, seat: int | None) -> set:
     """The keys of the cards `seat` can see in `state` (seat None: a spectator)."""
     seat = _seat_index(game, seat)
     m = game.m
     out = set()
+    concealed = concealed_ids(game, state)
     for zone, ids in zip(m.zones, state["z"]):
         for cid in _visible_ids(zone, ids, seat):
-            out.add(m.cards[cid].key)
+            if cid not in concealed:
+                out.add(m.cards[cid].key)
     return out
 
 
@@ -108,15 +120,17 @@ def view(game, state, seat: int | None) -> dict:
     m = game.m
     visible_ids = set()
     zones = {}
+    concealed = concealed_ids(game, state)
     for zone, ids in zip(m.zones, state["z"]):
         shown = {"count": len(ids)}
         if _sees_contents(zone, seat):
-            shown["cards"] = [m.cards[i].key for i in ids]
+            shown["cards"] = [m.cards[i].key if i not in concealed else None for i in ids]
             visible_ids.update(ids)
         elif zone.visibility == TOP and ids:
-            shown["top"] = m.cards[ids[0]].key
+            shown["top"] = m.cards[ids[0]].key if ids[0] not in concealed else None
             visible_ids.add(ids[0])
         zones[zone.key] = shown
+    visible_ids -= concealed
     present = _Presenter(game, visible_ids)
 
     cards = {}
@@ -175,7 +189,11 @@ def _pending(game, state, seat, present: _Presenter):
         # the chooser names each option by its key in `choose KEY`, so it sees them all
         options = rt.decode(m, p["options"])
         out["options"] = [{"key": key_of(v), "label": label_of(v)} for v in options]
+        concealed = concealed_ids(game, state)
+        if concealed:  # not even the chooser may tell a concealed card: content offers its cell instead
+            out["options"] = [o if not (type(v) is Card and v.id in concealed) else {"key": None, "label": "?"}
+                              for o, v in zip(out["options"], options)]
     return out
 
 
-__all__ = ["view", "visible_cards"]
+__all__ = ["view", "visible_cards", "concealed_ids"]

@@ -1,0 +1,72 @@
+"""Boards built from content: the `ring` builder, and explicit cells that add to generated ones."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import ContentError
+
+RING = """
+game: {name: ring, players: {min: 1, max: 2}}
+constants: {size: 8}
+board:
+  ring: {length: "size", name: "s{index}", columns: 4, tags: [track], attrs: {kind: plain}}
+  cells:
+    - {name: s0, tags: [gate], attrs: {kind: gate, colour: 1}}
+    - {name: home1, tags: [home], attrs: {row: 1, column: 6}}
+  edges:
+    - {from: s0, to: home1, kind: branch}
+flow: {turn: {steps: [{name: play}]}}
+actions:
+  pass: {effect: finish game}
+"""
+
+
+def test_a_ring_is_a_closed_track_of_indexed_cells(make_game):
+    g = make_game(RING)
+    m = g.m
+    track = m.tagged_cells("track")
+    assert [z.key for z in track] == [f"s{i}" for i in range(8)]
+    assert [z.attrs["index"] for z in track] == list(range(8))
+    st = g.new_game(seed=1)
+    assert g.evaluate(st, 'neighbors(zone_named("s0"), "next")') == [track[1], track[7]]  # each joined to the next, the last to the first
+    assert g.evaluate(st, 'neighbors(zone_named("s3"), "next")') == [track[2], track[4]]
+    assert g.evaluate(st, 'distance(zone_named("s0"), zone_named("s4"))') == 4
+
+
+def test_a_ring_with_columns_is_drawn_and_found_as_rows(make_game):
+    g = make_game(RING)
+    st = g.new_game(seed=1)
+    assert g.evaluate(st, "cell(2, 1).key") == "s4"  # 4 cells per row: s4 starts row 2
+    assert g.evaluate(st, 'zone_named("s7").row') == 2 and g.evaluate(st, 'zone_named("s7").column') == 4
+    assert g.evaluate(st, "cell(1, 6).key") == "home1"  # an explicit cell with row and column is found too
+    from interpreter.render import Renderer
+    board = Renderer(g).screen(st, None).split("\n\n")[1].splitlines()
+    assert board[0].split() == ["│", "1", "2", "3", "4", "6"]
+
+
+def test_explicit_cells_add_attrs_and_tags_to_ring_cells(make_game):
+    g = make_game(RING)
+    st = g.new_game(seed=1)
+    assert g.evaluate(st, 'zone_named("s0") is gate and zone_named("s0") is track')
+    assert g.evaluate(st, 'zone_named("s0").kind') == "gate"  # the explicit entry wins
+    assert g.evaluate(st, 'zone_named("s1").kind') == "plain"
+    assert g.evaluate(st, 'zone_named("s0").colour') == 1
+    assert len(g.m.cells) == 9  # s0 is not made twice
+    assert g.evaluate(st, 'neighbors(zone_named("s0"), "branch")[0].key') == "home1"
+
+
+@pytest.mark.parametrize("ring,message", [
+    ('{length: 1}', "not valid"),  # the schema
+    ('{length: "size - 7"}', "at least 2 cells"),  # the builder, from a constant expression
+    ('{length: 3, name: "same"}', "defined twice"),
+])
+def test_a_wrong_ring_is_reported(make_game, ring, message):
+    text = RING.replace('{length: "size", name: "s{index}", columns: 4, tags: [track], attrs: {kind: plain}}', ring)
+    text = text.split("  cells:")[0] + "flow: {turn: {steps: [{name: play}]}}\nactions:\n  pass: {effect: finish game}\n"
+    with pytest.raises(ContentError, match=message):
+        make_game(text)
+
+
+def test_the_schema_refuses_an_unknown_ring_key(make_game):
+    with pytest.raises(ContentError, match="ring"):
+        make_game(RING.replace("columns: 4", "colums: 4"))
