@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import random
 import textwrap
+from pathlib import Path
 
 import pytest
 
-from interpreter.dsl.parser import parse
+from interpreter.dsl.parser import ParseFailure, parse
 from interpreter.engine import Game, from_json, to_json
 from interpreter.errors import RuleRuntimeError
 from interpreter.model import Action
-from interpreter.yamlio import SourceText
+from interpreter.loader import schema_problems
+from interpreter.yamlio import SourceText, load_yaml_text
 
 BASE = """
 game: {name: t, players: {min: 1, max: 4, default: 2}}
@@ -177,6 +179,23 @@ def test_aggregates(base, text, value):
 
 def test_min_of_several_arguments_skips_none(base):
     assert ev(base, "min(4, none, 2)") == 2
+
+
+def test_any_and_all_stop_at_the_first_value_that_decides(base):
+    # the values after the deciding one would divide by zero
+    assert ev(base, "any(x == 1 or 1 // (x - x) > 0 for x in [1, 0])") is True
+    assert ev(base, "all(x == 1 and 1 // (x - 1) == 0 for x in [2, 1])") is False
+    assert ev(base, "any(x > 5 for x in [1, 2] where x > 1)") is False
+
+
+@pytest.mark.parametrize("text, value", [
+    ("totals([[1, 2], [2], [4]])", [0, 1, 2, 3, 4, 5, 6, 7, 8]),
+    ("totals([[1, 2], [2], [4]], 4)", [0, 1, 2, 3, 4]),
+    ("totals([[3], [3]], 4)", [0, 3]),  # one value per list at most: 3 + 3 is over the limit
+    ("totals([[2], [2]])", [0, 2, 4]), ("totals([])", [0]), ("totals([[], [1]])", [0, 1]),
+])
+def test_totals_split_points_among_distinct_pieces(base, text, value):
+    assert ev(base, text) == value
 
 
 @pytest.mark.parametrize("text, value", [
@@ -647,3 +666,108 @@ def test_action_who_params_require_limit_and_labels(tmp_path):
     assert game.explain(game.new_game(seed=1), Action("take", ("gem", "1"))).startswith("gem is not a possible c")
     assert game.explain(game.new_game(seed=1), Action("take", ("coin#1", "3"))).startswith("3 is not a possible n")
     assert not any(str(a).startswith("take") for a in game.legal_actions(state))
+
+
+@pytest.mark.xfail(strict=True, reason="an action's `who` is compiled (match._compile_action) but the engine never "
+                                       "reads ActionDef.who: the turn's player may always play it")
+def test_an_action_for_nobody_is_never_legal(tmp_path):
+    game = load(tmp_path, """
+        actions:
+          react:
+            who: "[]"
+            effect: pass
+    """)
+    assert "react" not in [a.name for a in game.legal_actions(game.new_game(seed=1))]
+
+
+# ---- the documentation's examples -------------------------------------------------------------
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+def code_blocks(name: str):
+    """(language, text, line) of each fenced block of a docs page."""
+    out, lang, buf, start = [], None, [], 0
+    for i, line in enumerate((DOCS / name).read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            if lang is None:
+                lang, buf, start = line[3:].strip(), [], i
+            else:
+                out.append((lang, "\n".join(buf), start))
+                lang = None
+        elif lang is not None:
+            buf.append(line)
+    return out
+
+
+def rules_texts(doc):
+    """(text, kind) of every rules text in a content document."""
+    for t in doc.get("triggers") or []:
+        yield (t["rule"] if isinstance(t, dict) else t), "trigger"
+    for a in (doc.get("actions") or {}).values():
+        yield a["effect"], "effect"
+        yield from ((v, "expr") for v in (a.get("params") or {}).values())
+        yield from (((r["check"] if isinstance(r, dict) else r), "expr") for r in a.get("require") or [])
+    flow = doc.get("flow") or {}
+    rnd, turn = flow.get("round") or {}, flow.get("turn") or {}
+    for part, key, kind in [(flow, "setup", "effect"), (rnd, "start", "effect"), (rnd, "end", "effect"),
+                            (rnd, "order", "expr"), (rnd, "until", "expr"), (turn, "start", "effect"),
+                            (turn, "end", "effect")]:
+        if part.get(key):
+            yield part[key], kind
+    yield from ((s["skip"], "expr") for s in turn.get("steps") or [] if s.get("skip"))
+    yield from ((f["expr"], "expr") for f in (doc.get("functions") or {}).values())
+    yield from ((p["effect"], "effect") for p in (doc.get("procedures") or {}).values())
+    scoring = doc.get("scoring") or {}
+    yield from ((scoring[k], "expr") for k in ("score", "winner", "side") if scoring.get(k))
+    yield from ((t, "expr") for t in scoring.get("tiebreak") or [])
+    yield from ((i["check"], "expr") for i in doc.get("invariants") or [])
+
+
+def rules_parse(text: str) -> bool:
+    """A block of rules: a whole effect, or one expression per line."""
+    try:
+        tree(text, "effect")
+        return True
+    except ParseFailure:
+        pass
+    for line in text.splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            tree(line, "expr")
+    return True
+
+
+@pytest.mark.parametrize("page", ["language.md", "content.md"])
+def test_the_documentation_examples_are_valid(page):
+    blocks = code_blocks(page)
+    assert blocks
+    for lang, text, line in blocks:
+        if lang == "yaml":
+            doc = load_yaml_text(text, f"docs/{page}:{line}")
+            assert schema_problems(doc, "content", page) == [], f"docs/{page}:{line}"
+            for text, kind in rules_texts(doc):
+                try:
+                    tree(str(text), kind)
+                except ParseFailure as e:
+                    raise AssertionError(f"docs/{page}:{line}: {e}") from None
+        elif lang == "":
+            try:
+                rules_parse(text)
+            except ParseFailure as e:
+                raise AssertionError(f"docs/{page}:{line}: {e}") from None
+
+
+def test_the_documented_example_game_loads_and_plays(tmp_path):
+    example = next(text for lang, text, _ in code_blocks("content.md") if lang == "yaml" and "name: mini" in text)
+    root = tmp_path / "mini"
+    root.mkdir()
+    (root / "game.yaml").write_text(example, encoding="utf-8")
+    game = Game.load(str(root))
+    rnd = random.Random(0)
+    state = game.new_game(seed=0)
+    for _ in range(200):
+        if game.is_terminal(state):
+            break
+        state = game.apply(state, rnd.choice(game.legal_actions(state)))
+    assert game.is_terminal(state)
