@@ -18,7 +18,7 @@ from interpreter.engine import Game
 from interpreter.errors import ContentError
 from interpreter.loader import schema
 
-SETTINGS = dict(deadline=None, derandomize=False, database=None,
+SETTINGS = dict(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much])
 
@@ -199,16 +199,16 @@ PLACES = st.sampled_from(["effect", "require", "param", "label", "quoted", "trig
                           "score", "setup"])
 
 
-def test_random_rules_text_only_raises_content_errors(folder, fuzz_examples):
-    @settings(max_examples=fuzz_examples, **SETTINGS)
+def test_random_rules_text_only_raises_content_errors(folder, fuzz):
+    @settings(**fuzz, **SETTINGS)
     @given(text=RULES_TEXT, where=PLACES)
     def check(text, where):
         load_text(folder, embed(text, where))
     check()
 
 
-def test_random_programs_only_raise_content_errors(folder, fuzz_examples):
-    @settings(max_examples=fuzz_examples, **SETTINGS)
+def test_random_programs_only_raise_content_errors(folder, fuzz):
+    @settings(**fuzz, **SETTINGS)
     @given(text=BLOCKS, where=st.sampled_from(["effect", "setup", "trigger_on"]))
     def check(text, where):
         if where == "trigger_on":
@@ -272,8 +272,8 @@ def _from_schema(node: dict, depth: int):
 DOCUMENTS = _from_schema(schema("content"), 0)
 
 
-def test_random_content_documents_only_raise_content_errors(folder, fuzz_examples):
-    @settings(max_examples=fuzz_examples, **SETTINGS)
+def test_random_content_documents_only_raise_content_errors(folder, fuzz):
+    @settings(**fuzz, **SETTINGS)
     @given(doc=DOCUMENTS, name=st.booleans())
     def check(doc, name):
         if name:
@@ -282,8 +282,8 @@ def test_random_content_documents_only_raise_content_errors(folder, fuzz_example
     check()
 
 
-def test_random_second_files_only_raise_content_errors(folder, fuzz_examples):
-    @settings(max_examples=fuzz_examples // 2, **SETTINGS)
+def test_random_second_files_only_raise_content_errors(folder, fuzz):
+    @settings(**{**fuzz, "max_examples": fuzz["max_examples"] // 2}, **SETTINGS)
     @given(doc=DOCUMENTS)
     def check(doc):
         doc = {k: v for k, v in doc.items() if k != "game"}
@@ -297,8 +297,8 @@ YAMLISH = st.lists(st.sampled_from(["game:", " name: t", "cards:", "  a: {}", "z
                                     "\x00", "\ufeff"]), max_size=25).map("".join)
 
 
-def test_random_yaml_text_only_raises_content_errors(folder, fuzz_examples):
-    @settings(max_examples=fuzz_examples, **SETTINGS)
+def test_random_yaml_text_only_raises_content_errors(folder, fuzz):
+    @settings(**fuzz, **SETTINGS)
     @given(text=st.one_of(YAMLISH, st.text(max_size=80)))
     def check(text):
         load_text(folder, text)
