@@ -75,6 +75,7 @@ class Match:
         self.rs = ruleset
         self.n = players
         self.errors = ErrorList()
+        self.on_entered = None  # the `on entered` triggers, if the content has any
         self.conts: list = []
         self.compiler = Compiler(self)
         self.options = ruleset.resolve_options(options or {}, players)
@@ -677,6 +678,15 @@ class Match:
             self._build_procedure(name)
         for name in self.event_params:
             self._build_event(name)
+        self.on_entered = None
+        if self._handlers["on"].get("entered"):
+            if self.event_suspends("entered"):
+                head, block, snip = self.triggers["on"]["entered"][0]
+                self.errors.add(snip.src.locate(1, 1), "`on entered` triggers cannot ask for a choice",
+                                hint="they run inside every move; do the choice in an action or a procedure")
+            else:
+                dispatch = self._event_direct["entered"]
+                self.on_entered = lambda ctx, card, zone: dispatch(ctx, [card, zone])
         for name in list(self.function_defs):
             self._guard(lambda: self._compile_function(name))
         self._compile_flow()
@@ -1327,6 +1337,15 @@ def _all_same(ctx, coll):
     return bool(coll) and all(v == coll[0] for v in coll)
 
 
+def _totals(ctx, choices, limit=None):
+    """Every total (up to `limit`) made by taking at most one number from each list of `choices`,
+    0 included, in increasing order: how points can be split among distinct pieces."""
+    reach = {0}
+    for values in choices or ():
+        reach |= {r + v for r in reach for v in (values or ()) if limit is None or r + v <= limit}
+    return sorted(reach)
+
+
 def _zone_named(ctx, name):
     return ctx.m.zone_by_name.get(name)
 
@@ -1380,6 +1399,7 @@ _BUILTINS = {
     "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
     "find": (_find, (2,)),
     "contents": (_contents, (1,)),
+    "totals": (_totals, (1, 2)),
     "sees": (_sees, (2,)),
 }
 
@@ -1389,4 +1409,5 @@ _ENGINE_EVENTS = {
     "turn_end": ["player"],
     "round_start": [],
     "round_end": [],
+    "entered": ["card", "zone"],  # a card arrives in a zone (any move, swap or cycle); no choice allowed
 }

@@ -155,15 +155,18 @@ def apply_variants(rs: Ruleset, variants: list[Variant], errors: ErrorList) -> N
             path_text = str(change.get("path", ""))
             parts = parse_path(path_text)
             key = tuple(str(p) for p in parts)
-            for other_key, other, other_loc in touched:
+            op = change.get("op")
+            for other_key, other, other_loc, other_op in touched:
                 if other is v:
                     continue
+                if op == "append" and other_op == "append" and key == other_key:
+                    continue  # items added to one list by two variants: both are kept
                 if key[:len(other_key)] == other_key or other_key[:len(key)] == key:
                     if not (_requires_transitively(v, other, by_name) or _requires_transitively(other, v, by_name)):
                         errors.add(loc, f"variants `{other.name}` and `{v.name}` both change `{path_text}`",
                                    hint=f"{other.name} changes it at {other_loc}; make one require the other, "
                                         f"or drop one of them")
-            touched.append((key, v, loc))
+            touched.append((key, v, loc, op))
             try:
                 _apply(rs, change, parts, v)
             except _ChangeError as e:

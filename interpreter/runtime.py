@@ -113,6 +113,8 @@ def move(ctx, card, zone, top=False):
     else:
         dest.append(card.id)
     loc[card.id] = zone.id
+    if ctx.m.on_entered is not None:
+        ctx.m.on_entered(ctx, card, zone)
 
 
 def swap(ctx, a, b):
@@ -125,6 +127,9 @@ def swap(ctx, a, b):
         ia, ib = la.index(a.id), lb.index(b.id)
         la[ia], lb[ib] = b.id, a.id
         loc[a.id], loc[b.id] = zb, za
+        if ctx.m.on_entered is not None and za != zb:
+            ctx.m.on_entered(ctx, a, ctx.m.zones[zb])
+            ctx.m.on_entered(ctx, b, ctx.m.zones[za])
         return
     if type(a) is Zone and type(b) is Zone:
         zl[a.id], zl[b.id] = zl[b.id], zl[a.id]
@@ -132,6 +137,10 @@ def swap(ctx, a, b):
             loc[i] = a.id
         for i in zl[b.id]:
             loc[i] = b.id
+        if ctx.m.on_entered is not None:
+            for z in (a, b):
+                for i in list(zl[z.id]):
+                    ctx.m.on_entered(ctx, ctx.m.cards[i], z)
         return
     raise RuleRuntimeError(f"cannot swap {a!r} with {b!r}: both must be cards, or both zones")
 
@@ -154,6 +163,11 @@ def cycle(ctx, zones, backward=False, with_marks=False):
         zl[dest] = contents[k]
         for c in contents[k]:
             loc[c] = dest
+    if ctx.m.on_entered is not None:
+        for k in range(n):
+            z = ctx.m.zones[ids[(k + 1) % n]]
+            for c in list(contents[k]):
+                ctx.m.on_entered(ctx, ctx.m.cards[c], z)
     if with_marks:
         for values in st["zv"].values():
             old = [values[i] for i in ids]

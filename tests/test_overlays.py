@@ -152,3 +152,30 @@ def test_every_dark_agent_variant_validates_alone():
     root = Path(__file__).parent.parent / "content" / "dark-agent" / "variants"
     for path in sorted(root.glob("*.yaml")):
         Game.load("dark-agent", variants=[path.stem])
+
+
+def test_two_variants_may_both_append_triggers(game_dir):
+    for name, text in (("a", "on scored when amount >= 3: log \"a\""), ("b", "on scored when amount >= 3: log \"b\"")):
+        variant(game_dir, name, f"""\
+            variant: {{name: {name}, base: mini}}
+            changes:
+              - op: append
+                path: triggers
+                value: ['{text}']
+            """)
+    g = Game.load(str(game_dir), variants=["a", "b"])
+    assert len(g.m.rs.triggers) == len(Game.load(str(game_dir)).m.rs.triggers) + 2
+
+
+def test_entered_triggers_see_every_move(game_dir):
+    variant(game_dir, "count", """\
+        variant: {name: count, base: mini}
+        changes:
+          - {op: merge, path: vars.game, value: {arrivals: 0}}
+          - op: append
+            path: triggers
+            value: ["on entered when zone == spent: arrivals += 1"]
+        """)
+    g = Game.load(str(game_dir), variants=["count"])
+    st = g.new_game(seed=1)
+    assert g.evaluate(st, "arrivals") == 0
