@@ -600,9 +600,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     q = sub.add_parser("show", help="print a card, rule or setting with the file:line each value comes from",
                        description="Show content as the variants left it: `interpret show dark-agent --variant no-dice "
-                                   "cards.kara` or just a name (`kara`, `attack`, `rounds`).")
+                                   "cards.gem` or just a name (`gem`, `take`, `goal`).")
     q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
-    q.add_argument("name", metavar="NAME", help="a name or a dotted path (cards.kara.props); `all` lists the sections")
+    q.add_argument("name", metavar="NAME", help="a name or a dotted path (cards.gem.props); `all` lists the sections")
     variant_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_show)

@@ -1,7 +1,7 @@
 """Setting up a position by hand: for tests, scenarios and designers pinning a rule down.
 
     pos = Position(game, game.new_game(seed=1))
-    pos.move("sentinel_2#1", "r1c3")
+    pos.move("coin#1", "r1c3")
     pos.set("p1", "atk", 2)
     pos.force_dice(4, 5, 2, 6)
     pos.turn("p1", step="act")

@@ -4,19 +4,19 @@ A scenario is a YAML file (schemas/scenario.schema.json), usually in a game's
 scenarios/ folder:
 
     scenario:
-      title: Exemple 1, une sentinelle de niveau 3
-      section: "§6.3"
-      players: 4
+      title: a gem is worth 3
+      section: "§2"
+      players: 2
       seed: 3
     steps:
-      - place: {card: sentinel_3, on: r1c3, as: sentinel}
-      - set: {p1.atk: 0}
-      - turn: {player: p1, step: act}
-      - do: target r1c3
-      - dice: [5, 4, 4, 3]
-      - do: attack $sentinel
-      - expect: sentinel in p1.victory
-      - refused: {do: attack {sentinel}, reason: "once per turn"}
+      - place: {card: gem, on: r1c3, as: prize}
+      - set: {p1.score: 0}
+      - turn: {player: p1, step: pick}
+      - dice: [6]
+      - do: take r1c3
+      - expect: prize in p1.purse
+      - expect: p1.score == 3
+      - refused: {do: take r1c3, reason: "not a possible"}
 
 Expectations are rules-language expressions over the state; `p1`, `p2`, ... name
 the seats and every `as:` alias names a card. A failure reports the scenario's
