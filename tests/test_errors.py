@@ -539,3 +539,22 @@ def test_a_repeated_parameter_name_is_a_content_error(make_game):
     text = BASE + "procedures:\n  gain: {params: [who, who], effect: pass}\n"
     p = only(problems_of(make_game, text))
     assert "who" in p.message
+
+
+@pytest.mark.xfail(strict=True, reason="statements do not check the kind of their operands: runtime.shuffle/cycle "
+                                       "take any object's .id as a zone id (a card silently shuffles another zone), "
+                                       "repeat/draw/in/sum raise TypeError or AttributeError")
+@pytest.mark.parametrize("effect", [
+    "shuffle gem",
+    "shuffle 1 + 1",
+    "cycle pile",
+    "cycle [gem, pile]",
+    "repeat pile times pass end",
+    "draw pile from pile to hand(me)",
+    "let q = 1 in 0",
+    "let q = sum(p for p in players)",
+])
+def test_a_statement_given_the_wrong_kind_of_value_is_a_rule_runtime_error(make_game, effect):
+    game = make_game(BASE + f"  broken:\n    effect: {effect}\n")
+    with pytest.raises(RuleRuntimeError):
+        game.apply(game.new_game(seed=1), "broken")
