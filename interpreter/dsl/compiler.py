@@ -1060,8 +1060,38 @@ class Compiler:
             raise CompileError(f"`{fname}(... for ...)` is not an aggregate", ftok,
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
         agg = _AGGREGATES[fname]
+        if fname in ("any", "all") and not self._draws_chance(node):
+            return self._deciding(node, scope, value, name, coll, cond, fname == "any")
         gen = self.generator(node, scope, value, name, coll, cond)
         return lambda ctx: agg(gen(ctx))
+
+    def _draws_chance(self, node) -> bool:
+        """Whether an expression rolls, draws at random or shuffles (directly or through a function)."""
+        m = self.m
+        defs = getattr(m, "function_defs", {})
+        for sub in node.iter_subtrees():
+            if sub.data == "call":
+                callee = str(sub.children[0])
+                if callee in m._IMPURE or (callee in defs and not m._is_pure(callee)):
+                    return True
+        return False
+
+    def _deciding(self, node, scope, value, name, coll, cond, want: bool):
+        """any(...)/all(...) that stop at the first value deciding the answer, like Python's."""
+        collf = self.e(coll, scope)
+        slot = scope.add(str(name))
+        valf = self.e(value, scope)
+        condf = self.e(cond, scope) if cond is not None else None
+        iterable = self.iterable
+
+        def decide(ctx):
+            loc = ctx.locals
+            for x in iterable(collf(ctx), node):
+                loc[slot] = x
+                if (condf is None or condf(ctx)) and bool(valf(ctx)) is want:
+                    return want
+            return not want
+        return decide
 
     def x_call(self, node, scope):
         fname = str(node.children[0])
