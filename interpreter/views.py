@@ -6,6 +6,9 @@ A view is derived only from the visibility each zone declares in content:
     owner    the owning seat sees the keys; everyone else sees only the count
     hidden   nobody sees the keys, only the count
     top      everyone sees the key of the top card, and the count
+    side     the owning seat and every seat on its side see the keys; others see
+             only the count (a seat's side is the content's `scoring.side`,
+             evaluated for that seat; without it, each seat is its own side)
 
 Board cells are zones, and follow the same rule. A card variable declared with
 `conceals: true` (content: vars.card) hides its card's identity from every view
@@ -31,7 +34,7 @@ from __future__ import annotations
 from . import runtime as rt
 from .model import Card, Seat, Zone, key_of, label_of
 
-PUBLIC, OWNER, HIDDEN, TOP = "public", "owner", "hidden", "top"
+PUBLIC, OWNER, HIDDEN, TOP, SIDE = "public", "owner", "hidden", "top", "side"
 
 
 def _seat_index(game, seat) -> int | None:
@@ -46,13 +49,37 @@ def _sees_contents(zone: Zone, seat: int | None) -> bool:
     """Whether `seat` (None: a spectator) sees the key of every card in `zone`."""
     if zone.visibility == PUBLIC:
         return True
-    if zone.visibility == OWNER:
+    if zone.visibility == OWNER or zone.visibility == SIDE:
         return seat is not None and zone.owner is not None and zone.owner.id == seat
     return False
 
 
-def _visible_ids(zone: Zone, ids: list, seat: int | None) -> list:
-    if _sees_contents(zone, seat):
+def _on_side(zone: Zone, seat: int | None, sides: list | None) -> bool:
+    """Whether `seat` sees a `side` zone as one of its owner's side (`sides`: see _sides)."""
+    return (zone.visibility == SIDE and sides is not None and seat is not None and zone.owner is not None
+            and sides[zone.owner.id] == sides[seat])
+
+
+def _sides(game, state) -> list | None:
+    """Each seat's side in `state` (the content's `scoring.side` for that seat, else the seat
+    itself), or None when no zone is shown by side."""
+    m = game.m
+    if not any(z.visibility == SIDE for z in m.zones):
+        return None
+    side = getattr(m, "side", None)
+    if side is None:
+        return [s.id for s in m.seats]
+    ctx = rt.Ctx(state, m)
+    out = []
+    for s in m.seats:
+        ctx.me = s
+        ctx.locals = [None] * m.score_scope.size
+        out.append(side(ctx))
+    return out
+
+
+def _visible_ids(zone: Zone, ids: list, seat: int | None, sides: list | None = None) -> list:
+    if _sees_contents(zone, seat) or _on_side(zone, seat, sides):
         return ids
     if zone.visibility == TOP:
         return ids[:1]
@@ -71,8 +98,9 @@ def visible_cards(game, state, seat: int | None) -> set:
     m = game.m
     out = set()
     concealed = concealed_ids(game, state)
+    sides = _sides(game, state)
     for zone, ids in zip(m.zones, state["z"]):
-        for cid in _visible_ids(zone, ids, seat):
+        for cid in _visible_ids(zone, ids, seat, sides):
             if cid not in concealed:
                 out.add(m.cards[cid].key)
     return out
@@ -121,9 +149,10 @@ def view(game, state, seat: int | None) -> dict:
     visible_ids = set()
     zones = {}
     concealed = concealed_ids(game, state)
+    sides = _sides(game, state)
     for zone, ids in zip(m.zones, state["z"]):
         shown = {"count": len(ids)}
-        if _sees_contents(zone, seat):
+        if _sees_contents(zone, seat) or _on_side(zone, seat, sides):
             shown["cards"] = [m.cards[i].key if i not in concealed else None for i in ids]
             visible_ids.update(ids)
         elif zone.visibility == TOP and ids:
