@@ -225,3 +225,25 @@ def test_views_know_no_game_by_name():
         rs = load_ruleset(str(Path(__file__).parent / "fixtures" / fixture))
         names = set(rs.cards) | set(rs.zones)
         assert not (names & words), f"views.py mentions {sorted(names & words)} of {fixture}"
+
+
+@pytest.mark.xfail(strict=True, reason="a pending choice keeps its prompt as rendered text (compiler.choose): a "
+                                       "prompt naming a hidden card shows that card's key to every seat")
+def test_a_prompt_naming_a_hidden_card_does_not_reveal_it(make_game):
+    game = make_game("""
+        game: {name: t, players: {min: 2, max: 2}}
+        cards: {coin: {copies: 3}}
+        zones: {hand: {per_player: true, visibility: owner}}
+        flow:
+          setup: "for c in cards do move c to hand(seat(1)) end"
+        actions:
+          offer:
+            effect: |
+              let c = first(me.hand.cards)
+              choose n from [1, 2] by me.next prompt "how much for {c}?"
+          end_turn: {effect: finish turn}
+    """)
+    state = game.apply(game.new_game(seed=1), "offer")
+    assert game.current_player(state) == 1
+    text = json.dumps(view(game, state, 1))
+    assert not any(json.dumps(c.key)[1:-1] in text for c in game.m.cards)
