@@ -35,8 +35,9 @@ def expected_visibility(game, state, seat):
 
 
 def keys_in(text: str, game) -> set:
-    """The card keys that occur, as JSON strings, anywhere in `text`."""
-    return {c.key for c in game.m.cards if json.dumps(c.key) in text}
+    """The card keys that occur anywhere in `text`, alone or inside a longer string (a prompt...)."""
+    return {c.key for c in game.m.cards
+            if re.search(r"(?<![\w#.])" + re.escape(c.key) + r"(?![\w#])", text)}
 
 
 def view_problems(game, state, seat, view_fn=view) -> list[str]:
