@@ -216,3 +216,24 @@ def test_the_check_catches_an_action_naming_a_pawn(dog_games, monkeypatch):
     monkeypatch.setattr(game, "legal_actions_with_labels", leaky)
     problems, _ = dog_leaks(game, range(1), 150)
     assert any("names an infiltrated pawn" in p for p in problems)
+
+
+def test_a_given_card_is_named_only_to_its_giver(dog_games):
+    """1. Distribution et échange de cartes: the card goes « face cachée »: the other seats are told
+    that a card was given, never which."""
+    game = dog_games[4]
+    r = Renderer(game)
+    st = game.new_game(seed=3)
+    action, label = game.legal_actions_with_labels(st)[0]
+    given = game.m.card_by_key[action.args[0]]
+    game.apply_in_place(st, action)
+    told = {}
+    for seat in range(4):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            Narrator(game, r, viewer=seat).move(st, n=1, player=0, label=label, events=[])
+        told[seat] = out.getvalue()
+    assert given.key in told[0]
+    for seat in (1, 2, 3):
+        assert given.key not in told[seat] and given.props["face"] not in told[seat].split(":", 1)[1]
+        assert "give a card to Chloé" in told[seat]
