@@ -418,7 +418,11 @@ class Game:
         if m.round_order is not None:
             ctx.me = None
             ctx.locals = [None] * m.round_order_scope.size
-            order = [s.id for s in m.round_order(ctx)]
+            got = m.round_order(ctx)
+            if not isinstance(got, list) or not all(isinstance(s, Seat) for s in got):
+                raise RuleRuntimeError(f"flow.round.order must give a list of players, not {label_of(got)}",
+                                       m.rs.where_of(m.rs.flow["round"], "order"))
+            order = [s.id for s in got]
         else:
             order = [s.id for s in m.seats]
         flow["order"] = order

@@ -76,10 +76,18 @@ def schema_problems(doc, schema_name: str, file: str) -> list[Problem]:
             hint = " ".join(h for h in hints if h) or ("known keys: " + ", ".join(known) if known else "")
             if extra and isinstance(doc, dict):
                 parent = doc
-                for p in path:
-                    parent = parent[p]
+                for p in path:  # the document's own keys may not be texts (a number, none)
+                    if isinstance(parent, dict):
+                        parent = next((v for k, v in parent.items() if str(k) == str(p)), None)
+                    elif isinstance(parent, list) and isinstance(p, int) and p < len(parent):
+                        parent = parent[p]
+                    else:
+                        parent = None
+                    if parent is None:
+                        break
                 try:
-                    loc = key_location(parent, extra[0])
+                    if parent is not None:
+                        loc = key_location(parent, next(k for k in parent if str(k) == str(extra[0])))
                 except Exception:
                     pass
             out.append(Problem(loc, f"{msg} (at {jpath})", hint=hint))
@@ -244,11 +252,11 @@ class Ruleset:
             return
         for p in schema_problems(doc, "content", file):
             errors.problems.append(p)
-        if "game" in doc:
+        if "game" in doc and isinstance(doc["game"], dict):
             if self.meta:
                 errors.add(key_location(doc, "game"), "a second `game:` section", hint="only game.yaml declares the game")
             self.meta = doc["game"] or {}
-            self.title = str(self.meta.get("title", self.name))
+            self.title = str(self.meta.get("title") or self.meta.get("name") or self.name)
         for section in SECTIONS_MAPPING:
             if section not in doc or not isinstance(doc[section], dict):
                 continue

@@ -75,6 +75,11 @@ class Match:
         self.rs = ruleset
         self.n = players
         self.errors = ErrorList()
+        # names the compiler may look up while the board and the cards are built (static values)
+        self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
+        self.zone_by_name, self.player_zones, self.unique_cards, self.card_by_key = {}, {}, {}, {}
+        self.cells, self.zones, self.cards, self.rows, self.columns = [], [], [], [], []
+        self.function_defs, self.all_tags, self.card_props, self.zone_attrs = {}, frozenset(), set(), set()
         self.on_entered = None  # the `on entered` triggers, if the content has any
         self.conts: list = []
         self.compiler = Compiler(self)
@@ -102,21 +107,28 @@ class Match:
         self.constants.update(self.options)
         self.constants["player_count"] = self.n
 
-    def evaluate_static(self, value, where: Location, default=None):
-        """An int given as a number or as an expression over constants (e.g. board width)."""
+    def evaluate_static(self, value, where: Location, default=None, node=None, key=None):
+        """An int given as a number or as an expression over constants and options (e.g. the
+        board's width); `node[key]` is where it was written, for exact positions."""
         if value is None:
             return default
         if isinstance(value, (int, float)) or not isinstance(value, str):
             return value
+        from .loader import resolve_parent
         try:
-            f = self.compiler.expr(SourceText.plain(value, where.file), Scope())
-            return f(rt.Ctx({}, self))
+            src = SourceText.of(*resolve_parent(node, key)) if node is not None else SourceText.plain(value, where.file)
+        except Exception:
+            src = SourceText.plain(value, where.file)
+        try:
+            f = self.compiler.expr(src, Scope())
+            return f(rt.Ctx({"gv": {}, "flow": {"round": 0, "phase": "setup"}}, self))
         except ParseFailure as e:
             self.errors.problems.append(e.problem)
         except CompileError as e:
-            self.errors.add(where, e.message, e.hint)
+            self.errors.problems.append(self.compiler.problem(e))
         except Exception as e:
-            self.errors.add(where, f"cannot evaluate {value!r}: {e}")
+            self.errors.add(where, f"cannot evaluate {value!r} here: {e}",
+                            hint="only numbers, options, constants and player_count are known while the game is built")
         return default
 
     def _build_board(self):
@@ -133,9 +145,12 @@ class Match:
         grid = board.get("grid")
         where = self.rs.where_of(board, "grid") if grid else None
         if grid:
-            columns = int(self.evaluate_static(grid.get("columns", 1), where, 1))
+            columns = int(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns") or 1)
             row_specs = []
             for spec in grid.get("rows", []):
+                if spec.get("rows", spec.get("row")) is None:
+                    self.errors.add(self.rs.where_of(spec), "a grid row needs `row: N` or `rows: N-M`")
+                    continue
                 lo, hi = self._row_range(spec.get("rows", spec.get("row")))
                 for r in range(lo, hi + 1):
                     row_specs.append((r, spec))
@@ -237,8 +252,11 @@ class Match:
     def _row_range(v):
         if isinstance(v, int):
             return v, v
-        lo, hi = str(v).split("-")
-        return int(lo), int(hi)
+        try:
+            lo, hi = str(v).split("-")
+            return int(lo), int(hi)
+        except ValueError:
+            return 1, 0  # no row: reported by _build_board
 
     def _new_zone(self, key, name, owner=None, **kw) -> Zone:
         z = Zone(len(self.zones), key, name, owner=owner, **kw)
@@ -255,7 +273,15 @@ class Match:
         for name, spec in specs.items():
             cap = spec.get("capacity")
             where = self.rs.where_of(spec, "capacity") if cap is not None else None
-            cap = self.evaluate_static(cap, where) if cap is not None else None
+            cap = self.evaluate_static(cap, where, None, spec, "capacity") if cap is not None else None
+            refill = spec.get("refill_from")
+            if refill is not None and refill not in specs:
+                self.errors.add(self.rs.where_of(spec, "refill_from"), f"zone `{name}` refills from unknown zone `{refill}`",
+                                hint=did_you_mean(refill, specs) or "name a zone declared under `zones:`")
+            elif refill is not None and specs[refill].get("per_player"):
+                self.errors.add(self.rs.where_of(spec, "refill_from"),
+                                f"zone `{name}` refills from `{refill}`, a zone of each player",
+                                hint="refill from a shared zone")
             common = dict(capacity=cap, visibility=spec.get("visibility", "public"),
                           refill_from=spec.get("refill_from"), tags=frozenset(spec.get("tags") or []))
             if spec.get("per_player"):
@@ -273,7 +299,7 @@ class Match:
         tags = set()
         for name, spec in self.rs.cards.items():
             copies = spec.get("copies", 1)
-            copies = int(self.evaluate_static(copies, self.rs.where_of(spec, "copies"), 1) or 0)
+            copies = int(self.evaluate_static(copies, self.rs.where_of(spec, "copies"), 1, spec, "copies") or 0)
             owners = self.seats if spec.get("per_player") else [None]
             ctags = frozenset([name, *(spec.get("tags") or [])])
             tags |= ctags
@@ -504,6 +530,18 @@ class Match:
     def _collect_rules(self):
         rs = self.rs
         self.procedure_params = {name: list(spec.get("params") or []) for name, spec in rs.procedures.items()}
+        for kind, table in (("procedure", rs.procedures), ("function", rs.functions)):
+            for name, spec in table.items():
+                params = list(spec.get("params") or [])
+                dup = sorted({p for p in params if params.count(p) > 1})
+                if dup:
+                    self.errors.add(self.rs.where_of(spec, "params"),
+                                    f"{kind} `{name}` names its parameter `{dup[0]}` twice")
+        for name, params in rs.events.items():
+            if name in _ENGINE_EVENTS and list(params or []) != _ENGINE_EVENTS[name]:
+                self.errors.add(self.rs.where_of(rs.events, name),
+                                f"`{name}` is an event of the engine: its arguments are ({', '.join(_ENGINE_EVENTS[name])})",
+                                hint="do not declare it, or declare it with exactly these names")
         self.event_params = {name: list(params or []) for name, params in rs.events.items()}
         for builtin_event, params in _ENGINE_EVENTS.items():
             self.event_params.setdefault(builtin_event, params)
@@ -1005,8 +1043,6 @@ class Match:
         if failed or label is None or effect is None:
             raise _AlreadyReported()
         who = None
-        if spec.get("who") is not None:
-            who = c.expr(self.rs.snippet(spec, "who", f"action {name}.who").src, scope)
         a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
                       label, effect, scope.size, spec.get("section", ""), who)
         a.static_false = static_false

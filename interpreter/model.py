@@ -94,7 +94,7 @@ def key_of(value) -> str:
         return "no"
     if value is None:
         return "none"
-    return str(value)
+    return "_".join(str(value).split())  # one word: an action's text splits on spaces
 
 
 def label_of(value) -> str:

@@ -194,6 +194,21 @@ def _seat_key(m, i):
     return m.seats[i].key if i is not None else None
 
 
+def _redact(m, text: str, visible: set) -> str:
+    """A rules text (a prompt) with the key of every card the seat cannot see replaced by `a card`."""
+    if not text:
+        return text
+    keys = getattr(m, "_key_pattern", None)
+    if keys is None:
+        import re
+        names = sorted(m.card_by_key, key=len, reverse=True)
+        keys = re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, names)) + r")(?![\w#.])") if names else False
+        m._key_pattern = keys
+    if not keys:
+        return text
+    return keys.sub(lambda mt: mt.group(0) if m.card_by_key[mt.group(0)].id in visible else "a card", text)
+
+
 def _flow(game, state) -> dict:
     m = game.m
     flow = state["flow"]
@@ -213,7 +228,8 @@ def _pending(game, state, seat, present: _Presenter):
         return None
     m = game.m
     p = state["pending"][-1]
-    out = {"player": _seat_key(m, p["player"]), "prompt": p["prompt"], "optional": p["optional"]}
+    out = {"player": _seat_key(m, p["player"]), "prompt": _redact(m, p["prompt"], present.visible),
+           "optional": p["optional"]}
     if seat is not None and p["player"] == seat:
         # the chooser names each option by its key in `choose KEY`, so it sees them all
         options = rt.decode(m, p["options"])

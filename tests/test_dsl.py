@@ -9,7 +9,7 @@ import pytest
 
 from interpreter.dsl.parser import ParseFailure, parse
 from interpreter.engine import Game, from_json, to_json
-from interpreter.errors import RuleRuntimeError
+from interpreter.errors import ContentError, RuleRuntimeError
 from interpreter.model import Action
 from interpreter.loader import schema_problems
 from interpreter.yamlio import SourceText, load_yaml_text
@@ -668,20 +668,18 @@ def test_action_who_params_require_limit_and_labels(tmp_path):
     assert not any(str(a).startswith("take") for a in game.legal_actions(state))
 
 
-@pytest.mark.xfail(strict=True, reason="an action's `who` is compiled (match._compile_action) but the engine never "
-                                       "reads ActionDef.who: the turn's player may always play it")
-def test_an_action_for_nobody_is_never_legal(tmp_path):
-    game = load(tmp_path, """
-        actions:
-          react:
-            who: "[]"
-            effect: pass
-    """)
-    assert "react" not in [a.name for a in game.legal_actions(game.new_game(seed=1))]
+def test_an_action_cannot_name_who_plays_it(tmp_path):
+    """The forward model is sequential: the turn's player acts, or the player a choice names.
+    An action has no `who` (it was never honoured, so it is refused rather than ignored)."""
+    with pytest.raises(ContentError, match="who"):
+        load(tmp_path, """
+            actions:
+              react:
+                who: "[]"
+                effect: pass
+        """)
 
 
-@pytest.mark.xfail(strict=True, reason="model.Action.parse splits on spaces and key_of keeps a text's spaces: an "
-                                       "option such as \"go home\" cannot be played from its text (logs, replays)")
 def test_every_legal_action_survives_its_text(tmp_path):
     game = load(tmp_path, """
         actions:

@@ -35,11 +35,7 @@ def folder():
 # Crashes already pinned by a strict xfail test at the end of this file, as (exception type, function of
 # interpret where it was raised). The fuzzers skip them so that they keep looking for new ones; when a bug
 # is fixed its xfail test passes, fails as strict, and the entry goes.
-KNOWN_CRASHES = {
-    ("ValueError", "_row_range"),  # test_a_grid_row_without_row_or_rows_is_a_content_error
-    ("KeyError", "schema_problems"),  # test_a_key_that_is_not_text_is_a_content_error
-    ("AttributeError", "add_file"),  # test_a_section_of_the_wrong_type_is_a_content_error
-}
+KNOWN_CRASHES: set = set()  # all fixed; a new entry must come with a strict xfail test below
 
 
 def crash_site(e: BaseException) -> tuple[str, str]:
@@ -348,19 +344,13 @@ def test_random_yaml_text_only_raises_content_errors(folder, fuzz):
     check()
 
 
-@pytest.mark.xfail(strict=True, reason="loader.schema_problems walks the document with stringified keys "
-                                       "(parent[p]): a key that is not a string (none, a number) raises KeyError")
 def test_a_key_that_is_not_text_is_a_content_error(folder):
     assert_content_error(folder, "cards:\n  : game:\n")
 
 
-@pytest.mark.xfail(strict=True, reason="match._row_range(None) raises ValueError: a grid row with neither "
-                                       "`row` nor `rows` passes the schema and crashes the build")
 def test_a_grid_row_without_row_or_rows_is_a_content_error(folder):
     assert_content_error(folder, "game: {name: fuzzed}\nboard: {grid: {columns: 2, rows: [{}]}}\n")
 
 
-@pytest.mark.xfail(strict=True, reason="loader.Ruleset.add_file uses `game:` (and other sections) after a schema "
-                                       "error without checking their type: a list there raises AttributeError")
 def test_a_section_of_the_wrong_type_is_a_content_error(folder):
     assert_content_error(folder, "game:\n- x\n")

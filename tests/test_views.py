@@ -228,8 +228,6 @@ def test_views_know_no_game_by_name():
         assert not (names & words), f"views.py mentions {sorted(names & words)} of {fixture}"
 
 
-@pytest.mark.xfail(strict=True, reason="a pending choice keeps its prompt as rendered text (compiler.choose): a "
-                                       "prompt naming a hidden card shows that card's key to every seat")
 def test_a_prompt_naming_a_hidden_card_does_not_reveal_it(make_game):
     game = make_game("""
         game: {name: t, players: {min: 2, max: 2}}

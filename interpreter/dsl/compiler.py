@@ -513,9 +513,13 @@ class Compiler:
     def s_repeat_stmt(self, node, scope):
         countf = self.e(node.children[0], scope)
         body = self.block(node.children[1], scope)
+        loc = self.loc(node)
 
         def run(ctx):
-            for _ in range(_num(countf(ctx))):
+            n = countf(ctx)
+            if n is not None and type(n) is not int:
+                raise rt.RuleRuntimeError(f"repeat needs a number of times, not {label_of(n)}", loc)
+            for _ in range(_num(n)):
                 body(ctx)
         return run
 
@@ -571,25 +575,38 @@ class Compiler:
         zf = self.e(node.children[0], scope)
         backward = node.children[1] is not None and str(node.children[1]) == "backward"
         marks = node.children[2] is not None
+        loc = self.loc(node)
 
         def run(ctx):
-            rt.cycle(ctx, zf(ctx), backward, marks)
+            zones = zf(ctx)
+            if not isinstance(zones, list) or not all(type(z) is Zone for z in zones):
+                raise rt.RuleRuntimeError(f"cycle needs a list of zones, not {label_of(zones)}", loc)
+            rt.cycle(ctx, zones, backward, marks)
         return run
 
     def s_shuffle_stmt(self, node, scope):
         zf = self.e(node.children[0], scope)
+        loc = self.loc(node)
 
         def run(ctx):
-            rt.shuffle(ctx, zf(ctx))
+            z = zf(ctx)
+            if type(z) is not Zone:
+                raise rt.RuleRuntimeError(f"shuffle needs a zone, not {label_of(z)}", loc)
+            rt.shuffle(ctx, z)
         return run
 
     def s_draw_stmt(self, node, scope):
         n, src, dst = node.children
         nf = self.e(n, scope) if n is not None else (lambda ctx: 1)
         sf, df = self.e(src, scope), self.e(dst, scope)
+        loc = self.loc(node)
 
         def run(ctx):
-            rt.draw(ctx, _num(nf(ctx)), sf(ctx), df(ctx))
+            k, a, b = nf(ctx), sf(ctx), df(ctx)
+            if type(k) is not int or type(a) is not Zone or type(b) is not Zone:
+                raise rt.RuleRuntimeError(f"draw needs a number and two zones, not {label_of(k)}, {label_of(a)}, "
+                                          f"{label_of(b)}", loc)
+            rt.draw(ctx, k, a, b)
         return run
 
     def s_emit_stmt(self, node, scope):
@@ -947,19 +964,24 @@ class Compiler:
 
     def x_in_(self, node, scope):
         af, bf = self.e(node.children[0], scope), self.e(node.children[1], scope)
-        return lambda ctx: self.contains(ctx, bf(ctx), af(ctx))
+        loc = self.loc(node)
+        return lambda ctx: self.contains(ctx, bf(ctx), af(ctx), loc)
 
     def x_not_in(self, node, scope):
         af, bf = self.e(node.children[0], scope), self.e(node.children[1], scope)
-        return lambda ctx: not self.contains(ctx, bf(ctx), af(ctx))
+        loc = self.loc(node)
+        return lambda ctx: not self.contains(ctx, bf(ctx), af(ctx), loc)
 
     @staticmethod
-    def contains(ctx, coll, item):
+    def contains(ctx, coll, item, loc=None):
         if coll is None:
             return False
         if type(coll) is Zone:
             return type(item) is Card and ctx.st["loc"][item.id] == coll.id
-        return item in coll
+        try:
+            return item in coll
+        except TypeError:
+            raise rt.RuleRuntimeError(f"`in` needs a collection or a zone, not {label_of(coll)}", loc) from None
 
     def x_is_tag(self, node, scope):
         return self.tag_test(node, scope, True)
@@ -1063,7 +1085,15 @@ class Compiler:
         if fname in ("any", "all") and not self._draws_chance(node):
             return self._deciding(node, scope, value, name, coll, cond, fname == "any")
         gen = self.generator(node, scope, value, name, coll, cond)
-        return lambda ctx: agg(gen(ctx))
+        loc = self.loc(node)
+
+        def aggregate(ctx):
+            values = gen(ctx)
+            try:
+                return agg(values)
+            except TypeError:
+                raise rt.RuleRuntimeError(f"`{fname}` cannot combine {label_of(values)}", loc) from None
+        return aggregate
 
     def _draws_chance(self, node) -> bool:
         """Whether an expression rolls, draws at random or shuffles (directly or through a function)."""
@@ -1104,7 +1134,14 @@ class Compiler:
             agg = _AGGREGATES[fname]
             f0 = argfs[0]
             iterable = self.iterable
-            return lambda ctx: agg(iterable(f0(ctx), node))
+
+            def aggregate(ctx):
+                values = iterable(f0(ctx), node)
+                try:
+                    return agg(values)
+                except TypeError:
+                    raise rt.RuleRuntimeError(f"`{fname}` cannot combine {label_of(values)}", loc) from None
+            return aggregate
         if fname in ("max", "min") and len(argfs) > 1:
             fn = max if fname == "max" else min
 
