@@ -106,8 +106,8 @@ def test_conceals_is_refused_on_other_variables(make_game):
 
 # ---- Agent DOG: infiltrated pawns ---------------------------------------------------------
 
-DOG_SEEDS = range(3)
-DOG_STEPS = 400
+DOG_SEEDS = range(2)
+DOG_STEPS = 300
 
 
 @pytest.fixture(scope="module")
