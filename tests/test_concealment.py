@@ -159,6 +159,8 @@ def dog_leaks(game, seeds, steps) -> tuple[list[str], int]:
                         if json.dumps(key) in text:
                             problems.append(f"{where}: {key} in the view of seat {seat}")
                     screen = r.screen(st, seat) if seat is not None else ""
+                    if "Error:" in screen:  # a render template that fails is drawn as <...Error: ...>
+                        problems.append(f"{where}: the screen of seat {seat} has an error: {screen}")
                     if any(key in screen for key in hidden):
                         problems.append(f"{where}: an infiltrated pawn's key on the screen of seat {seat}")
                 for action, label in labelled:  # what the deciding seat is offered
