@@ -1,0 +1,74 @@
+"""Agent DOG (content/agent-dog/): the data rulings D1–D5 and D9 of docs/rulings.md, and the
+2–3 player overlay played at a table of 4. The rules themselves are pinned by the scenarios in
+content/agent-dog/scenarios/, the hidden colours by tests/test_concealment.py."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from interpreter.engine import Game
+
+
+@pytest.fixture(scope="module")
+def dog():
+    return Game.load("agent-dog", players=4)
+
+
+def test_the_board_d1_to_d3(dog):
+    m = dog.m
+    track = m.tagged_cells("track")
+    assert [z.key for z in track] == [f"t{i}" for i in range(64)]
+    assert [z.key for z in m.tagged_cells("start")] == ["t0", "t16", "t32", "t48"]
+    holes = {z.attrs["index"] for z in m.tagged_cells("hole")}
+    meetings = [z.attrs["index"] for z in m.tagged_cells("meeting")]
+    assert holes == {4, 11, 20, 27, 36, 43, 52, 59} and meetings == [5, 21, 37, 53]
+    assert all(i - 1 in holes for i in meetings)  # « Tout pion ainsi déplacé arrive toujours sur un trou »
+    arrival = m.tagged_cells("arrival")
+    assert len(arrival) == 16
+    st = dog.new_game(seed=1)
+    assert [z.key for z in dog.evaluate(st, 'neighbors(zone_named("t0"), "arrival")')] == ["rouge1"]
+    assert [z.key for z in dog.evaluate(st, 'neighbors(zone_named("t0"), "next")')] == ["t1", "t63"]
+
+
+def test_the_110_cards_d4(dog):
+    kinds = Counter(c.name for c in dog.m.cards if "piece" not in c.tags)
+    assert sum(kinds.values()) == 110
+    assert sum(n for k, n in kinds.items() if k.startswith("n")) == 80
+    assert kinds["depart_1_11"] == kinds["depart_13"] == 8 and kinds["echange"] == 6
+    assert kinds["copie"] == kinds["partenaire"] == 4
+    assert sum(1 for c in dog.m.cards if "piece" in c.tags) == 16
+
+
+@pytest.mark.parametrize("players, starts", [(2, ["t0", "t32"]), (3, ["t0", "t16", "t32"]), (4, ["t0", "t16", "t32", "t48"])])
+def test_seats_and_colours_d5(players, starts):
+    g = Game.load("agent-dog", players=players)
+    st = g.new_game(seed=1)
+    assert [g.evaluate(st, f"seat({i + 1}).start.key") for i in range(players)] == starts
+    assert g.evaluate(st, "each_for_self()") == (players < 4)
+
+
+def _play(game, seed):
+    rng = random.Random(seed)
+    st = game.new_game(seed)
+    for _ in range(20000):
+        if game.is_terminal(st):
+            return st
+        game.apply_in_place(st, rng.choice(game.legal_actions(st)), checked=False)
+    pytest.fail("no end")
+
+
+def test_the_rounds_bound_d9_stops_a_game():
+    g = Game.load("agent-dog", players=4, options={"rounds": 3})
+    st = _play(g, 1)
+    assert st["flow"]["round"] == 3
+    assert sorted(g.ranking(st)) == [0, 1, 2, 3]
+
+
+def test_the_overlay_plays_each_for_themselves_at_4():
+    g = Game.load("agent-dog", players=4, variants=["2-3-joueurs"])
+    st = _play(g, 1)
+    winners = g.winners(st)
+    assert len(winners) == 1  # no teams: one player with 4 pawns home (the base game: a team of two)
+    assert g.scores(st)[winners[0]] == 4
