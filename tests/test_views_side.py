@@ -118,6 +118,16 @@ def test_the_side_check_catches_a_teammate_left_blind(sides_game, monkeypatch):
     assert any("misses" in p for p in problems)
 
 
+def test_sees_tells_rules_and_scenarios_what_a_view_shows(sides_game):
+    g = sides_game()
+    for st in playout_states(g):
+        for seat in range(g.num_players):
+            seen = visible_cards(g, st, seat)
+            for c in g.m.cards:
+                assert g.evaluate(st, f'sees(seat({seat + 1}), card_named("{c.key}"))') == (c.key in seen)
+    assert g.evaluate(g.new_game(0), 'sees(none, card_named("coin#1"))') is False
+
+
 # ---- Dark Agent in teams (§13.2 « Le matériel des coéquipiers est visible de l'équipe ») ----------
 
 def alternation(players: int, team_size: int) -> list[int]:

@@ -17,6 +17,7 @@ from interpreter.paths import content_dir
 
 VARIANTS = content_dir() / "dark-agent" / "variants"
 EXPANSION = (VARIANTS / "expansion-5-10.yaml").exists()   # §16, written in parallel: used once it exists
+HIDDEN = (VARIANTS / "hidden-cards.yaml").exists()        # §15.2, likewise
 MAX_STEPS = 6000
 SEEDS = range(int(os.environ.get("INTERPRET_PLAYOUTS", "2")))
 
@@ -24,6 +25,8 @@ SEEDS = range(int(os.environ.get("INTERPRET_PLAYOUTS", "2")))
 COMPOSE = [(("teams", "no-dice"), 4), (("solo", "no-dice"), 1)]
 if EXPANSION:
     COMPOSE += [(("teams", "expansion-5-10"), 6), (("teams", "expansion-5-10", "no-dice"), 8)]
+if HIDDEN:
+    COMPOSE += [(("teams", "hidden-cards"), 4), (("solo", "hidden-cards"), 1)]
 
 
 def cases():
@@ -35,6 +38,9 @@ def cases():
         for players in range(5, 11):                             # §16 « équipes comprises »; each count once,
             dice = ("no-dice",) if players % 2 == 0 else ()      # with and without dice in turn (a wide board
             yield ("teams", "expansion-5-10", *dice), players, {}   # takes a while to compile)
+    if HIDDEN:                                                   # §15.2 with teams and solo
+        yield ("teams", "hidden-cards"), 4, {}
+        yield ("solo", "hidden-cards"), 1, {}
     yield ("teams",), 4, {"team_size": 3}                        # §13.1: an incomplete last team (3 + 1)
     yield ("teams",), 3, {"team_size": 5}                        # fewer players than a team: one team
     if EXPANSION:
