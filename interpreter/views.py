@@ -74,7 +74,10 @@ def _sides(game, state) -> list | None:
     for s in m.seats:
         ctx.me = s
         ctx.locals = [None] * m.score_scope.size
-        out.append(side(ctx))
+        v = side(ctx)
+        out.append(v if v is not None else ("seat", s.id))  # no side: alone, never "equal" to another none
+    if any(isinstance(v, list) for v in out):
+        out = [tuple(v) if isinstance(v, list) else v for v in out]
     return out
 
 
