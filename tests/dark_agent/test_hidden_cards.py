@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
-
 import pytest
 
 from interpreter.engine import Game
 from interpreter.views import view
 
-VARIANTS = Path(__file__).resolve().parents[2] / "content" / "dark-agent" / "variants"
-COMBOS = [["hidden-cards"], ["hidden-cards", "no-dice"]] + (
-    [["hidden-cards", "teams"]] if (VARIANTS / "teams.yaml").exists() else [])
+COMBOS = [(["hidden-cards"], 4), (["hidden-cards", "no-dice"], 4), (["hidden-cards", "teams"], 4),
+          (["hidden-cards", "solo"], 1), (["hidden-cards", "expansion-5-10"], 6),
+          (["hidden-cards", "teams", "expansion-5-10", "no-dice"], 6)]
 
 
-@pytest.mark.parametrize("variants", COMBOS, ids=lambda v: "+".join(v))
-def test_face_down_cards_never_leak(variants):
-    g = Game.load("dark-agent", players=4, variants=variants)
+@pytest.mark.parametrize("variants,players", COMBOS, ids=lambda v: "+".join(v) if isinstance(v, list) else f"{v}p")
+def test_face_down_cards_never_leak(variants, players):
+    g = Game.load("dark-agent", players=players, variants=variants)
     checked = 0
     for seed in range(2):
         st = g.new_game(seed)
