@@ -114,7 +114,14 @@ class Game:
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
-        return self._legal(st, labels=True)
+        """Legal actions with their labels, as the deciding seat may read them: the key of a card
+        it cannot see (a concealed one, one in another's hidden zone) reads `a card`."""
+        out = self._legal(st, labels=True)
+        seat = self.current_player(st)
+        if seat is None or not out:
+            return out
+        from .views import redact_for
+        return [(a, redact_for(self, st, seat, text)) for a, text in out]
 
     def label(self, st, action: Action) -> str:
         for a, text in self._legal(st, labels=True):

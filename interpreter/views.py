@@ -212,6 +212,18 @@ def _redact(m, text: str, visible: set) -> str:
     return keys.sub(lambda mt: mt.group(0) if m.card_by_key[mt.group(0)].id in visible else "a card", text)
 
 
+def redact_for(game, state, seat: int, text: str) -> str:
+    """`text` as `seat` may read it: keys of cards it cannot see become `a card`."""
+    if not text:
+        return text
+    return _redact(game.m, text, visible_cards_ids(game, state, seat))
+
+
+def visible_cards_ids(game, state, seat) -> set:
+    m = game.m
+    return {m.card_by_key[k].id for k in visible_cards(game, state, seat)}
+
+
 def _flow(game, state) -> dict:
     m = game.m
     flow = state["flow"]
@@ -244,4 +256,4 @@ def _pending(game, state, seat, present: _Presenter):
     return out
 
 
-__all__ = ["view", "visible_cards", "concealed_ids"]
+__all__ = ["view", "visible_cards", "concealed_ids", "redact_for"]
