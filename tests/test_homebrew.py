@@ -63,3 +63,10 @@ def test_every_pair_of_variants_validates_or_is_refused_by_a_declared_conflict(a
     if error is not None:
         messages = " ".join(p.message for p in error.problems)
         assert "cannot be combined" in messages or "both change" in messages or "requires" in messages, messages
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "content").glob("*/variants/*.yaml")),
+                         ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_every_bundled_variant_of_every_game_validates(path, capsys):
+    game = path.parent.parent.name
+    assert cli.main(["validate", game, "--variant", path.stem]) == 0, capsys.readouterr().err
