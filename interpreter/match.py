@@ -635,12 +635,17 @@ class Match:
         return None
 
     def _compile_handler(self, head, block, snip, params, kind_name):
+        """A trigger: its condition and its body, in a scope holding the event's arguments."""
+        return self._compile_body(block.children, snip, params, cond_tree=head.children[1], kind="trigger")
+
+    def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect"):
+        """A body (a procedure, or a trigger with its condition), compiled both ways: as
+        continuations (it may wait for a choice) and, when it cannot, as a direct call."""
         c = self.compiler
         scope = Scope(params)
-        c.src, c.kind = snip.src, "trigger"
-        cond = c.e(head.children[1], scope) if head.children[1] is not None else None
-        c.src, c.kind = snip.src, "trigger"
-        stmts = block.children
+        c.src, c.kind = snip.src, kind
+        cond = c.e(cond_tree, scope) if cond_tree is not None else None
+        c.src, c.kind = snip.src, kind
         body = c.seq(stmts, scope, self.ret)
         direct = None
         if not any(c.suspends(s) for s in stmts if hasattr(s, "data")):
@@ -653,23 +658,6 @@ class Match:
                 except rt.Stop:
                     pass
         return Handler(cond, body, direct, len(params), max(scope.size, len(params)), snip.where)
-
-    def _compile_body(self, stmts, snip, params):
-        c = self.compiler
-        scope = Scope(params)
-        c.src, c.kind = snip.src, "effect"
-        body = c.seq(stmts, scope, self.ret)
-        direct = None
-        if not any(c.suspends(s) for s in stmts if hasattr(s, "data")):
-            fns = tuple(c.stmt(s, scope) for s in stmts if hasattr(s, "data"))
-
-            def direct(ctx, fns=fns):
-                try:
-                    for f in fns:
-                        f(ctx)
-                except rt.Stop:
-                    pass
-        return Handler(None, body, direct, len(params), max(scope.size, len(params)), snip.where)
 
     def _is_static(self, tree) -> bool:
         """An expression made of literals, operators and constants (options) only."""
