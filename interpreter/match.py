@@ -796,6 +796,36 @@ class Match:
         return call
 
     _IMPURE = {"roll", "random", "shuffled"}
+    _INLINE_NODES = 20  # small enough to compile in place
+
+    def inline_body(self, name, seen=None):
+        """(tree, params, source) of a function small and simple enough to compile at its call
+        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None."""
+        cache = self.__dict__.setdefault("_inline", {})
+        if name in cache:
+            return cache[name]
+        seen = set(seen or ()) | {name}
+        cache[name] = None  # while deciding: a recursive function is never inlined
+        spec = self.function_defs[name]
+        snip = self.rs.snippet(spec, "expr", name)
+        if snip is None:
+            return None
+        try:
+            tree = parse(snip.src, "expr")
+        except ParseFailure:
+            return None
+        nodes = list(tree.iter_subtrees()) if hasattr(tree, "iter_subtrees") else []
+        ok = len(nodes) <= self._INLINE_NODES
+        for node in nodes:
+            if node.data in ("where_it", "aggregate", "comprehension"):
+                ok = False
+            elif node.data == "call":
+                callee = str(node.children[0])
+                if callee in self._IMPURE or (callee in self.function_defs and
+                                               (callee in seen or self.inline_body(callee, seen) is None)):
+                    ok = False
+        cache[name] = (tree, list(spec.get("params") or []), snip.src) if ok else None
+        return cache[name]
 
     def _is_pure(self, name, seen=None) -> bool:
         """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""

@@ -54,6 +54,7 @@ class Scope:
     def __init__(self, names=()):
         self.slots: dict[str, int] = {}
         self.size = 0
+        self.inlined: dict = {}  # an inlined function's parameters: name -> its argument's closure
         for n in names:
             self.add(n)
 
@@ -742,6 +743,8 @@ class Compiler:
     def x_name(self, node, scope):
         name = str(node.children[0])
         m = self.m
+        if name in scope.inlined:
+            return scope.inlined[name]
         if name in scope.slots:
             slot = scope.slots[name]
             return lambda ctx: ctx.locals[slot]
@@ -1075,6 +1078,31 @@ class Compiler:
         value, name, coll, cond = node.children
         return self.generator(node, scope, value, name, coll, cond)
 
+    _PLAIN = frozenset(("name", "attr", "number", "string", "true", "false", "none", "neg"))
+
+    def plain_reads(self, args) -> bool:
+        """Arguments that only read (names, attributes, literals): safe to evaluate more than once."""
+        if args is None:
+            return True
+        return all(sub.data in self._PLAIN for a in args.children for sub in a.iter_subtrees())
+
+    def inline(self, fname, inline, argfs, node):
+        """A small function compiled in place: its parameters are its arguments' closures (the
+        arguments are plain reads, so evaluating one twice costs nothing and changes nothing)."""
+        tree, params, src = inline
+        scope = Scope()
+        scope.inlined = dict(zip(params, argfs))
+        saved = self.src, self.kind
+        self.src, self.kind = src, "expr"
+        try:
+            return self.e(tree, scope)
+        except CompileError as e:
+            if getattr(e, "src", None) is None:
+                e.src, e.kind = src, "expr"
+            raise
+        finally:
+            self.src, self.kind = saved
+
     def x_aggregate(self, node, scope):
         ftok, value, name, coll, cond = node.children
         fname = str(ftok)
@@ -1129,6 +1157,9 @@ class Compiler:
         m = self.m
         loc = self.loc(node)
         if fname in m.function_defs:
+            inline = m.inline_body(fname)
+            if inline is not None and len(argfs) == len(inline[1]) and self.plain_reads(node.children[1]):
+                return self.inline(fname, inline, argfs, node)
             return m.function_call(fname, argfs, node, self)
         if fname in _AGGREGATES and len(argfs) == 1:
             agg = _AGGREGATES[fname]
