@@ -1,0 +1,290 @@
+"""The built-in attributes and functions of the rules language, and the engine's own events.
+
+Everything here is generic: cards, zones (board cells included) and players, collections, the
+board graph, chance. Content refers to them by name (`cell.row`, `neighbors(c, "orthogonal")`,
+`roll(4)`); the compiler resolves the names once, at load time.
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from . import runtime as rt
+from .model import Card, Seat, Zone
+
+
+def _zone_of_card(ctx, o):
+    z = ctx.st["loc"][o.id]
+    return ctx.m.zones[z] if z >= 0 else None
+
+
+def _cell_of_card(ctx, o):
+    z = _zone_of_card(ctx, o)
+    return z if z is not None and z.is_cell else None
+
+
+_CARD_ATTRS = {
+    "name": lambda ctx, o: o.name,
+    "key": lambda ctx, o: o.key,
+    "owner": lambda ctx, o: o.owner,
+    "zone": _zone_of_card,
+    "cell": _cell_of_card,
+    "id": lambda ctx, o: o.id,
+}
+
+
+def _zone_cards(ctx, z):
+    cards = ctx.m.cards
+    return [cards[i] for i in ctx.st["z"][z.id]]
+
+
+def _zone_card(ctx, z):
+    ids = ctx.st["z"][z.id]
+    return ctx.m.cards[ids[0]] if ids else None
+
+
+_ZONE_ATTRS = {
+    "cards": _zone_cards,
+    "card": _zone_card,
+    "top": _zone_card,
+    "count": lambda ctx, z: len(ctx.st["z"][z.id]),
+    "empty": lambda ctx, z: not ctx.st["z"][z.id],
+    "full": lambda ctx, z: z.capacity is not None and len(ctx.st["z"][z.id]) >= z.capacity,
+    "capacity": lambda ctx, z: z.capacity,
+    "owner": lambda ctx, z: z.owner,
+    "name": lambda ctx, z: z.name,
+    "key": lambda ctx, z: z.key,
+    "id": lambda ctx, z: z.id,
+    "neighbors": lambda ctx, z: ctx.m.neighbors.get((z.id, None), []),
+}
+
+_SEAT_ATTRS = {
+    "name": lambda ctx, s: s.name,
+    "key": lambda ctx, s: s.key,
+    "index": lambda ctx, s: s.id + 1,
+    "id": lambda ctx, s: s.id,
+    "next": lambda ctx, s: ctx.m.seats[(s.id + 1) % len(ctx.m.seats)],
+    "previous": lambda ctx, s: ctx.m.seats[(s.id - 1) % len(ctx.m.seats)],
+}
+
+
+def _cell(ctx, row, column):
+    return ctx.m.cell_at.get((row, column))
+
+
+def _row_cells(ctx, row):
+    return ctx.m.row_cells.get(row, [])
+
+
+def _column_cells(ctx, column):
+    return ctx.m.column_cells.get(column, [])
+
+
+def _neighbors(ctx, z, kind=None):
+    return ctx.m.neighbors.get((z.id, kind), [])
+
+
+def _path(ctx, a, b):
+    try:
+        ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
+    except nx.NetworkXNoPath:
+        return []
+    return [ctx.m.zones[i] for i in ids]
+
+
+def _distance(ctx, a, b):
+    try:
+        return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
+    except nx.NetworkXNoPath:
+        return None
+
+
+def _seats_from(ctx, s, direction=1):
+    seats = ctx.m.seats
+    n = len(seats)
+    return [seats[(s.id + direction * k) % n] for k in range(n)]
+
+
+def _seat_after(ctx, s, k=1):
+    seats = ctx.m.seats
+    return seats[(s.id + k) % len(seats)]
+
+
+def _seat(ctx, i):
+    return ctx.m.seats[i - 1]
+
+
+def _first(ctx, coll):
+    coll = _coll(ctx, coll)
+    return coll[0] if coll else None
+
+
+def _last(ctx, coll):
+    coll = _coll(ctx, coll)
+    return coll[-1] if coll else None
+
+
+def _coll(ctx, v):
+    if type(v) is Zone:
+        return _zone_cards(ctx, v)
+    return v or []
+
+
+def _sorted(ctx, coll, desc=False):
+    from .dsl.compiler import _sort_key
+    return sorted(_coll(ctx, coll), key=_sort_key, reverse=bool(desc))
+
+
+def _index_of(ctx, coll, x):
+    coll = _coll(ctx, coll)
+    return coll.index(x) if x in coll else None
+
+
+def _roll(ctx, n, sides=6):
+    return rt.roll(ctx, n, sides)
+
+
+def _random(ctx, n):
+    return rt.random_below(ctx, n)
+
+
+def _find(ctx, where, name):
+    """The first card of a zone (or a list) whose definition is `name`, or none."""
+    cards = ctx.m.cards
+    if type(where) is Zone:
+        for i in ctx.st["z"][where.id]:
+            if cards[i].name == name:
+                return cards[i]
+        return None
+    for c in where or ():
+        if type(c) is Card and c.name == name:
+            return c
+    return None
+
+
+def _text(v) -> str:
+    from .model import label_of
+    return v if isinstance(v, str) else label_of(v)
+
+
+def _contents(ctx, zones):
+    """Every card in a list of zones, zone by zone, in order."""
+    cards = ctx.m.cards
+    zl = ctx.st["z"]
+    return [cards[i] for z in zones for i in zl[z.id]]
+
+
+def _chosen_shuffle(ctx, coll):
+    items = list(_coll(ctx, coll))
+    from . import rng
+    ctx.st["rng"] = rng.shuffle(ctx.st["rng"], items)
+    return items
+
+
+def _range(ctx, a, b=None):
+    return list(range(a, b + 1)) if b is not None else list(range(1, a + 1))
+
+
+def _take(ctx, coll, n):
+    return list(_coll(ctx, coll))[:n]
+
+
+def _drop(ctx, coll, n):
+    return list(_coll(ctx, coll))[n:]
+
+
+def _without(ctx, coll, x):
+    x = x if isinstance(x, list) else [x]
+    return [v for v in _coll(ctx, coll) if v not in x]
+
+
+def _length(ctx, coll):
+    return len(_coll(ctx, coll))
+
+
+def _replace_lowest(ctx, dice, value):
+    dice = list(dice)
+    if dice:
+        i = dice.index(min(dice))
+        dice[i] = value
+    return dice
+
+
+def _all_same(ctx, coll):
+    coll = list(coll or [])
+    return bool(coll) and all(v == coll[0] for v in coll)
+
+
+def _totals(ctx, choices, limit=None):
+    """Every total (up to `limit`) made by taking at most one number from each list of `choices`,
+    0 included, in increasing order: how points can be split among distinct pieces."""
+    reach = {0}
+    for values in choices or ():
+        reach |= {r + v for r in reach for v in (values or ()) if limit is None or r + v <= limit}
+    return sorted(reach)
+
+
+def _zone_named(ctx, name):
+    return ctx.m.zone_by_name.get(name)
+
+
+def _card_named(ctx, key):
+    return ctx.m.card_by_key.get(key)
+
+
+def _sees(ctx, p, card):
+    """Whether seat `p` may see `card` now: what p's view shows (views.py), for scenarios and rules."""
+    if p is None or type(card) is not Card:
+        return False
+    from .engine import Game
+    from .views import visible_cards
+    return card.key in visible_cards(Game(ctx.m), ctx.st, p.id)
+
+
+_BUILTINS = {
+    "cell": (_cell, (2,)),
+    "row_cells": (_row_cells, (1,)),
+    "column_cells": (_column_cells, (1,)),
+    "neighbors": (_neighbors, (1, 2)),
+    "path": (_path, (2,)),
+    "distance": (_distance, (2,)),
+    "seats_from": (_seats_from, (1, 2)),
+    "seat_after": (_seat_after, (1, 2)),
+    "seat": (_seat, (1,)),
+    "first": (_first, (1,)),
+    "last": (_last, (1,)),
+    "sorted": (_sorted, (1, 2)),
+    "reversed": (lambda ctx, c: list(reversed(_coll(ctx, c))), (1,)),
+    "index_of": (_index_of, (2,)),
+    "roll": (_roll, (1, 2)),
+    "random": (_random, (1,)),
+    "shuffled": (_chosen_shuffle, (1,)),
+    "range": (_range, (1, 2)),
+    "take": (_take, (2,)),
+    "drop": (_drop, (2,)),
+    "without": (_without, (2,)),
+    "length": (_length, (1,)),
+    "abs": (lambda ctx, v: abs(v or 0), (1,)),
+    "replace_lowest": (_replace_lowest, (2,)),
+    "all_same": (_all_same, (1,)),
+    "zone_named": (_zone_named, (1,)),
+    "card_named": (_card_named, (1,)),
+    "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
+    "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
+    "text": (lambda ctx, *parts: "".join(_text(p) for p in parts), None),
+    "score_of": (lambda ctx, p: ctx.m.score_of(ctx.st, p), (1,)),
+    "is_winner": (lambda ctx, p: p is not None and p.id in ctx.m.winners(ctx.st), (1,)),
+    "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
+    "find": (_find, (2,)),
+    "contents": (_contents, (1,)),
+    "totals": (_totals, (1, 2)),
+    "sees": (_sees, (2,)),
+}
+
+# events the engine emits by itself
+_ENGINE_EVENTS = {
+    "turn_start": ["player"],
+    "turn_end": ["player"],
+    "round_start": [],
+    "round_end": [],
+    "entered": ["card", "zone"],  # a card arrives in a zone (any move, swap or cycle); no choice allowed
+}
