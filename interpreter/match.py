@@ -364,7 +364,8 @@ class Match:
                         typ = "list"
                 reset = spec.get("reset", "never")
                 tables[kind][name] = {"type": typ, "default": _plain(default), "reset": reset,
-                                      "conceals": kind == "card" and bool(spec.get("conceals"))}
+                                      "conceals": kind == "card" and bool(spec.get("conceals")),
+                                      "visibility": spec.get("visibility", "public")}
         # card variables that, while true, hide their card's identity from every view (views.py)
         self.concealing = [name for name, spec in self.cvars.items() if spec["conceals"]]
         self._codecs = {}

@@ -171,15 +171,18 @@ def view(game, state, seat: int | None) -> dict:
             cards[m.cards[cid].key] = {name: present.var("cv", name, values[cid])
                                        for name, values in state["cv"].items()}
     players = {}
-    for s in m.seats:
+    for s in m.seats:  # a player variable declared `visibility: owner` is shown to that player only
         players[s.key] = {"name": s.name,
-                          "vars": {name: present.var("pv", name, values[s.id]) for name, values in state["pv"].items()}}
+                          "vars": {name: present.var("pv", name, values[s.id])
+                                   for name, values in state["pv"].items()
+                                   if _var_shown(m.pvars[name], s.id, seat)}}
     zone_vars = {}
     if state["zv"]:
         for zone in m.zones:
             zone_vars[zone.key] = {name: present.var("zv", name, values[zone.id])
                                    for name, values in state["zv"].items()}
-    game_vars = {name: present.var("gv", name, v) for name, v in state["gv"].items()}
+    game_vars = {name: present.var("gv", name, v) for name, v in state["gv"].items()
+                 if m.gvars[name].get("visibility", "public") == "public"}
 
     return {
         "seat": m.seats[seat].key if seat is not None else None,
@@ -210,6 +213,11 @@ def _redact(m, text: str, visible: set) -> str:
     if not keys:
         return text
     return keys.sub(lambda mt: mt.group(0) if m.card_by_key[mt.group(0)].id in visible else "a card", text)
+
+
+def _var_shown(spec, owner: int, seat) -> bool:
+    vis = spec.get("visibility", "public")
+    return vis == "public" or (vis == "owner" and seat is not None and owner == seat)
 
 
 def redact_for(game, state, seat: int, text: str) -> str:
