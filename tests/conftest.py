@@ -78,3 +78,30 @@ def playout(game: Game, seed: int, max_steps: int = 300):
 @pytest.fixture(scope="session")
 def random_playout():
     return playout
+
+
+def play_checked(game: Game, seed: int, *, max_steps: int = 5000, each=None):
+    """A whole random game from `seed`, the invariants checked after every move: returns the final
+    state and the actions. `each(state, action, step)` adds checks of its own after each move."""
+    rnd = random.Random(seed)
+    state = game.new_game(seed)
+    actions = []
+    for step in range(max_steps):
+        if game.is_terminal(state):
+            return state, actions
+        legal = game.legal_actions(state)
+        assert legal, f"seed {seed} step {step}: no legal action in a live game ({game.step_name(state)})"
+        action = rnd.choice(legal)
+        state = game.apply(state, action)
+        actions.append(action)
+        bad = game.check_invariants(state)
+        assert bad == [], f"seed {seed} step {step} after {action}: {bad}"
+        if each is not None:
+            each(state, action, step)
+    pytest.fail(f"seed {seed}: no end after {max_steps} decisions")
+
+
+@pytest.fixture(scope="session")
+def checked_playout():
+    """`checked_playout(game, seed, max_steps=..., each=...)`: see play_checked."""
+    return play_checked

@@ -6,7 +6,6 @@ Casier), one with each other variant, so the suite stays fast."""
 from __future__ import annotations
 
 import functools
-import random
 from pathlib import Path
 
 import pytest
@@ -35,25 +34,16 @@ def space_cells(g):
 
 
 def playout(g: Game, seed: int) -> dict:
+    from conftest import play_checked
     n = g.num_players
     columns = n + 3                                      # §16: 8 columns at 5 players ... 13 at 10
     spaces = space_cells(g)
     assert len(g.m.columns) == columns and len(spaces) == columns
-    rng = random.Random(seed)
-    st = g.new_game(seed)
-    for step in range(MAX_STEPS):
-        if g.is_terminal(st):
-            break
-        legal = g.legal_actions(st)
-        assert legal, f"seed {seed} step {step}: no legal action in a live game ({g.step_name(st)})"
-        action = rng.choice(legal)
-        st = g.apply(st, action)
-        bad = g.check_invariants(st)
-        assert bad == [], f"seed {seed} step {step} after {action}: {bad}"
+
+    def at_most_three(st, action, step):
         over = [c.key for c in spaces if len(st["z"][c.id]) > 3]
         assert not over, f"seed {seed} step {step} after {action}: more than 3 satellites in {over} (§4.1)"
-    else:
-        pytest.fail(f"seed {seed}: no end after {MAX_STEPS} decisions")
+    st, _ = play_checked(g, seed, max_steps=MAX_STEPS, each=at_most_three)
     assert g.is_terminal(st)
     assert sorted(g.ranking(st)) == list(range(n))
     placed = sum(len(st["z"][c.id]) for c in spaces)

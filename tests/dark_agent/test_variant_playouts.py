@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import os
-import random
 
 import pytest
 
@@ -67,23 +66,11 @@ CASES = list(cases())
 
 
 @pytest.mark.parametrize("variants,players,options", CASES, ids=[_id(c) for c in CASES])
-def test_random_playouts_end_and_keep_invariants(variants, players, options):
+def test_random_playouts_end_and_keep_invariants(variants, players, options, checked_playout):
     g = game(variants, players, tuple(sorted(options.items())))
     for seed in SEEDS:
-        rng = random.Random(seed)
-        st = g.new_game(seed)
-        assert g.check_invariants(st) == []
-        for step in range(MAX_STEPS):
-            if g.is_terminal(st):
-                break
-            legal = g.legal_actions(st)
-            assert legal, f"seed {seed} step {step}: no legal action in a live game ({g.step_name(st)})"
-            action = rng.choice(legal)
-            st = g.apply(st, action)
-            bad = g.check_invariants(st)
-            assert bad == [], f"seed {seed} step {step} after {action}: {bad}"
-        else:
-            pytest.fail(f"seed {seed}: no end after {MAX_STEPS} decisions")
+        assert g.check_invariants(g.new_game(seed)) == []
+        st, _ = checked_playout(g, seed, max_steps=MAX_STEPS)
         winners = g.winners(st)
         if "teams" in variants:
             # §13.2: the whole best team wins, and only it
