@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from itertools import product
 
 from . import runtime as rt
-from .errors import IllegalActionError, InternalError, RuleRuntimeError
+from .errors import IllegalActionError, InternalError, RefusalKind, RuleRuntimeError
 from .match import Match
 from .model import Action, Card, Seat, Zone, key_of, label_of
 
@@ -70,6 +69,12 @@ class Game:
         self.m = match
         self.seats = match.seats
         self.num_players = len(match.seats)
+        self._listed = None  # (state, its legal actions): the last decision the flow stopped at
+
+    def forget_listing(self, st) -> None:
+        """Forget the legal actions listed for `st`: call it after changing a state by hand."""
+        if self._listed is not None and self._listed[0] is st:
+            self._listed = None
 
     @classmethod
     def load(cls, game: str, players: int | None = None, options: dict | None = None, variants=()) -> "Game":
@@ -111,6 +116,14 @@ class Game:
         return self.m.step_name(st)
 
     def legal_actions(self, st) -> list[Action]:
+        """The actions the deciding seat may play now, in a stable order.
+
+        The flow lists them once when it stops for a decision (see `_settle`) and keeps that
+        list until the state changes through the forward model, so a bot's listing costs nothing
+        more. Whoever changes a state by hand calls `forget_listing(st)` (scenarios do)."""
+        listed = self._listed
+        if listed is not None and listed[0] is st:
+            return listed[1][:]
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
@@ -129,7 +142,7 @@ class Game:
                 return text
         return str(action)
 
-    def _legal(self, st, labels: bool) -> list[tuple[Action, str | None]]:
+    def _legal(self, st, labels: bool, first_only: bool = False) -> list[tuple[Action, str | None]]:
         m = self.m
         if st["flow"]["phase"] == "over":
             return []
@@ -148,38 +161,42 @@ class Game:
         ctx.memo = {}
         out = []
         for a in m.actions_by_step.get(m.step_name(st), ()):
-            out.extend(self._enumerate(ctx, a, labels=labels))
+            self._walk(ctx, a, out, labels=labels, first_only=first_only)
+            if first_only and out:
+                break
         return out
 
-    def _enumerate(self, ctx, a, first_only=False, labels=True):
-        """Legal (Action, label) pairs of one action definition.
+    # ---- one legality path: walk an action definition's parameters ------------------
+    #
+    # Listing (every legal binding), verifying an action (its binding, or why there is none)
+    # and binding a trusted action (one taken from the listing) all walk a definition the
+    # same way: parameter by parameter, each bound from its domain, each requirement checked.
+
+    def _walk(self, ctx, a, out, *, labels=True, first_only=False):
+        """Append to `out` the legal (Action, label) pairs of definition `a`.
 
         Each requirement is checked as soon as the parameters it reads are bound,
-        so whole branches of the parameter product are cut early.
-        """
+        so whole branches of the parameter product are cut early."""
         if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
-            return []
+            return
         ctx.locals = [None] * a.nslots
         params = a.params
-        if not params:  # the frequent case of an action without parameters
-            for f in a.requires_by_level[0]:
-                if not f(ctx):
-                    return []
-            return [(Action(a.name, ()), a.label(ctx) if labels and not first_only else None)]
-        out = []
-        n = len(params)
         by_level = a.requires_by_level
+        if not params:  # the frequent case of an action without parameters
+            for f in by_level[0]:
+                if not f(ctx):
+                    return
+            out.append((Action(a.name, ()), a.label(ctx) if labels and not first_only else None))
+            return
+        n = len(params)
 
         def rec(i, keys):
-            if i == n:
-                for f in by_level[i]:
-                    if not f(ctx):
-                        return False
-                out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
-                return first_only
             for f in by_level[i]:
                 if not f(ctx):
                     return False
+            if i == n:
+                out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
+                return first_only
             _, slot, dom = params[i]
             for v in list(dom(ctx) or []):
                 ctx.locals[slot] = v
@@ -188,28 +205,28 @@ class Game:
             ctx.locals[slot] = None
             return False
         rec(0, [])
-        return out
 
-    def explain(self, st, action: Action) -> str | None:
-        """Why `action` is refused in `st`, or None when it is legal."""
-        try:
-            self._bind(st, action)
-        except IllegalActionError as e:
-            return e.reason
-        return None
+    def _bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
+        """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.
 
-    def is_legal(self, st, action: Action) -> bool:
-        return self.explain(st, action) is None
-
-    def _bind(self, st, action: Action):
-        """Check an action and return (ctx, definition or None for a choice)."""
+        With `verify`, every rule of the definition is checked in the order a player reads them
+        (the step, the limit, the arguments against their domains, then each requirement as
+        declared) and a refusal raises IllegalActionError with its kind and reason. Without it
+        the action is trusted to come from `legal_actions(st)`: its arguments are looked up by key."""
         m = self.m
         if st["flow"]["phase"] == "over":
-            raise IllegalActionError(action, "the game is over")
+            raise IllegalActionError(action, "the game is over", RefusalKind.GAME_OVER)
+        if seat is not None and verify:
+            deciding = self.current_player(st)
+            if deciding != seat:
+                who = m.seats[deciding].key if deciding is not None else "nobody"
+                raise IllegalActionError(action, f"it is {who}'s decision, not p{seat + 1}'s",
+                                         RefusalKind.NOT_YOUR_TURN)
         if st["pending"]:
             p = st["pending"][-1]
             if action.name != "choose" or len(action.args) != 1:
-                raise IllegalActionError(action, f"a choice is pending ({p['prompt']}): play `choose OPTION`")
+                raise IllegalActionError(action, f"a choice is pending ({p['prompt']}): play `choose OPTION`",
+                                         RefusalKind.CHOICE_PENDING)
             key = action.args[0]
             if key == "none" and p["optional"]:
                 return None, None
@@ -217,13 +234,25 @@ class Game:
                 if key_of(v) == key:
                     return None, None
             opts = ", ".join(key_of(v) for v in rt.decode(m, p["options"]))
-            raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}")
+            raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}",
+                                     RefusalKind.NOT_AN_OPTION)
         player = m.turn_player(st)
         a = m.action_by_name.get(action.name)
+        if not verify:
+            ctx = rt.Ctx(st, m, player)
+            ctx.locals = [None] * a.nslots
+            by_key = m.value_by_key()
+            for (_, slot, _), key in zip(a.params, action.args):
+                v = by_key.get(key, _MISSING)
+                if v is _MISSING:
+                    v = int(key) if key.lstrip("-").isdigit() else key
+                ctx.locals[slot] = v
+            return ctx, a
         if a is None:
             from .dsl.compiler import did_you_mean
             hint = did_you_mean(action.name, m.action_by_name)
-            raise IllegalActionError(action, f"no action `{action.name}` in this game" + (f"; {hint}" if hint else ""))
+            raise IllegalActionError(action, f"no action `{action.name}` in this game" + (f"; {hint}" if hint else ""),
+                                     RefusalKind.UNKNOWN_ACTION)
         step = m.step_name(st)
         if a.name in m.never_legal:
             ctx = rt.Ctx(st, m, player)
@@ -239,12 +268,13 @@ class Game:
             raise IllegalActionError(action, f"`{a.name}` is not played with these options")
         if a.steps is not None and step not in a.steps:
             raise IllegalActionError(action, f"`{a.name}` is played in step {'/'.join(sorted(a.steps))}, "
-                                             f"and this is step {step}")
+                                             f"and this is step {step}", RefusalKind.WRONG_STEP)
         if a.limit is not None and st["used"].get(a.name, 0) >= a.limit:
-            raise IllegalActionError(action, f"`{a.name}` may be played {a.limit} time(s) per turn")
+            raise IllegalActionError(action, f"`{a.name}` may be played {a.limit} time(s) per turn",
+                                     RefusalKind.LIMIT_REACHED)
         if len(action.args) != len(a.params):
             raise IllegalActionError(action, f"`{a.name}` takes {len(a.params)} argument(s): "
-                                             + " ".join(p for p, _, _ in a.params))
+                                             + " ".join(p for p, _, _ in a.params), RefusalKind.WRONG_ARGUMENTS)
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}  # nothing changes the state while the action is checked
         ctx.locals = [None] * a.nslots
@@ -256,12 +286,41 @@ class Game:
                     break
             else:
                 shown = ", ".join(key_of(v) for v in options[:12]) or "none"
-                raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})")
+                raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})",
+                                         RefusalKind.OUT_OF_DOMAIN)
         for f, reason, _ in a.requires:
             if not f(ctx):
                 raise IllegalActionError(action, reason(ctx))
         ctx.memo = None
         return ctx, a
+
+    # ---- verify / can / do ---------------------------------------------------------
+
+    def verify(self, st, action: Action | str, *, seat: int | None = None) -> None:
+        """Raise IllegalActionError (with its `kind` and `reason`) when `action` is refused in
+        `st`; with `seat`, also when that seat is not the one to decide."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self._bind(st, action, seat=seat)
+
+    def can(self, st, action: Action | str, *, seat: int | None = None) -> bool:
+        """Whether `verify` accepts `action`."""
+        try:
+            self.verify(st, action, seat=seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def explain(self, st, action: Action | str, *, seat: int | None = None) -> str | None:
+        """Why `action` is refused in `st`, or None when it is legal."""
+        try:
+            self.verify(st, action, seat=seat)
+        except IllegalActionError as e:
+            return e.reason
+        return None
+
+    def is_legal(self, st, action: Action | str) -> bool:
+        return self.can(st, action)
 
     # ---- apply ----------------------------------------------------------------------
 
@@ -271,15 +330,15 @@ class Game:
         return new
 
     def apply_in_place(self, st, action: Action | str, *, checked: bool = True) -> Step:
-        """Apply `action` to `st` itself. `checked=False` trusts that the action was taken from
-        `legal_actions(st)` (bots do): its arguments are looked up by key, nothing is re-checked."""
+        """Apply `action` to `st` itself: verify it, then do it. `checked=False` is the fast path
+        of bots and replays: it trusts that the action was taken from `legal_actions(st)`, so its
+        arguments are looked up by key and nothing is re-checked."""
         if isinstance(action, str):
             action = Action.parse(action)
         player = self.current_player(st)
-        if checked or st["pending"]:
-            ctx, a = self._bind(st, action)
-        else:
-            ctx, a = self._bind_trusted(st, action)
+        ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
+        if self._listed is not None and self._listed[0] is st:
+            self._listed = None
         m = self.m
         if ctx is None:  # a pending choice
             p = st["pending"].pop()
@@ -295,19 +354,6 @@ class Game:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)
-
-    def _bind_trusted(self, st, action: Action):
-        m = self.m
-        a = m.action_by_name[action.name]
-        ctx = rt.Ctx(st, m, m.turn_player(st))
-        ctx.locals = [None] * a.nslots
-        by_key = m.value_by_key()
-        for (_, slot, _), key in zip(a.params, action.args):
-            v = by_key.get(key, _MISSING)
-            if v is _MISSING:
-                v = int(key) if key.lstrip("-").isdigit() else key
-            ctx.locals[slot] = v
-        return ctx, a
 
     def _decode_choice(self, p, key):
         for v in rt.decode(self.m, p["options"]):
@@ -396,13 +442,12 @@ class Game:
         raise InternalError("the flow did not settle after 10000 transitions: the rules loop")
 
     def _has_action(self, st) -> bool:
-        m = self.m
-        player = m.turn_player(st)
-        ctx = rt.Ctx(st, m, player)
-        ctx.memo = {}
-        for a in m.actions_by_cost.get(m.step_name(st), ()):
-            if self._enumerate(ctx, a, first_only=True):
-                return True
+        """Whether the turn player has a legal action in the current step. The list is kept
+        for `legal_actions` (with the state it is of: the last state the flow stopped in)."""
+        listed = [a for a, _ in self._legal(st, labels=False)]
+        if listed:
+            self._listed = (st, listed)
+            return True
         return False
 
     def _start_round(self, ctx):

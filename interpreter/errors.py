@@ -6,6 +6,7 @@ what was expected, so the command line can print it without a traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,28 @@ class ContentError(InterpretError):
         super().__init__("\n".join(p.render() for p in self.problems))
 
 
-class IllegalActionError(InterpretError):
-    """An action was refused; `reason` says why."""
+class RefusalKind(str, Enum):
+    """Why an action is refused, as a kind a program can test (the reason text says it to a person)."""
 
-    def __init__(self, action: object, reason: str):
+    GAME_OVER = "game over"
+    NOT_YOUR_TURN = "not your turn"
+    CHOICE_PENDING = "a choice is pending"
+    NOT_AN_OPTION = "not an option"
+    UNKNOWN_ACTION = "unknown action"
+    WRONG_STEP = "wrong step"
+    LIMIT_REACHED = "limit reached"
+    WRONG_ARGUMENTS = "wrong arguments"
+    OUT_OF_DOMAIN = "parameter out of domain"
+    REQUIREMENT_FAILED = "requirement failed"
+
+
+class IllegalActionError(InterpretError):
+    """An action was refused: `kind` says what kind of refusal, `reason` says why in words."""
+
+    def __init__(self, action: object, reason: str, kind: RefusalKind = RefusalKind.REQUIREMENT_FAILED):
         self.action = action
         self.reason = reason
+        self.kind = kind
         super().__init__(f"illegal action {action}: {reason}")
 
 

@@ -75,6 +75,7 @@ class Position:
 
     def move(self, card_key: str, zone_key: str, top: bool = False) -> "Position":
         """Put a card in a zone; whatever is on a full board cell goes to the box first."""
+        self.game.forget_listing(self.state)
         card, zone = self.card(card_key), self.zone(zone_key)
         ctx = self._ctx()
         ids = self.state["z"][zone.id]
@@ -89,17 +90,20 @@ class Position:
         return self
 
     def clear(self, zone_key: str, to: str = "box") -> "Position":
+        self.game.forget_listing(self.state)
         z = self.zone(zone_key)
         for i in list(self.state["z"][z.id]):
             rt.move(self._ctx(), self.m.cards[i], self.zone(to))
         return self
 
     def swap(self, a: str, b: str) -> "Position":
+        self.game.forget_listing(self.state)
         rt.swap(self._ctx(), self.card(a), self.card(b))
         return self
 
     def set(self, owner, name: str, value) -> "Position":
         """Set a variable: owner None (the game), a seat key, a card key or a zone key."""
+        self.game.forget_listing(self.state)
         kind, index = self._var_home(owner, name)
         enc, _ = self.m.var_codec(kind, name)
         value = self._resolve(value)
@@ -161,6 +165,7 @@ class Position:
 
     def turn(self, seat, step: str | None = None, round: int | None = None, order=None) -> "Position":
         """Make it `seat`'s turn (optionally at a step, a round, with a given order of seats)."""
+        self.game.forget_listing(self.state)
         flow = self.state["flow"]
         s = self.seat(seat)
         flow["phase"] = "play"

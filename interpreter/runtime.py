@@ -217,3 +217,4 @@ def random_below(ctx, n):
     st = ctx.st
     st["rng"], v = rng.below(st["rng"], n)
     return v
+
