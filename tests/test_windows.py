@@ -145,6 +145,7 @@ def test_window_moves_are_refused_outside_their_window_and_other_moves_inside_it
 def test_apply_does_not_change_the_state_it_is_given_in_a_window(make_game):
     g = helpers(make_game)
     st = g.apply(g.new_game(seed=1), "warm_up")
+    assert g.current_player(st) == 1                                   # in the window
     before = to_json(st)
     for a in g.legal_actions(st):
         g.apply(st, a)
@@ -155,15 +156,18 @@ def test_apply_does_not_change_the_state_it_is_given_in_a_window(make_game):
 def test_random_games_with_a_window_end(make_game):
     import random
     g = helpers(make_game, each="action")
+    out_of_turn = 0
     for seed in range(5):
         rnd = random.Random(seed)
         st = g.new_game(seed=seed)
         for _ in range(500):
             if g.is_terminal(st):
                 break
+            out_of_turn += g.current_player(st) != g.evaluate(st, "current").id
             st = g.apply(st, rnd.choice(g.legal_actions(st)))
         assert g.is_terminal(st)
         assert sum(g.scores(st)) >= 3 * 2                              # every turn warmed up
+    assert out_of_turn > 0
 
 
 @pytest.mark.parametrize("change, message", [
