@@ -196,3 +196,13 @@ def test_an_action_of_a_window_has_no_step(make_game):
     with pytest.raises(ContentError) as e:
         make_game(text)
     assert "action `give` is played in window `help`" in str(e.value)
+
+
+def test_views_name_the_open_window_and_the_seat_deciding(make_game):
+    from interpreter.views import view
+    g = helpers(make_game)
+    st = g.apply(g.new_game(seed=1), "warm_up")
+    flow = view(g, st, 2)["flow"]
+    assert (flow["turn"], flow["deciding"], flow["window"]) == ("p1", "p2", "help")
+    st = g.apply(g.apply(st, "pass"), "pass")
+    assert "window" not in view(g, st, 0)["flow"]
