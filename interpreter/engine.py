@@ -106,6 +106,9 @@ class Game:
             return None
         if st["pending"]:
             return st["pending"][-1]["player"]
+        win = st["flow"].get("win")
+        if win:
+            return win[1][0]  # an out-of-turn window is open: its first seat decides
         p = self.m.turn_player(st)
         return p.id if p is not None else None
 
@@ -153,6 +156,15 @@ class Game:
                 out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {label_of(v)}"))
             if p["optional"]:
                 out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
+            return out
+        win = st["flow"].get("win")
+        if win:  # an out-of-turn window: declining first, then its actions, for its seat
+            w = m.windows[win[0][0]]
+            ctx = rt.Ctx(st, m, m.seats[win[1][0]])
+            ctx.memo = {}
+            out = [(Action(w.decline), f"{w.decline} ({w.name})" if labels else None)]
+            for a in m.window_actions[win[0][0]]:
+                self._walk(ctx, a, out, labels=labels)
             return out
         player = m.turn_player(st)
         if player is None:
@@ -237,6 +249,24 @@ class Game:
             raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}",
                                      RefusalKind.NOT_AN_OPTION)
         player = m.turn_player(st)
+        win = st["flow"].get("win")
+        if win:
+            w = m.windows[win[0][0]]
+            player = m.seats[win[1][0]]
+            if action.name == w.decline:
+                if action.args:
+                    raise IllegalActionError(action, f"`{w.decline}` takes no argument")
+                return None, w
+            if action.name not in w.actions:
+                raise IllegalActionError(action, f"window `{w.name}` is open: {player.key} may play "
+                                                 + ", ".join(f"`{n}`" for n in (w.decline,) + w.actions))
+        else:
+            w = m.window_action_names.get(action.name)
+            if w is not None:
+                raise IllegalActionError(action, f"`{action.name}` is played in window `{w.name}`, "
+                                                 "which is not open now")
+            if any(action.name == w.decline for w in m.windows):
+                raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
         a = m.action_by_name.get(action.name)
         if not verify:
             ctx = rt.Ctx(st, m, player)
@@ -266,7 +296,7 @@ class Game:
                 except Exception:
                     pass
             raise IllegalActionError(action, f"`{a.name}` is not played with these options")
-        if a.steps is not None and step not in a.steps:
+        if a.steps is not None and step not in a.steps and not win:
             raise IllegalActionError(action, f"`{a.name}` is played in step {'/'.join(sorted(a.steps))}, "
                                              f"and this is step {step}", RefusalKind.WRONG_STEP)
         if a.limit is not None and st["used"].get(a.name, 0) >= a.limit:
@@ -340,6 +370,12 @@ class Game:
         if self._listed is not None and self._listed[0] is st:
             self._listed = None
         m = self.m
+        if ctx is None and a is not None:  # the seat of an open window declines: the next one is asked
+            win = st["flow"]["win"]
+            st["flow"]["win"] = [win[0], win[1][1:]]
+            ctx = rt.Ctx(st, m)
+            self._settle(ctx)
+            return Step(action, player, ctx.events)
         if ctx is None:  # a pending choice
             p = st["pending"].pop()
             ctx = rt.Ctx(st, m, m.seats[p["me"]] if p["me"] is not None else None)
@@ -349,6 +385,8 @@ class Game:
             self._run(ctx, m.conts[p["k"]])
         else:
             st["used"][a.name] = st["used"].get(a.name, 0) + 1
+            if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
+                st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
             self._run(ctx, a.effect)
         if not st["pending"]:
             self._reset(st, "action")  # modifiers that last for this action only
@@ -416,6 +454,8 @@ class Game:
             if flow["phase"] == "setup":
                 self._start_round(ctx)
                 continue
+            if fin is not None and flow.get("win"):
+                flow["win"] = None  # a step, turn or round that ends closes its window
             if fin == "round":
                 flow["finish"] = None
                 self._end_turn(ctx, then="round")
@@ -436,6 +476,8 @@ class Game:
             if step is None:
                 self._end_turn(ctx, then="next")
                 continue
+            if m.windows and self._window_decides(ctx):
+                return
             if self._has_action(st):
                 return
             self._next_step(ctx)
@@ -448,6 +490,65 @@ class Game:
         if listed:
             self._listed = (st, listed)
             return True
+        return False
+
+    # ---- out-of-turn windows (flow.turn.windows) ---------------------------------------------
+    # flow["win"] is None or [windows still to visit at this moment (the first is open),
+    # its seats still to ask (the first decides; None until the window opens)]. flow["wseen"] is
+    # the last moment [step, actions of the turn's player] at which the windows were visited.
+
+    def _window_decides(self, ctx) -> bool:
+        """Open, go on with or close the windows at this moment of the turn: True when a seat of an
+        open window has a decision. A seat with nothing to do but decline is not asked."""
+        st, m = ctx.st, self.m
+        flow = st["flow"]
+        win = flow.get("win")
+        if not win:
+            moment = [flow["step"], flow.get("acts", 0)]
+            seen = flow.get("wseen")
+            if seen == moment:
+                return False
+            new_step = seen is None or seen[0] != moment[0]
+            flow["wseen"] = moment
+            step = m.step_name(st)
+            due = [i for i, w in enumerate(m.windows)
+                   if (w.steps is None or step in w.steps) and (new_step or w.each == "action")]
+            if not due:
+                return False
+            win = [due, None]
+        while win:
+            due, seats = win
+            if seats is None:
+                seats = self._window_seats(ctx, m.windows[due[0]])
+            while seats and not self._window_has_action(st, due[0], seats[0]):
+                seats = seats[1:]
+            if seats:
+                flow["win"] = [due, seats]
+                return True
+            win = [due[1:], None] if len(due) > 1 else None
+        flow["win"] = None
+        return False
+
+    def _window_seats(self, ctx, w) -> list[int]:
+        m = self.m
+        f, size = w.seats
+        ctx.me = m.turn_player(ctx.st)
+        ctx.locals = [None] * size
+        got = f(ctx)
+        if not isinstance(got, list) or not all(isinstance(s, Seat) for s in got):
+            raise RuleRuntimeError(f"the seats of window `{w.name}` must be a list of players, not {label_of(got)}",
+                                   w.where)
+        return [s.id for s in got]
+
+    def _window_has_action(self, st, i, seat) -> bool:
+        m = self.m
+        ctx = rt.Ctx(st, m, m.seats[seat])
+        ctx.memo = {}
+        out = []
+        for a in m.window_actions[i]:
+            self._walk(ctx, a, out, first_only=True)
+            if out:
+                return True
         return False
 
     def _start_round(self, ctx):
@@ -487,6 +588,9 @@ class Game:
         if flow["pos"] >= len(flow["order"]):
             return
         flow["step"] = -1
+        if m.windows:  # a game without windows keeps none of their bookkeeping in its state
+            flow["win"] = flow["wseen"] = None
+            flow["acts"] = 0
         st["used"] = {}
         player = m.turn_player(st)
         self._call_effect(ctx, m.turn_start, player)

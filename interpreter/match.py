@@ -62,6 +62,19 @@ class StepDef:
 
 
 @dataclass
+class WindowDef:
+    """An out-of-turn window (flow.turn.windows): while a turn goes on, other seats may act."""
+
+    name: str
+    steps: frozenset | None  # the turn's steps in which it opens; None: every step
+    each: str  # "step": once, when the step begins; "action": also after each action of the turn's player
+    seats: object  # (f, scope size): the seats that may act, in the order they are asked
+    actions: tuple  # the names of the actions played in it
+    decline: str  # the name of the move that declines (always legal in the window)
+    where: object = None  # the window's Location, for errors
+
+
+@dataclass
 class Snippet:
     """A rules text with where it came from (and an id, for triggers a variant may remove)."""
 
@@ -978,6 +991,47 @@ class Match:
             skip = self._expr(spec, "skip", f"flow.turn.steps[{i}].skip", scope)
             self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None, bool(spec.get("auto_end"))))
         self.step_names = [s.name for s in self.steps]
+        self.windows = []
+        for i, spec in enumerate(turn.get("windows") or []):
+            self._guard(lambda i=i, spec=spec: self._compile_window(i, spec))
+        self.window_action_names = {n: w for w in self.windows for n in w.actions}
+
+    def _compile_window(self, i, spec):
+        where = f"flow.turn.windows[{i}]"
+        steps = spec.get("steps")
+        if isinstance(steps, str):
+            steps = [steps]
+        for s in steps or ():
+            if s not in self.step_names:
+                self.errors.add(self.rs.where_of(spec, "steps"), f"window `{spec['name']}`: unknown step `{s}`",
+                                hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
+        for w in self.windows:
+            if w.name == spec["name"]:
+                self.errors.add(self.rs.where_of(spec, "name"), f"two windows are named `{w.name}`")
+        actions = spec.get("actions") or []
+        for j, a in enumerate(actions):
+            if a not in self.rs.actions:
+                self.errors.add(self.rs.where_of(spec["actions"], j), f"window `{spec['name']}`: no action `{a}`",
+                                hint=did_you_mean(a, list(self.rs.actions)) or "")
+            elif (self.rs.actions[a] or {}).get("step") is not None:
+                self.errors.add(self.rs.where_of(self.rs.actions[a], "step"),
+                                f"action `{a}` is played in window `{spec['name']}`: it has no `step`",
+                                hint="an action belongs to the turn's steps or to a window, not both")
+            for w in self.windows:
+                if a in w.actions:
+                    self.errors.add(self.rs.where_of(spec["actions"], j),
+                                    f"action `{a}` is already played in window `{w.name}`")
+        decline = spec.get("decline", "pass")
+        if decline in self.rs.actions:
+            self.errors.add(self.rs.where_of(spec, "decline") if "decline" in spec else self.rs.where_of(spec, "name"),
+                            f"window `{spec['name']}`: its move `{decline}` has the name of an action",
+                            hint="name the move that declines with `decline:`")
+        scope = Scope()
+        seats = self._expr(spec, "seats", f"{where}.seats", scope)
+        if seats is None:
+            raise _AlreadyReported()
+        self.windows.append(WindowDef(spec["name"], frozenset(steps) if steps else None, spec.get("each", "step"),
+                                      (seats, scope.size), tuple(actions), decline, self.rs.where_of(spec)))
 
     def _compile_actions(self):
         self.actions: list[ActionDef] = []
@@ -993,6 +1047,9 @@ class Match:
         # never be played in this match: it is left out of the lists that are walked every decision
         self.never_legal = {a.name for a in self.actions if any(f is None for f in a.static_false)}
         live = [a for a in self.actions if a.name not in self.never_legal]
+        # an action named by a window (flow.turn.windows) is played there only, never in the steps
+        self.window_actions = [[a for a in live if a.name in w.actions] for w in self.windows]
+        live = [a for a in live if a.name not in self.window_action_names]
         for s in self.step_names:
             self.actions_by_step[s] = [a for a in live if a.steps is None or s in a.steps]
             # to know quickly whether anything is legal: cheapest first

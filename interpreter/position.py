@@ -182,6 +182,10 @@ class Position:
                 raise PositionError(f"no step `{step}`" + _hint(step, self.m.step_names))
             flow["step"] = self.m.step_names.index(step)
         flow["finish"] = None
+        # the turn's player decides now: no out-of-turn window is open, none opens before its next action
+        if self.m.windows:
+            flow["win"] = None
+            flow["wseen"] = [flow["step"], flow.get("acts", 0)]
         return self
 
 

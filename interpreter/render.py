@@ -270,6 +270,8 @@ class Renderer:
             step = g.step_name(st)
             if step and len(m.steps) > 1 and st["flow"]["phase"] == "play":
                 parts.append(f"step {step}")
+            if st["flow"].get("win"):
+                parts.append(f"window {m.windows[st['flow']['win'][0][0]].name}")
         return " · ".join(parts)
 
     def status_lines(self, st, sight: Sight) -> list[str]:

@@ -17,7 +17,7 @@ in its zone's list, its variables are not shown and references to it are None
 (a piece turned face down on the board). The view is plain JSON data:
 
     {"seat": "p1" | None,
-     "flow": {"phase", "round", "turn", "step", "order", "deciding"},
+     "flow": {"phase", "round", "turn", "step", "order", "deciding"[, "window"]},  # window: when one is open
      "zones": {zone key: {"count": n, "cards": [keys]} | {"count": n} | {"count": n, "top": key}},
      "cards": {card key: {card variable: value}},    # only cards this seat can see
      "players": {seat key: {"name": ..., "vars": {...}}},
@@ -236,7 +236,7 @@ def _flow(game, state) -> dict:
     m = game.m
     flow = state["flow"]
     turn = m.turn_player(state)
-    return {
+    out = {
         "phase": flow["phase"],
         "round": flow["round"],
         "order": [_seat_key(m, i) for i in flow.get("order") or []],
@@ -244,6 +244,9 @@ def _flow(game, state) -> dict:
         "step": m.step_name(state) if flow["phase"] == "play" else None,
         "deciding": _seat_key(m, game.current_player(state)),
     }
+    if flow.get("win"):  # an out-of-turn window is open (flow.turn.windows)
+        out["window"] = m.windows[flow["win"][0][0]].name
+    return out
 
 
 def _pending(game, state, seat, present: _Presenter):
