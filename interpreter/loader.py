@@ -343,7 +343,8 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
         errors.add(Location(_display(root / "game.yaml")), "game.yaml has no `game:` section")
     if variants and rs.meta:
         from .overlay import apply_variants, load_variants
-        apply_variants(rs, load_variants(rs, variants, errors), errors)
+        base_ok = not errors.problems
+        apply_variants(rs, load_variants(rs, variants, errors), errors, base_ok=base_ok)
     if keep_going and rs.meta:
         rs.problems = list(errors.problems)
         return rs
