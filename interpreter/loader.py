@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from .dsl.compiler import did_you_mean
 from .errors import ContentError, ErrorList, Location, Problem
-from .paths import game_dir, schemas_dir
+from .paths import display_path, game_dir, schemas_dir
 from .yamlio import SourceText, key_location, load_yaml, node_location, value_location
 
 SECTIONS_MAPPING = ("constants", "cards", "zones", "vars", "functions", "procedures", "events", "actions", "options")
@@ -354,7 +354,4 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    return display_path(path)
