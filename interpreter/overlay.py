@@ -201,11 +201,25 @@ def apply_variants(rs: Ruleset, variants: list[Variant], errors: ErrorList, *, b
                 errors.add(where, f"variant `{v.name}`: {e}", hint=e.hint)
         rs.variants.append(v.name)
     if variants and base_ok:
-        errors.problems.extend(_validate_merged(rs))
+        errors.problems.extend(_validate_merged(rs, variants))
     rs.problems_after_variants = list(errors.problems)
 
 
-def _validate_merged(rs: Ruleset) -> list[Problem]:
+def _change_about(variants: list[Variant], path: list) -> Location | None:
+    """Where the last change whose path leads to, or inside, `path` writes its path."""
+    want = [str(p) for p in path]
+    found = None
+    for v in variants:
+        for i, change in enumerate(v.changes):
+            if i in v.broken or "path" not in change:
+                continue
+            parts = [p[1] if isinstance(p, tuple) else str(p) for p in parse_path(str(change["path"]))]
+            if parts[:len(want)] == want or want[:len(parts)] == parts:
+                found = value_location(change, "path")
+    return found
+
+
+def _validate_merged(rs: Ruleset, variants: list[Variant]) -> list[Problem]:
     """The game as the variants left it, checked against the content schema; each problem is
     located where its value was written (a variant's file, usually)."""
     from .loader import _to_plain, validator
@@ -234,6 +248,10 @@ def _validate_merged(rs: Ruleset) -> list[Problem]:
                 loc = node_location(n)
         else:
             loc = Location("<variants>")
+        if loc.file in ("<variants>", "<content>"):  # a mapping a change created: point at that change
+            extra = [k for k in (err.instance or {}) if k not in (err.schema.get("properties") or {})] \
+                if err.validator == "additionalProperties" and isinstance(err.instance, dict) else []
+            loc = (extra and _change_about(variants, path + extra[:1])) or _change_about(variants, path) or loc
         jpath = "/" + "/".join(str(p) for p in path)
         out.append(Problem(loc, f"after the variants: {err.message} (at {jpath})"))
     return out

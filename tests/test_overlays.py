@@ -242,3 +242,17 @@ def test_every_problem_of_every_change_is_reported(game_dir):
     assert "'sett' is not one of" in ps[0].message and str(ps[0].location).endswith("two.yaml:3:10")
     assert "`cards.gemm` does not exist" in ps[1].message and str(ps[1].location).endswith("two.yaml:4:25")
     assert "after the variants" in ps[2].message and str(ps[2].location).endswith("two.yaml:5:51")
+
+
+def test_a_misspelt_key_of_a_fixed_section_points_at_its_change(game_dir):
+    """`flow`, `game`, `board`... have fixed keys: the content schema refuses a new one, at the
+    change that wrote it (not at an unknown place)."""
+    variant(game_dir, "fl", """\
+        variant: {name: fl, base: mini}
+        changes:
+          - {op: set, path: cards.gem.copies, value: 3}
+          - {op: set, path: flow.trun.steps, value: []}
+        """)
+    (p,) = problems(game_dir, ["fl"])
+    assert "'trun' was unexpected" in p.message
+    assert str(p.location).endswith("fl.yaml:4:21"), p.location
