@@ -520,6 +520,7 @@ def cmd_new(args) -> int:
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
     text = new_variant_text(args.name, rs)
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     _out(f"wrote {out}: check it with `interpret validate {args.base} --variant {out}`")
     return 0

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from .dsl.compiler import did_you_mean
 from .errors import ContentError, ErrorList, Location, Problem
-from .paths import game_dir, schemas_dir
+from .paths import display_path, game_dir, schemas_dir
 from .yamlio import SourceText, key_location, load_yaml, node_location, value_location
 
 SECTIONS_MAPPING = ("constants", "cards", "zones", "vars", "functions", "procedures", "events", "actions", "options")
@@ -343,7 +343,8 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
         errors.add(Location(_display(root / "game.yaml")), "game.yaml has no `game:` section")
     if variants and rs.meta:
         from .overlay import apply_variants, load_variants
-        apply_variants(rs, load_variants(rs, variants, errors), errors)
+        base_ok = not errors.problems
+        apply_variants(rs, load_variants(rs, variants, errors), errors, base_ok=base_ok)
     if keep_going and rs.meta:
         rs.problems = list(errors.problems)
         return rs
@@ -353,7 +354,4 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    return display_path(path)

@@ -15,9 +15,11 @@ A variant file (schemas/variant.schema.json):
       - {op: append, path: triggers, value: ["on ...: ..."]}
 
 Paths go through mappings by key and through lists by `[index]` or `[name]`
-(the item whose `name` or `id` is that name). Operations: `set` (create or
-overwrite), `add` (must not exist), `replace` (must exist), `remove` (must
-exist), `merge` (deep-merge a mapping), `append` (to a list).
+(the item whose `name` or `id` is that name). Operations: `set` (overwrite a
+value, or give an existing entry a new property), `add` (must not exist; the
+only operation that creates a card, an action, a variable...), `replace` (must
+exist), `remove` (must exist), `merge` (deep-merge a mapping), `append` (to a
+list). Every problem of every change is reported at once.
 
 Variants apply in the order given, after those they require. Two variants that
 change the same thing (one path equal to, or inside, the other) are refused with
@@ -60,9 +62,27 @@ def variant_path(game_root: Path, ref: str) -> Path:
     raise ContentError(Problem(Location(ref), f"no variant `{ref}`", hint=hint))
 
 
+def _broken_changes(doc, problems: list[Problem]):
+    """The indexes of the changes the schema refused (each one already reported): the other
+    changes are still applied and checked, so that every problem of every change is reported
+    at once. None when the file's shape is wrong and nothing can be applied."""
+    if not problems:
+        return set()
+    if not (isinstance(doc, dict) and isinstance(doc.get("variant"), dict) and isinstance(doc.get("changes"), list)):
+        return None
+    from .loader import _to_plain, validator
+    broken = set()
+    for err in validator("variant").iter_errors(_to_plain(doc)):
+        where = list(err.absolute_path)
+        if len(where) >= 2 and where[0] == "changes" and isinstance(where[1], int):
+            broken.add(where[1])
+    return broken
+
+
 class Variant:
     def __init__(self, path: Path, doc, display: str):
         self.path = path
+        self.broken: set[int] = set()  # changes the schema refused (reported, not applied)
         self.doc = doc
         self.display = display
         meta = doc.get("variant") or {}
@@ -89,10 +109,12 @@ def load_variants(rs: Ruleset, refs, errors: ErrorList) -> list[Variant]:
             errors.problems.extend(e.problems)
             continue
         problems = schema_problems(doc, "variant", display)
-        if problems:
-            errors.problems.extend(problems)
+        errors.problems.extend(problems)
+        broken = _broken_changes(doc, problems)
+        if broken is None:  # the header or the file's shape is wrong: nothing can be applied
             continue
         v = Variant(path, doc, display)
+        v.broken = broken
         if v.base and v.base != rs.name and v.base != (rs.meta.get("name") or rs.name):
             errors.add(value_location(doc["variant"], "base"),
                        f"variant `{v.name}` is for the game `{v.base}`, not `{rs.meta.get('name') or rs.name}`")
@@ -146,11 +168,16 @@ def _requires_transitively(a: Variant, b: Variant, by_name) -> bool:
     return False
 
 
-def apply_variants(rs: Ruleset, variants: list[Variant], errors: ErrorList) -> None:
+def apply_variants(rs: Ruleset, variants: list[Variant], errors: ErrorList, *, base_ok: bool = True) -> None:
+    """Apply the variants' changes in order; every problem of every change goes to `errors`.
+    With `base_ok` (the base game had no problem), the result is checked against the content
+    schema even when some changes were refused, so that their problems do not hide others."""
     touched = []  # (path tuple, variant, location)
     by_name = {v.name: v for v in variants}
     for v in variants:
         for i, change in enumerate(v.changes):
+            if i in v.broken:
+                continue
             loc = value_location(v.doc["changes"], i)
             path_text = str(change.get("path", ""))
             parts = parse_path(path_text)
@@ -170,14 +197,29 @@ def apply_variants(rs: Ruleset, variants: list[Variant], errors: ErrorList) -> N
             try:
                 _apply(rs, change, parts, v)
             except _ChangeError as e:
-                errors.add(loc, f"variant `{v.name}`: {e}", hint=e.hint)
+                where = value_location(change, "path") if "path" in change else loc
+                errors.add(where, f"variant `{v.name}`: {e}", hint=e.hint)
         rs.variants.append(v.name)
-    if variants and not errors.problems:
-        errors.problems.extend(_validate_merged(rs))
+    if variants and base_ok:
+        errors.problems.extend(_validate_merged(rs, variants))
     rs.problems_after_variants = list(errors.problems)
 
 
-def _validate_merged(rs: Ruleset) -> list[Problem]:
+def _change_about(variants: list[Variant], path: list) -> Location | None:
+    """Where the last change whose path leads to, or inside, `path` writes its path."""
+    want = [str(p) for p in path]
+    found = None
+    for v in variants:
+        for i, change in enumerate(v.changes):
+            if i in v.broken or "path" not in change:
+                continue
+            parts = [p[1] if isinstance(p, tuple) else str(p) for p in parse_path(str(change["path"]))]
+            if parts[:len(want)] == want or want[:len(parts)] == parts:
+                found = value_location(change, "path")
+    return found
+
+
+def _validate_merged(rs: Ruleset, variants: list[Variant]) -> list[Problem]:
     """The game as the variants left it, checked against the content schema; each problem is
     located where its value was written (a variant's file, usually)."""
     from .loader import _to_plain, validator
@@ -206,6 +248,10 @@ def _validate_merged(rs: Ruleset) -> list[Problem]:
                 loc = node_location(n)
         else:
             loc = Location("<variants>")
+        if loc.file in ("<variants>", "<content>"):  # a mapping a change created: point at that change
+            extra = [k for k in (err.instance or {}) if k not in (err.schema.get("properties") or {})] \
+                if err.validator == "additionalProperties" and isinstance(err.instance, dict) else []
+            loc = (extra and _change_about(variants, path + extra[:1])) or _change_about(variants, path) or loc
         jpath = "/" + "/".join(str(p) for p in path)
         out.append(Problem(loc, f"after the variants: {err.message} (at {jpath})"))
     return out
@@ -289,10 +335,13 @@ def _apply(rs: Ruleset, change, parts, v: Variant):
                            "sections: " + ", ".join(list(_SECTIONS) + list(SECTIONS_LIST)))
     container, key = rs.__dict__, _SECTIONS[head]
     done = [head]
-    for part in parts[1:-1]:
+    entry_depth = _ENTRY_DEPTH.get(head, 0)
+    for depth, part in enumerate(parts[1:-1], start=1):
         cur = _owned(container, key)
         nxt = _step(cur, part, done)
         if isinstance(cur, dict) and nxt not in cur:
+            if op in ("set", "merge") and depth <= entry_depth:
+                raise _no_entry(done + [str(part)], cur, op)
             if op in ("set", "add", "merge"):
                 _set(cur, nxt, MergedMap(), None)
             else:
@@ -309,6 +358,8 @@ def _apply(rs: Ruleset, change, parts, v: Variant):
     last = _step(target, parts[-1], done)
     exists = (last in target) if isinstance(target, dict) else True
     path = change["path"]
+    if op == "set" and not exists and len(parts) - 1 <= entry_depth:
+        raise _no_entry(done + [str(last)], target, op)
     if op == "remove":
         if not exists:
             raise _ChangeError(f"`{path}` does not exist, nothing to remove", hint=_did_you_mean(last, target))
@@ -336,6 +387,24 @@ def _apply(rs: Ruleset, change, parts, v: Variant):
         inner.extend(change["value"] if isinstance(change["value"], list) else [change["value"]])
         return
     raise _ChangeError(f"unknown operation `{op}`")
+
+
+# The sections whose keys are names the designer chose (a card, an action, a constant...), and
+# how deep that name sits in a path: `cards.NAME...`, `vars.player.NAME...`. Only `add` creates
+# such an entry; `set` and `merge` change one that exists, so that a misspelt name is an error
+# instead of a new, unused entry. Inside an existing entry, `set` may still give a property the
+# entry did not have (the content schema then checks its name).
+_ENTRY_DEPTH = {"options": 1, "constants": 1, "cards": 1, "zones": 1, "functions": 1, "procedures": 1,
+                "events": 1, "actions": 1, "vars": 2}
+
+
+def _no_entry(names: list, container, op: str) -> _ChangeError:
+    entry = ".".join(names)
+    close = _did_you_mean(names[-1], container).removeprefix("did you mean ").rstrip("?").replace("`", "")
+    section = names[0] if len(names) == 2 else ".".join(names[:-1])
+    hint = (f"`{op}` changes an entry that exists; to create a new entry of `{section}`, "
+            f"use `op: add` with `path: {entry}` and the whole entry as its value")
+    return _ChangeError(f"{entry} does not exist" + (f"; did you mean {close}?" if close else ""), hint=hint)
 
 
 def _merge_into(target: MergedMap, value):

@@ -31,3 +31,18 @@ def game_dir(name_or_path: str) -> Path:
     if p.exists():
         return p
     return content_dir() / name_or_path
+
+
+def display_path(path: Path) -> str:
+    """How messages name a content file. A file of a bundled game reads GAME/FILE
+    (`dark-agent/cards.yaml`) wherever interpret is installed, never a site-packages path;
+    another file reads relative to the working folder when it is inside it, else as given."""
+    resolved = Path(path).resolve()
+    try:
+        return resolved.relative_to(content_dir().resolve()).as_posix()
+    except (ValueError, FileNotFoundError):
+        pass
+    try:
+        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)

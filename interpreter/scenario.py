@@ -33,6 +33,7 @@ from .dsl.compiler import CompileError, Scope
 from .dsl.parser import ParseFailure, parse
 from .errors import ContentError, ErrorList, IllegalActionError, InterpretError, Location, Problem, RuleRuntimeError
 from .loader import schema_problems
+from .paths import display_path
 from .model import Action, Card, label_of
 from .position import Position, PositionError
 from .yamlio import SourceText, load_yaml, value_location
@@ -104,8 +105,8 @@ def _game_for(name: str, players, options, variants):
 
 
 def load_scenario(path: Path):
-    doc = load_yaml(path, str(path))
-    problems = schema_problems(doc, "scenario", str(path))
+    doc = load_yaml(path, display_path(path))
+    problems = schema_problems(doc, "scenario", display_path(path))
     if problems:
         raise ContentError(problems)
     return doc
@@ -115,7 +116,7 @@ def run_file(path: Path) -> Result:
     path = Path(path)
     doc = load_scenario(path)
     meta = doc.get("scenario") or {}
-    result = Result(str(path), str(meta.get("title", path.stem)))
+    result = Result(display_path(path), str(meta.get("title", path.stem)))
     variants = [str(path.parent / v) if (path.parent / str(v)).is_file() else str(v) for v in meta.get("variants") or []]
     game = _game_for(game_of(path, doc), meta.get("players"), _plain(meta.get("options")), variants)
     runner = Runner(game, path, doc)

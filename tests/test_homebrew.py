@@ -18,13 +18,13 @@ VARIANTS = sorted(p.stem for p in (ROOT / "content" / "dark-agent" / "variants")
 
 
 def test_the_example_validates_and_its_scenario_passes(capsys):
-    assert cli.main(["validate", "dark-agent", "--variant", str(EXAMPLE / "kara-enragee.yaml")]) == 0
+    assert cli.main(["validate", "dark-agent", "--variant", str(EXAMPLE / "variants" / "kara-enragee.yaml")]) == 0
     results = run_paths([EXAMPLE / "scenarios"])
     assert results and all(r.ok for r in results), [f.render() for r in results for f in r.failures]
 
 
 def test_the_example_refuses_no_dice_with_both_files(capsys):
-    code = cli.main(["validate", "dark-agent", "--variant", str(EXAMPLE / "kara-enragee.yaml"), "--variant", "no-dice"])
+    code = cli.main(["validate", "dark-agent", "--variant", str(EXAMPLE / "variants" / "kara-enragee.yaml"), "--variant", "no-dice"])
     err = capsys.readouterr().err
     assert code == 1
     assert "kara-enragee.yaml:11:" in err and "cannot be combined" in err

@@ -179,3 +179,80 @@ def test_entered_triggers_see_every_move(game_dir):
     g = Game.load(str(game_dir), variants=["count"])
     st = g.new_game(seed=1)
     assert g.evaluate(st, "arrivals") == 0
+
+
+def test_a_set_changes_an_entry_but_never_creates_one(game_dir):
+    """Only `add` creates a card, an action, a variable...: a `set` or `merge` on a misspelt
+    entry is refused where its path is written, with the close names (issue 8)."""
+    variant(game_dir, "typo", """\
+        variant: {name: typo, base: mini}
+        changes:
+          - op: set
+            path: cards.gemm.props.value
+            value: 5
+          - {op: set, path: cards.ruby, value: {copies: 1}}
+          - {op: set, path: vars.player.scor.default, value: 2}
+          - {op: merge, path: zones.bagg.x, value: {}}
+        """)
+    ps = problems(game_dir, ["typo"])
+    assert [(str(p.location).rpartition("/")[2], p.message) for p in ps] == [
+        ("typo.yaml:4:11", "variant `typo`: cards.gemm does not exist; did you mean gem?"),
+        ("typo.yaml:6:21", "variant `typo`: cards.ruby does not exist"),
+        ("typo.yaml:7:21", "variant `typo`: vars.player.scor does not exist; did you mean score?"),
+        ("typo.yaml:8:23", "variant `typo`: zones.bagg does not exist; did you mean bag?"),
+    ]
+    assert "use `op: add` with `path: cards.ruby`" in ps[1].hint
+
+
+def test_a_set_may_give_an_existing_entry_a_new_property(game_dir):
+    variant(game_dir, "shiny", """\
+        variant: {name: shiny, base: mini}
+        changes:
+          - {op: set, path: cards.gem.props.shine, value: 2}
+          - {op: set, path: vars.player.bonus.reset, value: round}
+          - {op: add, path: cards.ruby, value: {copies: 1, props: {value: 7}, tags: [token]}}
+        """)
+    g = Game.load(str(game_dir), variants=["shiny"])
+    assert {c.props.get("shine") for c in g.m.cards if c.name == "gem"} == {2}
+    assert any(c.name == "ruby" for c in g.m.cards)
+
+
+def test_the_issue_example_a_misspelt_card_in_dark_agent(tmp_path):
+    path = tmp_path / "kara.yaml"
+    path.write_text("variant:\n  name: kara\n  base: dark-agent\nchanges:\n  - op: set\n"
+                    "    path: cards.kaara.props.defense\n    value: 27\n", encoding="utf-8")
+    with pytest.raises(ContentError) as e:
+        Game.load("dark-agent", variants=[str(path)])
+    (p,) = e.value.problems
+    assert str(p.location).endswith("kara.yaml:6:11")
+    assert p.message.endswith("cards.kaara does not exist; did you mean kara?")
+
+
+def test_every_problem_of_every_change_is_reported(game_dir):
+    """A schema mistake in one change does not hide the problems of the others (issue 8)."""
+    variant(game_dir, "two", """\
+        variant: {name: two, base: mini}
+        changes:
+          - {op: sett, path: cards.gem.copies, value: 1}
+          - {op: replace, path: cards.gemm.copies, value: 1}
+          - {op: set, path: cards.coin.per_player, value: maybe}
+        """)
+    ps = problems(game_dir, ["two"])
+    assert len(ps) == 3, [p.render() for p in ps]
+    assert "'sett' is not one of" in ps[0].message and str(ps[0].location).endswith("two.yaml:3:10")
+    assert "`cards.gemm` does not exist" in ps[1].message and str(ps[1].location).endswith("two.yaml:4:25")
+    assert "after the variants" in ps[2].message and str(ps[2].location).endswith("two.yaml:5:51")
+
+
+def test_a_misspelt_key_of_a_fixed_section_points_at_its_change(game_dir):
+    """`flow`, `game`, `board`... have fixed keys: the content schema refuses a new one, at the
+    change that wrote it (not at an unknown place)."""
+    variant(game_dir, "fl", """\
+        variant: {name: fl, base: mini}
+        changes:
+          - {op: set, path: cards.gem.copies, value: 3}
+          - {op: set, path: flow.trun.steps, value: []}
+        """)
+    (p,) = problems(game_dir, ["fl"])
+    assert "'trun' was unexpected" in p.message
+    assert str(p.location).endswith("fl.yaml:4:21"), p.location
