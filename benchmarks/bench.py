@@ -3,6 +3,7 @@
     python benchmarks/bench.py                 # Dark Agent, 4 players, 1,000 games
     python benchmarks/bench.py --games 200 --json
     python benchmarks/bench.py --game tests/fixtures/mini --players 2
+    python benchmarks/bench.py --baseline 4048e28 --games 200   # this tree against a revision
 
 Measured on one core (the simulation runs in a child process pinned to one CPU,
 which also gives its peak memory alone):
@@ -10,6 +11,12 @@ which also gives its peak memory alone):
   - the cost of clone() and of one JSON round trip (to_json + from_json) of a mid-game state;
   - the time to validate the whole game (load + compile for every player count);
   - the peak resident memory of the simulation process.
+
+With --baseline REV, only the speed of random games is measured, for this tree and for the git
+revision REV (unpacked with `git archive` into a temporary folder), in the same run: two child
+processes (benchmarks/playout_worker.py), each with its own tree first on sys.path, play the same
+seeds in alternate chunks of a few games, on the same core, in CPU time. It prints both and the
+ratio current / baseline of decisions per second.
 """
 from __future__ import annotations
 
@@ -20,14 +27,14 @@ import platform
 import resource
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import timeit
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-try:
-    import interpreter  # noqa: F401
-except ImportError:  # run from a checkout without installing
+if (ROOT / "interpreter").is_dir():  # measure this checkout, whatever version is installed
     sys.path.insert(0, str(ROOT))
 
 from interpreter.bots import RandomBot, bot_seed  # noqa: E402
@@ -166,6 +173,105 @@ def table(r: dict) -> str:
     return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)
 
 
+# ---- --baseline REV: this tree against a git revision, in the same run ------------------------
+
+class Worker:
+    """A child process playing random games with the interpreter of one source tree."""
+
+    def __init__(self, tree: Path, *, game: str, players: int | None):
+        args = [sys.executable, str(Path(__file__).with_name("playout_worker.py")), "--tree", str(tree), "--game", game]
+        if players:
+            args += ["--players", str(players)]
+        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.ready = self._answer()
+        self.games = self.decisions = 0
+        self.cpu_s = 0.0
+        self.digests = []
+
+    def _answer(self) -> dict:
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"benchmark worker failed (exit {self.proc.wait()}); see the error above")
+        return json.loads(line)
+
+    def play(self, first: int, count: int) -> None:
+        self.proc.stdin.write(f"{first} {count}\n")
+        self.proc.stdin.flush()
+        r = self._answer()
+        self.games += r["games"]
+        self.decisions += r["decisions"]
+        self.cpu_s += r["cpu_s"]
+        self.digests.append(r["digest"])
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+    def figures(self) -> dict:
+        return {"games": self.games, "decisions": self.decisions, "cpu_s": round(self.cpu_s, 3),
+                "games_per_second": self.games / self.cpu_s, "decisions_per_second": self.decisions / self.cpu_s}
+
+
+def unpack_revision(rev: str, dest: Path) -> str:
+    """Unpack the tree of git revision `rev` of this checkout into `dest`; returns its short hash."""
+    def git(*args, **kw):
+        proc = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, **kw)
+        if proc.returncode:
+            err = proc.stderr.decode() if isinstance(proc.stderr, bytes) else proc.stderr
+            raise SystemExit(f"git {' '.join(args)}: {err.strip()}")
+        return proc.stdout
+    short = git("rev-parse", "--short", f"{rev}^{{commit}}", text=True).strip()
+    archive = dest / "tree.tar"
+    archive.write_bytes(git("archive", "--format=tar", short))
+    with tarfile.open(archive) as tar:
+        try:
+            tar.extractall(dest / "tree", filter="data")
+        except TypeError:  # Python before 3.11.4: no filters (the archive is our own repository's)
+            tar.extractall(dest / "tree")
+    return short
+
+
+def compare_with_baseline(rev: str, *, game_name: str, players: int | None, games: int, seed: int,
+                          chunk: int = 5) -> dict:
+    """The same random games (seeds seed .. seed + games - 1) with this tree and with `rev`,
+    alternately, chunk by chunk; figures of both and the ratio of decisions per second."""
+    with tempfile.TemporaryDirectory(prefix="interpret-baseline-") as tmp:
+        short = unpack_revision(rev, Path(tmp))
+        current = Worker(ROOT, game=game_name, players=players)
+        baseline = Worker(Path(tmp) / "tree", game=game_name, players=players)
+        try:
+            for w, tree in ((current, ROOT), (baseline, Path(tmp) / "tree")):  # each runs its own tree
+                if not Path(w.ready["module"]).resolve().is_relative_to(tree.resolve()):
+                    raise SystemExit(f"the worker for {tree} imported {w.ready['module']}")
+            for i, first in enumerate(range(seed, seed + games, chunk)):
+                count = min(chunk, seed + games - first)
+                pair = (current, baseline) if i % 2 == 0 else (baseline, current)  # who goes first alternates
+                for w in pair:
+                    w.play(first, count)
+        finally:
+            current.close()
+            baseline.close()
+    cur, base = current.figures(), baseline.figures()
+    return {"game": game_name, "players": current.ready["players"], "seeds": [seed, seed + games - 1], "chunk": chunk,
+            "baseline_rev": short, "current": cur, "baseline": base,
+            "ratio_decisions_per_second": cur["decisions_per_second"] / base["decisions_per_second"],
+            "same_games": current.digests == baseline.digests,
+            "python": platform.python_version(), "cpu": _cpu_name()}
+
+
+def baseline_table(r: dict) -> str:
+    lines = [f"{r['game']}, {r['players']} players, random games, seeds {r['seeds'][0]}-{r['seeds'][1]} "
+             f"in chunks of {r['chunk']}, alternately; one core, CPU time; {r['cpu']}, Python {r['python']}",
+             f"{'tree':<22} {'games':>6} {'decisions':>10} {'CPU s':>8} {'games/s':>9} {'decisions/s':>12}"]
+    for name, f in ((f"current ({ROOT.name})", r["current"]), (f"baseline {r['baseline_rev']}", r["baseline"])):
+        lines.append(f"{name:<22} {f['games']:>6} {f['decisions']:>10,} {f['cpu_s']:>8.2f} "
+                     f"{f['games_per_second']:>9.2f} {f['decisions_per_second']:>12,.0f}")
+    lines.append(f"ratio current / baseline (decisions/s): {r['ratio_decisions_per_second']:.2f}×")
+    lines.append("same games on both sides (decisions and scores): "
+                 + ("yes" if r["same_games"] else "NO: the two trees play these seeds differently"))
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     default = DEFAULT_GAME if (content_dir() / DEFAULT_GAME).is_dir() else str(ROOT / "tests" / "fixtures" / "mini")
@@ -174,6 +280,8 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=1000, help="games in the simulation (default 1000)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--baseline", metavar="REV", help="compare the speed of random games with git revision REV, in the same run")
+    p.add_argument("--chunk", type=int, default=5, help="with --baseline: games per turn of each side (default 5)")
     p.add_argument("--child-simulate", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--child-validate", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -182,6 +290,11 @@ def main(argv=None) -> int:
         return 0
     if a.child_validate:
         print(json.dumps(child_validate(a.game)))
+        return 0
+    if a.baseline:
+        r = compare_with_baseline(a.baseline, game_name=a.game, players=a.players, games=a.games, seed=a.seed,
+                                  chunk=a.chunk)
+        print(json.dumps(r, indent=2) if a.json else baseline_table(r))
         return 0
     r = run(a.game, players=a.players, games=a.games, seed=a.seed)
     print(json.dumps(r, indent=2) if a.json else table(r))

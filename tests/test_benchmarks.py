@@ -1,0 +1,86 @@
+"""benchmarks/compare.py runs, and its contenders play the same games.
+
+The plain classes of benchmarks/plain_games.py (and OpenSpiel's games, when installed) must agree
+with content/tic-tac-toe and content/connect-four move by move on many random games: the same
+legal moves at every step, the game over at the same move, the same winner. Nothing is timed.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+import compare  # noqa: E402
+
+GAMES = {"tic-tac-toe": 200, "connect-four": 50}   # random games compared, per game
+DRAWN = {"tic-tac-toe": [], "connect-four": [344]}  # random connect four games are rarely drawn: seed 344 is
+
+
+@pytest.fixture(scope="module")
+def content_games():
+    return {name: compare.load_content(name) for name in GAMES}
+
+
+def _random_game(cls, seed):
+    """The moves of a random game of the plain class, and the class's state after each."""
+    rng = random.Random(seed)
+    g = cls()
+    moves = []
+    while not g.is_terminal():
+        moves.append(rng.choice(g.legal_actions()))
+        g.apply(moves[-1])
+    return moves
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_plain_class_and_content_agree_on_random_games(content_games, name):
+    game = content_games[name]
+    cls = compare.plain_class(name)
+    outcomes = set()
+    for seed in [*range(GAMES[name]), *DRAWN[name]]:
+        plain = cls()
+        st = game.new_game(seed)
+        for i, move in enumerate(_random_game(cls, seed)):
+            where = f"seed {seed}, move {i}"
+            assert not game.is_terminal(st), f"{where}: the content game is over, the plain one is not"
+            assert game.current_player(st) == plain.current_player(), where
+            legal = sorted(str(a) for a in game.legal_actions(st))
+            assert legal == sorted(compare.content_action(name, m) for m in plain.legal_actions()), where
+            plain.apply(move)
+            game.apply_in_place(st, compare.content_action(name, move))   # checked: refused if illegal
+        assert game.is_terminal(st), f"seed {seed}: the plain game is over, the content one is not"
+        assert compare.content_winner(game, st) == plain.winner, f"seed {seed}"
+        outcomes.add(plain.winner)
+    assert outcomes == {0, 1, None}, "the sample should hold wins of each side and draws"
+
+
+@pytest.mark.parametrize("name,spiel_name", [("tic-tac-toe", "python_tic_tac_toe"), ("connect-four", "connect_four")])
+def test_openspiel_and_plain_class_agree_on_random_games(name, spiel_name):
+    spiel = compare.load_openspiel(spiel_name)
+    if spiel is None:
+        pytest.skip("open_spiel is not installed")
+    cls = compare.plain_class(name)
+    for seed in range(GAMES[name]):
+        state = spiel.new_initial_state()
+        plain = cls()
+        for move in _random_game(cls, seed):
+            assert sorted(state.legal_actions()) == sorted(plain.legal_actions()), f"seed {seed}"
+            state.apply_action(move)
+            plain.apply(move)
+        assert state.is_terminal()
+        assert list(state.returns()) == plain.returns(), f"seed {seed}"
+
+
+def test_compare_measures_every_contender_and_gives_ratios():
+    cs = compare.measure(compare.contenders(seed=3), seconds=0.06, slice_seconds=0.005)
+    assert {(c.game, c.name) for c in cs} >= {(g, n) for g in GAMES for n in ("interpret", "plain class")}
+    assert all(c.steps > 0 and c.games > 0 and c.seconds > 0 for c in cs)
+    names = [n for n, _ in compare.ratios(cs)]
+    assert "tic-tac-toe: interpret / plain class" in names and "connect-four: interpret / plain class" in names
+    assert "interpret" in compare.table(cs)
+    assert compare.summary(cs)["ratios"]
