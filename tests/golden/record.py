@@ -43,6 +43,8 @@ CONFIGS = [
     ("agents-secrets", ("le-monde-est-vaste",), 8),
     ("agent-dog", (), 4),
     ("agent-dog", ("2-3-joueurs",), 2),
+    ("tic-tac-toe", (), 2),
+    ("connect-four", (), 2),
 ]
 
 
