@@ -10,11 +10,12 @@ file:line:col of its text:
 - a trigger: fired (its condition held and its body ran);
 - a procedure: its body ran; a function: it was called.
 
-`interpret test --mutate GAME` then changes the content one rule at a time (a requirement
-`check` becomes `not (check)`, a trigger is removed), compiles it again, and runs only the
-scenarios that exercised that rule. A mutant that no scenario notices survives: the rule it
-changed is not pinned down by any scenario. A mutant of a rule that no scenario exercises
-survives without running anything.
+`interpret test --mutate GAME` then changes the content one rule at a time (a requirement is
+removed, i.e. becomes `true`, or negated, `not (check)`; a trigger is removed), compiles it
+again, and runs only the scenarios where the change can show (those that evaluated the
+requirement, false for a removal; those where the trigger fired). A mutant that no scenario
+notices survives: the rule it changed is not pinned down by any scenario. A mutant that no
+scenario can notice (the rule is never reached that way) survives without running anything.
 
 The instrumentation works on the rule units a Match registers (its actions and their
 requirements, trigger handlers, procedure bodies, functions): Match calls `instrument_bodies`
@@ -321,7 +322,7 @@ def run_coverage(game: str, variants=(), progress=None) -> CoverageReport:
 @dataclass
 class Mutant:
     rule: Rule
-    mutation: str  # "negate" or "remove"
+    mutation: str  # "remove" (a requirement becomes `true`, a trigger is dropped) or "negate" (`not (...)`)
     status: str = ""  # killed, survived, uncovered (survived: no scenario exercises the rule), invalid
     ran: int = 0  # scenarios run against it
     killed_by: str = ""
@@ -331,8 +332,11 @@ class Mutant:
         return self.status in ("survived", "uncovered")
 
     def describe(self) -> str:
-        if self.mutation == "negate":
-            return f"requirement of `{self.rule.name.split('[')[0]}` negated: not ({self.rule.text})"
+        if self.rule.kind == "requirement":
+            action = self.rule.name.split("[")[0]
+            if self.mutation == "negate":
+                return f"requirement of `{action}` negated: not ({self.rule.text})"
+            return f"requirement of `{action}` removed: {self.rule.text}"
         return f"trigger removed: {self.rule.name}"
 
     def applied(self, rs):
@@ -351,12 +355,13 @@ class _Applied:
     def __enter__(self):
         rule = self.mutant.rule
         rs = self.rs
-        if self.mutant.mutation == "negate":
+        if rule.kind == "requirement":
             for _, _, node, key in requirement_sources(rs):
                 src = SourceText.of(node, key)
                 if Rule("requirement", "", _where(src)).key == rule.key:
                     old = node[key]
-                    node[key] = f"not ({str(old).strip()})"
+                    # removed: always true (the list itself is left as it is, so positions stay exact)
+                    node[key] = f"not ({str(old).strip()})" if self.mutant.mutation == "negate" else "true"
                     self.undo = lambda node=node, key=key, old=old: node.__setitem__(key, old)
                     break
         else:
@@ -406,7 +411,7 @@ class MutationReport:
     def render(self) -> str:
         c = self.counts()
         lines = [f"mutation testing of {self.game}: {len(self.mutants)} mutants, {c['killed']} killed, "
-                 f"{c['survived'] + c['uncovered']} survived ({c['uncovered']} of rules no scenario exercises)"
+                 f"{c['survived'] + c['uncovered']} survived ({c['uncovered']} that no scenario reaches)"
                  + (f", {c['invalid']} invalid" if c["invalid"] else "")
                  + f"; mutation score {self.score:.0f}% ({self.seconds:.1f} s)"]
         for s, f in self.coverage.failures.items():
@@ -415,7 +420,7 @@ class MutationReport:
         if survivors:
             lines.append(f"surviving mutants ({len(survivors)}):")
             for m in sorted(survivors, key=lambda m: (m.rule.location.file, m.rule.location.line)):
-                why = "no scenario exercises it" if m.status == "uncovered" else f"{m.ran} scenario(s) ran, none failed"
+                why = ("no scenario reaches it" if m.status == "uncovered" else f"{m.ran} scenario(s) ran, none failed")
                 lines.append(f"  {m.rule.location}  {m.describe()}  [{why}]")
         return "\n".join(lines)
 
@@ -426,10 +431,16 @@ def run_mutation(game: str, variants=(), progress=None) -> MutationReport:
     cov = run_coverage(game, variants, progress=progress)
     rec = cov.recorder
     loader = Loader()
-    mutants = [Mutant(r, "negate" if r.kind == "requirement" else "remove")
-               for r in cov.rules if r.kind in ("requirement", "trigger")]
+    mutants = []
+    for r in cov.rules:
+        if r.kind == "requirement":
+            mutants += [Mutant(r, "remove"), Mutant(r, "negate")]
+        elif r.kind == "trigger":
+            mutants.append(Mutant(r, "remove"))
     for i, m in enumerate(mutants):
-        scenarios = sorted(s for s in rec.scenarios_of(m.rule) if s not in cov.failures)
+        # the scenarios where the change can show: a removed requirement only where it was false
+        seen = rec.scenarios_of(m.rule, False if (m.rule.kind, m.mutation) == ("requirement", "remove") else None)
+        scenarios = sorted(s for s in seen if s not in cov.failures)
         if not scenarios:
             m.status = "uncovered"
         else:
