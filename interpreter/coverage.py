@@ -83,8 +83,37 @@ def requirement_sources(rs):
             yield name, i, node, key
 
 
+def _texts(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _texts(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _texts(v)
+
+
+def rule_functions(rs) -> set:
+    """The functions that the rules call, directly or through other functions. The others
+    serve only the render templates or the invariants, which no scenario runs."""
+    import re
+    texts = list(_texts([rs.actions, rs.procedures, rs.flow, rs.scoring])) + [s.src.text for s in rs.triggers]
+    names = set(rs.functions)
+    calls = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+    reached, todo = set(), [n for t in texts for n in calls.findall(t) if n in names]
+    while todo:
+        n = todo.pop()
+        if n in reached:
+            continue
+        reached.add(n)
+        todo.extend(c for t in _texts(rs.functions[n]) for c in calls.findall(t) if c in names)
+    return reached
+
+
 def rules_of(rs) -> list[Rule]:
-    """Every rule unit of a ruleset (its variants applied), in file order per kind."""
+    """Every rule unit of a ruleset (its variants applied), in file order per kind. Functions
+    that only the render templates or the invariants call are left out (see rule_functions)."""
     out = []
     for name in rs.actions:
         out.append(Rule("action", name, _name_location(rs.actions, name)))
@@ -96,8 +125,10 @@ def rules_of(rs) -> list[Rule]:
                         _short(snip.src.text)))
     for name in rs.procedures:
         out.append(Rule("procedure", name, _name_location(rs.procedures, name)))
+    used = rule_functions(rs)
     for name in rs.functions:
-        out.append(Rule("function", name, _name_location(rs.functions, name)))
+        if name in used:
+            out.append(Rule("function", name, _name_location(rs.functions, name)))
     return out
 
 
@@ -226,6 +257,7 @@ class CoverageReport:
     scenarios: list
     failures: dict = field(default_factory=dict)  # scenario -> failure, scenarios that fail as they are
     seconds: float = 0.0
+    not_rules: list = field(default_factory=list)  # functions only render templates or invariants call
 
     def exercised(self, rule: Rule, outcome=None) -> bool:
         return bool(self.recorder.scenarios_of(rule, outcome))
@@ -262,6 +294,7 @@ class CoverageReport:
             "game": self.game,
             "scenarios": len(self.scenarios),
             "failed": [{"scenario": str(s), "failure": f} for s, f in self.failures.items()],
+            "not_counted": self.not_rules,
             "summary": {k: {"exercised": n, "total": t, "percent": _pct(n, t)} for k, (n, t) in summary.items()},
             "rules": [dict(kind=r.kind, name=r.name, location=str(r.location), text=r.text,
                            scenarios=len(self.recorder.scenarios_of(r)),
@@ -274,6 +307,8 @@ class CoverageReport:
     def render(self) -> str:
         lines = [f"rule coverage of {self.game} by {len(self.scenarios)} scenarios ({self.seconds:.1f} s)"]
         lines.append(summary_line(self.summary()))
+        if self.not_rules:
+            lines.append(f"not counted, called by no rule (render templates, invariants): {', '.join(self.not_rules)}")
         for s, f in self.failures.items():
             lines.append(f"FAIL {s}\n  {f}")
         gaps = self.unexercised()
@@ -302,7 +337,8 @@ def run_coverage(game: str, variants=(), progress=None) -> CoverageReport:
     recorder = Recorder()
     loader = Loader(observer=recorder)
     files = _scenarios(folder)
-    report = CoverageReport(rs.title, rules_of(rs), recorder, files)
+    report = CoverageReport(rs.title, rules_of(rs), recorder, files,
+                            not_rules=sorted(set(rs.functions) - rule_functions(rs)))
     for i, path in enumerate(files):
         recorder.current = str(path)
         if progress:
