@@ -502,7 +502,10 @@ def cmd_test_rules(args) -> int:
         report = run_mutation(game, args.variant, progress=progress)
         failed = report.coverage.failures
     _out(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else report.render())
-    return 1 if failed else 0
+    scenarios = report.scenarios if args.coverage else report.coverage.scenarios
+    if not scenarios:
+        _err(f"{game}: no scenario files (they go in the game's scenarios/ folder)")
+    return 1 if failed or not scenarios else 0
 
 
 # ---- show, schema, new ------------------------------------------------------------------

@@ -339,7 +339,9 @@ def run_coverage(game: str, variants=(), progress=None) -> CoverageReport:
     files = _scenarios(folder)
     report = CoverageReport(rs.title, rules_of(rs), recorder, files,
                             not_rules=sorted(set(rs.functions) - rule_functions(rs)))
+    from .loader import _display
     for i, path in enumerate(files):
+        path = Path(_display(path))  # as the rules' positions are shown: relative to the working folder
         recorder.current = str(path)
         if progress:
             progress(f"coverage: scenario {i + 1}/{len(files)} {path}", transient=True)

@@ -14,7 +14,6 @@ from interpreter import cli
 from interpreter.coverage import run_coverage, run_mutation
 
 GAME = Path(__file__).parent / "fixtures" / "coverage"
-FILE = "tests/fixtures/coverage/game.yaml"
 
 
 def _gaps(report):
@@ -109,3 +108,8 @@ def test_cli_coverage_flags_go_together(capsys):
     assert cli.main(["test", "--coverage", "--mutate", str(GAME)]) == 2
     assert cli.main(["test", "--json", str(GAME)]) == 2
     capsys.readouterr()
+
+
+def test_cli_coverage_of_a_game_without_scenarios_fails(capsys):
+    assert cli.main(["test", "--coverage", str(GAME.parent / "mini"), "-q"]) == 1
+    assert "no scenario files" in capsys.readouterr().err
