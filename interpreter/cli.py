@@ -463,6 +463,10 @@ def cmd_test(args) -> int:
     """Run scenario files: each failure with its file:line, the expectation and what was seen."""
     from .paths import game_dir
     from .scenario import run_paths
+    if args.coverage or args.mutate:
+        return cmd_test_rules(args)
+    if args.variant or args.json:
+        raise UsageError("--variant and --json go with --coverage or --mutate (scenarios name their own variants)")
     paths = []
     for p in args.paths or [DEFAULT_GAME]:
         folder = game_dir(p)
@@ -479,6 +483,29 @@ def cmd_test(args) -> int:
     seconds = time.perf_counter() - start
     _out(f"{len(results) - len(failed)} passed, {len(failed)} failed ({seconds:.1f} s)")
     return 1 if failed or not results else 0
+
+
+def cmd_test_rules(args) -> int:
+    """`test --coverage GAME` and `test --mutate GAME`: which rules the scenarios exercise and pin down."""
+    import json
+    from .coverage import run_coverage, run_mutation, stderr_progress
+    if args.coverage and args.mutate:
+        raise UsageError("give --coverage or --mutate, not both (--mutate reports what it learns from coverage)")
+    if len(args.paths) > 1:
+        raise UsageError(f"--{'coverage' if args.coverage else 'mutate'} takes one game, not {len(args.paths)} paths")
+    game = game_folder(args.paths[0] if args.paths else DEFAULT_GAME)
+    progress = None if args.quiet else stderr_progress
+    if args.coverage:
+        report = run_coverage(game, args.variant, progress=progress)
+        failed = report.failures
+    else:
+        report = run_mutation(game, args.variant, progress=progress)
+        failed = report.coverage.failures
+    _out(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else report.render())
+    scenarios = report.scenarios if args.coverage else report.coverage.scenarios
+    if not scenarios:
+        _err(f"{game}: no scenario files (they go in the game's scenarios/ folder)")
+    return 1 if failed or not scenarios else 0
 
 
 # ---- show, schema, new ------------------------------------------------------------------
@@ -630,6 +657,15 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("paths", metavar="PATH", nargs="*", help="game folders, bundled game names, scenario folders or files "
                                                              f"(default: {DEFAULT_GAME})")
     q.add_argument("-v", "--verbose", action="store_true", help="list the scenarios that pass too")
+    q.add_argument("--coverage", action="store_true",
+                   help="run GAME's scenarios and report which actions, requirements (true and false), triggers, "
+                        "procedures and functions they exercised, and which not, with file:line:col")
+    q.add_argument("--mutate", action="store_true",
+                   help="negate each requirement and remove each trigger of GAME in turn, run the scenarios that "
+                        "exercise it, and list the changes no scenario notices (surviving mutants)")
+    variant_flag(q)
+    q.add_argument("--json", action="store_true", help="with --coverage or --mutate: the report as JSON")
+    q.add_argument("-q", "--quiet", action="store_true", help="with --coverage or --mutate: no progress on stderr")
     debug_flag(q)
     q.set_defaults(run=cmd_test)
     return p

@@ -84,8 +84,9 @@ class Snippet:
 
 
 class Match:
-    def __init__(self, ruleset, players: int, options: dict | None = None):
+    def __init__(self, ruleset, players: int, options: dict | None = None, observer=None):
         self.rs = ruleset
+        self.observer = observer  # coverage.py: wraps the compiled rules to record which ones run
         self.n = players
         self.errors = ErrorList()
         # names the compiler may look up while the board and the cards are built (static values)
@@ -714,6 +715,8 @@ class Match:
             h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]))
             if h is not None:
                 self._bodies[name] = h
+        if self.observer is not None and not self.errors.problems:
+            self.observer.instrument_bodies(self)
         for name in self.procedure_params:
             self._build_procedure(name)
         for name in self.event_params:
@@ -732,6 +735,8 @@ class Match:
         self._compile_flow()
         self._compile_actions()
         self._compile_scoring()
+        if self.observer is not None and not self.errors.problems:
+            self.observer.instrument_rules(self)
 
     # functions: expressions with parameters, each call gets its own frame
     def _compile_function(self, name):
@@ -815,6 +820,8 @@ class Match:
     def inline_body(self, name, seen=None):
         """(tree, params, source) of a function small and simple enough to compile at its call
         sites (no filters, aggregates or calls of functions that are not themselves inlined), else None."""
+        if self.observer is not None:
+            return None  # every call of a function is counted: none is compiled in place
         cache = self.__dict__.setdefault("_inline", {})
         if name in cache:
             return cache[name]

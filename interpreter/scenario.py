@@ -112,13 +112,15 @@ def load_scenario(path: Path):
     return doc
 
 
-def run_file(path: Path) -> Result:
+def run_file(path: Path, load_game=None) -> Result:
+    """Run one scenario file. `load_game(game, players, options, variants)` builds its Game
+    (default: Game.load, cached); coverage.py passes one that records or mutates the rules."""
     path = Path(path)
     doc = load_scenario(path)
     meta = doc.get("scenario") or {}
     result = Result(display_path(path), str(meta.get("title", path.stem)))
     variants = [str(path.parent / v) if (path.parent / str(v)).is_file() else str(v) for v in meta.get("variants") or []]
-    game = _game_for(game_of(path, doc), meta.get("players"), _plain(meta.get("options")), variants)
+    game = (load_game or _game_for)(game_of(path, doc), meta.get("players"), _plain(meta.get("options")), variants)
     runner = Runner(game, path, doc)
     try:
         runner.run()
