@@ -30,12 +30,13 @@ def test_coverage_reports_exactly_the_rules_the_scenarios_did_not_exercise():
         ("procedure", "penalty", "never run"),
         ("trigger", "on scored when who.score >= 100: who.score = 0", "never fired"),
         ("requirement", "take[0]", "never false"),
-        ("requirement", "done[0]", "never false"),
         ("action", "cheat", "never played"),
-        ("requirement", "cheat[0]", "never evaluated"),
+        # the flow lists every action of the step at each decision: cheat's requirement is read
+        # (false) there, and done's is seen false before a coin is taken
+        ("requirement", "cheat[0]", "never true"),
     }
     assert report.summary() == {
-        "action": (2, 3), "requirement true": (3, 4), "requirement false": (1, 4),
+        "action": (2, 3), "requirement true": (3, 4), "requirement false": (3, 4),
         "trigger": (1, 2), "procedure": (1, 2), "function": (1, 2),
     }
     # `shown` is called by the render template only: not a rule, not counted
@@ -65,14 +66,14 @@ def test_mutate_finds_the_survivors():
         ("take[0]", "negate"): "killed",
         ("take[1]", "remove"): "killed",       # the refused second take notices
         ("take[1]", "negate"): "killed",
-        ("done[0]", "remove"): "uncovered",
+        ("done[0]", "remove"): "survived",     # `done` listed before a take: nobody checks it was not
         ("done[0]", "negate"): "killed",
-        ("cheat[0]", "remove"): "uncovered",
-        ("cheat[0]", "negate"): "uncovered",
+        ("cheat[0]", "remove"): "survived",    # cheat becomes legal: no scenario asks whether it is
+        ("cheat[0]", "negate"): "survived",
         ('on scored: log "{who.name} scored"', "remove"): "survived",  # fired twice, checked by nobody
         ("on scored when who.score >= 100: who.score = 0", "remove"): "uncovered",
     }
-    assert report.counts() == {"killed": 4, "survived": 1, "uncovered": 5, "invalid": 0}
+    assert report.counts() == {"killed": 4, "survived": 4, "uncovered": 2, "invalid": 0}
     assert report.score == 40.0
     # a mutant is undone after its run: the content reads as written again
     assert not run_coverage(str(GAME)).failures
@@ -82,7 +83,7 @@ def test_cli_coverage(capsys):
     code = cli.main(["test", "--coverage", str(GAME), "-q"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "action 2/3 (67%) · requirement true 3/4 (75%) · requirement false 1/4 (25%)" in out
+    assert "action 2/3 (67%) · requirement true 3/4 (75%) · requirement false 3/4 (75%)" in out
     assert "game.yaml:36:10  requirement take requires bag.count > 0: never false" in out
     code = cli.main(["test", "--coverage", str(GAME), "--json", "-q"])
     data = json.loads(capsys.readouterr().out)
@@ -96,12 +97,12 @@ def test_cli_mutate(capsys):
     code = cli.main(["test", "--mutate", str(GAME)])
     out, err = capsys.readouterr()
     assert code == 0
-    assert "10 mutants, 4 killed, 6 survived (5 that no scenario reaches); mutation score 40%" in out
+    assert "10 mutants, 4 killed, 6 survived (2 that no scenario reaches); mutation score 40%" in out
     assert 'game.yaml:27:6  trigger removed: on scored: log "{who.name} scored"  [2 scenario(s) ran, none failed]' in out
     assert "mutant 10/10" in err  # progress on stderr
     code = cli.main(["test", "--mutate", str(GAME), "--json", "-q"])
     data = json.loads(capsys.readouterr().out)
-    assert (data["killed"], data["survived"], data["uncovered"], data["score"]) == (4, 1, 5, 40.0)
+    assert (data["killed"], data["survived"], data["uncovered"], data["score"]) == (4, 4, 2, 40.0)
 
 
 def test_cli_coverage_flags_go_together(capsys):
