@@ -139,6 +139,7 @@ class Recorder:
     def __init__(self):
         self.current = None  # the scenario running now
         self.hits: dict = defaultdict(set)  # (kind, key, outcome) -> scenarios
+        self.files: dict = {}  # a scenario as shown -> its file
 
     def _count(self, kind, key, fn, outcome=None):
         if fn is None:
@@ -340,12 +341,13 @@ def run_coverage(game: str, variants=(), progress=None) -> CoverageReport:
     report = CoverageReport(rs.title, rules_of(rs), recorder, files,
                             not_rules=sorted(set(rs.functions) - rule_functions(rs)))
     from .loader import _display
-    for i, path in enumerate(files):
-        path = Path(_display(path))  # as the rules' positions are shown: relative to the working folder
+    for i, real in enumerate(files):
+        path = Path(_display(real))  # as the rules' positions are shown: relative to the working folder
         recorder.current = str(path)
+        recorder.files[str(path)] = real
         if progress:
             progress(f"coverage: scenario {i + 1}/{len(files)} {path}", transient=True)
-        failure = _run(path, loader)
+        failure = _run(real, loader)
         if failure is not None:
             report.failures[str(path)] = failure
     recorder.current = None
@@ -486,7 +488,7 @@ def run_mutation(game: str, variants=(), progress=None) -> MutationReport:
             m.status = "survived"
             for s in scenarios:
                 m.ran += 1
-                failure = _run(Path(s), loader)
+                failure = _run(rec.files.get(s, Path(s)), loader)
                 if loader.invalid:
                     m.status, m.killed_by = "invalid", loader.invalid
                     break

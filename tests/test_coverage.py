@@ -114,3 +114,10 @@ def test_cli_coverage_flags_go_together(capsys):
 def test_cli_coverage_of_a_game_without_scenarios_fails(capsys):
     assert cli.main(["test", "--coverage", str(GAME.parent / "mini"), "-q"]) == 1
     assert "no scenario files" in capsys.readouterr().err
+
+
+def test_a_bundled_game_is_covered_from_any_folder(monkeypatch):
+    # its scenarios are shown as `agent-dog/scenarios/...` (paths.display_path), and still run
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    report = run_coverage("agent-dog")
+    assert not report.failures and report.summary()["action"] == (9, 9)
