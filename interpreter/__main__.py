@@ -1,0 +1,6 @@
+"""`python -m interpreter` runs the `interpret` command."""
+import sys
+
+from .cli import main
+
+sys.exit(main())
