@@ -9,7 +9,7 @@ from __future__ import annotations
 import networkx as nx
 
 from . import runtime as rt
-from .model import Card, Seat, Zone
+from .model import Card, Zone
 
 
 def _zone_of_card(ctx, o):

@@ -19,10 +19,9 @@ from dataclasses import dataclass, field
 from . import runtime as rt
 from .errors import IllegalActionError, InternalError, RefusalKind, RuleRuntimeError
 from .match import Match
-from .model import Action, Card, Seat, Zone, key_of, label_of
+from .model import Action, Seat, key_of, label_of
 
 _MISSING = object()
-_FINISH_RANK = {None: 0, "step": 1, "turn": 2, "round": 3, "game": 4}
 _MAX_SETTLE = 10_000
 
 

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from .dsl.compiler import did_you_mean
 from .errors import ContentError, ErrorList, Location, Problem
 from .paths import display_path, game_dir, schemas_dir
-from .yamlio import SourceText, key_location, load_yaml, node_location, value_location
+from .yamlio import SourceText, key_location, load_yaml, node_location, to_plain, value_location
 
 SECTIONS_MAPPING = ("constants", "cards", "zones", "vars", "functions", "procedures", "events", "actions", "options")
 SECTIONS_LIST = ("triggers", "invariants", "tags")
@@ -28,16 +28,6 @@ def schema(name: str) -> dict:
 @functools.lru_cache(maxsize=None)
 def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema(name))
-
-
-def _to_plain(v):
-    if isinstance(v, dict):
-        return {str(k): _to_plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_to_plain(x) for x in v]
-    if isinstance(v, str):
-        return str(v)
-    return v
 
 
 def locate_path(root, path) -> Location:
@@ -63,7 +53,7 @@ def locate_path(root, path) -> Location:
 
 def schema_problems(doc, schema_name: str, file: str) -> list[Problem]:
     out = []
-    plain = _to_plain(doc)
+    plain = to_plain(doc)
     for err in sorted(validator(schema_name).iter_errors(plain), key=lambda e: list(map(str, e.absolute_path))):
         path = list(err.absolute_path)
         loc = locate_path(doc, path) if hasattr(doc, "lc") else Location(file)
@@ -195,7 +185,7 @@ class Ruleset:
             errors.add(Location("--players"), f"{self.title} is played by {lo} to {hi} players, not {players}")
         out = {}
         for name, spec in self.option_specs.items():
-            out[name] = _to_plain(spec.get("default"))
+            out[name] = to_plain(spec.get("default"))
         for name, value in given.items():
             spec = self.option_specs.get(name)
             if spec is None:
@@ -330,7 +320,6 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
         raise ContentError(Problem(Location(str(root / "game.yaml")), "missing game.yaml",
                                    hint="a game folder starts with game.yaml holding a `game:` section"))
     rs = Ruleset(root)
-    base = root.parent
     for path in content_files(root):
         display = _display(path)
         try:

@@ -14,9 +14,9 @@ from . import runtime as rt
 from .builtins import _BUILTINS, _CARD_ATTRS, _ENGINE_EVENTS, _SEAT_ATTRS, _ZONE_ATTRS
 from .dsl.compiler import _MISS, CompileError, Compiler, Scope, did_you_mean
 from .dsl.parser import ParseFailure, parse
-from .errors import ContentError, ErrorList, Location
+from .errors import ErrorList, Location
 from .model import Card, Seat, Zone
-from .yamlio import SourceText, value_location
+from .yamlio import SourceText, to_plain
 
 RESETS = ("never", "action", "turn", "round")
 
@@ -58,7 +58,6 @@ class ActionDef:
 class StepDef:
     name: str
     skip: object
-    auto_end: bool
 
 
 @dataclass
@@ -117,7 +116,7 @@ class Match:
     def _build_constants(self):
         # the variables come later (_build_vars): static expressions (board sizes...) see constants only
         self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
-        self.constants = _plain(dict(self.rs.constants))
+        self.constants = to_plain(dict(self.rs.constants), int_keys=True)
         self.constants.update(self.options)
         self.constants["player_count"] = self.n
 
@@ -377,7 +376,7 @@ class Match:
                     if isinstance(default, list):
                         typ = "list"
                 reset = spec.get("reset", "never")
-                tables[kind][name] = {"type": typ, "default": _plain(default), "reset": reset,
+                tables[kind][name] = {"type": typ, "default": to_plain(default, int_keys=True), "reset": reset,
                                       "conceals": kind == "card" and bool(spec.get("conceals")),
                                       "visibility": spec.get("visibility", "public")}
         # card variables that, while true, hide their card's identity from every view (views.py)
@@ -480,9 +479,6 @@ class Match:
         if dec is None:
             return lambda ctx, o: ctx.st[kind][name][o.id]
         return lambda ctx, o: dec(ctx.st[kind][name][o.id])
-
-    def attr_getter(self, name):
-        return self.attr_handlers(name)[3]
 
     def attr_handlers(self, name):
         """(kind of card access, zone handler, seat handler, generic getter) for `x.name`.
@@ -996,7 +992,7 @@ class Match:
         for i, spec in enumerate(turn.get("steps") or [{"name": "play"}]):
             scope = Scope()
             skip = self._expr(spec, "skip", f"flow.turn.steps[{i}].skip", scope)
-            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None, bool(spec.get("auto_end"))))
+            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None))
         self.step_names = [s.name for s in self.steps]
         self.windows = []
         for i, spec in enumerate(turn.get("windows") or []):
@@ -1234,19 +1230,3 @@ def _names_in(tree) -> set:
 def _copy(v):
     return list(v) if isinstance(v, list) else v
 
-
-def _plain(v):
-    """ruamel containers and scalars (ScalarInt, ScalarFloat, ...) to plain Python values."""
-    if isinstance(v, dict):
-        return {str(k) if not isinstance(k, int) else int(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    if isinstance(v, bool):
-        return bool(v)
-    if isinstance(v, int):
-        return int(v)
-    if isinstance(v, float):
-        return float(v)
-    if isinstance(v, str):
-        return str(v)
-    return v

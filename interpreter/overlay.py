@@ -24,7 +24,7 @@ list). Every problem of every change is reported at once.
 Variants apply in the order given, after those they require. Two variants that
 change the same thing (one path equal to, or inside, the other) are refused with
 both files and lines, unless one requires the other. Every value keeps the file
-and line it came from: `origin_of` tells which file set what.
+and line it came from (`interpret show` prints them).
 """
 from __future__ import annotations
 
@@ -70,9 +70,10 @@ def _broken_changes(doc, problems: list[Problem]):
         return set()
     if not (isinstance(doc, dict) and isinstance(doc.get("variant"), dict) and isinstance(doc.get("changes"), list)):
         return None
-    from .loader import _to_plain, validator
+    from .loader import validator
+    from .yamlio import to_plain
     broken = set()
-    for err in validator("variant").iter_errors(_to_plain(doc)):
+    for err in validator("variant").iter_errors(to_plain(doc)):
         where = list(err.absolute_path)
         if len(where) >= 2 and where[0] == "changes" and isinstance(where[1], int):
             broken.add(where[1])
@@ -222,10 +223,11 @@ def _change_about(variants: list[Variant], path: list) -> Location | None:
 def _validate_merged(rs: Ruleset, variants: list[Variant]) -> list[Problem]:
     """The game as the variants left it, checked against the content schema; each problem is
     located where its value was written (a variant's file, usually)."""
-    from .loader import _to_plain, validator
+    from .loader import validator
+    from .yamlio import to_plain
     doc = {label: getattr(rs, attr) for label, attr in _SECTIONS.items()}
     doc["vars"] = rs.vars
-    plain = {k: _to_plain(v) for k, v in doc.items() if v}
+    plain = {k: to_plain(v) for k, v in doc.items() if v}
     out = []
     for err in validator("content").iter_errors(plain):
         path = list(err.absolute_path)
@@ -458,9 +460,3 @@ def _apply_list_section(rs: Ruleset, change, parts, v: Variant):
     raise _ChangeError(f"`{section}` takes `append`")
 
 
-def origin_of(node, key) -> Location:
-    """The file:line where node[key] was last set (base file or variant)."""
-    n, k = resolve_parent(node, key)
-    if isinstance(n, dict) and k in n and hasattr(n, "lc"):
-        return value_location(n, k)
-    return node_location(n)

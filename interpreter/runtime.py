@@ -85,11 +85,6 @@ def codec(m, typ: str):
 
 # ---- primitives --------------------------------------------------------------------
 
-def cards_in(ctx, zone):
-    cards = ctx.m.cards
-    return [cards[i] for i in ctx.st["z"][zone.id]]
-
-
 def move(ctx, card, zone, top=False):
     if type(card) is not Card:
         if card is None:

@@ -31,12 +31,12 @@ from pathlib import Path
 from . import runtime as rt
 from .dsl.compiler import CompileError, Scope
 from .dsl.parser import ParseFailure, parse
-from .errors import ContentError, ErrorList, IllegalActionError, InterpretError, Location, Problem, RuleRuntimeError
+from .errors import ContentError, Location, Problem, RuleRuntimeError
 from .loader import schema_problems
 from .paths import display_path
 from .model import Action, Card, label_of
 from .position import Position, PositionError
-from .yamlio import SourceText, load_yaml, value_location
+from .yamlio import SourceText, load_yaml, to_plain, value_location
 
 
 @dataclass
@@ -120,7 +120,7 @@ def run_file(path: Path, load_game=None) -> Result:
     meta = doc.get("scenario") or {}
     result = Result(display_path(path), str(meta.get("title", path.stem)))
     variants = [str(path.parent / v) if (path.parent / str(v)).is_file() else str(v) for v in meta.get("variants") or []]
-    game = (load_game or _game_for)(game_of(path, doc), meta.get("players"), _plain(meta.get("options")), variants)
+    game = (load_game or _game_for)(game_of(path, doc), meta.get("players"), to_plain(meta.get("options")), variants)
     runner = Runner(game, path, doc)
     try:
         runner.run()
@@ -128,16 +128,6 @@ def run_file(path: Path, load_game=None) -> Result:
         result.failures.append(e.failure)
     result.steps = runner.done
     return result
-
-
-def _plain(v):
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    if isinstance(v, str):
-        return str(v)
-    return v
 
 
 class Runner:
@@ -272,7 +262,7 @@ class Runner:
                 for target, v in value.items():
                     owner, _, var = str(target).rpartition(".")
                     owner = self.aliases[owner].key if owner in self.aliases else (owner or None)
-                    pos.set(owner, var, self.text(v) if isinstance(v, str) else _plain(v))
+                    pos.set(owner, var, self.text(v) if isinstance(v, str) else to_plain(v))
             elif kind == "turn":
                 pos.turn(value["player"], step=value.get("step"), round=value.get("round"), order=value.get("order"))
             elif kind == "play_until":

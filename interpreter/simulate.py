@@ -44,7 +44,6 @@ def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, 
     st = game.new_game(seed=seed)
     if bots is None:
         bots = [RandomBot(bot_seed(seed, i)) for i in range(game.num_players)]
-    chance = RandomBot(bot_seed(seed, -1))  # decides when no seat does (none today)
     decisions = 0
     played = [] if record else None
     is_terminal, current_player, apply_in_place = game.is_terminal, game.current_player, game.apply_in_place
@@ -54,8 +53,7 @@ def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, 
                 raise SimulationError(f"the game did not end within {max_decisions} decisions",
                                       seed=seed, decisions=decisions)
             p = current_player(st)
-            bot = bots[p] if p is not None else chance
-            action = bot.choose(game, st)
+            action = bots[p].choose(game, st)
             if played is not None:
                 played.append(str(action))
             apply_in_place(st, action, checked=False)

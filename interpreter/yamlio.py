@@ -11,6 +11,28 @@ from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 from .errors import ContentError, Location, Problem
 
 
+def to_plain(v, *, int_keys: bool = False):
+    """ruamel containers and scalars (ScalarInt, ScalarFloat, ...) as plain Python values.
+
+    Keys become strings (what JSON Schema validation expects); with `int_keys`, integer keys
+    stay integers (constants and variable defaults keyed by number).
+    """
+    if isinstance(v, dict):
+        return {int(k) if int_keys and isinstance(k, int) else str(k): to_plain(x, int_keys=int_keys)
+                for k, x in v.items()}
+    if isinstance(v, list):
+        return [to_plain(x, int_keys=int_keys) for x in v]
+    if isinstance(v, bool):
+        return bool(v)
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        return float(v)
+    if isinstance(v, str):
+        return str(v)
+    return v
+
+
 def _yaml() -> YAML:
     y = YAML(typ="rt")
     y.preserve_quotes = True

@@ -147,14 +147,6 @@ def _distinct(vs):
     return sorted(out, key=_sort_key)
 
 
-def _as_list(v):
-    if v is None:
-        return []
-    if type(v) is Zone:
-        raise TypeError("zone")
-    return v
-
-
 class Compiler:
     """Compiles the snippets of one match. `m` is the match being built."""
 

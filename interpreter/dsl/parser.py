@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 
-from lark import Lark, Token, Tree
+from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import Problem
@@ -119,5 +119,3 @@ def _hint(text: str, e: UnexpectedInput, kind: str) -> str:
     return ""
 
 
-def tok_str(t) -> str:
-    return str(t) if isinstance(t, Token) else t
