@@ -70,6 +70,9 @@ class Game:
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
 
+    def __deepcopy__(self, memo):
+        return self  # a game is a frozen definition: copies of a state share it
+
     def forget_listing(self, st) -> None:
         """Forget the legal actions listed for `st`: call it after changing a state by hand."""
         if self._listed is not None and self._listed[0] is st:

@@ -94,6 +94,7 @@ class Match:
         self.cells, self.zones, self.cards, self.rows, self.columns = [], [], [], [], []
         self.function_defs, self.all_tags, self.card_props, self.zone_attrs = {}, frozenset(), set(), set()
         self.on_entered = None  # the `on entered` triggers, if the content has any
+        self.uses_chance = False  # set by the compiler: some rule rolls, shuffles or draws at random
         self.conts: list = []
         self.compiler = Compiler(self)
         self.options = ruleset.resolve_options(options or {}, players)

@@ -578,6 +578,7 @@ class Compiler:
         return run
 
     def s_shuffle_stmt(self, node, scope):
+        self.m.uses_chance = True
         zf = self.e(node.children[0], scope)
         loc = self.loc(node)
 
@@ -589,6 +590,8 @@ class Compiler:
         return run
 
     def s_draw_stmt(self, node, scope):
+        if any(z.get("refill_from") for z in self.m.rs.zones.values()):
+            self.m.uses_chance = True  # a draw from an empty pile shuffles its refill in
         n, src, dst = node.children
         nf = self.e(n, scope) if n is not None else (lambda ctx: 1)
         sf, df = self.e(src, scope), self.e(dst, scope)
@@ -1145,6 +1148,8 @@ class Compiler:
 
     def x_call(self, node, scope):
         fname = str(node.children[0])
+        if fname in self.m._IMPURE:
+            self.m.uses_chance = True
         argfs = self.args(node.children[1], scope)
         m = self.m
         loc = self.loc(node)
