@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from . import limits as lim
 from . import runtime as rt
 from .builtins import _BUILTINS, _CARD_ATTRS, _ENGINE_EVENTS, _SEAT_ATTRS, _ZONE_ATTRS
 from .dsl.compiler import _MISS, CompileError, Compiler, Scope, did_you_mean
 from .dsl.parser import ParseFailure, parse
-from .errors import ErrorList, Location
+from .errors import ContentError, ErrorList, Location, Problem
 from .model import Card, Seat, Zone
 from .yamlio import SourceText, to_plain
 
@@ -85,6 +86,7 @@ class Snippet:
 class Match:
     def __init__(self, ruleset, players: int, options: dict | None = None, observer=None):
         self.rs = ruleset
+        self.limits = getattr(ruleset, "limits", lim.DEFAULT)
         self.observer = observer  # coverage.py: wraps the compiled rules to record which ones run
         self.n = players
         self.errors = ErrorList()
@@ -96,6 +98,10 @@ class Match:
         self.on_entered = None  # the `on entered` triggers, if the content has any
         self.conts: list = []
         self.compiler = Compiler(self)
+        if type(players) is not int or not 1 <= players <= self.limits.players:
+            raise ContentError(Problem(Location("--players"), lim.over("players", players, self.limits)
+                                       if type(players) is int and players > 0 else
+                                       f"the number of players must be a whole number from 1, not {players!r}"))
         self.options = ruleset.resolve_options(options or {}, players)
         self._build_seats()
         self._build_constants()
@@ -158,15 +164,30 @@ class Match:
         grid = board.get("grid")
         where = self.rs.where_of(board, "grid") if grid else None
         if grid:
-            columns = int(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns") or 1)
+            columns = self._capped(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns"), 1,
+                                   "grid_side", self.rs.where_of(grid, "columns"), "grid columns")
             row_specs = []
             for spec in grid.get("rows", []):
                 if spec.get("rows", spec.get("row")) is None:
                     self.errors.add(self.rs.where_of(spec), "a grid row needs `row: N` or `rows: N-M`")
                     continue
                 lo, hi = self._row_range(spec.get("rows", spec.get("row")))
+                if hi - lo + 1 > self.limits.grid_side or hi > 10 * self.limits.grid_side:
+                    if hi - lo + 1 > self.limits.grid_side:
+                        msg = lim.over("grid_side", hi - lo + 1, self.limits, f"rows {spec.get('rows')}:")
+                    else:
+                        msg = lim.over("grid_side", hi, self.limits, "row number")
+                    self.errors.add(self.rs.where_of(spec, "rows" if "rows" in spec else "row"), msg)
+                    continue
+                if len(row_specs) + hi - lo + 1 > self.limits.grid_side:
+                    self.errors.add(self.rs.where_of(spec), lim.over("grid_side", len(row_specs) + hi - lo + 1,
+                                                                     self.limits, "rows in all"))
+                    continue
                 for r in range(lo, hi + 1):
                     row_specs.append((r, spec))
+            if len(row_specs) * columns > self.limits.cells:
+                self.errors.add(where, lim.over("cells", len(row_specs) * columns, self.limits))
+                row_specs = []
             self.rows = [r for r, _ in row_specs]
             self.columns = list(range(1, columns + 1))
             pattern = grid.get("name", "r{row}c{column}")
@@ -234,11 +255,11 @@ class Match:
         (the last to the first) by an edge of kind `edges`. Cell i has the attribute `index` i;
         with `columns: n` it also has `row` i // n + 1 and `column` i % n + 1, for `cell(row, column)`
         and the render grid (a ring drawn as rows of n cells)."""
-        length = int(self.evaluate_static(spec.get("length"), where, 0) or 0)
+        length = self._capped(self.evaluate_static(spec.get("length"), where, 0), 0, "grid_side", where, "ring length")
         if length < 2:
             self.errors.add(where, f"a ring needs at least 2 cells, not {length}")
             return
-        per_row = int(self.evaluate_static(spec.get("columns"), where, 0) or 0)
+        per_row = self._capped(self.evaluate_static(spec.get("columns"), where, 0), 0, "grid_side", where, "ring columns")
         pattern = str(spec.get("name", "ring{index}"))
         tags = frozenset(spec.get("tags") or [])
         made = []
@@ -260,6 +281,21 @@ class Match:
         kind = str(spec.get("edges", "next"))
         for a, b in zip(made, made[1:] + made[:1]):
             self.graph.add_edge(a.id, b.id, kind=kind)
+
+    def _capped(self, value, default: int, cap: str, where, what: str) -> int:
+        """A whole number read from content (maybe computed from constants), within limit `cap`."""
+        if value is None:
+            return default
+        if type(value) is not int:
+            try:
+                value = int(value)
+            except (TypeError, ValueError, OverflowError):
+                self.errors.add(where, f"{what} must be a whole number, not {value!r}")
+                return default
+        if value > getattr(self.limits, cap):
+            self.errors.add(where, lim.over(cap, value, self.limits, what))
+            return default
+        return value
 
     @staticmethod
     def _row_range(v):
@@ -312,7 +348,12 @@ class Match:
         tags = set()
         for name, spec in self.rs.cards.items():
             copies = spec.get("copies", 1)
-            copies = int(self.evaluate_static(copies, self.rs.where_of(spec, "copies"), 1, spec, "copies") or 0)
+            where = self.rs.where_of(spec, "copies")
+            copies = self._capped(self.evaluate_static(copies, where, 1, spec, "copies"), 0, "copies", where,
+                                  f"copies of `{name}`")
+            if len(self.cards) + copies * (len(self.seats) if spec.get("per_player") else 1) > self.limits.cards:
+                self.errors.add(where, lim.over("cards", len(self.cards) + copies, self.limits))
+                copies = 0
             owners = self.seats if spec.get("per_player") else [None]
             ctags = frozenset([name, *(spec.get("tags") or [])])
             tags |= ctags

@@ -54,7 +54,58 @@ def load_yaml(path: Path, display: str | None = None):
     return load_yaml_text(text, name)
 
 
+def _depth_bound(text: str) -> int:
+    """A cheap upper bound of a YAML text's nesting: the indentation levels open at a line, plus
+    what may open on it, plus the brackets still open. Only a text above the cap is parsed twice."""
+    stack: list[int] = []
+    flow = best = 0
+    for line in text.splitlines():
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        while stack and stack[-1] >= indent:
+            stack.pop()
+        stack.append(indent)
+        opens = line.count("[") + line.count("{")
+        inline = stripped.count("- ") + stripped.count(": ") + stripped.count("? ") + 1 + opens
+        best = max(best, len(stack) + inline + flow)
+        flow = max(flow + opens - line.count("]") - line.count("}"), 0)
+    return best
+
+
+def nesting_problem(text: str, name: str, cap: int | None = None) -> Problem | None:
+    """A problem at the first mapping or list nested more than `cap` deep (the YAML reader
+    recurses once per level), found with the event parser, which does not recurse."""
+    from .limits import DEFAULT
+    cap = cap or DEFAULT.yaml_depth
+    if _depth_bound(text) <= cap:
+        return None
+    depth = 0
+    try:
+        for ev in _yaml().parse(text):
+            kind = type(ev).__name__
+            if kind in ("MappingStartEvent", "SequenceStartEvent"):
+                depth += 1
+                if depth > cap:
+                    mark = ev.start_mark
+                    loc = Location(name, mark.line + 1, mark.column + 1)
+                    return Problem(loc, f"nested too deeply: more than {cap} levels of lists and mappings",
+                                   hint="the limit `yaml_depth` of interpret (interpreter/limits.py)",
+                                   context=caret_context(text.splitlines(), loc.line, loc.column))
+            elif kind in ("MappingEndEvent", "SequenceEndEvent"):
+                depth -= 1
+    except MarkedYAMLError:
+        return None  # the reader reports it, with its position
+    except Exception:
+        return None
+    return None
+
+
 def load_yaml_text(text: str, name: str):
+    deep = nesting_problem(text, name)
+    if deep is not None:
+        raise ContentError(deep)
     try:
         data = _yaml().load(text)
     except MarkedYAMLError as e:
