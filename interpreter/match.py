@@ -729,6 +729,11 @@ class Match:
             self.errors.problems.append(self.compiler.problem(e))
         except _AlreadyReported:
             pass
+        except RecursionError:  # text within the nesting cap whose compiled form still nests too deep
+            src = self.compiler.src
+            where = src.locate(1, 1) if src is not None else Location(self.rs.name)
+            self.errors.add(where, "rules nested too deeply to compile (functions inlined into each other?)",
+                            hint="split the text: a `let`, a function or a procedure for a part")
         return None
 
     def _compile_all(self):

@@ -128,8 +128,8 @@ def read_log(path: str | Path) -> Record:
         entries = [(1, _json(name, 1, stripped))]
     else:
         try:  # one JSON document over several lines?
-            whole = json.loads(stripped)
-        except json.JSONDecodeError:
+            whole = _json(name, 1, stripped)
+        except LogError:
             whole = None
         if isinstance(whole, dict) and "actions" in whole:
             entries = [(1, whole)]
@@ -162,7 +162,40 @@ def read_log(path: str | Path) -> Record:
     return rec
 
 
+def json_too_deep(text: str, cap: int | None = None) -> int | None:
+    """The offset of the first bracket nested more than `cap` deep (Python's JSON reader recurses
+    once per level), or None. Brackets inside strings do not count."""
+    from .limits import DEFAULT
+    cap = cap or DEFAULT.yaml_depth
+    if text.count("[") + text.count("{") <= cap:
+        return None
+    depth = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > cap:
+                return i
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
 def _json(name, line, text):
+    deep = json_too_deep(text)
+    if deep is not None:
+        before = text[:deep]
+        raise LogError(Location(name, line + before.count("\n"), deep - (before.rfind("\n") + 1) + 1),
+                       "nested too deeply: a log holds flat JSON objects")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

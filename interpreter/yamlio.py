@@ -140,6 +140,10 @@ def caret_context(lines: list[str], line: int, column: int) -> str:
     if not (1 <= line <= len(lines)):
         return ""
     src = lines[line - 1]
+    if len(src) > 120:  # a long line: the part around the caret
+        start = max(column - 60, 0)
+        src = ("…" if start else "") + src[start:start + 110] + ("…" if start + 110 < len(src) else "")
+        column = column - start + (1 if start else 0)
     return f"    {src}\n    {' ' * max(column - 1, 0)}^"
 
 
