@@ -805,6 +805,8 @@ class Match:
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {len(argfs)}", node)
         holder = self._functions
         pure = self._is_pure(name)
+        loc = compiler.loc(node)
+        spent = lim.spend_failed
 
         def compiled():
             entry = holder.get(name)
@@ -828,6 +830,10 @@ class Match:
                     x, y = a0(ctx), a1(ctx)
                     args = [x, y]
                     key = (name, x, y)
+                b = ctx.budget - 1
+                ctx.budget = b
+                if b < 0:
+                    spent(ctx, loc, f"calls of `{name}`")
                 memo = ctx.memo
                 if memo is not None:
                     try:
@@ -847,6 +853,10 @@ class Match:
             return call_pure
 
         def call(ctx):
+            b = ctx.budget - 1
+            ctx.budget = b
+            if b < 0:
+                spent(ctx, loc, f"calls of `{name}`")
             f, nargs, size = compiled()
             args = [a(ctx) for a in argfs]
             saved = ctx.locals
