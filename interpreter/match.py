@@ -16,7 +16,7 @@ from .builtins import _BUILTINS, _CARD_ATTRS, _ENGINE_EVENTS, _SEAT_ATTRS, _ZONE
 from .dsl.compiler import _MISS, CompileError, Compiler, Scope, did_you_mean
 from .dsl.parser import ParseFailure, parse
 from .errors import ContentError, ErrorList, Location, Problem
-from .model import Card, Seat, Zone
+from .model import Card, Seat, Zone, label_of
 from .yamlio import SourceText, to_plain
 
 RESETS = ("never", "action", "turn", "round")
@@ -512,7 +512,27 @@ class Match:
 
     def attribute_names(self):
         return (list(_CARD_ATTRS) + list(_ZONE_ATTRS) + list(_SEAT_ATTRS) + list(self.cvars) + list(self.pvars)
-                + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones))
+                + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones)
+                + list(self.mapping_keys()))
+
+    def mapping_keys(self) -> frozenset:
+        """The keys of every mapping in the constants and the variables' defaults: the only other
+        names `x.name` may read (a mapping's entry), so that any other attribute is a typo."""
+        cache = self.__dict__.get("_mapping_keys")
+        if cache is None:
+            keys = set()
+            todo = list(self.constants.values())
+            for table in (self.gvars, self.pvars, self.cvars, self.zvars):
+                todo.extend(spec.get("default") for spec in table.values())
+            while todo:
+                v = todo.pop()
+                if isinstance(v, dict):
+                    keys.update(str(k) for k in v)
+                    todo.extend(v.values())
+                elif isinstance(v, list):
+                    todo.extend(v)
+            cache = self._mapping_keys = frozenset(keys)
+        return cache
 
     def _var_reader(self, kind, name):
         """(ctx, owner) -> the variable `name` of a card, zone or player (kind cv, zv, pv)."""
@@ -552,8 +572,8 @@ class Match:
                 card_kind = ("var", None) if self.var_codec("cv", name)[1] is None else ("call", card_h)
             else:
                 card_kind = ("prop", None)
-        if card_h is None and zone_h is None and seat_h is None and not any(
-                isinstance(v, dict) for v in self.constants.values()):
+        if name.startswith("__") or (card_h is None and zone_h is None and seat_h is None
+                                     and name not in self.mapping_keys()):
             return None, None, None, None
 
         def get(ctx, o):
@@ -772,6 +792,14 @@ class Match:
             else:
                 dispatch = self._event_direct["entered"]
                 self.on_entered = lambda ctx, card, zone: dispatch(ctx, [card, zone])
+        for name in ("round_start", "round_end", "turn_start", "turn_end"):  # emitted by the flow itself
+            if self._handlers["on"].get(name) and self.event_suspends(name):
+                head, block, snip = self.triggers["on"][name][0]
+                self.errors.add(snip.src.locate(1, 1), f"`on {name}` triggers cannot ask for a choice (`choose`, "
+                                                       f"or a procedure or event that does)",
+                                hint="the flow runs them between decisions; ask in flow.round.start/"
+                                     "flow.turn.start, an action or a procedure", context=snip.src.context(
+                                         snip.src.locate(1, 1)))
         for name in list(self.function_defs):
             self._guard(lambda: self._compile_function(name))
         self._compile_flow()
@@ -1130,7 +1158,13 @@ class Match:
         for pname, dom in params:
             snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
             f = c.expr(snip.src, scope)
-            compiled_params.append((pname, scope.slots[pname], f))
+            tree = parse(snip.src, "expr")
+            if tree.data in ("number", "neg", "string", "true", "false", "compare", "not_", "and_", "or_"):
+                loc = snip.src.locate(1, 1)
+                self.errors.add(loc, f"the domain of parameter `{pname}` must be a collection (a list, cards, "
+                                     f"cells, players), not `{snip.src.text.strip()}`",
+                                hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
+            compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
         requires = []
         static_false = []
         failed = False
@@ -1182,6 +1216,20 @@ class Match:
                       label, effect, scope.size, spec.get("section", ""), who)
         a.static_false = static_false
         return a
+
+    @staticmethod
+    def _domain(f, pname, where):
+        """A parameter's domain, checked to be a collection when it is computed."""
+        def dom(ctx):
+            v = f(ctx)
+            if v is None or type(v) is list:
+                return v
+            if isinstance(v, (tuple, dict, set, frozenset)):
+                return list(v)
+            hint = f": write `{v.name}.cards`" if type(v) is Zone else ""
+            raise rt.RuleRuntimeError(f"the domain of parameter `{pname}` is {label_of(v)}, not a collection{hint}",
+                                      where)
+        return dom
 
     def _compile_scoring(self):
         sc = self.rs.scoring
