@@ -390,9 +390,12 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .errors import IllegalActionError
     from .render import Renderer
-    from .replay import LogError, content_digest, read_log
+    from .replay import LogError, content_digest, from_header, read_log
     rec = read_log(args.file)
-    game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    try:
+        game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    except ContentError as e:  # the game's settings come from the log's header: say so, with its lines
+        raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
         _err(f"warning: the content of {rec.game} changed since this log was written; the replay may differ")
     renderer = Renderer(game)
