@@ -59,7 +59,7 @@ def load_game(game: str, players: int | None, options: dict, variants=()):
     from .loader import load_ruleset
     from .match import Match
     rs = load_ruleset(game_folder(game), variants=variants)
-    return Game(Match(rs, players or rs.default_players, options))
+    return Game(Match(rs, players if players is not None else rs.default_players, options))
 
 
 # ---- validate ---------------------------------------------------------------------------
@@ -341,7 +341,8 @@ def cmd_play(args) -> int:
                for i, k in enumerate(kinds)}
     log = None
     if args.log:
-        from .replay import LogWriter
+        from .replay import LogWriter, check_new_log
+        check_new_log(args.log, force=args.force)
         log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
                         variants=args.variant)
     narrator = Narrator(game, renderer, viewer=viewer, quiet=args.quiet)
@@ -532,11 +533,20 @@ def cmd_schema(args) -> int:
     from pathlib import Path
     from .paths import schemas_dir
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    sources = sorted(schemas_dir().glob("*.schema.json"))
+    if out.exists() and not out.is_dir():
+        raise InterpretError(f"--out {out}: a file, not a folder (the schemas are written into a folder)")
+    there = [src.name for src in sources if (out / src.name).exists()]
+    if there and not args.force:
+        raise InterpretError(f"--out {out} holds {', '.join(there)} already (use --force to overwrite)")
     written = []
-    for src in sorted(schemas_dir().glob("*.schema.json")):
-        shutil.copyfile(src, out / src.name)
-        written.append(src.name)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for src in sources:
+            shutil.copyfile(src, out / src.name)
+            written.append(src.name)
+    except OSError as e:
+        raise InterpretError(f"cannot write the schemas to {out}: {e.strerror or e}") from None
     _out(f"wrote {', '.join(written)} to {out}")
     return 0
 
@@ -550,13 +560,27 @@ def cmd_new(args) -> int:
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
     text = new_variant_text(args.name, rs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    if not out.parent.is_dir():
+        raise InterpretError(f"--out {out}: there is no folder {out.parent}")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InterpretError(f"cannot write {out}: {e.strerror or e}") from None
     _out(f"wrote {out}: check it with `interpret validate {args.base} --variant {out}`")
     return 0
 
 
 # ---- the command line ---------------------------------------------------------------------
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: at least 1")
+    return n
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors: exit 2, no traceback, a pointer to --help
@@ -580,7 +604,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(q, *, players=True):
         if players:
-            q.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's)")
+            q.add_argument("--players", type=_positive, metavar="N", help="number of players (default: the game's)")
         q.add_argument("--option", "-o", action="extend", nargs="+", metavar="NAME=VALUE", default=[],
                        help="set a game option (repeatable)")
         variant_flag(q)
@@ -596,6 +620,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="who plays seat N: human or random (repeatable)")
     q.add_argument("--auto", action="store_true", help="every seat is a random bot")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
+    q.add_argument("--force", action="store_true", help="with --log: overwrite FILE if it exists")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     debug_flag(q)
     q.set_defaults(run=cmd_play)
@@ -641,6 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("schema", help="write the JSON Schemas of content, variant and scenario files",
                        description="Write the JSON Schemas (draft 2020-12) to a folder, for editors and CI.")
     q.add_argument("--out", required=True, metavar="DIR")
+    q.add_argument("--force", action="store_true", help="overwrite schemas already in DIR")
     debug_flag(q)
     q.set_defaults(run=cmd_schema)
 

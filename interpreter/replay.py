@@ -14,9 +14,11 @@ A single JSON object holding the same keys and an "actions" list is read too.
 """
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,8 +105,18 @@ class LogWriter:
         self.n = 0
 
     def _write(self, obj) -> None:
-        self.f.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
-        self.f.flush()
+        try:
+            self.f.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+            self.f.flush()
+        except OSError as e:
+            self._abandon()
+            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+
+    def _abandon(self) -> None:
+        try:
+            self.f.close()
+        except OSError:
+            pass
 
     def action(self, player: str | None, action) -> None:
         self.n += 1
@@ -114,7 +126,31 @@ class LogWriter:
         self._write({"result": result})
 
     def close(self) -> None:
-        self.f.close()
+        """Flush the log and make sure it is on the disk (fsync), then close it."""
+        if self.f.closed:
+            return
+        try:
+            self.f.flush()
+            try:
+                os.fsync(self.f.fileno())
+            except OSError as e:
+                if e.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):  # a device or a pipe: nothing to sync
+                    raise
+            self.f.close()
+        except OSError as e:
+            self._abandon()
+            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+
+
+def check_new_log(path, *, force: bool = False) -> None:
+    """`play --log FILE`: an earlier game's log is not overwritten without --force."""
+    p = Path(path)
+    if p.is_dir():
+        raise LogError(Location(str(p)), "is a folder: give a file name for the log")
+    if p.is_file() and p.stat().st_size > 0 and not force:
+        raise LogError(Location(str(p)), "a log is there already: give another file name, or --force to overwrite it")
+    if not p.parent.is_dir():
+        raise LogError(Location(str(p)), f"there is no folder {p.parent}")
 
 
 def read_log(path: str | Path) -> Record:

@@ -38,7 +38,10 @@ def game_dir(tmp_path, extra: str = "", base: str = BASE, name: str = "g"):
 def interpret(capsys, *argv, seconds: float = 10.0):
     """(exit code, stdout, stderr) of `interpret ARGV`, which must end within `seconds`."""
     start = time.process_time()
-    code = cli.main([str(a) for a in argv])
+    try:
+        code = cli.main([str(a) for a in argv])
+    except SystemExit as e:  # argparse: a usage error
+        code = e.code
     spent = time.process_time() - start
     out, err = capsys.readouterr()
     assert spent < seconds, f"interpret {' '.join(map(str, argv))} took {spent:.1f} s of CPU"
