@@ -107,11 +107,13 @@ class Position:
         kind, index = self._var_home(owner, name)
         enc, _ = self.m.var_codec(kind, name)
         value = self._resolve(value)
-        typ = self.m.vars_of(kind)[name]["type"]
+        from .dsl.compiler import Compiler
+        typ = Compiler.declared_type(self.m.vars_of(kind)[name])  # declared, or the kind of its default
         expected = {"int": int, "bool": bool, "str": str, "list": list}.get(typ)
         if expected is not None and value is not None and not (
                 isinstance(value, expected) and (expected is not int or not isinstance(value, bool))):
-            raise PositionError(f"`{name}` holds a {typ}, not {value!r}")
+            held = {"int": "a number", "bool": "yes or no", "str": "a text", "list": "a list"}[typ]
+            raise PositionError(f"`{name}` holds {held}, not {value!r}")
         stored = enc(value) if enc else value
         if kind == "gv":
             self.state["gv"][name] = stored

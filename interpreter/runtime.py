@@ -226,12 +226,17 @@ def roll(ctx, n, sides=6):
     forced = st["forced"]
     check_size(ctx, n, None, f"roll({n:,})")
     spend(ctx, max(n, 0), None, f"roll({n:,})")
+    taken = 0
     for _ in range(n):
         if forced:
             out.append(forced.pop(0))
-        else:
-            st["rng"], v = rng.below(st["rng"], sides)
-            out.append(v + 1)
+            taken += 1
+            continue
+        if taken:  # a scenario forced some dice of this roll and not the others
+            raise RuleRuntimeError(f"a roll of {n} dice, and only {taken} forced ({', '.join(map(str, out))}): "
+                                   f"force every die of the roll, or none")
+        st["rng"], v = rng.below(st["rng"], sides)
+        out.append(v + 1)
     return out
 
 

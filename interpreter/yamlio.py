@@ -1,6 +1,7 @@
 """Reading YAML with positions, so that every error points at file:line:col."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,10 +103,27 @@ def nesting_problem(text: str, name: str, cap: int | None = None) -> Problem | N
     return None
 
 
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
+
+def control_problem(text: str, name: str) -> Problem | None:
+    """A character YAML does not allow (a control character, a NUL): its line and column."""
+    bad = _NON_PRINTABLE.search(text)
+    if bad is None:
+        return None
+    at = bad.start()
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    return Problem(Location(name, line, column), f"a control character ({ord(bad.group()):#04x}) is not allowed in YAML",
+                   hint="remove it, or write it as an escape (\\x01) inside a double-quoted string",
+                   context=caret_context(text.splitlines(), line, column))
+
+
 def load_yaml_text(text: str, name: str):
-    deep = nesting_problem(text, name)
-    if deep is not None:
-        raise ContentError(deep)
+    for check in (control_problem, nesting_problem):
+        problem = check(text, name)
+        if problem is not None:
+            raise ContentError(problem)
     try:
         data = _yaml().load(text)
     except MarkedYAMLError as e:
