@@ -351,6 +351,12 @@ def cmd_play(args) -> int:
     n = 0
     try:
         while not game.is_terminal(st):
+            if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
+                _err(f"no end after {_n(n, 'decision')} (--max-decisions): the rules may never finish the game"
+                     + (f"\n(the moves so far are in {args.log})" if log else ""))
+                if log is not None:
+                    log.close()
+                return 1
             p = game.current_player(st)
             who = players.get(p) if p is not None else None
             if who is None:
@@ -560,9 +566,8 @@ def cmd_new(args) -> int:
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
     text = new_variant_text(args.name, rs)
-    if not out.parent.is_dir():
-        raise InterpretError(f"--out {out}: there is no folder {out.parent}")
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
     except OSError as e:
         raise InterpretError(f"cannot write {out}: {e.strerror or e}") from None
@@ -621,6 +626,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--auto", action="store_true", help="every seat is a random bot")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
     q.add_argument("--force", action="store_true", help="with --log: overwrite FILE if it exists")
+    q.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N",
+                   help="with bots only: give up on a game longer than this (default 100000)")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     debug_flag(q)
     q.set_defaults(run=cmd_play)

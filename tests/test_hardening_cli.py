@@ -72,8 +72,22 @@ def test_schema_out_where_nothing_can_be_written(capsys):
     assert code == 1 and "cannot write the schemas to /proc/x/y" in err, err
 
 
-def test_new_variant_into_a_missing_folder(tmp_path, capsys):
+def test_new_variant_where_no_folder_can_be_made(tmp_path, capsys):
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("mine")
     code, out, err = interpret(capsys, "new", "variant", "v", "--base", "tic-tac-toe", "--out",
-                               tmp_path / "missing" / "dir" / "v.yaml")
-    assert code == 1 and "there is no folder" in err, err
-    assert not (tmp_path / "missing").exists()
+                               a_file / "dir" / "v.yaml")
+    assert code == 1 and "cannot write" in err and "Traceback" not in err, err
+    assert a_file.read_text() == "mine"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_new_variant_into_proc(capsys):
+    code, out, err = interpret(capsys, "new", "variant", "v", "--base", "tic-tac-toe", "--out", "/proc/missing/dir/v.yaml")
+    assert code == 1 and "cannot write" in err, err
+
+
+def test_new_variant_makes_its_folder(tmp_path, capsys):
+    code, out, err = interpret(capsys, "new", "variant", "v", "--base", "tic-tac-toe", "--out",
+                               tmp_path / "variants" / "v.yaml")
+    assert code == 0 and (tmp_path / "variants" / "v.yaml").is_file(), err
