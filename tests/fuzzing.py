@@ -214,14 +214,27 @@ VALUES = [0, -1, 3, 1000000000000, 9223372036854775808, "pass", "finish game", [
           "[1] * 3000000000", "me.__class__", "x = 7", {"effect": "choose c from cells"}]
 
 
+NUMBERS_IN = [0, 1, 2, 3, 4, 9, 100, 10000, 1000000000000, -1]
+RULES_IN = SNIPPETS + ["pass", "finish game", "finish turn", "move first(me.supply.cards) to cell\nfinish turn"]
+FITTING = {"constants.line_length": NUMBERS_IN, "cards.mark.copies": NUMBERS_IN, "game.players.max": NUMBERS_IN,
+           "board.grid.columns": NUMBERS_IN, "actions.play.limit": NUMBERS_IN, "actions.play.effect": RULES_IN,
+           "scoring.score": ["1", "winner", "me.score", "count(cells)", "1 // 0", "[1] * 3000000000"],
+           "functions.has_line.expr": ["true", "false", "has_line(p)", "line_from(p, first(cells), [0, 1])", "1"],
+           "actions.play.params.cell": ["cells", "players", "1", "range(1, 2000000000)", "cards", "[]"],
+           "vars.game.winner.type": ["int", "player", "card", "list", "nope"]}
+
+
 def case_variant(seed: int, tmp: Path, hook) -> list:
     rnd = random.Random(seed)
     changes = []
-    for _ in range(rnd.randint(1, 3)):
-        op = rnd.choice(["set", "set", "append", "remove", "merge", "nope"])
+    for _ in range(rnd.choice([1, 1, 1, 2, 3])):
+        op = rnd.choice(["set", "set", "set", "set", "append", "remove", "merge", "nope"])
         change = {"op": op, "path": rnd.choice(VARIANT_PATHS)}
         if op != "remove":
-            change["value"] = rnd.choice(VALUES)
+            fitting = FITTING.get(change["path"])
+            change["value"] = rnd.choice(fitting if fitting and rnd.random() < 0.7 else VALUES)
+            if fitting and op == "nope":
+                change["op"] = "set"
         changes.append(change)
     doc = {"variant": {"name": "fuzzed", "base": "tic-tac-toe"}, "changes": changes}
     path = tmp / "fuzzed.yaml"
