@@ -1223,6 +1223,11 @@ class Match:
         def dom(ctx):
             v = f(ctx)
             if v is None or type(v) is list:
+                if v:  # listing the bindings of every parameter: their product spends the budget
+                    b = ctx.budget - len(v)
+                    ctx.budget = b
+                    if b < 0:
+                        lim.spend_failed(ctx, where, f"the values of parameter `{pname}`")
                 return v
             if isinstance(v, (tuple, dict, set, frozenset)):
                 return list(v)

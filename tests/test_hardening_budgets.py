@@ -91,3 +91,13 @@ def test_recursion_reached_from_an_action_is_a_rule_error_too(tmp_path):
     with pytest.raises(RuleRuntimeError, match="recurse") as info:
         game.apply(st, "noop")
     assert info.value.location is not None and info.value.location.line > 0
+
+
+def test_listing_a_product_of_parameters_spends_the_budget(tmp_path):
+    """Three parameters of 300 values each are 27 million bindings to list: over the budget."""
+    base = BASE.replace("actions:\n", 'actions:\n  pick:\n    params: {a: "range(1, 300)", b: "range(1, 300)", '
+                                      'c: "range(1, 300)"}\n    effect: pass\n')
+    game = Game.load(str(game_dir(tmp_path, base=base)))
+    with pytest.raises(BudgetExceeded, match="budget `steps`") as info:
+        game.new_game(seed=1)
+    assert info.value.location is not None
