@@ -163,6 +163,7 @@ class Position:
 
     def force_dice(self, *values: int) -> "Position":
         self.state["forced"].extend(int(v) for v in values)
+        self.state["flow"]["forced_whole"] = True  # a scenario forces every die of a roll, or none (runtime.roll)
         return self
 
     def turn(self, seat, step: str | None = None, round: int | None = None, order=None) -> "Position":

@@ -232,7 +232,7 @@ def roll(ctx, n, sides=6):
             out.append(forced.pop(0))
             taken += 1
             continue
-        if taken:  # a scenario forced some dice of this roll and not the others
+        if taken and st["flow"].get("forced_whole"):  # a scenario forced some dice of this roll, not all
             raise RuleRuntimeError(f"a roll of {n} dice, and only {taken} forced ({', '.join(map(str, out))}): "
                                    f"force every die of the roll, or none")
         st["rng"], v = rng.below(st["rng"], sides)
