@@ -370,6 +370,12 @@ def check_caps(rs: Ruleset, errors: ErrorList) -> None:
     if isinstance(players, dict):
         for key in ("min", "max", "default"):
             check(players, key, "players", what=f"players.{key}")
+        lo, hi, default = (players.get(k) for k in ("min", "max", "default"))
+        if type(lo) is int and type(hi) is int and lo > hi:
+            errors.add(value_location(*resolve_parent(players, "max")), f"players.max {hi} is below players.min {lo}")
+        elif type(default) is int and ((type(lo) is int and default < lo) or (type(hi) is int and default > hi)):
+            errors.add(value_location(*resolve_parent(players, "default")),
+                       f"players.default {default} is outside players.min-max")
     total = 0
     for name, spec in rs.cards.items():
         if isinstance(spec, dict) and check(spec, "copies", "copies", what=f"copies of `{name}`"):

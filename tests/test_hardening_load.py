@@ -73,3 +73,14 @@ def test_the_bundled_content_is_far_from_the_nesting_cap():
     from interpreter.yamlio import _depth_bound
     root = Path(__file__).resolve().parent.parent / "content"
     assert max(_depth_bound(p.read_text(encoding="utf-8")) for p in root.rglob("*.yaml")) < limits.DEFAULT.yaml_depth
+
+
+@pytest.mark.parametrize("players, says", [
+    ("{min: 2, max: 1, default: 2}", "players.max 1 is below players.min 2"),
+    ("{min: 2, max: 3, default: 5}", "players.default 5 is outside"),
+])
+def test_a_player_range_that_holds_no_count(tmp_path, capsys, players, says):
+    """Found by the fuzz suite: min above max left `validate` nothing to build (an internal error)."""
+    root = game_dir(tmp_path, base=BASE.replace("players: {min: 2, max: 3}", f"players: {players}"))
+    code, out, err = interpret(capsys, "validate", root)
+    assert code == 1 and says in err and POSITION.search(err), err
