@@ -107,8 +107,8 @@ class Position:
         kind, index = self._var_home(owner, name)
         enc, _ = self.m.var_codec(kind, name)
         value = self._resolve(value)
-        from .dsl.compiler import Compiler
-        typ = Compiler.declared_type(self.m.vars_of(kind)[name])  # declared, or the kind of its default
+        from .dsl.kinds import declared_type
+        typ = declared_type(self.m.vars_of(kind)[name])  # declared, or the kind of its default
         expected = {"int": int, "bool": bool, "str": str, "list": list}.get(typ)
         if expected is not None and value is not None and not (
                 isinstance(value, expected) and (expected is not int or not isinstance(value, bool))):

@@ -8,6 +8,7 @@ FUZZ_LONG inputs per kind, and the figures are printed (run with -s to see them)
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -28,12 +29,7 @@ def test_mutated_inputs_end_cleanly(kind, tmp_path, monkeypatch, request):
         work = tmp_path / f"s{seed}"
         work.mkdir()
         run_case(kind, seed, work, tally)
-        if not long:
-            import shutil
-            shutil.rmtree(work, ignore_errors=True)
-        else:
-            import shutil
-            shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
     print(f"\nfuzz {kind}: {tally.report()}")
     shown = "\n".join(f"  seed {o.seed}: {o.problem}: interpret {' '.join(o.argv)}\n    {o.err.strip()[-400:]}"
                       for o in tally.findings[:10])

@@ -22,6 +22,7 @@ from ..errors import Location, Problem
 from ..limits import DEFAULT, BudgetExceeded, number_failed, spend_failed
 from ..model import Card, Seat, Zone, label_of
 from ..yamlio import SourceText
+from . import kinds
 from .parser import ParseFailure, parse
 
 _MISS = object()
@@ -588,7 +589,7 @@ class Compiler:
         op = str(op)
         valf = self.e(value, scope)
         setter, getter = self.lvalue(target, scope)
-        self.check_assigned_kind(target, op, value, scope)
+        kinds.check_assigned(self, target, op, value, scope)
         if op == "=":
             def run(ctx):
                 setter(ctx, valf(ctx))
@@ -725,60 +726,6 @@ class Compiler:
         if node is None:
             return ()
         return tuple(self.e(c, scope) for c in node.children)
-
-    # ---- what a variable may hold --------------------------------------------------------
-
-    _LITERAL_KINDS = {"number": "int", "neg": "int", "true": "bool", "false": "bool", "string": "str",
-                      "list_": "list", "comprehension": "list"}
-    _HOLDS = {"int": ("int",), "bool": ("bool",), "str": ("str",), "list": ("list",), "cards": ("list",),
-              "zones": ("list",), "cells": ("list",), "players": ("list",), "player": (), "card": (), "zone": (),
-              "cell": ()}
-    _KIND_WORDS = {"int": "a number", "bool": "yes/no (true or false)", "str": "a text", "list": "a list"}
-
-    def target_types(self, target, scope) -> tuple[str, list]:
-        """The variable an assignment changes, and the types it was declared (or inferred) with."""
-        m = self.m
-        if target.data == "name":
-            name = str(target.children[0])
-            if name in scope.slots or name not in m.gvars:
-                return name, []
-            return name, [self.declared_type(m.gvars[name])]
-        if target.data == "attr":
-            name = str(target.children[1])
-            return name, [self.declared_type(m.vars_of(k)[name]) for k in ("cv", "pv", "zv") if name in m.vars_of(k)]
-        return "", []
-
-    @staticmethod
-    def declared_type(spec) -> str:
-        """A variable's type: declared, else the kind of its default (a number, yes/no, a text, a list)."""
-        typ, default = spec["type"], spec["default"]
-        if typ != "any" or default is None:
-            return typ
-        for kind, word in ((bool, "bool"), (int, "int"), (str, "str"), (list, "list")):
-            if isinstance(default, kind):
-                return word
-        return typ
-
-    def check_assigned_kind(self, target, op, value, scope):
-        """`var = LITERAL` (or `+=`, `-=`) of a kind the variable cannot hold: known before playing."""
-        kind = self._LITERAL_KINDS.get(value.data) if isinstance(value, Tree) else None
-        if kind is None:
-            return
-        name, types = self.target_types(target, scope)
-        types = [t for t in types if t in self._HOLDS]  # `any` and unknown types hold anything
-        if not types:
-            return
-        if op == "=":
-            ok = any(kind in self._HOLDS[t] for t in types)
-        elif op in ("+=", "-="):
-            ok = any((t == "int" and kind == "int") or (op == "+=" and self._HOLDS[t] == ("list",) and kind == "list")
-                     for t in types)
-        else:  # *=: numbers, or a list repeated
-            ok = kind == "int" and any(self._HOLDS[t] in (("int",), ("list",)) for t in types)
-        if not ok:
-            held = " or ".join(sorted({self._KIND_WORDS.get(t, f"a {t}") for t in types}))
-            raise CompileError(f"`{name}` holds {held}: `{op}` {self._KIND_WORDS[kind]} does not fit", value,
-                               hint="its type comes from `vars:` (its `type:`, or the kind of its default)")
 
     # ---- assignment targets ----------------------------------------------------------
 
