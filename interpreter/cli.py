@@ -59,7 +59,7 @@ def load_game(game: str, players: int | None, options: dict, variants=()):
     from .loader import load_ruleset
     from .match import Match
     rs = load_ruleset(game_folder(game), variants=variants)
-    return Game(Match(rs, players or rs.default_players, options))
+    return Game(Match(rs, players if players is not None else rs.default_players, options))
 
 
 # ---- validate ---------------------------------------------------------------------------
@@ -123,6 +123,9 @@ def validate_game(path: str, variants=()) -> Validation:
             raise
         if game is None or n == rs.default_players:
             game = g
+    if game is None and not problems:  # no player count to build the game for
+        problems.append(Problem(Location(rs.files[0] if rs.files else str(path)), "no number of players to build "
+                                "the game for", hint="check game.players: min, max and default"))
     if problems:
         raise ContentError(problems)
     seconds = time.perf_counter() - start
@@ -341,7 +344,8 @@ def cmd_play(args) -> int:
                for i, k in enumerate(kinds)}
     log = None
     if args.log:
-        from .replay import LogWriter
+        from .replay import LogWriter, check_new_log
+        check_new_log(args.log, force=args.force)
         log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
                         variants=args.variant)
     narrator = Narrator(game, renderer, viewer=viewer, quiet=args.quiet)
@@ -350,6 +354,12 @@ def cmd_play(args) -> int:
     n = 0
     try:
         while not game.is_terminal(st):
+            if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
+                _err(f"no end after {_n(n, 'decision')} (--max-decisions): the rules may never finish the game"
+                     + (f"\n(the moves so far are in {args.log})" if log else ""))
+                if log is not None:
+                    log.close()
+                return 1
             p = game.current_player(st)
             who = players.get(p) if p is not None else None
             if who is None:
@@ -390,9 +400,12 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .errors import IllegalActionError
     from .render import Renderer
-    from .replay import LogError, content_digest, read_log
+    from .replay import LogError, content_digest, from_header, read_log
     rec = read_log(args.file)
-    game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    try:
+        game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    except ContentError as e:  # the game's settings come from the log's header: say so, with its lines
+        raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
         _err(f"warning: the content of {rec.game} changed since this log was written; the replay may differ")
     renderer = Renderer(game)
@@ -529,11 +542,20 @@ def cmd_schema(args) -> int:
     from pathlib import Path
     from .paths import schemas_dir
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    sources = sorted(schemas_dir().glob("*.schema.json"))
+    if out.exists() and not out.is_dir():
+        raise InterpretError(f"--out {out}: a file, not a folder (the schemas are written into a folder)")
+    there = [src.name for src in sources if (out / src.name).exists()]
+    if there and not args.force:
+        raise InterpretError(f"--out {out} holds {', '.join(there)} already (use --force to overwrite)")
     written = []
-    for src in sorted(schemas_dir().glob("*.schema.json")):
-        shutil.copyfile(src, out / src.name)
-        written.append(src.name)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for src in sources:
+            shutil.copyfile(src, out / src.name)
+            written.append(src.name)
+    except OSError as e:
+        raise InterpretError(f"cannot write the schemas to {out}: {e.strerror or e}") from None
     _out(f"wrote {', '.join(written)} to {out}")
     return 0
 
@@ -547,13 +569,26 @@ def cmd_new(args) -> int:
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
     text = new_variant_text(args.name, rs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InterpretError(f"cannot write {out}: {e.strerror or e}") from None
     _out(f"wrote {out}: check it with `interpret validate {args.base} --variant {out}`")
     return 0
 
 
 # ---- the command line ---------------------------------------------------------------------
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: at least 1")
+    return n
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors: exit 2, no traceback, a pointer to --help
@@ -577,7 +612,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(q, *, players=True):
         if players:
-            q.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's)")
+            q.add_argument("--players", type=_positive, metavar="N", help="number of players (default: the game's)")
         q.add_argument("--option", "-o", action="extend", nargs="+", metavar="NAME=VALUE", default=[],
                        help="set a game option (repeatable)")
         variant_flag(q)
@@ -593,6 +628,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="who plays seat N: human or random (repeatable)")
     q.add_argument("--auto", action="store_true", help="every seat is a random bot")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
+    q.add_argument("--force", action="store_true", help="with --log: overwrite FILE if it exists")
+    q.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N",
+                   help="with bots only: give up on a game longer than this (default 100000)")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     debug_flag(q)
     q.set_defaults(run=cmd_play)
@@ -638,6 +676,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("schema", help="write the JSON Schemas of content, variant and scenario files",
                        description="Write the JSON Schemas (draft 2020-12) to a folder, for editors and CI.")
     q.add_argument("--out", required=True, metavar="DIR")
+    q.add_argument("--force", action="store_true", help="overwrite schemas already in DIR")
     debug_flag(q)
     q.set_defaults(run=cmd_schema)
 
