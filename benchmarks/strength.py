@@ -9,6 +9,8 @@ Each match names the side under test ("ismcts" in Dark Agent: one seat; a team i
 a company in Agents Secrets) and its opponents. The seats of the side under test rotate from
 game to game, so that no seat's advantage counts for it. A game is a win for the side when one
 of its seats is among the winners and none of the others is; a draw when nobody wins, or both do.
+In Agents Secrets a company wins with the other company's double agent: the side with more of
+the winners wins.
 """
 from __future__ import annotations
 
@@ -95,7 +97,9 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
         game.apply_in_place(st, a, checked=False)
         n += 1
     winners = set(game.winners(st)) if game.is_terminal(st) else set()
-    ours, theirs = bool(winners & mine), bool(winners - mine)
+    ours, theirs = len(winners & mine), len(winners - mine)
+    if match.sides == "company":  # the winning company's loyal members, and the other's double agent, win
+        ours, theirs = ours > theirs, theirs > ours
     if ours and not theirs:
         match.wins += 1
     elif theirs and not ours:
