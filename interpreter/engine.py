@@ -685,6 +685,16 @@ class Game:
 
     # ---- results --------------------------------------------------------------------
 
+    def observe(self, st, seat: int | None) -> dict:
+        """What `seat` knows of `st` (observation.py): the only input bots and remote clients get."""
+        from .observation import observe
+        return observe(self, st, seat)
+
+    def determinize(self, st, seat: int | None, rng) -> dict:
+        """A full state consistent with what `seat` knows, sampled with `rng` (observation.py)."""
+        from .observation import determinize
+        return determinize(self, st, seat, rng)
+
     def scores(self, st) -> list:
         m = self.m
         if m.score is None:

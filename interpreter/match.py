@@ -318,12 +318,17 @@ class Match:
             tags |= ctags
             props = dict(spec.get("props") or {})
             start = spec.get("start", "box")
+            # a declared back is shared by every copy and owner; by default the back is the card's
+            # first tag (its kind, as the designer wrote it first), marked with its owner's colour
+            declared_back = spec.get("back")
+            kind = declared_back or ((spec.get("tags") or [name])[0])
             for owner in owners:
+                back = kind if declared_back or owner is None else f"{kind}.{owner.key}"
                 for i in range(copies):
                     key = name if copies == 1 else f"{name}#{i + 1}"
                     if owner is not None:
                         key = f"{key}.{owner.key}"
-                    c = Card(len(self.cards), key, name, ctags, props, owner, start)
+                    c = Card(len(self.cards), key, name, ctags, props, owner, start, back)
                     self.cards.append(c)
                     self.card_by_key[key] = c
             counts[name] = copies * len(owners)

@@ -168,8 +168,11 @@ def view(game, state, seat: int | None) -> dict:
     cards = {}
     if state["cv"]:
         for cid in sorted(visible_ids):
+            owner = m.cards[cid].owner  # a card variable declared `visibility: owner` is its owner's
+            owner = owner.id if owner is not None else None
             cards[m.cards[cid].key] = {name: present.var("cv", name, values[cid])
-                                       for name, values in state["cv"].items()}
+                                       for name, values in state["cv"].items()
+                                       if _var_shown(m.cvars[name], owner, seat)}
     players = {}
     for s in m.seats:  # a player variable declared `visibility: owner` is shown to that player only
         players[s.key] = {"name": s.name,
@@ -179,8 +182,10 @@ def view(game, state, seat: int | None) -> dict:
     zone_vars = {}
     if state["zv"]:
         for zone in m.zones:
+            owner = zone.owner.id if zone.owner is not None else None
             zone_vars[zone.key] = {name: present.var("zv", name, values[zone.id])
-                                   for name, values in state["zv"].items()}
+                                   for name, values in state["zv"].items()
+                                   if _var_shown(m.zvars[name], owner, seat)}
     game_vars = {name: present.var("gv", name, v) for name, v in state["gv"].items()
                  if m.gvars[name].get("visibility", "public") == "public"}
 
@@ -217,7 +222,7 @@ def _redact(m, text: str, visible: set) -> str:
 
 def _var_shown(spec, owner: int, seat) -> bool:
     vis = spec.get("visibility", "public")
-    return vis == "public" or (vis == "owner" and seat is not None and owner == seat)
+    return vis == "public" or (vis == "owner" and seat is not None and owner is not None and owner == seat)
 
 
 def redact_for(game, state, seat: int, text: str) -> str:
