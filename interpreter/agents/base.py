@@ -30,23 +30,12 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 def observe(game, st, seat) -> dict:
     """What `seat` knows of `st` (the game's information model)."""
-    f = getattr(game, "observe", None)
-    if f is not None:
-        return f(st, seat)
-    from ..views import view  # TEMPORARY (branch bots): until Game.observe is on main
-    return view(game, st, seat)
+    return game.observe(st, seat)
 
 
 def determinize(game, st, seat, rng: random.Random) -> dict:
     """A full state consistent with what `seat` knows of `st`, its random generator reseeded."""
-    f = getattr(game, "determinize", None)
-    if f is not None:
-        return f(st, seat, rng)
-    # TEMPORARY (branch bots): until Game.determinize is on main. A clone whose dice are
-    # reseeded; hidden cards are NOT re-dealt yet (so the no-cheating test cannot pass on it).
-    out = clone(st)
-    out["rng"] = rng.getrandbits(64)
-    return out
+    return game.determinize(st, seat, rng)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from .base import Agent, Decision
 from .evaluate import Evaluator
 
 DEFAULT_ITERATIONS = 1000
-DEFAULT_ROLLOUT_DEPTH = 40
+DEFAULT_ROLLOUT_DEPTH = 20
 EXPLORATION = 0.7  # values are in [0, 1]: about 1/sqrt(2)
 REUSE_CANDIDATES = 24  # nodes tried when looking for the position reached since the last decision
 REUSE_SAMPLES = 3
