@@ -135,6 +135,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="tiny budgets (CI)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     args = ap.parse_args(argv)
     table = matches(args.budget, args.quick)
     which = list(table) if "all" in args.which else args.which
@@ -144,6 +145,9 @@ def main(argv=None) -> int:
             start = time.perf_counter()
             for g in range(args.games):
                 play(m, g, args.seed + g)
+                if args.progress:
+                    print(f"  {m.name}: game {g + 1}: {m.wins}/{m.draws}/{m.losses} "
+                          f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
             m.seconds = time.perf_counter() - start
             done.append(m)
             print(m.row() if not args.json else "", file=sys.stderr, flush=True)

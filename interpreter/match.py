@@ -312,7 +312,11 @@ class Match:
         tags = set()
         for name, spec in self.rs.cards.items():
             copies = spec.get("copies", 1)
-            copies = int(self.evaluate_static(copies, self.rs.where_of(spec, "copies"), 1, spec, "copies") or 0)
+            copies = self.evaluate_static(copies, self.rs.where_of(spec, "copies"), 1, spec, "copies")
+            if copies is not None and (isinstance(copies, bool) or not isinstance(copies, (int, float))):
+                self.errors.add(self.rs.where_of(spec, "copies"), f"`copies` must be a number, not {copies!r}")
+                copies = 0
+            copies = int(copies or 0)
             owners = self.seats if spec.get("per_player") else [None]
             ctags = frozenset([name, *(spec.get("tags") or [])])
             tags |= ctags
