@@ -109,15 +109,14 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
     match.decisions.append(n)
 
 
-def matches(budget: str, quick: bool) -> dict:
+def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
     b = budget
+    t = mcts or ("200" if quick else "2000")
+    c = mcts or ("100" if quick else "1000")
     return {
-        "ttt": [Match("tic-tac-toe", "tic-tac-toe", 2, f"mcts:{'200' if quick else '2000'}", "random",
-                      target="never loses in 200 games"),
-                Match("tic-tac-toe, self-play", "tic-tac-toe", 2, f"mcts:{'200' if quick else '2000'}",
-                      f"mcts:{'200' if quick else '2000'}", target="draws")],
-        "c4": [Match("connect four", "connect-four", 2, f"mcts:{'100' if quick else '1000'}", "random",
-                     target="≥ 95 %")],
+        "ttt": [Match("tic-tac-toe", "tic-tac-toe", 2, f"mcts:{t}", "random", target="never loses in 200 games")],
+        "ttt-self": [Match("tic-tac-toe, self-play", "tic-tac-toe", 2, f"mcts:{t}", f"mcts:{t}", target="draws")],
+        "c4": [Match("connect four", "connect-four", 2, f"mcts:{c}", "random", target="≥ 95 %")],
         "dark": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "random", target="≥ 80 %")],
         "dark-greedy": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "greedy", target="≥ 40 %")],
         "secrets": [Match("Agents Secrets, 6 players", "agents-secrets", 6, f"ismcts:{b}", "random", sides="company",
@@ -129,15 +128,16 @@ def matches(budget: str, quick: bool) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt c4 dark dark-greedy secrets dog, or all")
+    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 dark dark-greedy secrets dog, or all")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="1s", help="the ismcts budget: 1s, 0.2s, 300 (iterations)")
+    ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="tiny budgets (CI)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     args = ap.parse_args(argv)
-    table = matches(args.budget, args.quick)
+    table = matches(args.budget, args.quick, args.mcts)
     which = list(table) if "all" in args.which else args.which
     done = []
     for key in which:
