@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from . import __version__
-from .bots import BOTS, bot_seed, make_bot
+from .agents import DEFAULT_LEVEL, AgentSpecError, bot_seed, decide, make_agent, parse_spec
 from .errors import ContentError, InterpretError, Location, Problem
 from .model import Action
 
@@ -226,27 +226,45 @@ class Quit(Exception):
         self.code = code
 
 
-def seat_kinds(specs, players: int, *, auto: bool, interactive: bool) -> list[str]:
-    """Who plays each seat: `human` or a bot kind."""
+def _agent_spec(text: str, what: str) -> str:
+    try:
+        return str(parse_spec(text))
+    except AgentSpecError as e:
+        raise UsageError(f"{what}: {e}") from None
+
+
+def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str | None = None,
+               humans_allowed: bool = True) -> list[str]:
+    """Who plays each seat: `human` or an agent specification (`random`, `greedy`, `mcts:5000`,
+    `ismcts:2s`). `bots` (a level `easy|normal|hard` or a specification) plays every seat not
+    given by `--seat`; without it the computer seats are the strong bots (the `hard` level) when a
+    human plays at a terminal, and random bots otherwise (`--auto`, input that is not a terminal,
+    `simulate`): batch games stay fast."""
     kinds: dict[int, str] = {}
     for spec in specs or ():
         num, sep, kind = spec.partition("=")
         kind = kind.strip().lower()
         if not sep or not num.strip().isdigit():
-            raise UsageError(f"--seat {spec!r}: write N=human or N=random (N from 1 to {players})")
+            raise UsageError(f"--seat {spec!r}: write N=human or N=AGENT (random, greedy, mcts:5000, ismcts:2s), "
+                             f"N from 1 to {players}")
         i = int(num)
         if not 1 <= i <= players:
             raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
-        if kind != HUMAN and kind not in BOTS:
-            raise UsageError(f"--seat {spec!r}: a seat is played by {', '.join([HUMAN, *BOTS])}")
+        if kind == HUMAN:
+            if not humans_allowed:
+                raise UsageError(f"--seat {spec!r}: every seat of a simulation is a bot")
+        else:
+            kind = _agent_spec(kind, f"--seat {spec!r}")
         kinds[i - 1] = kind
+    others = _agent_spec(bots, f"--bots {bots!r}") if bots else None
     if auto and HUMAN in kinds.values():
         raise UsageError("--auto makes every seat a bot: drop the --seat N=human")
-    if auto or (not interactive and HUMAN not in kinds.values()):
-        return ["random"] * players
+    if auto or not humans_allowed or (not interactive and HUMAN not in kinds.values()):
+        return [kinds.get(i, others or "random") for i in range(players)]
     if HUMAN not in kinds.values() and 0 not in kinds:
         kinds[0] = HUMAN
-    return [kinds.get(i, "random") for i in range(players)]
+    default = str(parse_spec(DEFAULT_LEVEL)) if interactive else "random"
+    return [kinds.get(i, others or default) for i in range(players)]
 
 
 class Human:
@@ -336,11 +354,11 @@ def cmd_play(args) -> int:
     game = load_game(args.game, args.players, options, args.variant)
     renderer = Renderer(game)
     interactive = sys.stdin.isatty()
-    kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive)
+    kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     humans = [i for i, k in enumerate(kinds) if k == HUMAN]
     viewer = humans[0] if len(humans) == 1 else None
-    players = {i: (Human(game, renderer, i) if k == HUMAN else make_bot(k, bot_seed(seed, i)))
+    players = {i: (Human(game, renderer, i) if k == HUMAN else make_agent(k, bot_seed(seed, i)))
                for i, k in enumerate(kinds)}
     log = None
     if args.log:
@@ -363,13 +381,17 @@ def cmd_play(args) -> int:
             p = game.current_player(st)
             who = players.get(p) if p is not None else None
             if who is None:
-                who = players[0] if kinds[0] != HUMAN else make_bot("random", bot_seed(seed, -1))
+                who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
             if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
                 # hot seat: the screen now belongs to another player, who takes the keyboard
                 narrator.viewer = p
                 seat = game.m.seats[p]
                 who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
-            action, label = who.choose_with_label(game, st) if not isinstance(who, Human) else who.choose(st)
+            if isinstance(who, Human):
+                action, label = who.choose(st)
+            else:
+                action = decide(who, game, st)
+                label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
             label = narrator.hide(st, p, label)
             step = game.apply_in_place(st, action)
             n += 1
@@ -456,8 +478,10 @@ def cmd_simulate(args) -> int:
     options = parse_options(args.option)
     game = load_game(args.game, args.players, options, args.variant)
     try:
+        agents = seat_kinds(args.seat, game.num_players, auto=True, interactive=False, bots=args.bots,
+                            humans_allowed=False)
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
-                           check=args.check)
+                           check=args.check, agents=agents)
     except SimulationError as e:  # the same seed replays the same game with `play --auto`
         again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
                          + [f"--option {k}={v}" for k, v in options.items()])
@@ -617,16 +641,24 @@ def build_parser() -> argparse.ArgumentParser:
                        help="set a game option (repeatable)")
         variant_flag(q)
 
-    q = sub.add_parser("play", help="play a game in the terminal, against random bots",
-                       description="Play a game. Seat 1 is yours, the others are random bots; without a terminal "
-                                   "(or with --auto) every seat is a bot and the game log is printed.")
+    def seat_flags(q, *, humans):
+        q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
+                       help=("who plays seat N: human, or " if humans else "who plays seat N: ")
+                       + "an agent random, greedy, mcts or ismcts, with an optional budget: mcts:5000 "
+                         "(iterations), ismcts:2s (seconds) (repeatable)")
+        q.add_argument("--bots", metavar="LEVEL", help="every other computer seat: easy (random), normal (greedy), "
+                                                        "hard (ismcts:1s), or an agent such as mcts:2000")
+
+    q = sub.add_parser("play", help="play a game in the terminal, against bots",
+                       description="Play a game. Seat 1 is yours, the others are the strong bots (--bots hard: "
+                                   "ismcts, about a second a move); without a terminal (or with --auto) every seat "
+                                   "is a random bot (or --bots) and the game log is printed.")
     q.add_argument("game", nargs="?", default=DEFAULT_GAME, metavar="GAME",
                    help=f"a bundled game's name or a game folder (default: {DEFAULT_GAME})")
     game_options(q)
     q.add_argument("--seed", type=int, help="the game's random seed (default: a random one, printed)")
-    q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
-                   help="who plays seat N: human or random (repeatable)")
-    q.add_argument("--auto", action="store_true", help="every seat is a random bot")
+    seat_flags(q, humans=True)
+    q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
     q.add_argument("--force", action="store_true", help="with --log: overwrite FILE if it exists")
     q.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N",
@@ -642,13 +674,15 @@ def build_parser() -> argparse.ArgumentParser:
     debug_flag(q)
     q.set_defaults(run=cmd_replay)
 
-    q = sub.add_parser("simulate", help="play many random games and summarise them",
-                       description="Play N games between random bots (game i from seed + i) and summarise "
+    q = sub.add_parser("simulate", help="play many games between bots and summarise them",
+                       description="Play N games between bots (random unless --seat/--bots; game i from seed + i) "
+                                   "and summarise "
                                    "speed, length, scores and wins by seat.")
     q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
     q.add_argument("--games", "-n", type=int, default=100, metavar="N", help="number of games (default 100)")
     q.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the first game (default 0)")
     game_options(q)
+    seat_flags(q, humans=False)
     q.add_argument("--check", action="store_true", help="check the content's invariants after every decision")
     q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
                    help="give up on a game longer than this (default 100000)")

@@ -1254,6 +1254,9 @@ class Match:
         self.winner_scope = Scope()
         self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.get("winner") else None
         self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.get("side") else None
+        # a designer's hint for the bots: how good the position is for `me`, in points (agents/evaluate.py)
+        self.evaluation = (self._expr(sc, "evaluation", "scoring.evaluation", self.score_scope)
+                           if sc.get("evaluation") else None)
         self.invariants = []
         for i, inv in enumerate(self.rs.invariants):
             scope = Scope()
