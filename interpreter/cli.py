@@ -457,6 +457,30 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+# ---- analyze ----------------------------------------------------------------------------
+
+def cmd_analyze(args) -> int:
+    from .analysis import Spec, analyze
+    from .analysis.progress import BatchProgress
+    from .analysis.runner import default_jobs
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    jobs = default_jobs() if args.jobs == 0 else args.jobs
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1 (0: one per core)")
+    spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant), seed=args.seed,
+                max_decisions=args.max_decisions)
+    result = analyze(spec, games=args.games, out=args.out, jobs=jobs, progress=BatchProgress(enabled=None if not
+                     args.quiet else False))
+    _out(result.text, "")
+    resumed = f", {args.games - result.played} resumed from {result.out}" if result.played < args.games else ""
+    speed = f" ({result.played / result.seconds:.1f} games/s, {jobs} job{'s' if jobs > 1 else ''})" \
+        if result.played and result.seconds > 0 else ""
+    _out(f"{result.played} games played in {result.seconds:.1f} s{speed}{resumed}")
+    _out("wrote " + ", ".join(str(f) for f in result.files))
+    return 0
+
+
 # ---- test -------------------------------------------------------------------------------
 
 def cmd_test(args) -> int:
@@ -617,6 +641,26 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print the summary as JSON")
     debug_flag(q)
     q.set_defaults(run=cmd_simulate)
+
+    q = sub.add_parser("analyze", help="the balance lab: many games into a folder, with statistics and a report",
+                       description="Play N games between bots (game i from seed + i), keep one JSON line per game in "
+                                   "OUT/results.jsonl (a stopped run resumes), and write OUT/summary.json and "
+                                   "OUT/games.csv: win rates by seat with 95%% intervals, a chi-square test of even "
+                                   "seats, tie-break shares, score and length quantiles. See docs/analysis.md.")
+    q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
+    q.add_argument("--games", "-n", type=int, required=True, metavar="N", help="number of games")
+    q.add_argument("--seed", type=int, default=0, metavar="BASE", help="game i uses seed BASE + i (default 0)")
+    q.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="processes playing games in parallel (default 1; 0: one per core); "
+                        "the results do not depend on it")
+    q.add_argument("--out", required=True, metavar="DIR", help="the folder of the results (created; resumed if it "
+                                                               "holds the same configuration)")
+    game_options(q)
+    q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+                   help="a game longer than this is an error (default 100000)")
+    q.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    debug_flag(q)
+    q.set_defaults(run=cmd_analyze)
 
     q = sub.add_parser("validate", help="check a game's content and report every problem",
                        description="Load a game and compile it for every player count it allows, with default "

@@ -1169,8 +1169,8 @@ class Match:
         ctx.locals = [None] * self.score_scope.size
         return self.score(ctx)
 
-    def ranking(self, st) -> list[int]:
-        """Seat indices from first to last: score, then each tie-break in order, then seat order."""
+    def ranking_keys(self, st) -> list[tuple]:
+        """Per seat, what the ranking compares: (score, tie-break 1, tie-break 2, ...)."""
         ctx = rt.Ctx(st, self)
         keys = []
         for s in self.seats:
@@ -1180,7 +1180,12 @@ class Match:
             for f in self.tiebreaks:
                 v = f(ctx)
                 k.append(int(v) if isinstance(v, bool) else (v or 0))
-            keys.append((tuple(k), -s.id))
+            keys.append(tuple(k))
+        return keys
+
+    def ranking(self, st) -> list[int]:
+        """Seat indices from first to last: score, then each tie-break in order, then seat order."""
+        keys = [(k, -i) for i, k in enumerate(self.ranking_keys(st))]
         return sorted(range(len(self.seats)), key=lambda i: keys[i], reverse=True)
 
     def winners(self, st) -> list[int]:

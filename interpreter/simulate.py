@@ -36,10 +36,11 @@ class GameResult:
     scores: list
     ranking: list[int]
     winners: list[int]
+    state: dict | None = field(default=None, repr=False, compare=False)  # the final state, with keep_state
 
 
 def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, check: bool = False,
-             record: bool = False) -> GameResult:
+             record: bool = False, keep_state: bool = False) -> GameResult:
     """One full game between bots (default: random bots seeded from `seed`)."""
     st = game.new_game(seed=seed)
     if bots is None:
@@ -66,7 +67,8 @@ def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, 
         raise
     except InterpretError as e:
         raise SimulationError(str(e), seed=seed, decisions=decisions, actions=played or ()) from e
-    return GameResult(seed, decisions, st["flow"]["round"], game.scores(st), game.ranking(st), game.winners(st))
+    return GameResult(seed, decisions, st["flow"]["round"], game.scores(st), game.ranking(st), game.winners(st),
+                      st if keep_state else None)
 
 
 @dataclass
