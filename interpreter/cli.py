@@ -459,22 +459,50 @@ def cmd_simulate(args) -> int:
 
 # ---- analyze ----------------------------------------------------------------------------
 
+def _stop_ray(args) -> None:
+    if args.backend == "ray":
+        from .analysis.ray_backend import shutdown
+        shutdown()
+
+
 def cmd_analyze(args) -> int:
     from .analysis import Spec, analyze
     from .analysis.progress import BatchProgress
     from .analysis.runner import default_jobs
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    jobs = default_jobs() if args.jobs == 0 else args.jobs
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1 (0: one per core)")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address goes with --backend ray")
+    if args.jobs is not None and args.jobs < 0:
+        raise UsageError("--jobs must be at least 1 (0: one per core, or every CPU of the Ray cluster)")
+    if args.backend == "ray":
+        jobs = 0 if args.jobs is None else args.jobs  # 0: as many actors as the cluster has CPUs
+    else:
+        jobs = 1 if args.jobs is None else (default_jobs() if args.jobs == 0 else args.jobs)
+    run = {"backend": args.backend, "address": args.address}
     spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant), seed=args.seed,
                 max_decisions=args.max_decisions)
-    result = analyze(spec, games=args.games, out=args.out, jobs=jobs, progress=BatchProgress(enabled=None if not
-                     args.quiet else False))
+    if args.sweep:
+        from .analysis.sweep import parse_sweep, run_sweep
+        key, values = parse_sweep(args.sweep)
+        try:
+            sweep = run_sweep(spec, key, values, games=args.games, out=args.out, jobs=jobs, **run,
+                              progress=lambda label: BatchProgress(label, enabled=False if args.quiet else None))
+        finally:
+            _stop_ray(args)
+        _out(sweep.text, "", "wrote " + ", ".join(str(sweep.out / f) for f in ("sweep.json", "report.html"))
+             + f" and a folder per value ({', '.join(b.out.name for b in sweep.batches)})")
+        return 0
+    try:
+        result = analyze(spec, games=args.games, out=args.out, jobs=jobs, **run,
+                         progress=BatchProgress(enabled=None if not args.quiet else False))
+    finally:
+        _stop_ray(args)
     _out(result.text, "")
     resumed = f", {args.games - result.played} resumed from {result.out}" if result.played < args.games else ""
-    speed = f" ({result.played / result.seconds:.1f} games/s, {jobs} job{'s' if jobs > 1 else ''})" \
+    workers = f"{jobs} job{'s' if jobs > 1 else ''}" if args.backend == "local" else \
+        f"Ray, {jobs or 'every CPU'} actor{'s' if jobs != 1 else ''}"
+    speed = f" ({result.played / result.seconds:.1f} games/s, {workers})" \
         if result.played and result.seconds > 0 else ""
     _out(f"{result.played} games played in {result.seconds:.1f} s{speed}{resumed}")
     _out("wrote " + ", ".join(str(f) for f in result.files))
@@ -650,14 +678,22 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
     q.add_argument("--games", "-n", type=int, required=True, metavar="N", help="number of games")
     q.add_argument("--seed", type=int, default=0, metavar="BASE", help="game i uses seed BASE + i (default 0)")
-    q.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                   help="processes playing games in parallel (default 1; 0: one per core); "
-                        "the results do not depend on it")
+    q.add_argument("--jobs", "-j", type=int, metavar="N",
+                   help="processes playing games in parallel (default 1; 0: one per core); with --backend ray, "
+                        "Ray actors (default: one per CPU of the cluster). The results do not depend on it")
+    q.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local: processes on this machine (default); ray: Ray actors (pip install \"interpret[ray]\")")
+    q.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join (host:port or ray://host:port); default: "
+                        "start a Ray on 127.0.0.1 for this run")
     q.add_argument("--out", required=True, metavar="DIR", help="the folder of the results (created; resumed if it "
                                                                "holds the same configuration)")
     game_options(q)
     q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
                    help="a game longer than this is an error (default 100000)")
+    q.add_argument("--sweep", metavar="NAME=A,B,...",
+                   help="one batch per value of an option (level=debutant,moyen) or per variant (variant=none,teams), "
+                        "each in its own folder under DIR, compared with the first value")
     q.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     debug_flag(q)
     q.set_defaults(run=cmd_analyze)

@@ -137,6 +137,7 @@ class Ruleset:
         self.flow = MergedMap()
         self.scoring = MergedMap()
         self.render = MergedMap()
+        self.analysis = MergedMap()  # what `interpret analyze` reports per seat (facets); no effect on play
         self.origins: dict = {}  # (section, name) -> Location where it was defined
 
     # -- the things Match asks for
@@ -271,7 +272,7 @@ class Ruleset:
                     self.invariants.extend(items)
                 else:
                     self.extra_tags.extend(str(x) for x in items)
-        for section in ("board", "flow", "scoring", "render"):
+        for section in ("board", "flow", "scoring", "render", "analysis"):
             if section in doc and isinstance(doc[section], dict):
                 merged = getattr(self, section)
                 for k, v in doc[section].items():

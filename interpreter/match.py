@@ -1139,6 +1139,13 @@ class Match:
         self.winner_scope = Scope()
         self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.get("winner") else None
         self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.get("side") else None
+        self.facets = []  # analysis.facets: (name, rules, locals) read per seat by `interpret analyze`
+        facets = self.rs.analysis.get("facets") or {}
+        for name in facets:
+            scope = Scope()
+            f = self._expr(facets, name, f"analysis.facets.{name}", scope)
+            if f is not None:
+                self.facets.append((str(name), f, scope))
         self.invariants = []
         for i, inv in enumerate(self.rs.invariants):
             scope = Scope()
@@ -1187,6 +1194,19 @@ class Match:
         """Seat indices from first to last: score, then each tie-break in order, then seat order."""
         keys = [(k, -i) for i, k in enumerate(self.ranking_keys(st))]
         return sorted(range(len(self.seats)), key=lambda i: keys[i], reverse=True)
+
+    def facet_values(self, st) -> dict:
+        """{facet: [its value for each seat]}, the content's `analysis.facets` read at the end of a game."""
+        out = {}
+        ctx = rt.Ctx(st, self)
+        for name, f, scope in self.facets:
+            values = []
+            for s in self.seats:
+                ctx.me = s
+                ctx.locals = [None] * scope.size
+                values.append(f(ctx))
+            out[name] = values
+        return out
 
     def winners(self, st) -> list[int]:
         if self.winner is not None:

@@ -191,3 +191,16 @@ def test_decided_by_a_winner_rule(tmp_path):
     recs = analyze(Spec("tic-tac-toe"), games=60, out=tmp_path / "o").records
     assert {r["decided_by"] for r in recs} == {"winner rule", "no winner"}
     assert all((r["decided_by"] == "no winner") == (not r["winners"]) for r in recs)
+
+
+def test_the_progress_bar_shows_games_speed_and_time_left(tmp_path):
+    import io
+
+    from interpreter.analysis.progress import BatchProgress
+    stream = io.StringIO()
+    analyze(Spec("tic-tac-toe"), games=12, out=tmp_path / "o", progress=BatchProgress(enabled=True, stream=stream))
+    text = stream.getvalue()
+    assert "12/12" in text and "games/s" in text and "left" in text
+    quiet = io.StringIO()  # not a terminal: nothing
+    analyze(Spec("tic-tac-toe"), games=14, out=tmp_path / "o", progress=BatchProgress(stream=quiet))
+    assert quiet.getvalue() == ""

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.analysis import Spec, analyze
+from interpreter.analysis.sweep import run_sweep
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -36,24 +37,26 @@ def _browser():
     return webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
 
 
-def _check_page(path: Path, plot_ids: list[str]) -> None:
+def _check_page(path: Path, plot_ids: list[str], *more) -> None:
+    """Open each page (path, plot ids, path, plot ids...) in one browser and check its plots and console."""
     from selenium.webdriver.common.by import By
+    pages = [(path, plot_ids)] + [(more[i], more[i + 1]) for i in range(0, len(more), 2)]
     driver = _browser()
     try:
-        driver.get(path.resolve().as_uri())
-        assert driver.execute_script("return document.readyState") == "complete"
-        found = {e.get_attribute("id"): e for e in driver.find_elements(By.CSS_SELECTOR, "figure.plot svg")}
-        for ident in plot_ids:
-            assert ident in found, f"plot {ident} missing; the page has {sorted(found)}"
-            svg = found[ident]
-            box = svg.rect
-            assert box["width"] > 200 and box["height"] > 100, f"{ident} is not drawn: {box}"
-            # something was drawn in it: bars or lines (paths) and the axes' text
-            assert len(svg.find_elements(By.CSS_SELECTOR, "path")) > 5, f"{ident} has no marks"
-        tables = driver.find_elements(By.TAG_NAME, "table")
-        assert len(tables) >= 4
-        errors = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
-        assert errors == [], errors
+        for page, ids in pages:
+            driver.get(page.resolve().as_uri())
+            assert driver.execute_script("return document.readyState") == "complete"
+            found = {e.get_attribute("id"): e for e in driver.find_elements(By.CSS_SELECTOR, "figure.plot svg")}
+            for ident in ids:
+                assert ident in found, f"plot {ident} missing; the page has {sorted(found)}"
+                svg = found[ident]
+                box = svg.rect
+                assert box["width"] > 200 and box["height"] > 100, f"{ident} is not drawn: {box}"
+                # something was drawn in it: bars or lines (paths) and the axes' text
+                assert len(svg.find_elements(By.CSS_SELECTOR, "path")) > 5, f"{ident} has no marks"
+            assert len(driver.find_elements(By.TAG_NAME, "table")) >= 3
+            errors = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+            assert errors == [], errors
     finally:
         driver.quit()
 
@@ -65,8 +68,11 @@ def test_the_report_opens_in_a_browser_with_every_plot(tmp_path):
     text = page.read_text()
     for outside in ("<script", "<link", "src=", "@import", "url(http", 'href="http'):  # self-contained
         assert outside not in text
-    _check_page(page, ["plot-winrate-seat", "plot-scores", "plot-length"]
-                + [f"plot-facet-{f}" for f in a.summary["facets"]])
+    assert set(a.summary["facets"]) == {"agency", "first_player_token"}
+    run_sweep(Spec("dark-agent", players=2), "level", ["debutant", "moyen"], games=6, out=tmp_path / "sweep")
+    _check_page(page, ["plot-winrate-seat", "plot-scores", "plot-length", "plot-facet-agency",
+                       "plot-facet-first-player-token"],
+                tmp_path / "sweep" / "report.html", ["plot-sweep-seats", "plot-sweep-length"])
 
 
 def test_a_broken_page_is_noticed(tmp_path):

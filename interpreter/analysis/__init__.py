@@ -31,16 +31,17 @@ class Analysis:
         return text_report(self.summary)
 
 
-def analyze(spec: Spec, *, games: int, out, jobs: int = 1, progress=None, game=None) -> Analysis:
+def analyze(spec: Spec, *, games: int, out, jobs: int = 1, progress=None, game=None, backend: str = "local",
+            address=None) -> Analysis:
     """Run (or resume) a batch of `games` games into `out` and write its summary files."""
     batch = Batch.prepare(spec, out, game=game)
     before = batch.done
     start = time.perf_counter()
-    records = batch.run(games, jobs=jobs, progress=progress)
+    records = batch.run(games, jobs=jobs, progress=progress, backend=backend, address=address)
     seconds = time.perf_counter() - start
     played = max(0, min(games, batch.done) - before)
     summary = summarize(records, batch.config)
-    timing = {"jobs": jobs, "played": played, "resumed": min(before, games), "seconds": round(seconds, 3),
+    timing = {"backend": backend, "jobs": jobs, "played": played, "resumed": min(before, games), "seconds": round(seconds, 3),
               "games_per_second": round(played / seconds, 2) if seconds > 0 and played else None}
     from .report import write_report
     files = [batch.out / "results.jsonl", write_summary(summary, batch.out, timing), write_csv(records, batch.out),

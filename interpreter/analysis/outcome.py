@@ -39,6 +39,21 @@ def is_tiebreak(decision: str) -> bool:
     return decision.startswith("tiebreak ") or decision == SEAT_ORDER
 
 
+def plain(value):
+    """A facet's value as JSON: a card, zone or seat by its name or key; lists element by element."""
+    from ..model import Card, Seat, Zone
+    if isinstance(value, Card):
+        return value.name
+    if isinstance(value, (Zone, Seat)):
+        return value.key
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [plain(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
 def facet_values(game, st) -> dict:
-    """{facet: [value per seat]} for the facets the content declares (none yet: see analysis.facets)."""
-    return {}
+    """{facet: [value per seat]} for the facets the content declares under `analysis.facets`."""
+    return {name: [plain(v) for v in values] for name, values in game.m.facet_values(st).items()}

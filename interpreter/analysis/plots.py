@@ -120,4 +120,25 @@ def comparison(rows: list[dict], *, ident: str, title: str, seats: list[str]) ->
     return _svg(fig, ident)
 
 
-__all__ = ["rate_bars", "histogram", "score_histograms", "comparison"]
+
+
+def distributions(series: dict, *, ident: str, title: str, xlabel: str) -> str:
+    """Several distributions of integers on shared bins, one outline each (a sweep's lengths)."""
+    import matplotlib
+    with matplotlib.rc_context(_STYLE):
+        fig = _figure()
+        ax = fig.add_subplot()
+        every = [v for vs in series.values() for v in vs]
+        if every:
+            lo, hi = min(every), max(every)
+            bins = [b - 0.5 for b in range(int(lo), int(hi) + 2)] if hi - lo <= 60 else 30
+            for name, vs in series.items():
+                ax.hist(vs, bins=bins, histtype="step", linewidth=1.5, label=str(name))
+            ax.legend(frameon=False)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("games")
+        ax.set_title(title)
+    return _svg(fig, ident)
+
+
+__all__ = ["rate_bars", "histogram", "score_histograms", "comparison", "distributions"]

@@ -18,8 +18,12 @@ figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 """
 
 
+class Markup(str):
+    """Text that is already HTML (a link): not escaped again."""
+
+
 def _e(x) -> str:
-    return html.escape(str(x))
+    return x if isinstance(x, Markup) else html.escape(str(x))
 
 
 def _pct(x) -> str:
@@ -93,15 +97,19 @@ def batch_sections(s: dict, records: list[dict], prefix: str = "") -> list[str]:
                         [[b["decided_by"], b["k"], _pct(b["rate"]), f"{_pct(b['low'])} – {_pct(b['high'])}"]
                          for b in tb["by"]], numeric=(1, 2)))
 
-    for facet, rows in s["facets"].items():
+    for facet, f in s["facets"].items():
+        rows, t = f["rows"], f["test"]
         parts.append(f"<h2>Win rate by {_e(facet)}</h2>")
-        parts.append(_table([facet, "wins", "seats played", "win rate", "95 % interval"],
-                            [[r["value"], r["k"], r["n"], _pct(r["rate"]), f"{_pct(r['low'])} – {_pct(r['high'])}"]
-                             for r in rows], numeric=(1, 2, 3)))
-        fe = sum(r["k"] for r in rows) / sum(r["n"] for r in rows) if rows else None
+        parts.append(_table([facet, "wins", "seats", "win rate", "95 % interval", "compared with even"],
+                            [[r["value"], r["k"], r["n"], _pct(r["rate"]), f"{_pct(r['low'])} – {_pct(r['high'])}",
+                              r["versus_even"]] for r in rows], numeric=(1, 2, 3)))
+        stat = f"χ² = {t['statistic']:.2f}, {t['df']} degrees of freedom: " if t["statistic"] is not None else ""
+        parts.append(f'<p class="{"verdict significant" if t["significant"] else "verdict"}">'
+                     f'{_e(stat + t["verdict"])}.</p>')
         parts.append(_figure(plots.rate_bars(rows, ident=f"{prefix}plot-facet-{_slug(facet)}",
-                                             title=f"win rate by {facet}", label_key="value", even=fe),
-                             f"The share of the seats that played each {facet} and won, with its 95 % interval."))
+                                             title=f"win rate by {facet}", label_key="value", even=f["even"]),
+                             f"The share of the seats with each {facet} that won, with its 95 % interval; "
+                             f"dashed line: the overall rate."))
 
     parts.append("<h2>Scores</h2>")
     parts.append(_table(QHEAD, _quantile_rows(dict(s["scores"]["by_seat"], **{
@@ -154,4 +162,61 @@ def write_report(summary: dict, records: list[dict], out) -> Path:
     return path
 
 
-__all__ = ["render", "write_report", "batch_sections"]
+def _p(t: dict) -> str:
+    if t.get("p_value") is None:
+        return "–"
+    return f"{t['p_value']:.3g}" + (" (significant)" if t["significant"] else " (not significant)")
+
+
+def render_sweep(c: dict, batches: list) -> str:
+    key, values = c["key"], c["values"]
+    first = batches[0].summary["config"]
+    title = f"{first['title']}: sweep of {key} ({', '.join(map(str, values))})"
+    parts = _head(title)
+    parts.append(f"<h1>{_e(title)}</h1>")
+    parts.append(f'<p class="muted">{_e(_config_line(first))} (for {key}={values[0]}). Each value is a batch of its '
+                 f"own; every comparison is against the first value, {_e(values[0])}.</p>")
+    seats = [s["seat"] for s in c["rows"][0]["seats"]]
+    parts.append("<h2>Win rate by seat</h2>")
+    parts.append(_table([key, "games"] + [f"{s} (95 % interval)" for s in seats] + ["seats even?", "report"],
+                        [[row["value"], row["games"]]
+                         + [f"{_pct(s['rate'])} ({_pct(s['low'])} – {_pct(s['high'])})" for s in row["seats"]]
+                         + ["yes" if not row["even_test"]["significant"] else "no (p = "
+                            f"{row['even_test']['p_value']:.3g})",
+                            Markup(f'<a href="{html.escape(row["folder"])}/report.html">{html.escape(row["folder"])}</a>')]
+                         for row in c["rows"]], numeric=(1,)))
+    parts.append(_figure(plots.comparison(c["rows"], ident="plot-sweep-seats", title=key, seats=seats),
+                         f"Each seat's win rate for each value of {key}, with its 95 % interval."))
+    parts.append(f"<h2>Against {_e(values[0])}</h2>")
+    rows = []
+    for row in c["rows"][1:]:
+        v = row["versus"]
+        for t in v["seats"]:
+            rows.append([row["value"], f"{t['seat']} win rate", f"{100 * (t['difference'] or 0):+.1f} points", _p(t)])
+        rows.append([row["value"], "tie-break share", f"{100 * (v['tiebreak']['difference'] or 0):+.1f} points",
+                     _p(v["tiebreak"])])
+        rows.append([row["value"], "length (decisions, mean)", f"{v['length']['difference'] or 0:+.1f}",
+                     _p(v["length"])])
+        rows.append([row["value"], "winner's score (mean)", f"{v['winner_score']['difference'] or 0:+.2f}",
+                     _p(v["winner_score"])])
+    parts.append(_table([key, "what", "difference", "p-value"], rows, numeric=(2,)))
+    parts.append('<p class="muted">Win-rate and share differences: two-proportion z-test; length and score: '
+                 "difference of means (Welch). Significant: p &lt; 0.05.</p>")
+    parts.append("<h2>Game length</h2>")
+    parts.append(_table([key] + QHEAD[1:], [[row["value"]] + r[1:] for row in c["rows"]
+                                            for r in _quantile_rows({"": row["length"]})], numeric=range(1, 9)))
+    parts.append(_figure(plots.distributions({v: [r["decisions"] for r in b.records] for v, b in zip(values, batches)},
+                                             ident="plot-sweep-length", title=f"game length by {key}",
+                                             xlabel="decisions in the game"),
+                         f"How many games took each number of decisions, one outline per value of {key}."))
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def write_sweep_report(comparison: dict, batches: list, out) -> Path:
+    path = Path(out) / "report.html"
+    path.write_text(render_sweep(comparison, batches), encoding="utf-8")
+    return path
+
+
+__all__ = ["render", "write_report", "batch_sections", "render_sweep", "write_sweep_report"]

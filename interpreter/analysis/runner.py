@@ -222,15 +222,23 @@ class Batch:
                 out.append(json.loads(line))
         return out
 
-    def run(self, games: int, jobs: int = 1, progress=None) -> list[dict]:
-        """Play games done..games-1, appending each line in index order; return the first `games` records."""
+    def run(self, games: int, jobs: int = 1, progress=None, backend: str = "local", address=None) -> list[dict]:
+        """Play games done..games-1, appending each line in index order; return the first `games` records.
+        backend "local": `jobs` processes here; "ray": Ray actors (ray_backend.py)."""
+        if backend not in ("local", "ray"):
+            raise AnalysisError(f"no backend {backend!r}: local or ray")
         todo = range(self.done, games)
-        pool = self._pool(jobs, len(todo))  # before the progress bar's thread starts: fork a quiet process
+        pool = self._pool(jobs, len(todo)) if backend == "local" else None  # before the bar's thread: fork quietly
         try:
             if progress is not None:
                 progress.start(total=games, done=min(self.done, games))
             with open(self.out / RESULTS, "a", encoding="utf-8") as f:
-                for index, line, error in self._lines(todo, pool, jobs):
+                if backend == "ray" and todo:
+                    from . import ray_backend
+                    lines = ray_backend.lines(self.spec, self.config, todo, jobs=jobs, address=address)
+                else:
+                    lines = self._lines(todo, pool, jobs)
+                for index, line, error in lines:
                     if error is not None:
                         raise AnalysisError(error)
                     f.write(line + "\n")

@@ -98,6 +98,24 @@ def chi_square_even(counts: list[int]) -> dict:
     return {"statistic": stat, "df": k - 1, "p_value": p, "n": n, "significant": significant, "verdict": verdict}
 
 
+def homogeneity(rows: list[tuple[int, int]]) -> dict:
+    """Chi-square test that several rates k_i/n_i are one rate (a k x 2 contingency table)."""
+    rows = [(k, n) for k, n in rows if n > 0]
+    K, N = sum(k for k, _ in rows), sum(n for _, n in rows)
+    if len(rows) < 2 or N == 0 or K in (0, N):
+        return {"statistic": None, "df": max(len(rows) - 1, 0), "p_value": None, "significant": False,
+                "verdict": "not enough games to test"}
+    p = K / N
+    stat = sum((k - n * p) ** 2 / (n * p * (1 - p)) for k, n in rows)
+    pv = chi2_sf(stat, len(rows) - 1)
+    significant = pv < ALPHA
+    verdict = (f"the win rates differ significantly between values (p = {pv:.3g} < {ALPHA})" if significant else
+               f"no significant difference between values (p = {pv:.3g} >= {ALPHA})")
+    if min(min(n * p, n * (1 - p)) for _, n in rows) < 5:
+        verdict += "; some values have fewer than 5 expected wins or losses: the test is rough"
+    return {"statistic": stat, "df": len(rows) - 1, "p_value": pv, "significant": significant, "verdict": verdict}
+
+
 def two_proportions(k1: int, n1: int, k2: int, n2: int) -> dict:
     """Difference of two rates k1/n1 - k2/n2 with its two-sided p-value (pooled z-test)."""
     if n1 == 0 or n2 == 0:
@@ -147,5 +165,5 @@ def rate(k: int, n: int) -> dict:
     return {"k": k, "n": n, "rate": k / n if n else None, "low": lo, "high": hi}
 
 
-__all__ = ["wilson", "chi2_sf", "normal_sf", "chi_square_even", "two_proportions", "mean_difference",
+__all__ = ["wilson", "chi2_sf", "normal_sf", "chi_square_even", "homogeneity", "two_proportions", "mean_difference",
            "quantiles", "rate", "Z95", "ALPHA"]

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from .outcome import is_tiebreak
-from .stats import ALPHA, chi_square_even, quantiles, rate
+from .stats import ALPHA, chi_square_even, homogeneity, quantiles, rate
 
 
 def _numbers(values) -> list:
@@ -28,20 +28,24 @@ def seat_rates(records: list[dict], seats: list[str]) -> list[dict]:
     for i, name in enumerate(seats):
         r = rate(wins.get(i, 0), n)
         r["seat"] = name
-        if even is None or n == 0:
-            r["versus_even"] = "no games"
-        elif r["low"] > even:
-            r["versus_even"] = "above even"
-        elif r["high"] < even:
-            r["versus_even"] = "below even"
-        else:
-            r["versus_even"] = "not significantly different from even"
+        r["versus_even"] = _versus(r, even)
         out.append(r)
     return out
 
 
+def _versus(row: dict, even: float | None) -> str:
+    if even is None or not row["n"]:
+        return "no games"
+    if row["low"] > even:
+        return "above even"
+    if row["high"] < even:
+        return "below even"
+    return "not significantly different from even"
+
+
 def facet_rates(records: list[dict]) -> dict:
-    """{facet: [{value, k wins, n seats played, rate, interval}]}, from the per-seat facets of the records."""
+    """{facet: {"rows": [{value, k wins, n seats that had it, rate, interval, versus_even}], "test": ...}}:
+    the per-seat facets of the records; "even" is the facet's overall win rate."""
     played: dict = {}
     won: dict = {}
     for r in records:
@@ -60,7 +64,11 @@ def facet_rates(records: list[dict]) -> dict:
             row["value"] = value
             rows.append(row)
         rows.sort(key=lambda row: -(row["rate"] or 0))
-        out[facet] = rows
+        total_n = sum(r["n"] for r in rows)
+        even = sum(r["k"] for r in rows) / total_n if total_n else None
+        for row in rows:
+            row["versus_even"] = _versus(row, even)
+        out[facet] = {"rows": rows, "even": even, "test": homogeneity([(r["k"], r["n"]) for r in rows])}
     return out
 
 
@@ -171,11 +179,14 @@ def text_report(s: dict) -> str:
         lines.append(f"length, rounds:    {_q(s['length']['rounds'])}")
     lines.append(f"winner's score:    {_q(s['scores']['winner'])}")
     lines.append(f"margin (1st-2nd):  {_q(s['scores']['margin'])}")
-    for facet, rows in s["facets"].items():
+    for facet, f in s["facets"].items():
         lines += ["", f"win rate by {facet}:"]
-        for r in rows:
+        for r in f["rows"]:
             lines.append(f"  {str(r['value']):<24}{r['k']:>6}/{r['n']:<6}{_pct(r['rate']):>8} "
-                         f"({_pct(r['low'])}-{_pct(r['high'])})")
+                         f"({_pct(r['low'])}-{_pct(r['high'])})  {r['versus_even']}")
+        t = f["test"]
+        lines.append(f"  chi-square {t['statistic']:.2f} ({t['df']} df): {t['verdict']}" if t["statistic"] is not None
+                     else f"  chi-square: {t['verdict']}")
     return "\n".join(lines)
 
 
