@@ -442,14 +442,19 @@ def cmd_simulate(args) -> int:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
     game = load_game(args.game, args.players, options, args.variant)
+    from .analysis.progress import BatchProgress
+    bar = BatchProgress()
+    bar.start(total=args.games)
     try:
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
-                           check=args.check)
+                           check=args.check, progress=lambda done: bar.advance())
     except SimulationError as e:  # the same seed replays the same game with `play --auto`
         again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
                          + [f"--option {k}={v}" for k, v in options.items()])
+        bar.stop()
         _err(f"error: {e}\n(watch that game with: {again})")
         return 1
+    bar.stop()
     if args.json:
         _out(json.dumps(summary.as_dict(), indent=2, default=str))
     else:
@@ -459,54 +464,10 @@ def cmd_simulate(args) -> int:
 
 # ---- analyze ----------------------------------------------------------------------------
 
-def _stop_ray(args) -> None:
-    if args.backend == "ray":
-        from .analysis.ray_backend import shutdown
-        shutdown()
-
-
 def cmd_analyze(args) -> int:
-    from .analysis import Spec, analyze
-    from .analysis.progress import BatchProgress
-    from .analysis.runner import default_jobs
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.address and args.backend != "ray":
-        raise UsageError("--address goes with --backend ray")
-    if args.jobs is not None and args.jobs < 0:
-        raise UsageError("--jobs must be at least 1 (0: one per core, or every CPU of the Ray cluster)")
-    if args.backend == "ray":
-        jobs = 0 if args.jobs is None else args.jobs  # 0: as many actors as the cluster has CPUs
-    else:
-        jobs = 1 if args.jobs is None else (default_jobs() if args.jobs == 0 else args.jobs)
-    run = {"backend": args.backend, "address": args.address}
-    spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant), seed=args.seed,
-                max_decisions=args.max_decisions)
-    if args.sweep:
-        from .analysis.sweep import parse_sweep, run_sweep
-        key, values = parse_sweep(args.sweep)
-        try:
-            sweep = run_sweep(spec, key, values, games=args.games, out=args.out, jobs=jobs, **run,
-                              progress=lambda label: BatchProgress(label, enabled=False if args.quiet else None))
-        finally:
-            _stop_ray(args)
-        _out(sweep.text, "", "wrote " + ", ".join(str(sweep.out / f) for f in ("sweep.json", "report.html"))
-             + f" and a folder per value ({', '.join(b.out.name for b in sweep.batches)})")
-        return 0
-    try:
-        result = analyze(spec, games=args.games, out=args.out, jobs=jobs, **run,
-                         progress=BatchProgress(enabled=None if not args.quiet else False))
-    finally:
-        _stop_ray(args)
-    _out(result.text, "")
-    resumed = f", {args.games - result.played} resumed from {result.out}" if result.played < args.games else ""
-    workers = f"{jobs} job{'s' if jobs > 1 else ''}" if args.backend == "local" else \
-        f"Ray, {jobs or 'every CPU'} actor{'s' if jobs != 1 else ''}"
-    speed = f" ({result.played / result.seconds:.1f} games/s, {workers})" \
-        if result.played and result.seconds > 0 else ""
-    _out(f"{result.played} games played in {result.seconds:.1f} s{speed}{resumed}")
-    _out("wrote " + ", ".join(str(f) for f in result.files))
-    return 0
+    """The balance lab (interpreter/analysis/command.py)."""
+    from .analysis.command import run_analyze
+    return run_analyze(args)
 
 
 # ---- test -------------------------------------------------------------------------------

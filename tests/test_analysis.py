@@ -204,3 +204,14 @@ def test_the_progress_bar_shows_games_speed_and_time_left(tmp_path):
     quiet = io.StringIO()  # not a terminal: nothing
     analyze(Spec("tic-tac-toe"), games=14, out=tmp_path / "o", progress=BatchProgress(stream=quiet))
     assert quiet.getvalue() == ""
+
+
+def test_simulate_shows_intervals_and_the_tiebreak_share(capsys):
+    assert main(["simulate", "dark-agent", "--players", "4", "--games", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "95% interval" in out and "decided by a tie-break:" in out
+    assert main(["simulate", "dark-agent", "--players", "4", "--games", "12", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    recs = analyze(Spec("dark-agent", players=4), games=12, out=Path(__import__("tempfile").mkdtemp()) / "o").records
+    assert d["tiebreak_games"] == sum(1 for r in recs if r["decided_by"].startswith(("tiebreak", "seat order")))
+    assert all(s["win_rate_low"] <= s["wins"] / 12 <= s["win_rate_high"] for s in d["seats"])

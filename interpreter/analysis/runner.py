@@ -115,6 +115,8 @@ _worker: dict = {}
 
 
 def _init_worker(spec: Spec, config: dict) -> None:
+    if _worker.get("config") is config and "game" in _worker:
+        return  # a forked process: it has the parent's game already, compiled
     _worker["game"] = spec.load()
     _worker["config"] = config
 
@@ -259,7 +261,11 @@ class Batch:
             return None
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        return ctx.Pool(min(jobs, games), initializer=_init_worker, initargs=(self.spec, self.config))
+        _worker["game"], _worker["config"] = self.game, self.config  # inherited by forked workers
+        try:
+            return ctx.Pool(min(jobs, games), initializer=_init_worker, initargs=(self.spec, self.config))
+        finally:
+            _worker.clear()
 
     def _lines(self, todo: range, pool, jobs: int):
         if not todo:

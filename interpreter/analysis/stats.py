@@ -26,7 +26,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if k == 0 else max(0.0, centre - half)  # exact at the ends (no 1e-17 left by rounding)
+    high = 1.0 if k == n else min(1.0, centre + half)
+    return low, high
 
 
 def _gamma_series(a: float, x: float) -> float:
