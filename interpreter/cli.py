@@ -477,21 +477,34 @@ def cmd_simulate(args) -> int:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
     game = load_game(args.game, args.players, options, args.variant)
+    from .analysis.progress import BatchProgress
+    bar = BatchProgress()
+    bar.start(total=args.games)
     try:
         agents = seat_kinds(args.seat, game.num_players, auto=True, interactive=False, bots=args.bots,
                             humans_allowed=False)
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
-                           check=args.check, agents=agents)
+                           check=args.check, agents=agents, progress=lambda done: bar.advance())
     except SimulationError as e:  # the same seed replays the same game with `play --auto`
         again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
                          + [f"--option {k}={v}" for k, v in options.items()])
+        bar.stop()
         _err(f"error: {e}\n(watch that game with: {again})")
         return 1
+    bar.stop()
     if args.json:
         _out(json.dumps(summary.as_dict(), indent=2, default=str))
     else:
         _out(summary.report())
     return 0
+
+
+# ---- analyze ----------------------------------------------------------------------------
+
+def cmd_analyze(args) -> int:
+    """The balance lab (interpreter/analysis/command.py)."""
+    from .analysis.command import run_analyze
+    return run_analyze(args)
 
 
 # ---- test -------------------------------------------------------------------------------
@@ -689,6 +702,34 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true", help="print the summary as JSON")
     debug_flag(q)
     q.set_defaults(run=cmd_simulate)
+
+    q = sub.add_parser("analyze", help="the balance lab: many games into a folder, with statistics and a report",
+                       description="Play N games between bots (game i from seed + i), keep one JSON line per game in "
+                                   "OUT/results.jsonl (a stopped run resumes), and write OUT/summary.json and "
+                                   "OUT/games.csv: win rates by seat with 95%% intervals, a chi-square test of even "
+                                   "seats, tie-break shares, score and length quantiles. See docs/analysis.md.")
+    q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
+    q.add_argument("--games", "-n", type=int, required=True, metavar="N", help="number of games")
+    q.add_argument("--seed", type=int, default=0, metavar="BASE", help="game i uses seed BASE + i (default 0)")
+    q.add_argument("--jobs", "-j", type=int, metavar="N",
+                   help="processes playing games in parallel (default 1; 0: one per core); with --backend ray, "
+                        "Ray actors (default: one per CPU of the cluster). The results do not depend on it")
+    q.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local: processes on this machine (default); ray: Ray actors (pip install \"interpret[ray]\")")
+    q.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join (host:port or ray://host:port); default: "
+                        "start a Ray on 127.0.0.1 for this run")
+    q.add_argument("--out", required=True, metavar="DIR", help="the folder of the results (created; resumed if it "
+                                                               "holds the same configuration)")
+    game_options(q)
+    q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+                   help="a game longer than this is an error (default 100000)")
+    q.add_argument("--sweep", metavar="NAME=A,B,...",
+                   help="one batch per value of an option (level=debutant,moyen) or per variant (variant=none,teams), "
+                        "each in its own folder under DIR, compared with the first value")
+    q.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    debug_flag(q)
+    q.set_defaults(run=cmd_analyze)
 
     q = sub.add_parser("validate", help="check a game's content and report every problem",
                        description="Load a game and compile it for every player count it allows, with default "

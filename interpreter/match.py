@@ -1257,6 +1257,13 @@ class Match:
         # a designer's hint for the bots: how good the position is for `me`, in points (agents/evaluate.py)
         self.evaluation = (self._expr(sc, "evaluation", "scoring.evaluation", self.score_scope)
                            if sc.get("evaluation") else None)
+        self.facets = []  # analysis.facets: (name, rules, locals) read per seat by `interpret analyze`
+        facets = self.rs.analysis.get("facets") or {}
+        for name in facets:
+            scope = Scope()
+            f = self._expr(facets, name, f"analysis.facets.{name}", scope)
+            if f is not None:
+                self.facets.append((str(name), f, scope))
         self.invariants = []
         for i, inv in enumerate(self.rs.invariants):
             scope = Scope()
@@ -1287,8 +1294,8 @@ class Match:
         ctx.locals = [None] * self.score_scope.size
         return self.score(ctx)
 
-    def ranking(self, st) -> list[int]:
-        """Seat indices from first to last: score, then each tie-break in order, then seat order."""
+    def ranking_keys(self, st) -> list[tuple]:
+        """Per seat, what the ranking compares: (score, tie-break 1, tie-break 2, ...)."""
         ctx = rt.Ctx(st, self)
         keys = []
         for s in self.seats:
@@ -1298,8 +1305,26 @@ class Match:
             for f in self.tiebreaks:
                 v = f(ctx)
                 k.append(int(v) if isinstance(v, bool) else (v or 0))
-            keys.append((tuple(k), -s.id))
+            keys.append(tuple(k))
+        return keys
+
+    def ranking(self, st) -> list[int]:
+        """Seat indices from first to last: score, then each tie-break in order, then seat order."""
+        keys = [(k, -i) for i, k in enumerate(self.ranking_keys(st))]
         return sorted(range(len(self.seats)), key=lambda i: keys[i], reverse=True)
+
+    def facet_values(self, st) -> dict:
+        """{facet: [its value for each seat]}, the content's `analysis.facets` read at the end of a game."""
+        out = {}
+        ctx = rt.Ctx(st, self)
+        for name, f, scope in self.facets:
+            values = []
+            for s in self.seats:
+                ctx.me = s
+                ctx.locals = [None] * scope.size
+                values.append(f(ctx))
+            out[name] = values
+        return out
 
     def winners(self, st) -> list[int]:
         if self.winner is not None:
