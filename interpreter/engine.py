@@ -20,7 +20,7 @@ from . import runtime as rt
 from .errors import IllegalActionError, Location, RefusalKind, RuleRuntimeError
 from .guard import guard_methods, translate
 from .match import Match
-from .model import Action, Seat, key_of, label_of
+from .model import Action, Seat, key_of, label_for, label_of
 
 _MISSING = object()
 _MAX_SETTLE = 10_000
@@ -133,14 +133,16 @@ class Game:
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
-        """Legal actions with their labels, as the deciding seat may read them: the key of a card
-        it cannot see (a concealed one, one in another's hidden zone) reads `a card`."""
-        out = self._legal(st, labels=True)
+        """Legal actions with their labels, written for the deciding seat: a card it cannot
+        identify (a concealed one, one in another's hidden zone) reads `a card`."""
         seat = self.current_player(st)
-        if seat is None or not out:
-            return out
-        from .views import redact_for
-        return [(a, redact_for(self, st, seat, text)) for a, text in out]
+        if seat is None:
+            return self._legal(st, labels=True)
+        from .views import redact_for, visible_cards_ids
+        out = self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
+        if st["pending"]:  # the prompt was written when the rule stopped, for nobody in particular
+            return [(a, redact_for(self, st, seat, text)) for a, text in out]
+        return out
 
     def label(self, st, action: Action) -> str:
         for a, text in self._legal(st, labels=True):
@@ -148,7 +150,9 @@ class Game:
                 return text
         return str(action)
 
-    def _legal(self, st, labels: bool, first_only: bool = False) -> list[tuple[Action, str | None]]:
+    def _legal(self, st, labels: bool, first_only: bool = False, viewer=None) -> list[tuple[Action, str | None]]:
+        """The legal actions, with their labels when `labels` (written for a seat that identifies
+        the cards whose ids are in `viewer`; None: every card)."""
         m = self.m
         if st["flow"]["phase"] == "over":
             return []
@@ -156,7 +160,8 @@ class Game:
             p = st["pending"][-1]
             out = []
             for v in rt.decode(m, p["options"]):
-                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {label_of(v)}"))
+                shown = label_of(v) if viewer is None else label_for(v, viewer)
+                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {shown}"))
             if p["optional"]:
                 out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
             return out
@@ -165,6 +170,7 @@ class Game:
             w = m.windows[win[0][0]]
             ctx = rt.Ctx(st, m, m.seats[win[1][0]])
             ctx.memo = {}
+            ctx.viewer = viewer
             out = [(Action(w.decline), f"{w.decline} ({w.name})" if labels else None)]
             for a in m.window_actions[win[0][0]]:
                 self._walk(ctx, a, out, labels=labels)
@@ -174,6 +180,7 @@ class Game:
             return []
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
+        ctx.viewer = viewer
         out = []
         for a in m.actions_by_step.get(m.step_name(st), ()):
             self._walk(ctx, a, out, labels=labels, first_only=first_only)

@@ -19,7 +19,7 @@ class Stop(Exception):
 class Ctx:
     """Everything a compiled closure needs while it runs."""
 
-    __slots__ = ("st", "m", "me", "locals", "stack", "events", "memo", "budget")
+    __slots__ = ("st", "m", "me", "locals", "stack", "events", "memo", "budget", "viewer")
 
     def __init__(self, st, m, me=None, locals_=None):
         self.budget = getattr(m, "limits", DEFAULT).steps  # steps left in this decision (limits.py)
@@ -30,6 +30,7 @@ class Ctx:
         self.locals = locals_ if locals_ is not None else []
         self.stack = []  # return frames (continuation id, caller locals) of suspendable calls
         self.events = []  # (event name, args) in the order they happened
+        self.viewer = None  # while texts are written for one seat: the ids of the cards it can identify
 
 
 def spend(ctx, n: int, loc, what: str) -> None:

@@ -20,7 +20,7 @@ from lark import Token, Tree
 from .. import runtime as rt
 from ..errors import Location, Problem
 from ..limits import DEFAULT, BudgetExceeded, number_failed, spend_failed
-from ..model import Card, Seat, Zone, label_of
+from ..model import Card, Seat, Zone, label_for, label_of
 from ..yamlio import SourceText
 from . import kinds
 from .parser import ParseFailure, parse
@@ -1393,7 +1393,10 @@ class Compiler:
         parts = tuple(parts)
 
         def render(ctx):
-            return "".join(p if isinstance(p, str) else label_of(p(ctx)) for p in parts)
+            viewer = ctx.viewer
+            if viewer is None:
+                return "".join(p if isinstance(p, str) else label_of(p(ctx)) for p in parts)
+            return "".join(p if isinstance(p, str) else label_for(p(ctx), viewer) for p in parts)
         return render
 
 
