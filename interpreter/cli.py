@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 import time
@@ -17,6 +18,7 @@ from . import __version__
 from .agents import DEFAULT_LEVEL, AgentSpecError, bot_seed, decide, make_agent, parse_spec
 from .errors import ContentError, InterpretError, Location, Problem
 from .model import Action
+from .render import PUBLIC
 
 DEFAULT_GAME = "dark-agent"
 HUMAN = "human"
@@ -151,19 +153,22 @@ def cmd_validate(args) -> int:
 class Narrator:
     """Prints what happens in a game: moves, messages from the rules, rounds, the result."""
 
-    def __init__(self, game, renderer, *, viewer: int | None = None, quiet: bool = False):
+    def __init__(self, game, renderer, *, viewer: int | None = None, quiet: bool = False, out=None):
         self.game = game
         self.renderer = renderer
-        self.viewer = viewer  # whose eyes: None for a spectator who sees everything
+        # whose eyes: a seat, PUBLIC (what everyone at the table sees), or None (everything:
+        # bots only, nobody's secrets to keep)
+        self.viewer = viewer
         self.quiet = quiet
         self.round = None
+        self.out = out or _out
 
     def start(self, st, seed: int, seats: list[str]) -> None:
         if self.quiet:
             return
         g = self.game
         who = ", ".join(f"{s.key} {s.name} ({kind})" for s, kind in zip(g.m.seats, seats))
-        _out(f"{g.m.rs.title}, {g.num_players} players, seed {seed}: {who}")
+        self.out(f"{g.m.rs.title}, {g.num_players} players, seed {seed}: {who}")
         self.new_round(st)
 
     def new_round(self, st) -> None:
@@ -172,7 +177,7 @@ class Narrator:
         if r != self.round and not self.game.is_terminal(st):
             self.round = r
             if not self.quiet:
-                _out(f"── {r} ──")
+                self.out(f"── {r} ──")
 
     def hide(self, st_before, player: int | None, label: str) -> str:
         """A move's label as the viewer may read it before the move (a card revealed by the move
@@ -188,10 +193,10 @@ class Narrator:
         if player != self.viewer:
             label = self.renderer.redact(st_after, self.viewer, label)
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
-        _out(f"{n:>5}. {who}: {label}")
+        self.out(f"{n:>5}. {who}: {label}")
         for name, args in events:
             if name == "log":
-                _out(f"       {self.renderer.redact(st_after, self.viewer, str(args[0]))}")
+                self.out(f"       {self.renderer.redact(st_after, self.viewer, str(args[0]))}")
         self.new_round(st_after)
 
     def result(self, st, decisions: int) -> dict:
@@ -202,18 +207,60 @@ class Narrator:
         winners = g.winners(st)
         rounds = st["flow"]["round"]
         if not self.quiet:
-            _out("", self.renderer.screen(st, self.viewer), "")
-        _out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
+            self.out("", self.renderer.screen(st, self.viewer), "")
+        self.out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
         w = max(len(s.name) for s in m.seats)
         for place, i in enumerate(ranking, 1):
             s = m.seats[i]
             mark = "  winner" if i in winners else ""
-            _out(f"{place:>3}. {s.key} {s.name.ljust(w)}  score {scores[i]}{mark}")
+            self.out(f"{place:>3}. {s.key} {s.name.ljust(w)}  score {scores[i]}{mark}")
         return {"decisions": decisions, "rounds": rounds, "scores": scores,
                 "ranking": [m.seats[i].key for i in ranking], "winners": [m.seats[i].key for i in winners]}
 
 
 # ---- play -------------------------------------------------------------------------------
+
+CLEAR_SCREEN = "\033[2J\033[H"
+
+
+class _Account:
+    """A seat's own account of a game, written as text as the game goes."""
+
+    def __init__(self, path: str, f):
+        self.path, self.f = path, f
+
+    def write_lines(self, *lines) -> None:
+        try:
+            self.f.write("\n".join(lines) + "\n")
+            self.f.flush()
+        except OSError as e:
+            raise InterpretError(f"{self.path}: cannot write the account: {e.strerror or e}") from None
+
+    def close(self) -> None:
+        try:
+            self.f.close()
+        except OSError:
+            pass
+
+
+def _seat_number(text: str, players: int) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = 0
+    if not (1 <= seat <= players):
+        raise UsageError(f"--log-seat {text}: seats are 1 to {players}")
+    return seat
+
+
+def _open_account(path: str, seat: int, players: int, *, force: bool) -> _Account:
+    from .replay import check_new_log  # the same rules as --log: no overwriting without --force
+    check_new_log(path, force=force)
+    try:
+        return _Account(path, open(path, "w", encoding="utf-8"))
+    except OSError as e:
+        raise InterpretError(f"{path}: cannot write the account: {e.strerror or e}") from None
+
 
 HELP = """Type the number of a choice, or an action as text (for example `{example}`).
   b  show the board again      l  list the choices again
@@ -357,7 +404,9 @@ def cmd_play(args) -> int:
     kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     humans = [i for i, k in enumerate(kinds) if k == HUMAN]
-    viewer = humans[0] if len(humans) == 1 else None
+    # one human: the narration is theirs; hot seat: what the whole table may see, until a player
+    # takes the keyboard; bots only: everything
+    viewer = humans[0] if len(humans) == 1 else (PUBLIC if humans else None)
     players = {i: (Human(game, renderer, i) if k == HUMAN else make_agent(k, bot_seed(seed, i)))
                for i, k in enumerate(kinds)}
     log = None
@@ -366,9 +415,17 @@ def cmd_play(args) -> int:
         check_new_log(args.log, force=args.force)
         log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
                         variants=args.variant)
-    narrator = Narrator(game, renderer, viewer=viewer, quiet=args.quiet)
+    narrators = [Narrator(game, renderer, viewer=viewer, quiet=args.quiet)]
+    accounts = []
+    for seat_text, path in args.log_seat or ():  # a seat's own account: what that seat saw, as text
+        seat_no = _seat_number(seat_text, game.num_players)
+        account = _open_account(path, seat_no, game.num_players, force=args.force)
+        accounts.append(account)
+        narrators.append(Narrator(game, renderer, viewer=seat_no - 1, out=account.write_lines))
+    narrator = narrators[0]
     st = game.new_game(seed=seed)
-    narrator.start(st, seed, kinds)
+    for each in narrators:
+        each.start(st, seed, kinds)
     n = 0
     try:
         while not game.is_terminal(st):
@@ -383,21 +440,26 @@ def cmd_play(args) -> int:
             if who is None:
                 who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
             if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
-                # hot seat: the screen now belongs to another player, who takes the keyboard
-                narrator.viewer = p
+                # hot seat: the screen now belongs to another player, who takes the keyboard; what
+                # the last one saw is cleared first
+                narrator.viewer = PUBLIC
                 seat = game.m.seats[p]
+                if sys.stdout.isatty():
+                    sys.stdout.write(CLEAR_SCREEN)
                 who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
+                narrator.viewer = p
             if isinstance(who, Human):
                 action, label = who.choose(st)
             else:
                 action = decide(who, game, st)
                 label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
-            label = narrator.hide(st, p, label)
+            labels = [each.hide(st, p, label) for each in narrators]
             step = game.apply_in_place(st, action)
             n += 1
             if log is not None:
                 log.action(game.m.seats[p].key if p is not None else None, action)
-            narrator.move(st, n=n, player=p, label=label, events=step.events)
+            for each, shown in zip(narrators, labels):
+                each.move(st, n=n, player=p, label=shown, events=step.events)
     except Quit as q:
         _out(f"Game stopped after {_n(n, 'decision')}: {q.why}." + (f" The log is in {args.log}." if log else ""))
         if log is not None:
@@ -409,6 +471,10 @@ def cmd_play(args) -> int:
         _err(f"error at decision {n + 1} of the game with seed {seed}: {e}"
              + (f"\n(the moves so far are in {args.log})" if log else ""))
         return 1
+    for each in narrators[1:]:
+        each.result(st, n)
+    for account in accounts:
+        account.close()
     result = narrator.result(st, n)
     if log is not None:
         log.result(result)
@@ -673,7 +739,9 @@ def build_parser() -> argparse.ArgumentParser:
     seat_flags(q, humans=True)
     q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
-    q.add_argument("--force", action="store_true", help="with --log: overwrite FILE if it exists")
+    q.add_argument("--log-seat", nargs=2, action="append", metavar=("SEAT", "FILE"),
+                   help="write seat SEAT's own account of the game to FILE (text: only what that seat saw)")
+    q.add_argument("--force", action="store_true", help="with --log or --log-seat: overwrite FILE if it exists")
     q.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N",
                    help="with bots only: give up on a game longer than this (default 100000)")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")

@@ -87,6 +87,10 @@ class Record:
     where: dict = field(default_factory=dict)  # header key -> its Location in the log file
 
 
+SPOILERS = ("full information: this log holds every secret of the game (hidden cards, dice to come); "
+            "show a player only their own account (`interpret play --log-seat SEAT FILE`)")
+
+
 class LogWriter:
     """Writes a log line by line, flushed, so that an interrupted game keeps its log."""
 
@@ -101,7 +105,8 @@ class LogWriter:
         self._write({"log": FORMAT, "version": VERSION, "interpret": __version__, "game": game_reference(game),
                      "players": players,
                      "options": options, "variants": [variant_reference(game, v) for v in variants or []],
-                     "seed": seed, "seats": seats, "content_sha256": content_digest(game)})
+                     "seed": seed, "seats": seats, "content_sha256": content_digest(game),
+                     "spoilers": SPOILERS})
         self.n = 0
 
     def _write(self, obj) -> None:
