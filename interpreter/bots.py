@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from .errors import RuleRuntimeError
 from .model import Action
 
 
@@ -25,11 +26,21 @@ class RandomBot:
 
     def choose(self, game, st) -> Action:
         actions = game.legal_actions(st)
+        if not actions:
+            raise stuck()
         return actions[self.rng.randrange(len(actions))]
 
     def choose_with_label(self, game, st) -> tuple[Action, str]:
         actions = game.legal_actions_with_labels(st)
+        if not actions:
+            raise stuck()
         return actions[self.rng.randrange(len(actions))]
+
+
+def stuck() -> RuleRuntimeError:
+    """A live game where nobody can act: the rules stopped the flow at a dead end."""
+    return RuleRuntimeError("the game is not over and there is no legal action: the flow stopped where nobody "
+                            "can act (an empty round order, a step whose actions are all refused?)")
 
 
 BOTS = {"random": RandomBot}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .bots import RandomBot, bot_seed
+from .bots import RandomBot, bot_seed, stuck
 from .errors import InterpretError
 
 MAX_DECISIONS = 100_000
@@ -53,6 +53,8 @@ def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, 
                 raise SimulationError(f"the game did not end within {max_decisions} decisions",
                                       seed=seed, decisions=decisions)
             p = current_player(st)
+            if p is None or not 0 <= p < len(bots):
+                raise SimulationError(str(stuck()), seed=seed, decisions=decisions)
             action = bots[p].choose(game, st)
             if played is not None:
                 played.append(str(action))
