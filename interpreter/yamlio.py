@@ -41,7 +41,7 @@ def _yaml() -> YAML:
     return y
 
 
-MAX_YAML_BYTES = 32 * 2 ** 20  # the whole of Dark Agent is 0.3 MB
+MAX_YAML_BYTES = 32 * 2 ** 20  # the largest bundled game holds 0.3 MB of YAML in all
 
 
 def load_yaml(path: Path, display: str | None = None):
