@@ -102,7 +102,7 @@ def spend_failed(ctx, loc, what: str):
     cap = ctx.m.limits.steps
     raise BudgetExceeded("steps", f"{what}: the rules took more than the budget `steps` of {cap:,} steps in one "
                                   f"decision (loops, repeats, draws, calls and events each count); they loop or "
-                                  f"do too much" + ("" if HARD.steps == cap else
+                                  "do too much" + ("" if HARD.steps == cap else
                                                     f" (a game may raise it: game: {{limits: {{steps: N}}}})"), loc)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.engine import Game
-from interpreter.errors import ContentError, RuleRuntimeError
+from interpreter.errors import RuleRuntimeError
 from interpreter.guard import UnexpectedRuleError
 from tests.hardening import BASE, POSITION, game_dir, interpret
 
