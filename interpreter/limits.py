@@ -101,9 +101,9 @@ def spend_failed(ctx, loc, what: str):
     """Raised by the compiled rules when ctx.budget goes below zero."""
     cap = ctx.m.limits.steps
     raise BudgetExceeded("steps", f"{what}: the rules took more than the budget `steps` of {cap:,} steps in one "
-                                  f"decision (loops, repeats, draws, calls and events each count); they loop or "
-                                  f"do too much" + ("" if HARD.steps == cap else
-                                                    f" (a game may raise it: game: {{limits: {{steps: N}}}})"), loc)
+                                  "decision (loops, repeats, draws, calls and events each count); they loop or "
+                                  "do too much" + ("" if HARD.steps == cap else
+                                                   " (a game may raise it: game: {limits: {steps: N}})"), loc)
 
 
 def size_failed(ctx, loc, what: str, size: int):

@@ -389,7 +389,7 @@ def check_caps(rs: Ruleset, errors: ErrorList) -> None:
     grid = rs.board.get("grid") if isinstance(rs.board, dict) else None
     if isinstance(grid, dict):
         check(grid, "columns", "grid_side", what="grid columns")
-        for spec in grid.get("rows") or []:
+        for spec in grid.get("rows") if isinstance(grid.get("rows"), list) else []:
             if not isinstance(spec, dict):
                 continue
             if "rows" in spec:

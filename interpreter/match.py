@@ -1242,15 +1242,27 @@ class Match:
                                       where)
         return dom
 
+    @staticmethod
+    def _number(f, what, where):
+        """A score or a tie-break: a number (yes/no and none count as numbers), else a rule error."""
+        def number(ctx):
+            v = f(ctx)
+            if v is None or type(v) in (int, bool):
+                return v
+            raise rt.RuleRuntimeError(f"{what} must give a number, not {label_of(v)}", where)
+        return number
+
     def _compile_scoring(self):
         sc = self.rs.scoring
         self.score_scope = Scope()
         self.score = self._expr(sc, "score", "scoring.score", self.score_scope) if sc.get("score") else None
+        if self.score is not None:
+            self.score = self._number(self.score, "scoring.score", self.rs.where_of(sc, "score"))
         self.tiebreaks = []
         for i, _ in enumerate(sc.get("tiebreak") or []):
             f = self._expr(sc["tiebreak"], i, f"scoring.tiebreak[{i}]", self.score_scope)
             if f is not None:
-                self.tiebreaks.append(f)
+                self.tiebreaks.append(self._number(f, f"scoring.tiebreak[{i}]", self.rs.where_of(sc["tiebreak"], i)))
         self.winner_scope = Scope()
         self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.get("winner") else None
         self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.get("side") else None

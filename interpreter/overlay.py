@@ -410,6 +410,9 @@ def _no_entry(names: list, container, op: str) -> _ChangeError:
 
 
 def _merge_into(target: MergedMap, value):
+    if not isinstance(value, dict) or not isinstance(target, dict):
+        raise _ChangeError(f"`merge` needs a mapping to merge into a mapping, not {type(value).__name__}",
+                           hint="use `set` to replace a value")
     for k, v in value.items():
         if k in target and isinstance(target[k], dict) and isinstance(v, dict):
             _merge_into(_owned(target, k), v)

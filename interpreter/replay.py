@@ -28,6 +28,7 @@ from .paths import content_dir, game_dir
 
 FORMAT = "interpret"
 VERSION = 1
+MAX_LOG_BYTES = 256 * 2 ** 20  # a million decisions take about 50 MB
 
 
 class LogError(InterpretError):
@@ -161,11 +162,14 @@ def check_new_log(path, *, force: bool = False) -> None:
 def read_log(path: str | Path) -> Record:
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:  # bounded: a device such as /dev/zero never ends
+            raw = f.read(MAX_LOG_BYTES + 1)
     except OSError as e:
         raise LogError(Location(name), f"cannot read the log: {e.strerror}") from None
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogError(Location(name), f"the log is larger than {MAX_LOG_BYTES // 2 ** 20} MB: not a game log")
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as a text file reads
     except UnicodeDecodeError as e:
         before = raw[:e.start]
         raise LogError(Location(name, before.count(b"\n") + 1, e.start - (before.rfind(b"\n") + 1) + 1),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .agents import bot_seed, make_agent, make_decision
+from .agents import bot_seed, make_agent, make_decision, stuck
 from .errors import InterpretError
 
 MAX_DECISIONS = 100_000
@@ -65,6 +65,8 @@ def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS
                 raise SimulationError(f"the game did not end within {max_decisions} decisions",
                                       seed=seed, decisions=decisions)
             p = current_player(st)
+            if p is None or not 0 <= p < len(agents):
+                raise SimulationError(str(stuck()), seed=seed, decisions=decisions)
             agent = agents[p]
             action = agent.act(make_decision(game, st, p, keep=agent.keeps_decisions))
             if played is not None:

@@ -41,15 +41,23 @@ def _yaml() -> YAML:
     return y
 
 
+MAX_YAML_BYTES = 32 * 2 ** 20  # the largest bundled game holds 0.3 MB of YAML in all
+
+
 def load_yaml(path: Path, display: str | None = None):
     """Load a YAML file (round-trip types keep line/column); YAML errors become ContentError."""
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:  # bounded: a device such as /dev/zero never ends
+            raw = f.read(MAX_YAML_BYTES + 1)
     except OSError as e:
         raise ContentError(Problem(Location(name), f"cannot read file: {e.strerror}"))
+    if len(raw) > MAX_YAML_BYTES:
+        raise ContentError(Problem(Location(name), f"larger than {MAX_YAML_BYTES // 2 ** 20} MB: not a content file"))
+    try:
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as a text file reads
     except UnicodeDecodeError as e:
-        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        line = raw[: e.start].count(b"\n") + 1
         raise ContentError(Problem(Location(name, line, 1), "the file is not UTF-8 text",
                                    hint="save it as UTF-8 (YAML files are UTF-8)"))
     return load_yaml_text(text, name)

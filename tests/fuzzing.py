@@ -168,7 +168,7 @@ def _copy_game(rnd: random.Random, tmp: Path) -> Path:
 def _played(kind: str, seed: int, folder: Path, tally_hook, extra=()) -> list:
     """A content that validated is played and simulated: no Python exception may escape its rules."""
     outs = []
-    for argv in (["play", folder, "--auto", "-q", "--seed", seed, "--max-decisions", "2000", *extra],
+    for argv in (["play", folder, "--auto", "-q", "--seed", seed, "--max-decisions", "300", *extra],
                  ["simulate", folder, "-n", "2", "--seed", seed, "--max-decisions", "300", "--check", *extra]):
         o = interpret(kind, seed, argv)
         if not o.problem and "the rules failed on values that do not go together" in o.err:
@@ -246,7 +246,7 @@ def case_variant(seed: int, tmp: Path, hook) -> list:
     if o.code != 0:
         return [o]
     outs = [o]
-    for argv in (["play", "tic-tac-toe", "--variant", path, "--auto", "-q", "--seed", seed, "--max-decisions", "2000"],):
+    for argv in (["play", "tic-tac-toe", "--variant", path, "--auto", "-q", "--seed", seed, "--max-decisions", "300"],):
         p = interpret("variant", seed, argv)
         if not p.problem and "the rules failed on values that do not go together" in p.err:
             p.problem = "validated, then a Python exception in the rules"
@@ -337,7 +337,7 @@ def case_command(seed: int, tmp: Path, hook) -> list:
     if argv[0] in ("play", "simulate") and not any(a in argv for a in ("tic-tac-toe", "connect-four", str(GAMES[2]))):
         argv.insert(1, "tic-tac-toe")  # the default game is the largest: slow to load, not a finding
     if argv[0] == "play" and "--max-decisions" not in argv:
-        argv += ["--max-decisions", "2000"]
+        argv += ["--max-decisions", "300"]
     return [interpret("command", seed, argv, stdin="1\n2\nq\n")]
 
 

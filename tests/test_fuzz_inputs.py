@@ -15,14 +15,15 @@ import pytest
 from tests.fuzzing import KINDS, Tally, run_case
 
 BOUNDED = {"content": 30, "rules": 30, "variant": 25, "scenario": 30, "log": 50, "command": 40}
-FUZZ_LONG = int(os.environ.get("FUZZ_LONG", "1700"))
+FUZZ_LONG = int(os.environ.get("FUZZ_LONG", "1700"))  # inputs per kind of the long run
+FUZZ_SEED = int(os.environ.get("FUZZ_SEED", "200000"))  # its first seed (the bounded run takes 0, 1, ...)
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_mutated_inputs_end_cleanly(kind, tmp_path, monkeypatch, request):
     long = request.config.getoption("--fuzz-long")
     count = FUZZ_LONG if long else BOUNDED[kind]
-    first = 100_000 if long else 0  # the long run tries other inputs than the bounded one
+    first = FUZZ_SEED if long else 0  # the long run tries other inputs than the bounded one
     monkeypatch.chdir(tmp_path)  # `new variant NAME` writes NAME.yaml here
     tally = Tally()
     for seed in range(first, first + count):

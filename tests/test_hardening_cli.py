@@ -91,3 +91,21 @@ def test_new_variant_makes_its_folder(tmp_path, capsys):
     code, out, err = interpret(capsys, "new", "variant", "v", "--base", "tic-tac-toe", "--out",
                                tmp_path / "variants" / "v.yaml")
     assert code == 0 and (tmp_path / "variants" / "v.yaml").is_file(), err
+
+
+def test_a_choice_with_nobody_to_ask_is_a_rule_error(tmp_path, capsys):
+    """Found by the fuzz suite: a `choose` in flow.round.end left a live game where nobody decides (exit 3)."""
+    from tests.hardening import BASE, game_dir
+    root = game_dir(tmp_path, base=BASE.replace('    end: "if round >= 3 then finish game end"',
+                                                 '    end: "choose c from cards; finish game"'))
+    for argv in (["play", root, "--auto", "-q", "--seed", "1"], ["simulate", root, "-n", "1"]):
+        code, out, err = interpret(capsys, *argv)
+        assert code == 1 and "`choose` has nobody to ask here" in err and "game.yaml:" in err, err
+
+
+def test_a_variant_merging_a_value_into_a_section(tmp_path, capsys):
+    """Found by the fuzz suite: `merge` of a scalar crashed (exit 3)."""
+    variant = tmp_path / "v.yaml"
+    variant.write_text("variant: {name: v, base: tic-tac-toe}\nchanges:\n  - {op: merge, path: flow, value: true}\n")
+    code, out, err = interpret(capsys, "validate", "tic-tac-toe", "--variant", variant)
+    assert code == 1 and "`merge` needs a mapping" in err, err

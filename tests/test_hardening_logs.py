@@ -100,3 +100,27 @@ def test_the_log_schema_is_written_by_interpret_schema(tmp_path, capsys):
     assert code == 0
     schema = json.loads((tmp_path / "schemas" / "log.schema.json").read_text())
     assert set(schema["$defs"]) >= {"header", "action", "result"}
+
+
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/zero"])
+def test_a_device_that_never_ends_is_not_read_for_ever(capsys, device, monkeypatch):
+    """Found by the fuzz suite: `replay /dev/full` read zeros until the memory ran out."""
+    import os
+
+    from interpreter import replay
+    if not os.path.exists(device):
+        pytest.skip(f"needs {device}")
+    monkeypatch.setattr(replay, "MAX_LOG_BYTES", 2 ** 20)
+    code, out, err = interpret(capsys, "replay", device)
+    assert code == 1 and "larger than" in err, err
+
+
+def test_a_variant_or_a_scenario_that_is_a_device(capsys, monkeypatch):
+    import os
+
+    from interpreter import yamlio
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("needs /dev/zero")
+    monkeypatch.setattr(yamlio, "MAX_YAML_BYTES", 2 ** 20)
+    code, out, err = interpret(capsys, "validate", "tic-tac-toe", "--variant", "/dev/zero")
+    assert code == 1 and "larger than 1 MB" in err, err

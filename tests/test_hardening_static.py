@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.engine import Game
-from interpreter.errors import ContentError, RuleRuntimeError
+from interpreter.errors import RuleRuntimeError
 from interpreter.guard import UnexpectedRuleError
 from tests.hardening import BASE, POSITION, game_dir, interpret
 
@@ -90,3 +90,11 @@ def test_an_unexpected_python_error_in_a_rule_is_a_rule_error_at_the_rule(tmp_pa
         game.new_game(seed=1)
     assert info.value.location is not None and info.value.location.line == len(BASE.splitlines()) + 2
     assert isinstance(info.value, RuleRuntimeError)
+
+
+def test_a_score_that_is_not_a_number_is_a_rule_error_at_the_score(tmp_path, capsys):
+    """Found by the fuzz suite: `score: me` compared seats while ranking (a Python TypeError)."""
+    root = game_dir(tmp_path, "scoring:\n  score: me\n")
+    code, out, err = interpret(capsys, "play", root, "--auto", "-q", "--seed", "1")
+    assert code == 1 and "scoring.score must give a number, not p1" in err and POSITION.search(err), err
+    assert "do not go together" not in err

@@ -8,7 +8,7 @@ they use the forward model, the score and the content's optional `scoring.evalua
 """
 from __future__ import annotations
 
-from .base import Agent, Decision, bot_seed, make_decision
+from .base import Agent, Decision, bot_seed, make_decision, stuck
 from .greedy import GreedyAgent
 from .ismcts import ISMCTSAgent
 from .mcts import MCTSAgent

@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Callable
 
 from ..engine import clone
+from ..errors import RuleRuntimeError
 from ..model import Action
 
 
@@ -67,8 +68,11 @@ def make_decision(game, st, seat: int | None = None, *, keep: bool = True) -> De
     promises not to change `st` while the decision is in use."""
     if seat is None:
         seat = game.current_player(st)
+    actions = tuple(game.legal_actions(st))
+    if not actions:
+        raise stuck()
     held = clone(st) if keep else st
-    return Decision(seat, tuple(game.legal_actions(st)), game,
+    return Decision(seat, actions, game,
                     lambda: observe(game, held, seat),
                     lambda rng: determinize(game, held, seat, rng))
 
@@ -90,4 +94,10 @@ class Agent:
         return f"{type(self).__name__}(seed={self.seed})"
 
 
-__all__ = ["Agent", "Decision", "make_decision", "bot_seed", "observe", "determinize"]
+__all__ = ["Agent", "Decision", "make_decision", "bot_seed", "observe", "determinize", "stuck"]
+
+
+def stuck() -> RuleRuntimeError:
+    """A live game where nobody can act: the rules stopped the flow at a dead end."""
+    return RuleRuntimeError("the game is not over and there is no legal action: the flow stopped where nobody "
+                            "can act (an empty round order, a step whose actions are all refused?)")

@@ -420,6 +420,7 @@ class Compiler:
                 optional = True
         m = self.m
         kid = m.register(rest)
+        where = self.loc(node)
 
         def run(ctx):
             opts = list(self.iterable(optf(ctx), node))
@@ -429,6 +430,9 @@ class Compiler:
             player = by(ctx) if by is not None else ctx.me
             if player is None:
                 player = m.turn_player(ctx.st)
+            if type(player) is not Seat:
+                raise rt.RuleRuntimeError(f"`choose` has nobody to ask here ({label_of(player)}: no player's turn, "
+                                          f"or `by` is not a player): write `by PLAYER`", where)
             ctx.st["pending"].append({
                 "k": kid,
                 "slot": slot,
