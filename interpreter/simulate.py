@@ -41,8 +41,9 @@ class GameResult:
 
 
 def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, check: bool = False,
-             record: bool = False, keep_state: bool = False) -> GameResult:
-    """One full game between bots (default: random bots seeded from `seed`)."""
+             record: bool = False, keep_state: bool = False, observe=None) -> GameResult:
+    """One full game between bots (default: random bots seeded from `seed`).
+    `observe(st)`, if given, is called with the state after every decision (it must not change it)."""
     st = game.new_game(seed=seed)
     if bots is None:
         bots = [RandomBot(bot_seed(seed, i)) for i in range(game.num_players)]
@@ -60,6 +61,8 @@ def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, 
                 played.append(str(action))
             apply_in_place(st, action, checked=False)
             decisions += 1
+            if observe is not None:
+                observe(st)
             if check:
                 bad = game.check_invariants(st)
                 if bad:

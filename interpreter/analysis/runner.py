@@ -21,11 +21,11 @@ from pathlib import Path
 from ..bots import BOTS, bot_seed, make_bot
 from ..errors import InterpretError
 from ..simulate import MAX_DECISIONS, SimulationError, play_out
-from .outcome import decided_by, facet_values
+from .outcome import LeadTracker, decided_by, facet_values
 
 RESULTS = "results.jsonl"
 RUN = "run.json"
-FORMAT = 1
+FORMAT = 2  # 2: each result says how the lead went (`lead`)
 
 
 class AnalysisError(InterpretError):
@@ -88,7 +88,9 @@ def play_record(game, config: dict, index: int) -> dict:
     """Play game `index` of the batch and describe it (the line of results.jsonl)."""
     seed = config["seed"] + index
     bots = [make_bot(kind, bot_seed(seed, i)) for i, kind in enumerate(config["agents"])]
-    r = play_out(game, seed, bots=bots, max_decisions=config["max_decisions"], keep_state=True)
+    lead = LeadTracker(game)
+    r = play_out(game, seed, bots=bots, max_decisions=config["max_decisions"], keep_state=True,
+                 observe=lead.observe)
     return {
         "index": index,
         "seed": seed,
@@ -102,6 +104,7 @@ def play_record(game, config: dict, index: int) -> dict:
         "decisions": r.decisions,
         "rounds": r.rounds,
         "decided_by": decided_by(game, r.state, r.winners),
+        "lead": lead.result(r.state, r.winners),
         "facets": facet_values(game, r.state),
     }
 
