@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if (ROOT / "interpreter").is_dir():  # measure this checkout, whatever version is installed
     sys.path.insert(0, str(ROOT))
 
-from interpreter.bots import RandomBot, bot_seed  # noqa: E402
+from interpreter.agents import RandomAgent, bot_seed, make_decision  # noqa: E402
 from interpreter.cli import load_game, validate_game  # noqa: E402
 from interpreter.engine import clone, from_json, to_json  # noqa: E402
 from interpreter.paths import content_dir  # noqa: E402
@@ -93,10 +93,10 @@ def mid_game_state(game, seed: int = 1):
     """A state half-way through a random game."""
     def playout(limit):
         st = game.new_game(seed=seed)
-        bots = [RandomBot(bot_seed(seed, i)) for i in range(game.num_players)]
+        bots = [RandomAgent(bot_seed(seed, i)) for i in range(game.num_players)]
         n = 0
         while not game.is_terminal(st) and n < limit:
-            game.apply_in_place(st, bots[game.current_player(st)].choose(game, st), checked=False)
+            game.apply_in_place(st, bots[game.current_player(st)].act(make_decision(game, st, keep=False)), checked=False)
             n += 1
         return st, n
     _, length = playout(10**9)

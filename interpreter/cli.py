@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from . import __version__
-from .bots import BOTS, bot_seed, make_bot
+from .agents import DEFAULT_LEVEL, AgentSpecError, bot_seed, decide, make_agent, parse_spec
 from .errors import ContentError, InterpretError, Location, Problem
 from .model import Action
 
@@ -59,7 +59,7 @@ def load_game(game: str, players: int | None, options: dict, variants=()):
     from .loader import load_ruleset
     from .match import Match
     rs = load_ruleset(game_folder(game), variants=variants)
-    return Game(Match(rs, players or rs.default_players, options))
+    return Game(Match(rs, players if players is not None else rs.default_players, options))
 
 
 # ---- validate ---------------------------------------------------------------------------
@@ -123,6 +123,9 @@ def validate_game(path: str, variants=()) -> Validation:
             raise
         if game is None or n == rs.default_players:
             game = g
+    if game is None and not problems:  # no player count to build the game for
+        problems.append(Problem(Location(rs.files[0] if rs.files else str(path)), "no number of players to build "
+                                "the game for", hint="check game.players: min, max and default"))
     if problems:
         raise ContentError(problems)
     seconds = time.perf_counter() - start
@@ -223,27 +226,45 @@ class Quit(Exception):
         self.code = code
 
 
-def seat_kinds(specs, players: int, *, auto: bool, interactive: bool) -> list[str]:
-    """Who plays each seat: `human` or a bot kind."""
+def _agent_spec(text: str, what: str) -> str:
+    try:
+        return str(parse_spec(text))
+    except AgentSpecError as e:
+        raise UsageError(f"{what}: {e}") from None
+
+
+def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str | None = None,
+               humans_allowed: bool = True) -> list[str]:
+    """Who plays each seat: `human` or an agent specification (`random`, `greedy`, `mcts:5000`,
+    `ismcts:2s`). `bots` (a level `easy|normal|hard` or a specification) plays every seat not
+    given by `--seat`; without it the computer seats are the strong bots (the `hard` level) when a
+    human plays at a terminal, and random bots otherwise (`--auto`, input that is not a terminal,
+    `simulate`): batch games stay fast."""
     kinds: dict[int, str] = {}
     for spec in specs or ():
         num, sep, kind = spec.partition("=")
         kind = kind.strip().lower()
         if not sep or not num.strip().isdigit():
-            raise UsageError(f"--seat {spec!r}: write N=human or N=random (N from 1 to {players})")
+            raise UsageError(f"--seat {spec!r}: write N=human or N=AGENT (random, greedy, mcts:5000, ismcts:2s), "
+                             f"N from 1 to {players}")
         i = int(num)
         if not 1 <= i <= players:
             raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
-        if kind != HUMAN and kind not in BOTS:
-            raise UsageError(f"--seat {spec!r}: a seat is played by {', '.join([HUMAN, *BOTS])}")
+        if kind == HUMAN:
+            if not humans_allowed:
+                raise UsageError(f"--seat {spec!r}: every seat of a simulation is a bot")
+        else:
+            kind = _agent_spec(kind, f"--seat {spec!r}")
         kinds[i - 1] = kind
+    others = _agent_spec(bots, f"--bots {bots!r}") if bots else None
     if auto and HUMAN in kinds.values():
         raise UsageError("--auto makes every seat a bot: drop the --seat N=human")
-    if auto or (not interactive and HUMAN not in kinds.values()):
-        return ["random"] * players
+    if auto or not humans_allowed or (not interactive and HUMAN not in kinds.values()):
+        return [kinds.get(i, others or "random") for i in range(players)]
     if HUMAN not in kinds.values() and 0 not in kinds:
         kinds[0] = HUMAN
-    return [kinds.get(i, "random") for i in range(players)]
+    default = str(parse_spec(DEFAULT_LEVEL)) if interactive else "random"
+    return [kinds.get(i, others or default) for i in range(players)]
 
 
 class Human:
@@ -333,15 +354,16 @@ def cmd_play(args) -> int:
     game = load_game(args.game, args.players, options, args.variant)
     renderer = Renderer(game)
     interactive = sys.stdin.isatty()
-    kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive)
+    kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     humans = [i for i, k in enumerate(kinds) if k == HUMAN]
     viewer = humans[0] if len(humans) == 1 else None
-    players = {i: (Human(game, renderer, i) if k == HUMAN else make_bot(k, bot_seed(seed, i)))
+    players = {i: (Human(game, renderer, i) if k == HUMAN else make_agent(k, bot_seed(seed, i)))
                for i, k in enumerate(kinds)}
     log = None
     if args.log:
-        from .replay import LogWriter
+        from .replay import LogWriter, check_new_log
+        check_new_log(args.log, force=args.force)
         log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
                         variants=args.variant)
     narrator = Narrator(game, renderer, viewer=viewer, quiet=args.quiet)
@@ -350,16 +372,26 @@ def cmd_play(args) -> int:
     n = 0
     try:
         while not game.is_terminal(st):
+            if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
+                _err(f"no end after {_n(n, 'decision')} (--max-decisions): the rules may never finish the game"
+                     + (f"\n(the moves so far are in {args.log})" if log else ""))
+                if log is not None:
+                    log.close()
+                return 1
             p = game.current_player(st)
             who = players.get(p) if p is not None else None
             if who is None:
-                who = players[0] if kinds[0] != HUMAN else make_bot("random", bot_seed(seed, -1))
+                who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
             if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
                 # hot seat: the screen now belongs to another player, who takes the keyboard
                 narrator.viewer = p
                 seat = game.m.seats[p]
                 who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
-            action, label = who.choose_with_label(game, st) if not isinstance(who, Human) else who.choose(st)
+            if isinstance(who, Human):
+                action, label = who.choose(st)
+            else:
+                action = decide(who, game, st)
+                label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
             label = narrator.hide(st, p, label)
             step = game.apply_in_place(st, action)
             n += 1
@@ -390,9 +422,12 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .errors import IllegalActionError
     from .render import Renderer
-    from .replay import LogError, content_digest, read_log
+    from .replay import LogError, content_digest, from_header, read_log
     rec = read_log(args.file)
-    game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    try:
+        game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    except ContentError as e:  # the game's settings come from the log's header: say so, with its lines
+        raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
         _err(f"warning: the content of {rec.game} changed since this log was written; the replay may differ")
     renderer = Renderer(game)
@@ -446,8 +481,10 @@ def cmd_simulate(args) -> int:
     bar = BatchProgress()
     bar.start(total=args.games)
     try:
+        agents = seat_kinds(args.seat, game.num_players, auto=True, interactive=False, bots=args.bots,
+                            humans_allowed=False)
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
-                           check=args.check, progress=lambda done: bar.advance())
+                           check=args.check, agents=agents, progress=lambda done: bar.advance())
     except SimulationError as e:  # the same seed replays the same game with `play --auto`
         again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
                          + [f"--option {k}={v}" for k, v in options.items()])
@@ -542,11 +579,20 @@ def cmd_schema(args) -> int:
     from pathlib import Path
     from .paths import schemas_dir
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    sources = sorted(schemas_dir().glob("*.schema.json"))
+    if out.exists() and not out.is_dir():
+        raise InterpretError(f"--out {out}: a file, not a folder (the schemas are written into a folder)")
+    there = [src.name for src in sources if (out / src.name).exists()]
+    if there and not args.force:
+        raise InterpretError(f"--out {out} holds {', '.join(there)} already (use --force to overwrite)")
     written = []
-    for src in sorted(schemas_dir().glob("*.schema.json")):
-        shutil.copyfile(src, out / src.name)
-        written.append(src.name)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for src in sources:
+            shutil.copyfile(src, out / src.name)
+            written.append(src.name)
+    except OSError as e:
+        raise InterpretError(f"cannot write the schemas to {out}: {e.strerror or e}") from None
     _out(f"wrote {', '.join(written)} to {out}")
     return 0
 
@@ -560,13 +606,26 @@ def cmd_new(args) -> int:
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
     text = new_variant_text(args.name, rs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InterpretError(f"cannot write {out}: {e.strerror or e}") from None
     _out(f"wrote {out}: check it with `interpret validate {args.base} --variant {out}`")
     return 0
 
 
 # ---- the command line ---------------------------------------------------------------------
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: at least 1")
+    return n
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors: exit 2, no traceback, a pointer to --help
@@ -590,22 +649,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(q, *, players=True):
         if players:
-            q.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's)")
+            q.add_argument("--players", type=_positive, metavar="N", help="number of players (default: the game's)")
         q.add_argument("--option", "-o", action="extend", nargs="+", metavar="NAME=VALUE", default=[],
                        help="set a game option (repeatable)")
         variant_flag(q)
 
-    q = sub.add_parser("play", help="play a game in the terminal, against random bots",
-                       description="Play a game. Seat 1 is yours, the others are random bots; without a terminal "
-                                   "(or with --auto) every seat is a bot and the game log is printed.")
+    def seat_flags(q, *, humans):
+        q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
+                       help=("who plays seat N: human, or " if humans else "who plays seat N: ")
+                       + "an agent random, greedy, mcts or ismcts, with an optional budget: mcts:5000 "
+                         "(iterations), ismcts:2s (seconds) (repeatable)")
+        q.add_argument("--bots", metavar="LEVEL", help="every other computer seat: easy (random), normal (greedy), "
+                                                        "hard (ismcts:1s), or an agent such as mcts:2000")
+
+    q = sub.add_parser("play", help="play a game in the terminal, against bots",
+                       description="Play a game. Seat 1 is yours, the others are the strong bots (--bots hard: "
+                                   "ismcts, about a second a move); without a terminal (or with --auto) every seat "
+                                   "is a random bot (or --bots) and the game log is printed.")
     q.add_argument("game", nargs="?", default=DEFAULT_GAME, metavar="GAME",
                    help=f"a bundled game's name or a game folder (default: {DEFAULT_GAME})")
     game_options(q)
     q.add_argument("--seed", type=int, help="the game's random seed (default: a random one, printed)")
-    q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
-                   help="who plays seat N: human or random (repeatable)")
-    q.add_argument("--auto", action="store_true", help="every seat is a random bot")
+    seat_flags(q, humans=True)
+    q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
+    q.add_argument("--force", action="store_true", help="with --log: overwrite FILE if it exists")
+    q.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N",
+                   help="with bots only: give up on a game longer than this (default 100000)")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     debug_flag(q)
     q.set_defaults(run=cmd_play)
@@ -617,13 +687,15 @@ def build_parser() -> argparse.ArgumentParser:
     debug_flag(q)
     q.set_defaults(run=cmd_replay)
 
-    q = sub.add_parser("simulate", help="play many random games and summarise them",
-                       description="Play N games between random bots (game i from seed + i) and summarise "
+    q = sub.add_parser("simulate", help="play many games between bots and summarise them",
+                       description="Play N games between bots (random unless --seat/--bots; game i from seed + i) "
+                                   "and summarise "
                                    "speed, length, scores and wins by seat.")
     q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
     q.add_argument("--games", "-n", type=int, default=100, metavar="N", help="number of games (default 100)")
     q.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the first game (default 0)")
     game_options(q)
+    seat_flags(q, humans=False)
     q.add_argument("--check", action="store_true", help="check the content's invariants after every decision")
     q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
                    help="give up on a game longer than this (default 100000)")
@@ -679,6 +751,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("schema", help="write the JSON Schemas of content, variant and scenario files",
                        description="Write the JSON Schemas (draft 2020-12) to a folder, for editors and CI.")
     q.add_argument("--out", required=True, metavar="DIR")
+    q.add_argument("--force", action="store_true", help="overwrite schemas already in DIR")
     debug_flag(q)
     q.set_defaults(run=cmd_schema)
 

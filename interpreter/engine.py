@@ -17,7 +17,8 @@ import json
 from dataclasses import dataclass, field
 
 from . import runtime as rt
-from .errors import IllegalActionError, InternalError, RefusalKind, RuleRuntimeError
+from .errors import IllegalActionError, Location, RefusalKind, RuleRuntimeError
+from .guard import guard_methods, translate
 from .match import Match
 from .model import Action, Seat, key_of, label_of
 
@@ -69,6 +70,9 @@ class Game:
         self.seats = match.seats
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
+
+    def __deepcopy__(self, memo):
+        return self  # a game is a frozen definition: copies of a state share it
 
     def forget_listing(self, st) -> None:
         """Forget the legal actions listed for `st`: call it after changing a state by hand."""
@@ -401,8 +405,8 @@ class Game:
     def _run(self, ctx, entry):
         try:
             entry(ctx)
-        except RecursionError:
-            raise RuleRuntimeError("the rules recurse without end") from None
+        except RecursionError as e:
+            raise translate(e) from None
 
     # ---- the flow of rounds, turns and steps -------------------------------------------
 
@@ -480,7 +484,12 @@ class Game:
             if self._has_action(st):
                 return
             self._next_step(ctx)
-        raise InternalError("the flow did not settle after 10000 transitions: the rules loop")
+        rs = m.rs
+        where = next((rs.origins[k] for k in (("flow", "turn"), ("flow", "round")) if k in rs.origins),
+                     Location(rs.files[0] if rs.files else rs.name))
+        raise RuleRuntimeError(f"the flow did not settle after {_MAX_SETTLE} transitions without a decision: "
+                               f"the rules loop (a turn, step or round that always finishes at once, with "
+                               f"no action to play?)", where)
 
     def _has_action(self, st) -> bool:
         """Whether the turn player has a legal action in the current step. The list is kept
@@ -685,6 +694,16 @@ class Game:
 
     # ---- results --------------------------------------------------------------------
 
+    def observe(self, st, seat: int | None) -> dict:
+        """What `seat` knows of `st` (observation.py): the only input bots and remote clients get."""
+        from .observation import observe
+        return observe(self, st, seat)
+
+    def determinize(self, st, seat: int | None, rng) -> dict:
+        """A full state consistent with what `seat` knows, sampled with `rng` (observation.py)."""
+        from .observation import determinize
+        return determinize(self, st, seat, rng)
+
     def scores(self, st) -> list:
         m = self.m
         if m.score is None:
@@ -754,3 +773,9 @@ class Game:
         ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else self.m.turn_player(st))
         ctx.locals = [None] * scope.size
         return f(ctx)
+
+
+# Python exceptions met while the rules run (recursion without end, values that do not go
+# together) leave the forward model as rule errors at the rule's position (guard.py).
+guard_methods(Game, ("new_game", "apply_in_place", "legal_actions", "legal_actions_with_labels", "label", "verify",
+                     "can", "explain", "is_legal", "scores", "ranking", "winners", "check_invariants", "evaluate"))

@@ -12,9 +12,10 @@ from typing import NamedTuple
 class Card:
     """One physical component (a card, a token, a piece)."""
 
-    __slots__ = ("id", "key", "name", "tags", "props", "owner", "start")
+    __slots__ = ("id", "key", "name", "tags", "props", "owner", "start", "back")
 
-    def __init__(self, id: int, key: str, name: str, tags: frozenset, props: dict, owner, start: str):
+    def __init__(self, id: int, key: str, name: str, tags: frozenset, props: dict, owner, start: str,
+                 back: str = ""):
         self.id = id
         self.key = key  # unique, stable: used in actions, logs and saves
         self.name = name  # its definition's name (several copies share it)
@@ -22,6 +23,9 @@ class Card:
         self.props = props
         self.owner = owner  # a Seat or None
         self.start = start
+        # what a seat that cannot identify the card still sees of it (its back): cards with the
+        # same back can be told apart only face up (views.py, observation.py)
+        self.back = back or name
 
     def __repr__(self) -> str:
         return self.key

@@ -29,6 +29,7 @@ from . import runtime as rt
 from .dsl.compiler import CompileError, Scope
 from .dsl.parser import ParseFailure
 from .errors import ErrorList
+from .guard import guard_methods
 from .model import Card, Seat, Zone
 from .yamlio import SourceText
 
@@ -398,3 +399,6 @@ class Renderer:
 
 
 __all__ = ["Renderer", "Sight", "Template", "compile_template", "HIDDEN"]
+
+
+guard_methods(Renderer, ("screen", "redact"))  # a rule failing in a template is a rule error (guard.py)

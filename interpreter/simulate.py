@@ -4,15 +4,18 @@
     summary = simulate(game, games=100, seed=1)
     print(summary.report())
 
-Games are played in place (``Game.apply_in_place``): a bot owns the state it plays on.
-Game i starts from seed + i; the bot of each seat draws from its own generator.
+Games are played in place (``Game.apply_in_place``); agents get decisions, never the state.
+Game i starts from seed + i; the agent of each seat draws from its own generator
+(`bot_seed(seed + i, seat)`). `agents` gives each seat's specification (default: random):
+
+    simulate(game, games=20, seed=1, agents=["ismcts:0.5s", "random", "random", "random"])
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 
-from .bots import RandomBot, bot_seed
+from .agents import bot_seed, make_agent, make_decision
 from .errors import InterpretError
 
 MAX_DECISIONS = 100_000
@@ -40,13 +43,20 @@ class GameResult:
     decided_by: str = ""  # score, a tie-break, seat order... (interpreter/analysis/outcome.py)
 
 
-def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, check: bool = False,
+def make_agents(game, seed: int, specs=None) -> list:
+    """The agents of one game: seat i plays `specs[i]` (default: random), seeded bot_seed(seed, i)."""
+    specs = list(specs) if specs else []
+    specs += ["random"] * (game.num_players - len(specs))
+    return [make_agent(spec, bot_seed(seed, i)) for i, spec in enumerate(specs[:game.num_players])]
+
+
+def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS, check: bool = False,
              record: bool = False, keep_state: bool = False, observe=None) -> GameResult:
-    """One full game between bots (default: random bots seeded from `seed`).
+    """One full game between agents: a list of Agent, or of specifications (default: random).
     `observe(st)`, if given, is called with the state after every decision (it must not change it)."""
     st = game.new_game(seed=seed)
-    if bots is None:
-        bots = [RandomBot(bot_seed(seed, i)) for i in range(game.num_players)]
+    if agents is None or not all(hasattr(a, "act") for a in agents):
+        agents = make_agents(game, seed, agents)
     decisions = 0
     played = [] if record else None
     is_terminal, current_player, apply_in_place = game.is_terminal, game.current_player, game.apply_in_place
@@ -56,7 +66,8 @@ def play_out(game, seed: int, *, bots=None, max_decisions: int = MAX_DECISIONS, 
                 raise SimulationError(f"the game did not end within {max_decisions} decisions",
                                       seed=seed, decisions=decisions)
             p = current_player(st)
-            action = bots[p].choose(game, st)
+            agent = agents[p]
+            action = agent.act(make_decision(game, st, p, keep=agent.keeps_decisions))
             if played is not None:
                 played.append(str(action))
             apply_in_place(st, action, checked=False)
@@ -167,13 +178,13 @@ class Summary:
 
 
 def simulate(game, *, games: int, seed: int = 0, max_decisions: int = MAX_DECISIONS, check: bool = False,
-             progress=None) -> Summary:
-    """`games` random games, game i from seed + i."""
+             progress=None, agents=None) -> Summary:
+    """`games` games, game i from seed + i, seat s played by `agents[s]` (a specification; default random)."""
     from .analysis.outcome import decided_by
     results = []
     start = time.perf_counter()
     for i in range(games):
-        r = play_out(game, seed + i, max_decisions=max_decisions, check=check, keep_state=True)
+        r = play_out(game, seed + i, agents=agents, max_decisions=max_decisions, check=check, keep_state=True)
         r.decided_by = decided_by(game, r.state, r.winners)
         r.state = None
         results.append(r)
@@ -183,4 +194,4 @@ def simulate(game, *, games: int, seed: int = 0, max_decisions: int = MAX_DECISI
     return Summary(game.m.rs.title, game.num_players, seconds, results)
 
 
-__all__ = ["simulate", "play_out", "Summary", "GameResult", "SimulationError", "MAX_DECISIONS"]
+__all__ = ["simulate", "play_out", "make_agents", "Summary", "GameResult", "SimulationError", "MAX_DECISIONS"]

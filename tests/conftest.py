@@ -15,8 +15,14 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def pytest_addoption(parser):
     parser.addoption("--fuzz-long", action="store_true", default=False,
                      help="run the hypothesis fuzz tests with many more examples")
+    parser.addoption("--leak-long", action="store_true", default=False,
+                     help="play many more games in the twin-state leak test (tests/test_observation.py)")
     parser.addoption("--golden-all", action="store_true", default=False,
                      help="replay every golden game (tests/golden), not only the first of each configuration")
+    parser.addoption("--agents-long", action="store_true", default=False,
+                     help="check the agents' no-cheating test at many more decisions, with larger budgets")
+    parser.addoption("--strength", action="store_true", default=False,
+                     help="run the bounded strength matches of the agents (benchmarks/strength.py)")
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,6 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bots import BOTS, bot_seed, make_bot
 from ..errors import InterpretError
 from ..simulate import MAX_DECISIONS, SimulationError, play_out
 from .outcome import LeadTracker, decided_by, facet_values
@@ -87,9 +86,9 @@ def configuration(spec: Spec, game) -> dict:
 def play_record(game, config: dict, index: int) -> dict:
     """Play game `index` of the batch and describe it (the line of results.jsonl)."""
     seed = config["seed"] + index
-    bots = [make_bot(kind, bot_seed(seed, i)) for i, kind in enumerate(config["agents"])]
+    # seat i's agent is seeded bot_seed(seed, i) (simulate.make_agents)
     lead = LeadTracker(game)
-    r = play_out(game, seed, bots=bots, max_decisions=config["max_decisions"], keep_state=True,
+    r = play_out(game, seed, agents=config["agents"], max_decisions=config["max_decisions"], keep_state=True,
                  observe=lead.observe)
     return {
         "index": index,
@@ -289,4 +288,4 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-__all__ = ["Spec", "Batch", "AnalysisError", "play_record", "configuration", "encode", "BOTS", "RESULTS", "RUN"]
+__all__ = ["Spec", "Batch", "AnalysisError", "play_record", "configuration", "encode", "RESULTS", "RUN"]

@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from interpreter.engine import Game, to_json  # noqa: E402
-from interpreter.bots import RandomBot, bot_seed  # noqa: E402
+from interpreter.agents import RandomAgent, bot_seed, make_decision  # noqa: E402
 
 GAMES_PER_CONFIG = 50
 CHECK_EVERY = 25
@@ -59,12 +59,12 @@ def digest(st) -> str:
 def play(game: Game, seed: int):
     """(actions, digests, result) of one seeded random game, as simulate plays it."""
     st = game.new_game(seed=seed)
-    bots = [RandomBot(bot_seed(seed, i)) for i in range(game.num_players)]
+    bots = [RandomAgent(bot_seed(seed, i)) for i in range(game.num_players)]
     actions, digests = [], [digest(st)]
     while not game.is_terminal(st):
         if len(actions) >= MAX_DECISIONS:
             raise RuntimeError(f"seed {seed}: no end within {MAX_DECISIONS} decisions")
-        action = bots[game.current_player(st)].choose(game, st)
+        action = bots[game.current_player(st)].act(make_decision(game, st, keep=False))
         actions.append(str(action))
         game.apply_in_place(st, action, checked=False)
         if len(actions) % CHECK_EVERY == 0:

@@ -1,0 +1,166 @@
+"""How well the agents play: seat-rotated matches, win rates with 95 % Wilson intervals (issue 13).
+
+    python benchmarks/strength.py ttt            # tic-tac-toe: mcts vs random, mcts vs mcts
+    python benchmarks/strength.py c4 --games 100 # connect four: mcts vs random
+    python benchmarks/strength.py dark --budget 1s --games 40
+    python benchmarks/strength.py all --quick    # every match, few games, tiny budgets (what CI runs)
+
+Each match names the side under test ("ismcts" in Dark Agent: one seat; a team in Agent DOG;
+a company in Agents Secrets) and its opponents. The seats of the side under test rotate from
+game to game, so that no seat's advantage counts for it. A game is a win for the side when one
+of its seats is among the winners and none of the others is; a draw when nobody wins, or both do.
+In Agents Secrets a company wins with the other company's double agent: the side with more of
+the winners wins.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
+from interpreter.engine import Game  # noqa: E402
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Match:
+    name: str
+    game: str
+    players: int
+    tested: str  # the agent of the side under test
+    others: str  # the agent of every other seat
+    variants: tuple = ()
+    sides: str = "seat"  # "seat": one tested seat; "team": seats s and s+2 (Agent DOG); "company": a company
+    target: str = ""  # what the issue asks, as text
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    decisions: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    def row(self) -> str:
+        lo, hi = wilson(self.wins, self.n)
+        rate = self.wins / self.n if self.n else 0.0
+        length = sum(self.decisions) / len(self.decisions) if self.decisions else 0
+        return (f"| {self.name} | {self.tested} vs {self.others} | {self.n} | {self.wins}/{self.draws}/{self.losses} "
+                f"| {100 * rate:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}] | {length:.0f} | {self.target} |")
+
+
+HEADER = ("| match | agents | n | won/drawn/lost | win rate [95 % CI] | decisions a game | asked |\n"
+          "| --- | --- | --- | --- | --- | --- | --- |")
+
+
+def tested_seats(match: Match, game: Game, st, g: int) -> set:
+    n = game.num_players
+    if match.sides == "seat":
+        return {g % n}
+    if match.sides == "team":  # partners sit opposite (Agent DOG: seats 1 and 3, 2 and 4)
+        first = g % 2
+        return {s for s in range(n) if s % 2 == first}
+    if match.sides == "company":  # the company of the seats (public `company` of Agents Secrets)
+        companies = sorted(set(st["pv"]["company"]))
+        mine = companies[g % len(companies)]
+        return {s for s in range(n) if st["pv"]["company"][s] == mine}
+    raise ValueError(match.sides)
+
+
+def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
+    game = Game.load(match.game, players=match.players, variants=match.variants)
+    st = game.new_game(seed=seed)
+    mine = tested_seats(match, game, st, g)
+    agents = [make_agent(match.tested if s in mine else match.others, bot_seed(seed, s)) for s in range(game.num_players)]
+    n = 0
+    while not game.is_terminal(st) and n < max_decisions:
+        p = game.current_player(st)
+        a = agents[p].act(make_decision(game, st, p, keep=agents[p].keeps_decisions))
+        game.apply_in_place(st, a, checked=False)
+        n += 1
+    winners = set(game.winners(st)) if game.is_terminal(st) else set()
+    ours, theirs = len(winners & mine), len(winners - mine)
+    if match.sides == "company":  # the winning company's loyal members, and the other's double agent, win
+        ours, theirs = ours > theirs, theirs > ours
+    if ours and not theirs:
+        match.wins += 1
+    elif theirs and not ours:
+        match.losses += 1
+    else:
+        match.draws += 1
+    match.decisions.append(n)
+
+
+def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
+    b = budget
+    t = mcts or ("200" if quick else "2000")
+    c = mcts or ("100" if quick else "1000")
+    return {
+        "ttt": [Match("tic-tac-toe", "tic-tac-toe", 2, f"mcts:{t}", "random", target="never loses in 200 games")],
+        "ttt-self": [Match("tic-tac-toe, self-play", "tic-tac-toe", 2, f"mcts:{t}", f"mcts:{t}", target="draws")],
+        "c4": [Match("connect four", "connect-four", 2, f"mcts:{c}", "random", target="≥ 95 %")],
+        "dark": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "random", target="≥ 80 %")],
+        "dark-greedy": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "greedy", target="≥ 40 %")],
+        "secrets": [Match("Agents Secrets, 6 players", "agents-secrets", 6, f"ismcts:{b}", "random", sides="company",
+                          target="> 50 %")],
+        "dog": [Match("Agent DOG, 4 players (teams)", "agent-dog", 4, f"ismcts:{b}", "random", sides="team",
+                      target="≥ 80 %, shorter games")],
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 dark dark-greedy secrets dog, or all")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--budget", default="1s", help="the ismcts budget: 1s, 0.2s, 300 (iterations)")
+    ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--quick", action="store_true", help="tiny budgets (CI)")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--progress", action="store_true", help="a line on stderr after each game")
+    args = ap.parse_args(argv)
+    table = matches(args.budget, args.quick, args.mcts)
+    which = list(table) if "all" in args.which else args.which
+    done = []
+    for key in which:
+        for m in table[key]:
+            start = time.perf_counter()
+            for g in range(args.games):
+                play(m, g, args.seed + g)
+                if args.progress:
+                    print(f"  {m.name}: game {g + 1}: {m.wins}/{m.draws}/{m.losses} "
+                          f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+            m.seconds = time.perf_counter() - start
+            done.append(m)
+            print(m.row() if not args.json else "", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps([{"match": m.name, "tested": m.tested, "others": m.others, "n": m.n, "wins": m.wins,
+                           "draws": m.draws, "losses": m.losses, "ci": wilson(m.wins, m.n), "seconds": m.seconds,
+                           "decisions_avg": sum(m.decisions) / max(1, len(m.decisions))} for m in done], indent=2))
+    else:
+        print(HEADER)
+        for m in done:
+            print(m.row())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

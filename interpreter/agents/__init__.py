@@ -1,0 +1,38 @@
+"""Agents: programs that play a seat, from what that seat knows (interpreter.agents.base).
+
+    agent = make_agent("ismcts:1s", seed=bot_seed(game_seed, seat))
+    action = agent.act(make_decision(game, state))
+
+`random` (easy), `greedy` (normal), `mcts` and `ismcts` (hard). No agent knows any game:
+they use the forward model, the score and the content's optional `scoring.evaluation`.
+"""
+from __future__ import annotations
+
+from .base import Agent, Decision, bot_seed, make_decision
+from .greedy import GreedyAgent
+from .ismcts import ISMCTSAgent
+from .mcts import MCTSAgent
+from .random import RandomAgent
+from .spec import DEFAULT_LEVEL, KINDS, LEVELS, AgentSpec, AgentSpecError, parse_spec
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
+
+
+def make_agent(spec, seed: int = 0, **options) -> Agent:
+    """An agent from its specification (`ismcts:2s`, a level such as `hard`, or an AgentSpec)."""
+    if not isinstance(spec, AgentSpec):
+        spec = parse_spec(str(spec))
+    cls = AGENTS[spec.kind]
+    if cls is RandomAgent:
+        return cls(seed)
+    return cls(seed, iterations=spec.iterations, seconds=spec.seconds, **options)
+
+
+def decide(agent: Agent, game, st):
+    """The action `agent` plays at the decision of `st` (the seat deciding now)."""
+    return agent.act(make_decision(game, st, keep=agent.keeps_decisions))
+
+
+__all__ = ["Agent", "Decision", "make_decision", "make_agent", "decide", "bot_seed", "AGENTS", "KINDS", "LEVELS",
+           "DEFAULT_LEVEL", "AgentSpec", "AgentSpecError", "parse_spec", "RandomAgent", "GreedyAgent", "MCTSAgent",
+           "ISMCTSAgent"]

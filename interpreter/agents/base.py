@@ -1,0 +1,93 @@
+"""What an agent is given, and what every agent is.
+
+An agent never holds a game state. At each of its decisions it gets a `Decision`:
+its seat, what that seat knows (`observation`), the legal actions, the game (the
+forward model, to search with), and `sample(rng)`, which returns a full state
+consistent with what the seat knows (hidden cards re-dealt, future dice unknown):
+`game.determinize(state, seat, rng)` on a state the decision keeps to itself.
+
+    decision = make_decision(game, state)
+    action = agent.act(decision)
+
+Agents own their randomness (a seeded `random.Random`, never the global one):
+the same seed, budget and decisions give the same actions.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable
+
+from ..engine import clone
+from ..model import Action
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at `seat` in the game started with `game_seed`."""
+    return (game_seed * 1_000_003 + 7919 * (seat + 1)) & 0xFFFF_FFFF_FFFF
+
+
+def observe(game, st, seat) -> dict:
+    """What `seat` knows of `st` (the game's information model)."""
+    return game.observe(st, seat)
+
+
+def determinize(game, st, seat, rng: random.Random) -> dict:
+    """A full state consistent with what `seat` knows of `st`, its random generator reseeded."""
+    return game.determinize(st, seat, rng)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of one seat, as that seat may know it."""
+
+    seat: int
+    actions: tuple  # the legal actions (Action), in the game's stable order
+    game: object = field(repr=False)
+    _observe: Callable[[], dict] = field(repr=False, compare=False)
+    _sample: Callable[[random.Random], dict] = field(repr=False, compare=False)
+
+    @cached_property
+    def observation(self) -> dict:
+        """What the seat knows (computed when first asked: random play never asks)."""
+        return self._observe()
+
+    def sample(self, rng: random.Random) -> dict:
+        """A full state consistent with the observation, drawn with `rng` (a new state each call,
+        the caller's to change)."""
+        return self._sample(rng)
+
+
+def make_decision(game, st, seat: int | None = None, *, keep: bool = True) -> Decision:
+    """The decision of `seat` (default: the seat deciding now) in `st`.
+
+    With `keep` the decision holds a copy of `st`, so that it stays valid after the game moves
+    on (agents that reuse their search tree sample past decisions). Without it the caller
+    promises not to change `st` while the decision is in use."""
+    if seat is None:
+        seat = game.current_player(st)
+    held = clone(st) if keep else st
+    return Decision(seat, tuple(game.legal_actions(st)), game,
+                    lambda: observe(game, held, seat),
+                    lambda rng: determinize(game, held, seat, rng))
+
+
+class Agent:
+    """A player that is a program. Subclasses set `kind` and implement `act`."""
+
+    kind = "agent"
+    keeps_decisions = False  # whether a Decision is used after `act` returns (make_decision(keep=...))
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def act(self, decision: Decision) -> Action:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"
+
+
+__all__ = ["Agent", "Decision", "make_decision", "bot_seed", "observe", "determinize"]

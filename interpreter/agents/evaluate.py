@@ -1,0 +1,106 @@
+"""How good a position is for each seat: the value search agents back up and greedy maximises.
+
+A finished game is worth 1 to each winner and 0 to the others (0.5 to everyone when nobody
+wins: a draw). An unfinished one is judged on the declared score, or on the content's
+`scoring.evaluation` when it declares one (a designer's hint about the position, in the same
+units as the score, evaluated with `me` as each seat): `heuristic(st)` gives these raw numbers,
+`values(st)` turns them into a chance of winning per seat in [0, 1] (a softmax over the sides,
+so that a one-point lead counts for about as much as the temperature says).
+"""
+from __future__ import annotations
+
+import math
+
+from .. import runtime as rt
+
+
+def _number(v) -> float:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)):
+        return float(v)
+    return 0.0
+
+
+class Evaluator:
+    def __init__(self, game, temperature: float = 1.0):
+        self.game = game
+        self.m = game.m
+        self.n = game.num_players
+        self.temperature = temperature
+        self.expr = getattr(self.m, "evaluation", None)  # compiled scoring.evaluation, or None
+        self.score = self.m.score
+
+    def heuristic(self, st) -> list[float]:
+        """Each seat's raw value of `st`: `scoring.evaluation`, else the score."""
+        m = self.m
+        f = self.expr or self.score
+        if f is None:
+            return [0.0] * self.n
+        ctx = rt.Ctx(st, m)
+        out = []
+        size = m.score_scope.size
+        for s in m.seats:
+            ctx.me = s
+            ctx.locals = [None] * size
+            out.append(_number(f(ctx)))
+        return out
+
+    def sides(self, st) -> list:
+        """Each seat's side (`scoring.side`, else the seat itself)."""
+        m = self.m
+        side = getattr(m, "side", None)
+        if side is None:
+            return list(range(self.n))
+        ctx = rt.Ctx(st, m)
+        out = []
+        for s in m.seats:
+            ctx.me = s
+            ctx.locals = [None] * m.score_scope.size
+            v = side(ctx)
+            v = tuple(v) if isinstance(v, list) else v
+            out.append(("seat", s.id) if v is None else v)
+        return out
+
+    def terminal_values(self, st) -> list[float]:
+        winners = self.game.winners(st)
+        if not winners:
+            return [0.5] * self.n
+        out = [0.0] * self.n
+        for w in winners:
+            out[w] = 1.0
+        return out
+
+    def values(self, st) -> list[float]:
+        """Each seat's value of `st` in [0, 1]."""
+        if self.game.is_terminal(st):
+            return self.terminal_values(st)
+        h = self.heuristic(st)
+        sides = self.sides(st) if getattr(self.m, "side", None) is not None else None
+        t = self.temperature
+        if sides is None:
+            top = max(h)
+            e = [math.exp((x - top) / t) for x in h]
+            total = sum(e)
+            return [x / total for x in e]
+        best = {}
+        for s, x in zip(sides, h):  # a side's value: its best member's
+            best[s] = max(best.get(s, x), x)
+        top = max(best.values())
+        e = {s: math.exp((x - top) / t) for s, x in best.items()}
+        total = sum(e.values())
+        return [e[s] / total for s in sides]
+
+    def margin(self, st, seat: int) -> float:
+        """`seat`'s raw value minus the mean of its opponents' (seats of another side); a finished
+        game counts a large win or loss. What greedy maximises."""
+        if self.game.is_terminal(st):
+            v = self.terminal_values(st)[seat]
+            return 1e6 * (v - 0.5)
+        h = self.heuristic(st)
+        sides = self.sides(st)
+        others = [x for s, x in zip(sides, h) if s != sides[seat]]
+        return h[seat] - (sum(others) / len(others) if others else 0.0)
+
+
+__all__ = ["Evaluator"]

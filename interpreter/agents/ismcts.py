@@ -1,0 +1,24 @@
+"""Single-observer information-set MCTS (the `ismcts` agent, the hard level).
+
+The deciding seat is the only observer. Every iteration searches a new determinization
+(`decision.sample(rng)`: the hidden cards re-dealt among the places the seat cannot see, the
+dice reseeded) down one shared tree whose nodes are keyed by action ids: since ids never tell
+a hidden identity, a node gathers all the worlds the seat cannot tell apart. An action is not
+legal in every determinization, so UCB1 counts, for each action, the visits of its parent in
+which it was available (availability counts), not all the parent's visits.
+
+Simultaneous secret choices are sequential decisions whose choices are hidden from the others'
+observations; determinization re-deals them too, so nothing special is needed here.
+The rest (rollouts cut at a depth and evaluated, values per mover, tree reuse) is MCTSAgent's.
+"""
+from __future__ import annotations
+
+from .mcts import MCTSAgent
+
+
+class ISMCTSAgent(MCTSAgent):
+    kind = "ismcts"
+    availability = True
+
+
+__all__ = ["ISMCTSAgent"]

@@ -1,0 +1,227 @@
+"""UCT search over the forward model (the `mcts` agent), and the search loop `ismcts` shares.
+
+Open loop: a node is a sequence of actions from the decision, not a state. Each iteration
+
+1. samples a state from the decision (`decision.sample(rng)`: hidden cards guessed, the
+   state's random generator reseeded, so future dice are not known: chance is sampled anew
+   each time, and a node's statistics average over it);
+2. walks down the tree by UCB1 among the actions legal in that state, applying them;
+3. adds one node (an action not yet tried there);
+4. plays uniformly random actions up to `rollout_depth` decisions, or to the end;
+5. evaluates the position (Evaluator.values: 1/0 at the end, else a softmax of the score or
+   of `scoring.evaluation`) and adds, at each node, the value for the seat that chose the
+   action leading to it (several players: each node is judged by its mover).
+
+The action played is the root's most visited. Between two decisions of the same seat the tree
+is kept and the search goes on from the node the game reached, when it can be found: the node
+whose path, replayed on states sampled from the previous decision, gives the observation and
+the actions the seat has now (the information allows it in games without hidden moves).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from ..model import Action
+from .base import Agent, Decision
+from .evaluate import Evaluator
+
+DEFAULT_ITERATIONS = 1000
+DEFAULT_ROLLOUT_DEPTH = 20
+EXPLORATION = 0.7  # values are in [0, 1]: about 1/sqrt(2)
+REUSE_CANDIDATES = 24  # nodes tried when looking for the position reached since the last decision
+REUSE_SAMPLES = 3
+
+
+class Node:
+    __slots__ = ("mover", "children", "visits", "total", "avail")
+
+    def __init__(self, mover):
+        self.mover = mover  # the seat that chose the action leading here
+        self.children = {}  # Action -> Node
+        self.visits = 0
+        self.total = 0.0  # sum of the values, for `mover`
+        self.avail = 0  # how often the action leading here was legal when its parent was visited
+
+
+class MCTSAgent(Agent):
+    kind = "mcts"
+    keeps_decisions = True  # the last decision is sampled again to find where the game went
+    availability = False  # UCB1 over the parent's visits (ISMCTS: over the times an action was available)
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
+                 rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, exploration: float = EXPLORATION,
+                 reuse: bool = True, temperature: float = 1.0):
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout_depth = rollout_depth
+        self.c = exploration
+        self.reuse = reuse
+        self.temperature = temperature
+        self._ev = None
+        self._last = None  # (decision, root, action played)
+        self.last_values = None  # (action, visits, total value) of each root action at the last decision
+        self.stats = {"iterations": 0, "seconds": 0.0, "reused": 0, "decisions": 0}
+
+    def evaluator(self, game) -> Evaluator:
+        if self._ev is None or self._ev.game is not game:
+            self._ev = Evaluator(game, self.temperature)
+        return self._ev
+
+    # ---- one decision ----------------------------------------------------------------------
+
+    def act(self, decision: Decision) -> Action:
+        actions = decision.actions
+        if len(actions) == 1:
+            self._last = self.last_values = None
+            return actions[0]
+        root = self._reused_root(decision) if self.reuse else None
+        if root is None:
+            root = Node(None)
+        else:
+            self.stats["reused"] += 1
+        start = time.perf_counter()
+        n = self.search(decision, root)
+        self.stats["iterations"] += n
+        self.stats["seconds"] += time.perf_counter() - start
+        self.stats["decisions"] += 1
+        best = self.best_action(root, actions)
+        self.last_values = tuple((a, root.children[a].visits, root.children[a].total) if a in root.children
+                                 else (a, 0, 0.0) for a in actions)
+        self._last = (decision, root, best) if self.reuse else None
+        return best
+
+    @staticmethod
+    def best_action(root: Node, actions) -> Action:
+        best, key = actions[0], None
+        for a in actions:
+            ch = root.children.get(a)
+            k = (ch.visits, ch.total / ch.visits) if ch is not None and ch.visits else (0, 0.0)
+            if key is None or k > key:
+                best, key = a, k
+        return best
+
+    def search(self, decision: Decision, root: Node) -> int:
+        """Run iterations from `root` until the budget is spent; return how many ran."""
+        game = decision.game
+        rng = self.rng
+        values = self.evaluator(game).values
+        apply = game.apply_in_place
+        legal = game.legal_actions
+        current = game.current_player
+        over = game.is_terminal
+        log, sqrt = math.log, math.sqrt
+        c = self.c
+        avail = self.availability
+        depth_max = self.rollout_depth
+        iterations = self.iterations
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        n = 0
+        while True:
+            if iterations is not None and n >= iterations:
+                break
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            st = decision.sample(rng)
+            node = root
+            path = []
+            while not over(st):  # selection, then expansion of one node
+                p = current(st)
+                acts = legal(st)
+                children = node.children
+                untried = []
+                for a in acts:
+                    ch = children.get(a)
+                    if ch is None:
+                        untried.append(a)
+                    elif avail:
+                        ch.avail += 1
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    ch = children[a] = Node(p)
+                    ch.avail = 1
+                    apply(st, a, checked=False)
+                    path.append(ch)
+                    break
+                best_a, best_ch, best_v = None, None, -1.0
+                if avail:
+                    for a in acts:
+                        ch = children[a]
+                        v = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                        if v > best_v:
+                            best_a, best_ch, best_v = a, ch, v
+                else:
+                    ln = log(node.visits) if node.visits else 0.0
+                    for a in acts:
+                        ch = children[a]
+                        v = ch.total / ch.visits + c * sqrt(ln / ch.visits)
+                        if v > best_v:
+                            best_a, best_ch, best_v = a, ch, v
+                apply(st, best_a, checked=False)
+                path.append(best_ch)
+                node = best_ch
+            depth = 0
+            while depth < depth_max and not over(st):  # rollout
+                acts = legal(st)
+                apply(st, acts[rng.randrange(len(acts))], checked=False)
+                depth += 1
+            vals = values(st)
+            root.visits += 1
+            for ch in path:
+                ch.visits += 1
+                ch.total += vals[ch.mover]
+            n += 1
+        return n
+
+    # ---- tree reuse -------------------------------------------------------------------------
+
+    def _reused_root(self, decision: Decision) -> Node | None:
+        """The node of the last tree the game has reached, if it can be recognised."""
+        if self._last is None:
+            return None
+        old, root, played = self._last
+        game = decision.game
+        if old.game is not game or old.seat != decision.seat:
+            return None
+        start = root.children.get(played)
+        if start is None or start.visits < 2:
+            return None
+        candidates = []
+        frontier = [((), start)]
+        limit = 3 * game.num_players
+        for _ in range(limit + 1):
+            nxt = []
+            for path, node in frontier:
+                if node.visits >= 2:
+                    candidates.append((path, node))
+                for a, ch in node.children.items():
+                    if ch.visits >= 2:
+                        nxt.append((path + (a,), ch))
+            nxt.sort(key=lambda pn: -pn[1].visits)
+            frontier = nxt[:REUSE_CANDIDATES]
+            if not frontier:
+                break
+        want_actions = list(decision.actions)
+        apply, legal, current = game.apply_in_place, game.legal_actions, game.current_player
+        from .base import observe
+        for path, node in candidates[:REUSE_CANDIDATES]:
+            for _ in range(REUSE_SAMPLES):
+                st = old.sample(self.rng)
+                ok = True
+                for a in (played,) + path:
+                    if game.is_terminal(st) or a not in legal(st):
+                        ok = False
+                        break
+                    apply(st, a, checked=False)
+                if not ok:
+                    break  # the path is not playable in this sample; try the next node
+                if (current(st) == decision.seat and legal(st) == want_actions
+                        and observe(game, st, decision.seat) == decision.observation):
+                    return node
+        return None
+
+
+__all__ = ["MCTSAgent", "Node", "DEFAULT_ITERATIONS", "DEFAULT_ROLLOUT_DEPTH"]

@@ -1,0 +1,73 @@
+"""Agent specifications as the command line writes them.
+
+    random            uniform among the legal actions
+    greedy            one ply on the score (or the content's `scoring.evaluation`)
+    greedy:16         ... averaged over 16 sampled states per action
+    mcts:5000         UCT, 5000 iterations a decision
+    ismcts:2s         information-set MCTS, 2 seconds a decision (`1.5s`, `500ms` too)
+
+Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:1s.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import InterpretError
+
+KINDS = ("random", "greedy", "mcts", "ismcts")
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:1s"}
+DEFAULT_LEVEL = "hard"
+
+
+class AgentSpecError(InterpretError):
+    """An agent specification that names no agent or a budget that cannot be read."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    kind: str
+    iterations: int | None = None  # a budget in iterations (samples for greedy) ...
+    seconds: float | None = None   # ... or in seconds of thinking a decision
+
+    def __str__(self) -> str:
+        if self.iterations is not None:
+            return f"{self.kind}:{self.iterations}"
+        if self.seconds is not None:
+            return f"{self.kind}:{self.seconds:g}s"
+        return self.kind
+
+
+_BUDGET = re.compile(r"^(?:(\d+)|(\d+(?:\.\d*)?|\.\d+)\s*(s|ms))$")
+
+
+def parse_spec(text: str) -> AgentSpec:
+    """`ismcts:1.5s` -> AgentSpec("ismcts", seconds=1.5); a level (`hard`) is its agent."""
+    raw = text
+    text = text.strip().lower()
+    text = LEVELS.get(text, text)
+    kind, sep, budget = text.partition(":")
+    kind = kind.strip()
+    if kind not in KINDS:
+        raise AgentSpecError(f"no agent {raw!r}: agents are {', '.join(KINDS)} (with a budget such as "
+                             f"`mcts:5000` or `ismcts:2s`), or a level {', '.join(LEVELS)}")
+    if not sep:
+        return AgentSpec(kind)
+    if kind == "random":
+        raise AgentSpecError(f"{raw!r}: the random agent takes no budget")
+    m = _BUDGET.match(budget.strip())
+    if not m:
+        raise AgentSpecError(f"{raw!r}: a budget is a number of iterations (`{kind}:5000`) "
+                             f"or a time (`{kind}:2s`, `{kind}:1.5s`, `{kind}:500ms`)")
+    if m.group(1) is not None:
+        n = int(m.group(1))
+        if n < 1:
+            raise AgentSpecError(f"{raw!r}: the budget must be at least 1 iteration")
+        return AgentSpec(kind, iterations=n)
+    seconds = float(m.group(2)) / (1000 if m.group(3) == "ms" else 1)
+    if seconds <= 0:
+        raise AgentSpecError(f"{raw!r}: the time budget must be more than 0")
+    return AgentSpec(kind, seconds=seconds)
+
+
+__all__ = ["AgentSpec", "AgentSpecError", "parse_spec", "KINDS", "LEVELS", "DEFAULT_LEVEL"]

@@ -1,0 +1,181 @@
+"""What a seat knows, and states sampled from it.
+
+Both are derived from the visibility content declares (views.py explains the rules):
+
+- `observe(game, st, seat)` is the seat's observation: the view of views.py, where every card
+  the seat cannot identify shows only its back. It is the only input bots and remote clients get.
+- `unseen_slots(game, st, seat)` lists the places (zone, position) whose card the seat cannot
+  identify: cards in zones it does not see into, and concealed cards anywhere.
+- `relabel(game, st, mapping)` renames cards throughout a state (zones, card variables,
+  references held by variables and by a suspended rule), so that the card that was `a` is now
+  `mapping[a]`. The state of each place moves with the place: only identities change.
+- `determinize(game, st, seat, rng)` samples a state consistent with what `seat` sees: the cards
+  it cannot identify are dealt again at random among the unseen places, a card only where one
+  with the same back was, and the state's random generator is reseeded (so future dice and
+  shuffles are not known either). It depends only on what the seat sees: two states that differ
+  by a relabelling of unseen cards of the same back give the same sample for the same `rng`.
+
+What a seat saw earlier and no longer sees (a card it watched go into a hand) is not remembered:
+a sample is consistent with the current observation, not with the whole history.
+"""
+from __future__ import annotations
+
+import random
+
+from . import runtime as rt
+from .engine import clone
+from .errors import RuleRuntimeError
+from .rng import seed_state
+from .views import OWNER, SIDE, TOP, _on_side, _sees_contents, _seat_index, _sides, concealed_ids, view
+
+__all__ = ["observe", "unseen_slots", "relabel", "determinize"]
+
+
+def observe(game, st, seat: int | None) -> dict:
+    """The observation of `seat` (None: a spectator): the view, plus the back of every card the
+    seat cannot identify, by zone and position (`"backs"`, None where the card is identified)."""
+    out = view(game, st, seat)
+    m = game.m
+    backs: dict[str, list] = {}
+    for z, pos in unseen_slots(game, st, seat):
+        zone = m.zones[z]
+        row = backs.get(zone.key)
+        if row is None:
+            row = backs[zone.key] = [None] * len(st["z"][z])
+        row[pos] = m.cards[st["z"][z][pos]].back
+    for key, row in backs.items():
+        out["zones"][key]["backs"] = row
+    return out
+
+
+def unseen_slots(game, st, seat: int | None) -> list[tuple[int, int]]:
+    """The (zone id, position) of every card `seat` cannot identify in `st`."""
+    seat = _seat_index(game, seat)
+    m = game.m
+    concealed = concealed_ids(game, st)
+    sides = _sides(game, st) if any(z.visibility == SIDE for z in m.zones) else None
+    out = []
+    for zone, ids in zip(m.zones, st["z"]):
+        if not ids:
+            continue
+        if _sees_contents(zone, seat) or _on_side(zone, seat, sides):
+            first = len(ids)
+        elif zone.visibility == TOP:
+            first = 1
+        else:
+            first = 0
+        for pos, cid in enumerate(ids):
+            if pos >= first or cid in concealed:
+                out.append((zone.id, pos))
+    return out
+
+
+def _remap_tagged(v, f):
+    """A stored value (cards tagged {"c": id}, see runtime.encode) with every card renamed by f."""
+    t = type(v)
+    if t is dict:
+        if "c" in v and len(v) == 1:
+            return {"c": f(v["c"])}
+        return {k: _remap_tagged(x, f) for k, x in v.items()}
+    if t is list:
+        return [_remap_tagged(x, f) for x in v]
+    return v
+
+
+def _remapper(typ: str):
+    """How a stored variable of declared type `typ` is renamed (runtime.codec stores it)."""
+    if typ == "card":
+        return lambda v, f: None if v is None else f(v)
+    if typ == "cards":
+        return lambda v, f: [f(i) for i in v]
+    if typ in ("list", "any"):
+        return _remap_tagged
+    return None  # numbers, strings, zones, players: nothing to rename
+
+
+def relabel(game, st, mapping: dict) -> dict:
+    """A copy of `st` where card id `a` is renamed `mapping[a]` (a permutation of card ids;
+    ids not in the mapping keep their name)."""
+    m = game.m
+    f = mapping.get
+    g = lambda i: f(i, i)  # noqa: E731
+    out = clone(st)
+    out["z"] = [[g(c) for c in ids] for ids in st["z"]]
+    loc = list(st["loc"])
+    for a, b in mapping.items():
+        loc[b] = st["loc"][a]
+    out["loc"] = loc
+    cv = {}
+    for name, values in st["cv"].items():
+        fix = _remapper(m.cvars[name]["type"])
+        new = list(values)
+        for a, b in mapping.items():
+            new[b] = values[a]
+        if fix is not None:
+            new = [fix(v, g) if v is not None else v for v in new]
+        cv[name] = new
+    out["cv"] = cv
+    for kind, table in (("pv", m.pvars), ("zv", m.zvars)):
+        for name, values in st[kind].items():
+            fix = _remapper(table[name]["type"])
+            if fix is not None:
+                out[kind][name] = [fix(v, g) if v is not None else v for v in values]
+    for name, v in st["gv"].items():
+        fix = _remapper(m.gvars[name]["type"])
+        if fix is not None and v is not None:
+            out["gv"][name] = fix(v, g)
+    if st["pending"]:
+        out["pending"] = _remap_tagged(st["pending"], g)
+    return out
+
+
+MAX_TRIES = 200  # samples tried before giving up on the content's invariants
+
+
+def _rules_hold(game, st) -> bool:
+    """Whether the content's declared invariants hold in `st`: what the rules say must be true
+    (the double agent is in play, not in the box) is knowledge a sample must respect."""
+    m = game.m
+    ctx = rt.Ctx(st, m)
+    for f, _message, size, per_player in m.invariants:
+        for s in (m.seats if per_player else [None]):
+            ctx.me = s
+            ctx.locals = [None] * size
+            try:
+                if not f(ctx):
+                    return False
+            except RuleRuntimeError:
+                return False
+    return True
+
+
+def determinize(game, st, seat: int | None, rng: random.Random) -> dict:
+    """A full state consistent with what `seat` sees in `st`, sampled with `rng`.
+
+    Samples that break one of the content's invariants are drawn again (up to MAX_TRIES; then
+    the last one is returned, as any sample is consistent with the observation)."""
+    for _ in range(MAX_TRIES - 1):
+        out = _sample(game, st, seat, rng)
+        if not game.m.invariants or _rules_hold(game, out):
+            return out
+    return _sample(game, st, seat, rng)
+
+
+def _sample(game, st, seat, rng) -> dict:
+    m = game.m
+    slots = unseen_slots(game, st, seat)
+    by_back: dict[str, list] = {}
+    for z, pos in slots:
+        cid = st["z"][z][pos]
+        by_back.setdefault(m.cards[cid].back, []).append(cid)
+    mapping = {}
+    for back in sorted(by_back):
+        old = by_back[back]
+        new = sorted(old)  # the set of unseen cards of this back, whatever their arrangement
+        rng.shuffle(new)
+        for a, b in zip(old, new):
+            if a != b:
+                mapping[a] = b
+    out = relabel(game, st, mapping) if mapping else clone(st)
+    out["rng"] = seed_state(rng.getrandbits(64))
+    return out

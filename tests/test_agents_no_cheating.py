@@ -1,0 +1,157 @@
+"""Agents never see more than their seat's observation (issue 13, item 5).
+
+At decisions of random games of every bundled game and variant, build a second state that differs
+from the real one only by two cards the deciding seat cannot see (their places swapped). Given the
+same seed and budget, every agent must play the same action in both. Positive control: swapping
+two cards the seat can see changes what it is given, and changes the agents' play somewhere.
+
+Bounded by default (a few decisions per configuration, small budgets); `--agents-long` checks
+many more decisions with larger budgets.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.agents import make_agent, make_decision
+from interpreter.agents.base import observe
+from interpreter.engine import Game, clone
+from interpreter.errors import InterpretError
+from interpreter.observation import relabel, unseen_slots
+
+CONFIGS = [
+    ("dark-agent", (), 4), ("dark-agent", (), 2), ("dark-agent", ("all-objectives",), 3),
+    ("dark-agent", ("eclair",), 4), ("dark-agent", ("expansion-5-10",), 6), ("dark-agent", ("hidden-cards",), 4),
+    ("dark-agent", ("long",), 2), ("dark-agent", ("no-dice",), 4), ("dark-agent", ("solo",), 1),
+    ("dark-agent", ("teams",), 4), ("agents-secrets", (), 6), ("agents-secrets", ("le-monde-est-vaste",), 8),
+    ("agent-dog", (), 4), ("agent-dog", ("2-3-joueurs",), 2), ("tic-tac-toe", (), 2), ("connect-four", (), 2),
+]
+AGENTS = ["greedy:2", "mcts:{n}", "ismcts:{n}"]
+
+@pytest.fixture(scope="module")
+def budget(request) -> dict:
+    long = request.config.getoption("--agents-long")
+    return {"decisions": 40 if long else 2, "games": 3 if long else 1, "iterations": 60 if long else 8,
+            "depth": 20 if long else 6, "swaps": 3 if long else 2}
+
+
+def _swap(game, st, a: int, b: int) -> dict:
+    """A copy of `st` where cards `a` and `b` trade identities (each place keeps its state)."""
+    return relabel(game, st, {a: b, b: a})
+
+
+def _pairs(game, st, seat, rng, *, visible: bool, tries: int = 80):
+    """Pairs of cards of different names that `seat` cannot identify (visible=False: same back,
+    so that nothing it sees tells them apart), or that it sees (visible=True). Two places are
+    drawn first (the same one twice: an order within a pile), then a card in each (often the top
+    one): every place counts, not only the biggest pile."""
+    m = game.m
+    unseen = unseen_slots(game, st, seat)
+    hidden = {st["z"][z][pos] for z, pos in unseen}
+    by_zone = {}
+    for c in m.cards:
+        if (c.id not in hidden) == visible:
+            by_zone.setdefault(st["loc"][c.id], []).append(c.id)
+    zones = sorted(by_zone)
+    out = []
+    for _ in range(tries if zones else 0):
+        za, zb = rng.choice(zones), rng.choice(zones)
+        top = st["z"][za][0]
+        a = top if rng.random() < 0.5 and top in by_zone[za] else rng.choice(by_zone[za])
+        b = rng.choice(by_zone[zb])
+        ca, cb = m.cards[a], m.cards[b]
+        differ = ca.name != cb.name or (visible and ca.owner is not cb.owner)  # (two players' marks)
+        if a != b and differ and (visible or ca.back == cb.back) and (a, b) not in out:
+            out.append((a, b))
+    return out
+
+
+def _decisions(game, seed: int, count: int):
+    """States of one random game at `count` decisions with several legal actions, spread out."""
+    rng = random.Random(seed)
+    st = game.new_game(seed=seed)
+    states = []
+    while not game.is_terminal(st) and len(states) < 400:
+        acts = game.legal_actions(st)
+        if len(acts) > 1:
+            states.append(clone(st))
+        game.apply_in_place(st, rng.choice(acts))
+    rng.shuffle(states)
+    return states[:count]
+
+
+def _act(game, st, spec, seed, depth):
+    """What the agent plays, and what it thought of every action (its search, not only its choice)."""
+    options = {} if spec.startswith("greedy") else {"rollout_depth": depth}
+    agent = make_agent(spec, seed, **options)
+    action = agent.act(make_decision(game, st, keep=False))
+    return action, agent.last_values
+
+
+def _check(game, budget) -> tuple[int, list]:
+    """(swaps checked, what differed): each agent at decisions of random games, on the real state
+    and on the state with two unseen cards swapped, with the same seed and budget."""
+    specs = [s.format(n=budget["iterations"]) for s in AGENTS]
+    checked, broken, differ = 0, 0, []
+    for g in range(budget["games"]):
+        rng = random.Random(1000 + g)
+        for st in _decisions(game, 77 + g, budget["decisions"]):
+            seat = game.current_player(st)
+            for a, b in _pairs(game, st, seat, rng, visible=False)[:budget["swaps"]]:
+                other = _swap(game, st, a, b)
+                if observe(game, other, seat) != observe(game, st, seat) or game.check_invariants(other):
+                    continue  # a state the rules never reach (the information model's own test checks the rest)
+                for spec in specs:
+                    seed = rng.randrange(10**6)
+                    first = _act(game, st, spec, seed, budget["depth"])
+                    try:
+                        second = _act(game, other, spec, seed, budget["depth"])
+                    except InterpretError:
+                        broken += 1  # the swap made a state the rules cannot play
+                        break
+                    checked += 1
+                    if first != second:
+                        differ.append(f"{spec} at seat {seat} plays {first[0]} or {second[0]} (or weighs its actions "
+                                      f"differently) depending on {game.m.cards[a].key} <-> {game.m.cards[b].key}")
+    assert broken <= checked // 2, f"{broken} swaps made states the rules cannot play, {checked} checked"
+    return checked, differ
+
+
+@pytest.mark.parametrize("name, variants, players", CONFIGS, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
+def test_agents_play_the_same_whatever_the_cards_they_cannot_see(name, variants, players, budget):
+    game = Game.load(name, players=players, variants=variants)
+    checked, differ = _check(game, budget)
+    assert not differ, "agents that read cards they cannot see:\n" + "\n".join(differ)
+    if name not in ("tic-tac-toe", "connect-four"):  # perfect information: nothing is hidden there
+        assert checked > 0, "no hidden card to swap was found: the test checked nothing"
+
+
+def test_the_check_catches_an_agent_that_samples_the_true_state(monkeypatch, budget):
+    """The test can fail: with a `determinize` that keeps the true cards (only the dice reseeded),
+    the agents' play depends on the hidden cards, and the check says so."""
+    def cheat(self, st, seat, rng):
+        out = clone(st)
+        out["rng"] = rng.getrandbits(64)
+        return out
+    monkeypatch.setattr(Game, "determinize", cheat)
+    game = Game.load("dark-agent", players=4, variants=("hidden-cards",))
+    _, differ = _check(game, budget)
+    assert differ
+
+
+@pytest.mark.parametrize("name, players", [("tic-tac-toe", 2), ("connect-four", 2)])
+def test_positive_control_swapping_cards_the_seat_sees_changes_its_play(name, players, budget):
+    game = Game.load(name, players=players)
+    rng = random.Random(5)
+    noticed = changed = 0
+    for st in _decisions(game, 3, 8):
+        seat = game.current_player(st)
+        for a, b in _pairs(game, st, seat, rng, visible=True)[:1]:
+            other = _swap(game, st, a, b)
+            if observe(game, other, seat) != observe(game, st, seat):
+                noticed += 1
+            seed = rng.randrange(10**6)
+            if _act(game, st, "mcts:40", seed, 8)[0] != _act(game, other, "mcts:40", seed, 8)[0]:
+                changed += 1
+    assert noticed > 0 and changed > 0, (noticed, changed)

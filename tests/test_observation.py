@@ -1,0 +1,195 @@
+"""Observations and determinisation (interpreter/observation.py), and the twin-state leak test.
+
+At decisions of random games of every bundled game and variant, two cards the observing seat
+cannot identify (same back, different definitions) are swapped by relabelling the state. What the
+seat gets must not change: its observation, a determinised sample (same rng), and, when it is the
+seat to decide, its legal action ids and labels. A positive control swaps cards the seat can see,
+and that must be noticed. `--leak-long` plays many more games (figures in the closing note).
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter.engine import Game
+from interpreter.loader import load_ruleset
+from interpreter.observation import determinize, observe, relabel, unseen_slots
+
+ROOT = Path(__file__).resolve().parent.parent / "content"
+
+
+def configurations():
+    for game_dir in sorted(p for p in ROOT.iterdir() if (p / "game.yaml").exists()):
+        game = game_dir.name
+        variants = [None] + sorted(v.stem for v in (game_dir / "variants").glob("*.yaml")) \
+            if (game_dir / "variants").is_dir() else [None]
+        for variant in variants:
+            rs = load_ruleset(game, variants=[variant] if variant else [])
+            lo, hi = rs.player_range
+            yield game, variant, hi if game != "agents-secrets" else lo
+
+
+CONFIGS = list(configurations())
+
+
+def _json(v) -> str:
+    return json.dumps(v, sort_keys=True)
+
+
+def _seen_by(g, st, seat) -> str:
+    """Everything `seat` is given at this state, as one string."""
+    out = {"obs": observe(g, st, seat), "sample": determinize(g, st, seat, random.Random(7))}
+    if g.current_player(st) == seat:
+        out["legal"] = [(str(a), label) for a, label in g.legal_actions_with_labels(st)]
+    return _json(out)
+
+
+def _unseen_pairs(g, st, seat, rng, n):
+    """Up to n pairs of card ids the seat cannot identify, with the same back and different names."""
+    m = g.m
+    ids = [st["z"][z][p] for z, p in unseen_slots(g, st, seat)]
+    by_back = {}
+    for cid in ids:
+        by_back.setdefault(m.cards[cid].back, []).append(cid)
+    pairs = []
+    for group in by_back.values():
+        for _ in range(4):
+            a, b = rng.choice(group), rng.choice(group)
+            if m.cards[a].name != m.cards[b].name:
+                pairs.append((a, b))
+    rng.shuffle(pairs)
+    return pairs[:n]
+
+
+def _seen_pairs(g, st, seat, rng, n):
+    """Pairs of cards the seat can identify, of different definitions (the positive control)."""
+    m = g.m
+    hidden = {st["z"][z][p] for z, p in unseen_slots(g, st, seat)}
+    seen = [cid for ids in st["z"] for cid in ids if cid not in hidden]
+    pairs = []
+    for _ in range(20):
+        if len(seen) < 2:
+            break
+        a, b = rng.sample(seen, 2)
+        if m.cards[a].name != m.cards[b].name and st["loc"][a] != st["loc"][b]:
+            pairs.append((a, b))
+    return pairs[:n]
+
+
+def leak_check(game, variant, players, *, games, every, swaps):
+    """(decisions checked, swaps tried, leaks found, controls detected, controls tried)."""
+    g = Game.load(game, players=players, variants=[variant] if variant else [])
+    checked = tried = leaks = detected = controls = 0
+    failures = []
+    for seed in range(games):
+        st = g.new_game(seed)
+        rng = random.Random(seed)
+        for step in range(3000):
+            if g.is_terminal(st):
+                break
+            if step % every == 0:
+                seats = {g.current_player(st), rng.randrange(len(g.m.seats))} - {None}
+                for seat in seats:
+                    checked += 1
+                    base = _seen_by(g, st, seat)
+                    for a, b in _unseen_pairs(g, st, seat, rng, swaps):
+                        tried += 1
+                        if _seen_by(g, relabel(g, st, {a: b, b: a}), seat) != base:
+                            leaks += 1
+                            failures.append((seed, step, seat, g.m.cards[a].key, g.m.cards[b].key))
+                    for a, b in _seen_pairs(g, st, seat, rng, 1):
+                        controls += 1
+                        detected += _seen_by(g, relabel(g, st, {a: b, b: a}), seat) != base
+            g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    return checked, tried, leaks, detected, controls, failures[:5]
+
+
+@pytest.mark.parametrize("game,variant,players", CONFIGS, ids=[f"{g}-{v or 'base'}-{p}" for g, v, p in CONFIGS])
+def test_no_leak_when_unseen_cards_are_swapped(game, variant, players, request):
+    long = request.config.getoption("--leak-long")
+    checked, tried, leaks, detected, controls, failures = leak_check(
+        game, variant, players, games=10 if long else 1, every=3 if long else 40, swaps=3 if long else 2)
+    if long:
+        print(f"\n{game} {variant or 'base'} {players}p: {checked} decisions, {tried} swaps, {leaks} leaks, "
+              f"controls {detected}/{controls}")
+    assert leaks == 0, failures
+    assert controls == 0 or detected == controls  # swapping what the seat sees is always noticed
+    assert checked > 0
+
+
+@pytest.mark.parametrize("game,variant,players", CONFIGS, ids=[f"{g}-{v or 'base'}-{p}" for g, v, p in CONFIGS])
+def test_a_sample_gives_the_same_observation_and_keeps_the_rules(game, variant, players):
+    g = Game.load(game, players=players, variants=[variant] if variant else [])
+    st = g.new_game(3)
+    rng = random.Random(3)
+    for step in range(400):
+        if g.is_terminal(st):
+            break
+        if step % 50 == 0:
+            for seat in range(len(g.m.seats)):
+                d = determinize(g, st, seat, random.Random(step))
+                assert _json(observe(g, d, seat)) == _json(observe(g, st, seat))
+                assert not g.check_invariants(d)
+                for _ in range(20):  # and the sample plays on
+                    if g.is_terminal(d):
+                        break
+                    g.apply_in_place(d, rng.choice(g.legal_actions(d)))
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+
+
+def test_a_sample_deals_hidden_cards_again_and_reseeds_chance():
+    g = Game.load("agents-secrets", players=6)
+    st = g.new_game(1)
+    seat = 0
+    samples = {_json(determinize(g, st, seat, random.Random(i))["z"]) for i in range(10)}
+    assert len(samples) > 1  # hidden cards move
+    assert determinize(g, st, seat, random.Random(1))["rng"] != st["rng"]
+    # the cards a seat sees stay where they are
+    for i in range(10):
+        d = determinize(g, st, seat, random.Random(i))
+        for z, ids in enumerate(st["z"]):
+            for p, cid in enumerate(ids):
+                if (z, p) not in set(unseen_slots(g, st, seat)):
+                    assert d["z"][z][p] == cid
+
+
+def test_backs_are_observed_and_follow_the_content():
+    g = Game.load("agents-secrets", players=6)
+    st = g.new_game(1)
+    obs = observe(g, st, 0)
+    backs = {b for z in obs["zones"].values() for b in z.get("backs", []) if b}
+    assert {"cia_action", "kgb_action"} <= backs
+    assert "cia_identity" not in backs and "kgb_double" not in backs  # a back never names a card
+    pawn = next(c for c in Game.load("agent-dog").m.cards if c.name == "pawn")
+    assert pawn.back == "pawn"  # infiltrated pawns look alike, whatever their colour
+
+
+def test_card_and_zone_variables_follow_their_visibility(make_game):
+    g = make_game("""
+        game: {name: t, players: {min: 2, max: 2}}
+        zones:
+          table: {}
+          pocket: {per_player: true}
+        cards:
+          coin: {per_player: true, start: pocket}
+        vars:
+          card:
+            mark: {default: 1, visibility: owner}
+            secret: {default: 2, visibility: hidden}
+            plain: 3
+          zone:
+            zmark: {default: 4, visibility: owner}
+            zsecret: {default: 5, visibility: hidden}
+        actions:
+          wait: {effect: "pass"}
+    """)
+    st = g.new_game(0)
+    mine, theirs = observe(g, st, 0), observe(g, st, 1)
+    assert mine["cards"]["coin.p1"] == {"mark": 1, "plain": 3}
+    assert theirs["cards"]["coin.p1"] == {"plain": 3}
+    assert mine["zone_vars"]["pocket.p1"] == {"zmark": 4}
+    assert theirs["zone_vars"]["pocket.p1"] == {}
+    assert observe(g, st, None)["zone_vars"]["table"] == {}
