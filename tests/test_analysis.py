@@ -254,3 +254,15 @@ def test_lead_is_recorded_for_each_game(tmp_path):
             assert lead["winner_leads_from"] == lead["checkpoints"]
         else:
             assert lead["winner_leads_from"] is None
+
+
+def test_seats_can_be_played_by_other_agents(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main(["analyze", "tic-tac-toe", "--games", "10", "--seat", "2=greedy", "--out", str(out), "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "agents random, greedy" in text and "win rate by agent" in text
+    run = json.loads((out / "run.json").read_text())
+    assert run["agents"] == ["random", "greedy"]
+    assert main(["analyze", "tic-tac-toe", "--games", "10", "--out", str(out), "-q"]) == 1  # other agents
+    assert "agents: ['random', 'greedy'] there, ['random', 'random'] now" in capsys.readouterr().err
+    assert main(["analyze", "tic-tac-toe", "--games", "2", "--seat", "1=human", "--out", str(tmp_path / "h")]) == 2

@@ -50,7 +50,10 @@ def facet_rates(records: list[dict]) -> dict:
     won: dict = {}
     for r in records:
         winners = set(r["winners"])
-        for facet, values in (r.get("facets") or {}).items():
+        facets = dict(r.get("facets") or {})
+        if len(set(r["agents"])) > 1:  # seats played by different agents: the win rate of each agent
+            facets.setdefault("agent", r["agents"])
+        for facet, values in facets.items():
             for seat, value in enumerate(values):
                 key = json.dumps(value, default=str) if isinstance(value, (list, dict)) else value
                 played.setdefault(facet, Counter())[key] += 1
