@@ -792,6 +792,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(q)
     q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
                    help="a game longer than this is an error (default 100000)")
+    seat_flags(q, humans=False)
     q.add_argument("--sweep", metavar="NAME=A,B,...",
                    help="one batch per value of an option (level=debutant,moyen) or per variant (variant=none,teams), "
                         "each in its own folder under DIR, compared with the first value")

@@ -51,8 +51,9 @@ def make_agents(game, seed: int, specs=None) -> list:
 
 
 def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS, check: bool = False,
-             record: bool = False, keep_state: bool = False) -> GameResult:
-    """One full game between agents: a list of Agent, or of specifications (default: random)."""
+             record: bool = False, keep_state: bool = False, observe=None) -> GameResult:
+    """One full game between agents: a list of Agent, or of specifications (default: random).
+    `observe(st)`, if given, is called with the state after every decision (it must not change it)."""
     st = game.new_game(seed=seed)
     if agents is None or not all(hasattr(a, "act") for a in agents):
         agents = make_agents(game, seed, agents)
@@ -73,6 +74,8 @@ def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS
                 played.append(str(action))
             apply_in_place(st, action, checked=False)
             decisions += 1
+            if observe is not None:
+                observe(st)
             if check:
                 bad = game.check_invariants(st)
                 if bad:

@@ -81,7 +81,8 @@ def test_results_are_one_line_per_game_in_order(tmp_path):
         sum(1 for r in recs if i in r["winners"]) for i in range(2)]
     assert all(x["n"] == 40 and x["low"] <= x["rate"] <= x["high"] for x in s["seats"])
     csv = (tmp_path / "a" / "games.csv").read_text().splitlines()
-    assert csv[0].startswith("index,seed,decisions,rounds,winners,decided_by,score_p1") and len(csv) == 41
+    assert csv[0].startswith("index,seed,decisions,rounds,winners,decided_by,lead_changes,winner_leads_from,score_p1")
+    assert len(csv) == 41
     assert a.summary["games"] == 40
 
 
@@ -215,3 +216,53 @@ def test_simulate_shows_intervals_and_the_tiebreak_share(capsys):
     recs = analyze(Spec("dark-agent", players=4), games=12, out=Path(__import__("tempfile").mkdtemp()) / "o").records
     assert d["tiebreak_games"] == sum(1 for r in recs if r["decided_by"].startswith(("tiebreak", "seat order")))
     assert all(s["win_rate_low"] <= s["wins"] / 12 <= s["win_rate_high"] for s in d["seats"])
+
+
+class _Scores:
+    """Stands for a game in LeadTracker: its scores are the state's `s` (LeadTracker reads only scores)."""
+
+    @staticmethod
+    def scores(st):
+        return st["s"]
+
+
+def _track(rounds_scores, final, winners):
+    from interpreter.analysis.outcome import LeadTracker
+    t = LeadTracker(_Scores())
+    t.observe({"flow": {"round": 1}, "s": [0] * len(final)})  # a decision in round 1
+    # the last decision of round r ends it and starts round r + 1: the state then shows round r + 1
+    for r, s in enumerate(rounds_scores, start=2):
+        t.observe({"flow": {"round": r}, "s": s})
+    return t.result({"s": final}, winners)
+
+
+def test_lead_changes_and_how_early_the_winner_leads():
+    # rounds end with leaders p1, p2 (change), tie, p1 (change), p1; winner p1 alone from round 4
+    out = _track([[3, 1], [3, 5], [5, 5], [7, 5]], [9, 5], [0])
+    assert out == {"changes": 2, "winner_leads_from": 4, "checkpoints": 5}
+    assert _track([[1, 0], [2, 0]], [3, 0], [0])["winner_leads_from"] == 1  # ahead throughout
+    assert _track([[1, 0]], [2, 2], [0])["winner_leads_from"] is None  # tied at the end: a tie-break game
+    assert _track([[1, 0]], [2, 2], [0, 1])["winner_leads_from"] == 1  # a shared win: the winners together
+
+
+def test_lead_is_recorded_for_each_game(tmp_path):
+    recs = analyze(Spec("tic-tac-toe"), games=30, out=tmp_path / "o").records
+    for r in recs:
+        lead = r["lead"]
+        assert lead["changes"] == 0  # one point for the winner, at the very end
+        if r["winners"]:
+            assert lead["winner_leads_from"] == lead["checkpoints"]
+        else:
+            assert lead["winner_leads_from"] is None
+
+
+def test_seats_can_be_played_by_other_agents(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert main(["analyze", "tic-tac-toe", "--games", "10", "--seat", "2=greedy", "--out", str(out), "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "agents random, greedy" in text and "win rate by agent" in text
+    run = json.loads((out / "run.json").read_text())
+    assert run["agents"] == ["random", "greedy"]
+    assert main(["analyze", "tic-tac-toe", "--games", "10", "--out", str(out), "-q"]) == 1  # other agents
+    assert "agents: ['random', 'greedy'] there, ['random', 'random'] now" in capsys.readouterr().err
+    assert main(["analyze", "tic-tac-toe", "--games", "2", "--seat", "1=human", "--out", str(tmp_path / "h")]) == 2

@@ -60,3 +60,11 @@ def test_homogeneity_of_rates():
     # 2x2 table 30/100 vs 15/100: Pearson chi-square N(ad-bc)²/(r1 r2 c1 c2) = 6.4516, df 1, p = 0.01109
     t = homogeneity([(30, 100), (15, 100)])
     assert abs(t["statistic"] - 6.4516) < 1e-4 and abs(t["p_value"] - 0.01109) < 1e-5 and t["significant"]
+
+
+def test_a_variant_adds_a_facet(tmp_path):
+    a = analyze(Spec("dark-agent", players=4, variants=("teams",)), games=4, out=tmp_path / "o")
+    for r in a.records:
+        assert sorted(r["facets"]["team"]) == [1, 1, 2, 2] and "agency" in r["facets"]
+        teams = r["facets"]["team"]
+        assert len({teams[w] for w in r["winners"]}) == 1  # a team wins together

@@ -1,7 +1,7 @@
 """`interpret analyze`: the command line's side of the balance lab (cli.py holds its parser entry)."""
 from __future__ import annotations
 
-from ..cli import UsageError, _out, parse_options
+from ..cli import UsageError, _out, parse_options, seat_kinds
 from . import Spec, analyze
 from .progress import BatchProgress
 from .runner import default_jobs
@@ -27,6 +27,10 @@ def run_analyze(args) -> int:
     run = {"backend": args.backend, "address": args.address}
     spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant), seed=args.seed,
                 max_decisions=args.max_decisions)
+    if args.seat or args.bots:  # each seat's agent (the agents package): random unless --seat / --bots
+        players = spec.load().num_players
+        agents = seat_kinds(args.seat, players, auto=True, interactive=False, bots=args.bots, humans_allowed=False)
+        spec = Spec(spec.game, players, spec.options, spec.variants, tuple(agents), spec.seed, spec.max_decisions)
     if args.sweep:
         from .sweep import parse_sweep, run_sweep
         key, values = parse_sweep(args.sweep)

@@ -57,3 +57,48 @@ def plain(value):
 def facet_values(game, st) -> dict:
     """{facet: [value per seat]} for the facets the content declares under `analysis.facets`."""
     return {name: [plain(v) for v in values] for name, values in game.m.facet_values(st).items()}
+
+
+class LeadTracker:
+    """Who leads at the end of each round (the best score; ties share the lead), watched during play.
+
+    `observe` is given to play_out; `result(winners)` then says how often the lead changed hands and
+    from which round on the winner led alone to the end ("how early the winner is known")."""
+
+    def __init__(self, game):
+        self.game = game
+        self.round = None
+        self.leaders: list[list[int]] = []  # per finished round: the seats with the best score
+
+    def _leaders(self, st) -> list[int]:
+        scores = self.game.scores(st)
+        numbers = [v for v in scores if isinstance(v, (int, float))]
+        if not numbers:
+            return []
+        best = max(numbers)
+        return [i for i, v in enumerate(scores) if v == best]
+
+    def observe(self, st) -> None:
+        r = st["flow"]["round"]
+        if self.round is not None and self.round >= 1 and r != self.round:  # round 0: the setup
+            # the decision that ended round `self.round` also started the next one: these are its final scores
+            self.leaders.append(self._leaders(st))
+        self.round = r
+
+    def result(self, st, winners: list[int]) -> dict:
+        leaders = self.leaders + [self._leaders(st)]  # and the final scores
+        changes, last = 0, None
+        for lead in leaders:
+            if len(lead) == 1:  # a tie is no change of hands
+                if last is not None and lead[0] != last:
+                    changes += 1
+                last = lead[0]
+        # the winner leads "alone" when every leader is a winner (a shared win: the winners together);
+        # none when even the final scores do not put the winners alone ahead (a tie-break game)
+        known = None
+        for k in range(len(leaders) - 1, -1, -1):
+            if winners and leaders[k] and set(leaders[k]) <= set(winners):
+                known = k + 1
+            else:
+                break
+        return {"changes": changes, "winner_leads_from": known, "checkpoints": len(leaders)}

@@ -111,6 +111,18 @@ def batch_sections(s: dict, records: list[dict], prefix: str = "") -> list[str]:
                              f"The share of the seats with each {facet} that won, with its 95 % interval; "
                              f"dashed line: the overall rate."))
 
+    lead = s.get("lead") or {}
+    if lead.get("changes"):
+        parts.append("<h2>Lead changes and decisiveness</h2>")
+        alone, tie = lead["winner_leads_throughout"], lead["winner_not_alone_at_the_end"]
+        parts.append(f'<p>The leader is the best score at the end of each round (a tie is no change of hands). '
+                     f'{_pct(lead["games_with_a_change"]["rate"])} of the games saw the lead change hands. '
+                     f'{_pct(tie["rate"])} of the games ended with the winner tied on score (decided by a tie-break or '
+                     f'with no winner); in the others, the winner was alone in the lead from the first round to the end '
+                     f'in {_pct(alone["rate"])} (95 % interval {_pct(alone["low"])} – {_pct(alone["high"])}).</p>')
+        parts.append(_table(QHEAD, _quantile_rows({
+            "lead changes": lead["changes"], "winner alone ahead from round": lead["winner_leads_from_round"],
+            "… as a share of the game": lead["winner_leads_from_share"]}), numeric=range(1, 9)))
     parts.append("<h2>Scores</h2>")
     parts.append(_table(QHEAD, _quantile_rows(dict(s["scores"]["by_seat"], **{
         "winner": s["scores"]["winner"], "margin 1st – 2nd": s["scores"]["margin"]})), numeric=range(1, 9)))

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from ..errors import InterpretError
 from ..simulate import MAX_DECISIONS, SimulationError, play_out
-from .outcome import decided_by, facet_values
+from .outcome import LeadTracker, decided_by, facet_values
 
 RESULTS = "results.jsonl"
 RUN = "run.json"
-FORMAT = 1
+FORMAT = 2  # 2: each result says how the lead went (`lead`)
 
 
 class AnalysisError(InterpretError):
@@ -87,7 +87,9 @@ def play_record(game, config: dict, index: int) -> dict:
     """Play game `index` of the batch and describe it (the line of results.jsonl)."""
     seed = config["seed"] + index
     # seat i's agent is seeded bot_seed(seed, i) (simulate.make_agents)
-    r = play_out(game, seed, agents=config["agents"], max_decisions=config["max_decisions"], keep_state=True)
+    lead = LeadTracker(game)
+    r = play_out(game, seed, agents=config["agents"], max_decisions=config["max_decisions"], keep_state=True,
+                 observe=lead.observe)
     return {
         "index": index,
         "seed": seed,
@@ -101,6 +103,7 @@ def play_record(game, config: dict, index: int) -> dict:
         "decisions": r.decisions,
         "rounds": r.rounds,
         "decided_by": decided_by(game, r.state, r.winners),
+        "lead": lead.result(r.state, r.winners),
         "facets": facet_values(game, r.state),
     }
 

@@ -50,7 +50,10 @@ def facet_rates(records: list[dict]) -> dict:
     won: dict = {}
     for r in records:
         winners = set(r["winners"])
-        for facet, values in (r.get("facets") or {}).items():
+        facets = dict(r.get("facets") or {})
+        if len(set(r["agents"])) > 1:  # seats played by different agents: the win rate of each agent
+            facets.setdefault("agent", r["agents"])
+        for facet, values in facets.items():
             for seat, value in enumerate(values):
                 key = json.dumps(value, default=str) if isinstance(value, (list, dict)) else value
                 played.setdefault(facet, Counter())[key] += 1
@@ -70,6 +73,21 @@ def facet_rates(records: list[dict]) -> dict:
             row["versus_even"] = _versus(row, even)
         out[facet] = {"rows": rows, "even": even, "test": homogeneity([(r["k"], r["n"]) for r in rows])}
     return out
+
+
+def lead_summary(records: list[dict]) -> dict:
+    """How often the lead changes hands (at round ends), and how early the winner leads for good."""
+    leads = [r["lead"] for r in records if r.get("lead")]
+    known = [x for x in leads if x["winner_leads_from"] is not None and x["checkpoints"]]
+    n = len(leads)
+    return {
+        "changes": quantiles(x["changes"] for x in leads),
+        "games_with_a_change": rate(sum(1 for x in leads if x["changes"]), n),
+        "winner_leads_from_round": quantiles(x["winner_leads_from"] for x in known),
+        "winner_leads_from_share": quantiles((x["winner_leads_from"] - 1) / x["checkpoints"] for x in known),
+        "winner_leads_throughout": rate(sum(1 for x in known if x["winner_leads_from"] == 1), len(known)),
+        "winner_not_alone_at_the_end": rate(n - len(known), n),
+    }
 
 
 def summarize(records: list[dict], config: dict) -> dict:
@@ -101,6 +119,7 @@ def summarize(records: list[dict], config: dict) -> dict:
             "rounds": quantiles(r["rounds"] for r in records if r.get("rounds") is not None),
         },
         "scores": {"by_seat": scores, "winner": winning, "margin": quantiles(margins)},
+        "lead": lead_summary(records),
         "facets": facet_rates(records),
         "alpha": ALPHA,
     }
@@ -120,7 +139,7 @@ def write_csv(records: list[dict], out: Path) -> Path:
     path = Path(out) / "games.csv"
     seats = records[0]["seats"] if records else []
     facets = sorted({f for r in records for f in (r.get("facets") or {})})
-    head = ["index", "seed", "decisions", "rounds", "winners", "decided_by"]
+    head = ["index", "seed", "decisions", "rounds", "winners", "decided_by", "lead_changes", "winner_leads_from"]
     head += [f"score_{s}" for s in seats] + [f"rank_{s}" for s in seats]
     head += [f"{f}_{s}" for f in facets for s in seats]
     with open(path, "w", newline="", encoding="utf-8") as fh:
@@ -129,7 +148,8 @@ def write_csv(records: list[dict], out: Path) -> Path:
         for r in records:
             place = {seat: k + 1 for k, seat in enumerate(r["ranking"])}
             row = [r["index"], r["seed"], r["decisions"], r.get("rounds"),
-                   ";".join(seats[i] for i in r["winners"]), r["decided_by"]]
+                   ";".join(seats[i] for i in r["winners"]), r["decided_by"],
+                   (r.get("lead") or {}).get("changes"), (r.get("lead") or {}).get("winner_leads_from")]
             row += list(r["scores"]) + [place.get(i) for i in range(len(seats))]
             for f in facets:
                 values = (r.get("facets") or {}).get(f) or [None] * len(seats)
@@ -177,6 +197,14 @@ def text_report(s: dict) -> str:
     lines += ["", f"length, decisions: {_q(s['length']['decisions'])}"]
     if s["length"]["rounds"]:
         lines.append(f"length, rounds:    {_q(s['length']['rounds'])}")
+    lead = s["lead"]
+    if lead["changes"]:
+        lines.append(f"lead changes:      {_q(lead['changes'])}; games with one or more: "
+                     f"{_pct(lead['games_with_a_change']['rate'])}")
+    if lead["winner_leads_from_share"]:
+        lines.append(f"winner alone in the lead to the end from round: {_q(lead['winner_leads_from_round'])}; "
+                     f"from the first round in {_pct(lead['winner_leads_throughout']['rate'])} of those games "
+                     f"(the other {_pct(lead['winner_not_alone_at_the_end']['rate'])} of games end in a tie on score)")
     lines.append(f"winner's score:    {_q(s['scores']['winner'])}")
     lines.append(f"margin (1st-2nd):  {_q(s['scores']['margin'])}")
     for facet, f in s["facets"].items():
