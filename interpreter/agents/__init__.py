@@ -35,4 +35,4 @@ def decide(agent: Agent, game, st):
 
 __all__ = ["Agent", "Decision", "make_decision", "make_agent", "decide", "bot_seed", "AGENTS", "KINDS", "LEVELS",
            "DEFAULT_LEVEL", "AgentSpec", "AgentSpecError", "parse_spec", "RandomAgent", "GreedyAgent", "MCTSAgent",
-           "ISMCTSAgent"]
+           "ISMCTSAgent", "stuck"]
