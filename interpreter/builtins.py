@@ -181,7 +181,10 @@ def _chosen_shuffle(ctx, coll):
 
 
 def _range(ctx, a, b=None):
-    return list(range(a, b + 1)) if b is not None else list(range(1, a + 1))
+    lo, hi = (a, b) if b is not None else (1, a)
+    rt.check_size(ctx, hi - lo + 1, None, f"range({lo:,}, {hi:,})")
+    rt.spend(ctx, max(hi - lo + 1, 0), None, "range")
+    return list(range(lo, hi + 1))
 
 
 def _take(ctx, coll, n):
@@ -219,7 +222,9 @@ def _totals(ctx, choices, limit=None):
     0 included, in increasing order: how points can be split among distinct pieces."""
     reach = {0}
     for values in choices or ():
+        rt.spend(ctx, len(reach) * len(values or ()), None, "totals")
         reach |= {r + v for r in reach for v in (values or ()) if limit is None or r + v <= limit}
+        rt.check_size(ctx, len(reach), None, "totals")
     return sorted(reach)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 import time
@@ -17,6 +18,7 @@ from . import __version__
 from .agents import DEFAULT_LEVEL, AgentSpecError, bot_seed, decide, make_agent, parse_spec
 from .errors import ContentError, InterpretError, Location, Problem
 from .model import Action
+from .render import PUBLIC
 
 DEFAULT_GAME = "dark-agent"
 HUMAN = "human"
@@ -59,7 +61,7 @@ def load_game(game: str, players: int | None, options: dict, variants=()):
     from .loader import load_ruleset
     from .match import Match
     rs = load_ruleset(game_folder(game), variants=variants)
-    return Game(Match(rs, players or rs.default_players, options))
+    return Game(Match(rs, players if players is not None else rs.default_players, options))
 
 
 # ---- validate ---------------------------------------------------------------------------
@@ -123,6 +125,9 @@ def validate_game(path: str, variants=()) -> Validation:
             raise
         if game is None or n == rs.default_players:
             game = g
+    if game is None and not problems:  # no player count to build the game for
+        problems.append(Problem(Location(rs.files[0] if rs.files else str(path)), "no number of players to build "
+                                "the game for", hint="check game.players: min, max and default"))
     if problems:
         raise ContentError(problems)
     seconds = time.perf_counter() - start
@@ -148,19 +153,22 @@ def cmd_validate(args) -> int:
 class Narrator:
     """Prints what happens in a game: moves, messages from the rules, rounds, the result."""
 
-    def __init__(self, game, renderer, *, viewer: int | None = None, quiet: bool = False):
+    def __init__(self, game, renderer, *, viewer: int | None = None, quiet: bool = False, out=None):
         self.game = game
         self.renderer = renderer
-        self.viewer = viewer  # whose eyes: None for a spectator who sees everything
+        # whose eyes: a seat, PUBLIC (what everyone at the table sees), or None (everything:
+        # bots only, nobody's secrets to keep)
+        self.viewer = viewer
         self.quiet = quiet
         self.round = None
+        self.out = out or _out
 
     def start(self, st, seed: int, seats: list[str]) -> None:
         if self.quiet:
             return
         g = self.game
         who = ", ".join(f"{s.key} {s.name} ({kind})" for s, kind in zip(g.m.seats, seats))
-        _out(f"{g.m.rs.title}, {g.num_players} players, seed {seed}: {who}")
+        self.out(f"{g.m.rs.title}, {g.num_players} players, seed {seed}: {who}")
         self.new_round(st)
 
     def new_round(self, st) -> None:
@@ -169,7 +177,7 @@ class Narrator:
         if r != self.round and not self.game.is_terminal(st):
             self.round = r
             if not self.quiet:
-                _out(f"── {r} ──")
+                self.out(f"── {r} ──")
 
     def hide(self, st_before, player: int | None, label: str) -> str:
         """A move's label as the viewer may read it before the move (a card revealed by the move
@@ -185,10 +193,10 @@ class Narrator:
         if player != self.viewer:
             label = self.renderer.redact(st_after, self.viewer, label)
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
-        _out(f"{n:>5}. {who}: {label}")
+        self.out(f"{n:>5}. {who}: {label}")
         for name, args in events:
             if name == "log":
-                _out(f"       {self.renderer.redact(st_after, self.viewer, str(args[0]))}")
+                self.out(f"       {self.renderer.redact(st_after, self.viewer, str(args[0]))}")
         self.new_round(st_after)
 
     def result(self, st, decisions: int) -> dict:
@@ -199,18 +207,60 @@ class Narrator:
         winners = g.winners(st)
         rounds = st["flow"]["round"]
         if not self.quiet:
-            _out("", self.renderer.screen(st, self.viewer), "")
-        _out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
+            self.out("", self.renderer.screen(st, self.viewer), "")
+        self.out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
         w = max(len(s.name) for s in m.seats)
         for place, i in enumerate(ranking, 1):
             s = m.seats[i]
             mark = "  winner" if i in winners else ""
-            _out(f"{place:>3}. {s.key} {s.name.ljust(w)}  score {scores[i]}{mark}")
+            self.out(f"{place:>3}. {s.key} {s.name.ljust(w)}  score {scores[i]}{mark}")
         return {"decisions": decisions, "rounds": rounds, "scores": scores,
                 "ranking": [m.seats[i].key for i in ranking], "winners": [m.seats[i].key for i in winners]}
 
 
 # ---- play -------------------------------------------------------------------------------
+
+CLEAR_SCREEN = "\033[2J\033[H"
+
+
+class _Account:
+    """A seat's own account of a game, written as text as the game goes."""
+
+    def __init__(self, path: str, f):
+        self.path, self.f = path, f
+
+    def write_lines(self, *lines) -> None:
+        try:
+            self.f.write("\n".join(lines) + "\n")
+            self.f.flush()
+        except OSError as e:
+            raise InterpretError(f"{self.path}: cannot write the account: {e.strerror or e}") from None
+
+    def close(self) -> None:
+        try:
+            self.f.close()
+        except OSError:
+            pass
+
+
+def _seat_number(text: str, players: int) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = 0
+    if not (1 <= seat <= players):
+        raise UsageError(f"--log-seat {text}: seats are 1 to {players}")
+    return seat
+
+
+def _open_account(path: str, seat: int, players: int, *, force: bool) -> _Account:
+    from .replay import check_new_log  # the same rules as --log: no overwriting without --force
+    check_new_log(path, force=force)
+    try:
+        return _Account(path, open(path, "w", encoding="utf-8"))
+    except OSError as e:
+        raise InterpretError(f"{path}: cannot write the account: {e.strerror or e}") from None
+
 
 HELP = """Type the number of a choice, or an action as text (for example `{example}`).
   b  show the board again      l  list the choices again
@@ -354,40 +404,62 @@ def cmd_play(args) -> int:
     kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     humans = [i for i, k in enumerate(kinds) if k == HUMAN]
-    viewer = humans[0] if len(humans) == 1 else None
+    # one human: the narration is theirs; hot seat: what the whole table may see, until a player
+    # takes the keyboard; bots only: everything
+    viewer = humans[0] if len(humans) == 1 else (PUBLIC if humans else None)
     players = {i: (Human(game, renderer, i) if k == HUMAN else make_agent(k, bot_seed(seed, i)))
                for i, k in enumerate(kinds)}
     log = None
     if args.log:
-        from .replay import LogWriter
+        from .replay import LogWriter, check_new_log
+        check_new_log(args.log, force=args.force)
         log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
                         variants=args.variant)
-    narrator = Narrator(game, renderer, viewer=viewer, quiet=args.quiet)
+    narrators = [Narrator(game, renderer, viewer=viewer, quiet=args.quiet)]
+    accounts = []
+    for seat_text, path in args.log_seat or ():  # a seat's own account: what that seat saw, as text
+        seat_no = _seat_number(seat_text, game.num_players)
+        account = _open_account(path, seat_no, game.num_players, force=args.force)
+        accounts.append(account)
+        narrators.append(Narrator(game, renderer, viewer=seat_no - 1, out=account.write_lines))
+    narrator = narrators[0]
     st = game.new_game(seed=seed)
-    narrator.start(st, seed, kinds)
+    for each in narrators:
+        each.start(st, seed, kinds)
     n = 0
     try:
         while not game.is_terminal(st):
+            if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
+                _err(f"no end after {_n(n, 'decision')} (--max-decisions): the rules may never finish the game"
+                     + (f"\n(the moves so far are in {args.log})" if log else ""))
+                if log is not None:
+                    log.close()
+                return 1
             p = game.current_player(st)
             who = players.get(p) if p is not None else None
             if who is None:
                 who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
             if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
-                # hot seat: the screen now belongs to another player, who takes the keyboard
-                narrator.viewer = p
+                # hot seat: the screen now belongs to another player, who takes the keyboard; what
+                # the last one saw is cleared first
+                narrator.viewer = PUBLIC
                 seat = game.m.seats[p]
+                if sys.stdout.isatty():
+                    sys.stdout.write(CLEAR_SCREEN)
                 who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
+                narrator.viewer = p
             if isinstance(who, Human):
                 action, label = who.choose(st)
             else:
                 action = decide(who, game, st)
                 label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
-            label = narrator.hide(st, p, label)
+            labels = [each.hide(st, p, label) for each in narrators]
             step = game.apply_in_place(st, action)
             n += 1
             if log is not None:
                 log.action(game.m.seats[p].key if p is not None else None, action)
-            narrator.move(st, n=n, player=p, label=label, events=step.events)
+            for each, shown in zip(narrators, labels):
+                each.move(st, n=n, player=p, label=shown, events=step.events)
     except Quit as q:
         _out(f"Game stopped after {_n(n, 'decision')}: {q.why}." + (f" The log is in {args.log}." if log else ""))
         if log is not None:
@@ -399,6 +471,10 @@ def cmd_play(args) -> int:
         _err(f"error at decision {n + 1} of the game with seed {seed}: {e}"
              + (f"\n(the moves so far are in {args.log})" if log else ""))
         return 1
+    for each in narrators[1:]:
+        each.result(st, n)
+    for account in accounts:
+        account.close()
     result = narrator.result(st, n)
     if log is not None:
         log.result(result)
@@ -412,9 +488,12 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .errors import IllegalActionError
     from .render import Renderer
-    from .replay import LogError, content_digest, read_log
+    from .replay import LogError, content_digest, from_header, read_log
     rec = read_log(args.file)
-    game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    try:
+        game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    except ContentError as e:  # the game's settings come from the log's header: say so, with its lines
+        raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
         _err(f"warning: the content of {rec.game} changed since this log was written; the replay may differ")
     renderer = Renderer(game)
@@ -464,21 +543,34 @@ def cmd_simulate(args) -> int:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
     game = load_game(args.game, args.players, options, args.variant)
+    from .analysis.progress import BatchProgress
+    bar = BatchProgress()
+    bar.start(total=args.games)
     try:
         agents = seat_kinds(args.seat, game.num_players, auto=True, interactive=False, bots=args.bots,
                             humans_allowed=False)
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
-                           check=args.check, agents=agents)
+                           check=args.check, agents=agents, progress=lambda done: bar.advance())
     except SimulationError as e:  # the same seed replays the same game with `play --auto`
         again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
                          + [f"--option {k}={v}" for k, v in options.items()])
+        bar.stop()
         _err(f"error: {e}\n(watch that game with: {again})")
         return 1
+    bar.stop()
     if args.json:
         _out(json.dumps(summary.as_dict(), indent=2, default=str))
     else:
         _out(summary.report())
     return 0
+
+
+# ---- analyze ----------------------------------------------------------------------------
+
+def cmd_analyze(args) -> int:
+    """The balance lab (interpreter/analysis/command.py)."""
+    from .analysis.command import run_analyze
+    return run_analyze(args)
 
 
 # ---- test -------------------------------------------------------------------------------
@@ -553,11 +645,20 @@ def cmd_schema(args) -> int:
     from pathlib import Path
     from .paths import schemas_dir
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    sources = sorted(schemas_dir().glob("*.schema.json"))
+    if out.exists() and not out.is_dir():
+        raise InterpretError(f"--out {out}: a file, not a folder (the schemas are written into a folder)")
+    there = [src.name for src in sources if (out / src.name).exists()]
+    if there and not args.force:
+        raise InterpretError(f"--out {out} holds {', '.join(there)} already (use --force to overwrite)")
     written = []
-    for src in sorted(schemas_dir().glob("*.schema.json")):
-        shutil.copyfile(src, out / src.name)
-        written.append(src.name)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for src in sources:
+            shutil.copyfile(src, out / src.name)
+            written.append(src.name)
+    except OSError as e:
+        raise InterpretError(f"cannot write the schemas to {out}: {e.strerror or e}") from None
     _out(f"wrote {', '.join(written)} to {out}")
     return 0
 
@@ -571,13 +672,26 @@ def cmd_new(args) -> int:
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
     text = new_variant_text(args.name, rs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InterpretError(f"cannot write {out}: {e.strerror or e}") from None
     _out(f"wrote {out}: check it with `interpret validate {args.base} --variant {out}`")
     return 0
 
 
 # ---- the command line ---------------------------------------------------------------------
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: at least 1")
+    return n
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # usage errors: exit 2, no traceback, a pointer to --help
@@ -601,7 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def game_options(q, *, players=True):
         if players:
-            q.add_argument("--players", type=int, metavar="N", help="number of players (default: the game's)")
+            q.add_argument("--players", type=_positive, metavar="N", help="number of players (default: the game's)")
         q.add_argument("--option", "-o", action="extend", nargs="+", metavar="NAME=VALUE", default=[],
                        help="set a game option (repeatable)")
         variant_flag(q)
@@ -625,6 +739,11 @@ def build_parser() -> argparse.ArgumentParser:
     seat_flags(q, humans=True)
     q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
+    q.add_argument("--log-seat", nargs=2, action="append", metavar=("SEAT", "FILE"),
+                   help="write seat SEAT's own account of the game to FILE (text: only what that seat saw)")
+    q.add_argument("--force", action="store_true", help="with --log or --log-seat: overwrite FILE if it exists")
+    q.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N",
+                   help="with bots only: give up on a game longer than this (default 100000)")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     debug_flag(q)
     q.set_defaults(run=cmd_play)
@@ -652,6 +771,34 @@ def build_parser() -> argparse.ArgumentParser:
     debug_flag(q)
     q.set_defaults(run=cmd_simulate)
 
+    q = sub.add_parser("analyze", help="the balance lab: many games into a folder, with statistics and a report",
+                       description="Play N games between bots (game i from seed + i), keep one JSON line per game in "
+                                   "OUT/results.jsonl (a stopped run resumes), and write OUT/summary.json and "
+                                   "OUT/games.csv: win rates by seat with 95%% intervals, a chi-square test of even "
+                                   "seats, tie-break shares, score and length quantiles. See docs/analysis.md.")
+    q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
+    q.add_argument("--games", "-n", type=int, required=True, metavar="N", help="number of games")
+    q.add_argument("--seed", type=int, default=0, metavar="BASE", help="game i uses seed BASE + i (default 0)")
+    q.add_argument("--jobs", "-j", type=int, metavar="N",
+                   help="processes playing games in parallel (default 1; 0: one per core); with --backend ray, "
+                        "Ray actors (default: one per CPU of the cluster). The results do not depend on it")
+    q.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local: processes on this machine (default); ray: Ray actors (pip install \"interpret[ray]\")")
+    q.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join (host:port or ray://host:port); default: "
+                        "start a Ray on 127.0.0.1 for this run")
+    q.add_argument("--out", required=True, metavar="DIR", help="the folder of the results (created; resumed if it "
+                                                               "holds the same configuration)")
+    game_options(q)
+    q.add_argument("--max-decisions", type=int, default=100_000, metavar="N",
+                   help="a game longer than this is an error (default 100000)")
+    q.add_argument("--sweep", metavar="NAME=A,B,...",
+                   help="one batch per value of an option (level=debutant,moyen) or per variant (variant=none,teams), "
+                        "each in its own folder under DIR, compared with the first value")
+    q.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    debug_flag(q)
+    q.set_defaults(run=cmd_analyze)
+
     q = sub.add_parser("validate", help="check a game's content and report every problem",
                        description="Load a game and compile it for every player count it allows, with default "
                                    "options. Exit 0 when it is valid, 1 with every problem otherwise.")
@@ -672,6 +819,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("schema", help="write the JSON Schemas of content, variant and scenario files",
                        description="Write the JSON Schemas (draft 2020-12) to a folder, for editors and CI.")
     q.add_argument("--out", required=True, metavar="DIR")
+    q.add_argument("--force", action="store_true", help="overwrite schemas already in DIR")
     debug_flag(q)
     q.set_defaults(run=cmd_schema)
 

@@ -17,9 +17,10 @@ import json
 from dataclasses import dataclass, field
 
 from . import runtime as rt
-from .errors import IllegalActionError, InternalError, RefusalKind, RuleRuntimeError
+from .errors import IllegalActionError, Location, RefusalKind, RuleRuntimeError
+from .guard import guard_methods, translate
 from .match import Match
-from .model import Action, Seat, key_of, label_of
+from .model import Action, Seat, key_of, label_for, label_of
 
 _MISSING = object()
 _MAX_SETTLE = 10_000
@@ -69,6 +70,9 @@ class Game:
         self.seats = match.seats
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
+
+    def __deepcopy__(self, memo):
+        return self  # a game is a frozen definition: copies of a state share it
 
     def forget_listing(self, st) -> None:
         """Forget the legal actions listed for `st`: call it after changing a state by hand."""
@@ -129,14 +133,16 @@ class Game:
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
-        """Legal actions with their labels, as the deciding seat may read them: the key of a card
-        it cannot see (a concealed one, one in another's hidden zone) reads `a card`."""
-        out = self._legal(st, labels=True)
+        """Legal actions with their labels, written for the deciding seat: a card it cannot
+        identify (a concealed one, one in another's hidden zone) reads `a card`."""
         seat = self.current_player(st)
-        if seat is None or not out:
-            return out
-        from .views import redact_for
-        return [(a, redact_for(self, st, seat, text)) for a, text in out]
+        if seat is None:
+            return self._legal(st, labels=True)
+        from .views import redact_for, visible_cards_ids
+        out = self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
+        if st["pending"]:  # the prompt was written when the rule stopped, for nobody in particular
+            return [(a, redact_for(self, st, seat, text)) for a, text in out]
+        return out
 
     def label(self, st, action: Action) -> str:
         for a, text in self._legal(st, labels=True):
@@ -144,7 +150,9 @@ class Game:
                 return text
         return str(action)
 
-    def _legal(self, st, labels: bool, first_only: bool = False) -> list[tuple[Action, str | None]]:
+    def _legal(self, st, labels: bool, first_only: bool = False, viewer=None) -> list[tuple[Action, str | None]]:
+        """The legal actions, with their labels when `labels` (written for a seat that identifies
+        the cards whose ids are in `viewer`; None: every card)."""
         m = self.m
         if st["flow"]["phase"] == "over":
             return []
@@ -152,7 +160,8 @@ class Game:
             p = st["pending"][-1]
             out = []
             for v in rt.decode(m, p["options"]):
-                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {label_of(v)}"))
+                shown = label_of(v) if viewer is None else label_for(v, viewer)
+                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {shown}"))
             if p["optional"]:
                 out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
             return out
@@ -161,6 +170,7 @@ class Game:
             w = m.windows[win[0][0]]
             ctx = rt.Ctx(st, m, m.seats[win[1][0]])
             ctx.memo = {}
+            ctx.viewer = viewer
             out = [(Action(w.decline), f"{w.decline} ({w.name})" if labels else None)]
             for a in m.window_actions[win[0][0]]:
                 self._walk(ctx, a, out, labels=labels)
@@ -170,6 +180,7 @@ class Game:
             return []
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
+        ctx.viewer = viewer
         out = []
         for a in m.actions_by_step.get(m.step_name(st), ()):
             self._walk(ctx, a, out, labels=labels, first_only=first_only)
@@ -401,8 +412,8 @@ class Game:
     def _run(self, ctx, entry):
         try:
             entry(ctx)
-        except RecursionError:
-            raise RuleRuntimeError("the rules recurse without end") from None
+        except RecursionError as e:
+            raise translate(e) from None
 
     # ---- the flow of rounds, turns and steps -------------------------------------------
 
@@ -480,7 +491,12 @@ class Game:
             if self._has_action(st):
                 return
             self._next_step(ctx)
-        raise InternalError("the flow did not settle after 10000 transitions: the rules loop")
+        rs = m.rs
+        where = next((rs.origins[k] for k in (("flow", "turn"), ("flow", "round")) if k in rs.origins),
+                     Location(rs.files[0] if rs.files else rs.name))
+        raise RuleRuntimeError(f"the flow did not settle after {_MAX_SETTLE} transitions without a decision: "
+                               f"the rules loop (a turn, step or round that always finishes at once, with "
+                               f"no action to play?)", where)
 
     def _has_action(self, st) -> bool:
         """Whether the turn player has a legal action in the current step. The list is kept
@@ -764,3 +780,9 @@ class Game:
         ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else self.m.turn_player(st))
         ctx.locals = [None] * scope.size
         return f(ctx)
+
+
+# Python exceptions met while the rules run (recursion without end, values that do not go
+# together) leave the forward model as rule errors at the rule's position (guard.py).
+guard_methods(Game, ("new_game", "apply_in_place", "legal_actions", "legal_actions_with_labels", "label", "verify",
+                     "can", "explain", "is_legal", "scores", "ranking", "winners", "check_invariants", "evaluate"))

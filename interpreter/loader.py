@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
+from . import limits as lim
 from .dsl.compiler import did_you_mean
 from .errors import ContentError, ErrorList, Location, Problem
 from .paths import display_path, game_dir, schemas_dir
@@ -137,7 +138,9 @@ class Ruleset:
         self.flow = MergedMap()
         self.scoring = MergedMap()
         self.render = MergedMap()
+        self.analysis = MergedMap()  # what `interpret analyze` reports per seat (facets); no effect on play
         self.origins: dict = {}  # (section, name) -> Location where it was defined
+        self.limits = lim.DEFAULT  # game.limits, within limits.HARD
 
     # -- the things Match asks for
     @property
@@ -147,12 +150,18 @@ class Ruleset:
     @property
     def default_players(self) -> int:
         p = self.meta.get("players") or {}
-        return int(p.get("default", p.get("min", 2)))
+        n = p.get("default", p.get("min", 2))
+        return n if type(n) is int and 1 <= n <= self.limits.players else min(max(self.player_range[0], 2),
+                                                                             self.player_range[1])
 
     @property
     def player_range(self):
         p = self.meta.get("players") or {}
-        return int(p.get("min", 1)), int(p.get("max", 99))
+        cap = self.limits.players
+        lo, hi = p.get("min", 1), p.get("max", 99)
+        lo = lo if type(lo) is int and 1 <= lo <= cap else 1
+        hi = hi if type(hi) is int and 1 <= hi <= cap else min(99, cap)
+        return lo, hi
 
     def where_of(self, node, key=None) -> Location:
         if key is not None:
@@ -271,7 +280,7 @@ class Ruleset:
                     self.invariants.extend(items)
                 else:
                     self.extra_tags.extend(str(x) for x in items)
-        for section in ("board", "flow", "scoring", "render"):
+        for section in ("board", "flow", "scoring", "render", "analysis"):
             if section in doc and isinstance(doc[section], dict):
                 merged = getattr(self, section)
                 for k, v in doc[section].items():
@@ -330,16 +339,78 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
         rs.add_file(doc, display, errors)
     if not rs.meta and not errors.problems:
         errors.add(Location(_display(root / "game.yaml")), "game.yaml has no `game:` section")
+    if rs.meta:
+        rs.limits = lim.adjusted(rs.meta.get("limits"), Location(_display(root / "game.yaml")), errors)
     if variants and rs.meta:
         from .overlay import apply_variants, load_variants
         base_ok = not errors.problems
         apply_variants(rs, load_variants(rs, variants, errors), errors, base_ok=base_ok)
+    if rs.meta:
+        check_caps(rs, errors)
     if keep_going and rs.meta:
         rs.problems = list(errors.problems)
         return rs
     errors.raise_if_any()
     rs.problems = []
     return rs
+
+
+def check_caps(rs: Ruleset, errors: ErrorList) -> None:
+    """The load-time caps of limits.py, on the numbers written in the content (numbers given as
+    expressions are checked by Match when it evaluates them): nothing huge is ever built."""
+    caps = rs.limits
+
+    def check(node, key, name, value=None, what=""):
+        value = node.get(key) if value is None else value
+        if type(value) is int and value > getattr(caps, name):
+            parent, k = resolve_parent(node, key)
+            errors.add(value_location(parent, k), lim.over(name, value, caps, what))
+            return False
+        return True
+    players = rs.meta.get("players")
+    if isinstance(players, dict):
+        for key in ("min", "max", "default"):
+            check(players, key, "players", what=f"players.{key}")
+        lo, hi, default = (players.get(k) for k in ("min", "max", "default"))
+        if type(lo) is int and type(hi) is int and lo > hi:
+            errors.add(value_location(*resolve_parent(players, "max")), f"players.max {hi} is below players.min {lo}")
+        elif type(default) is int and ((type(lo) is int and default < lo) or (type(hi) is int and default > hi)):
+            errors.add(value_location(*resolve_parent(players, "default")),
+                       f"players.default {default} is outside players.min-max")
+    total = 0
+    for name, spec in rs.cards.items():
+        if isinstance(spec, dict) and check(spec, "copies", "copies", what=f"copies of `{name}`"):
+            copies = spec.get("copies", 1)
+            if type(copies) is int:
+                total += copies * (rs.player_range[1] if spec.get("per_player") else 1)
+    if total > caps.cards:
+        errors.add(Location(rs.files[0] if rs.files else rs.name), lim.over("cards", total, caps),
+                   hint="count the copies of every card, times the players for cards of each player")
+    grid = rs.board.get("grid") if isinstance(rs.board, dict) else None
+    if isinstance(grid, dict):
+        check(grid, "columns", "grid_side", what="grid columns")
+        for spec in grid.get("rows") or []:
+            if not isinstance(spec, dict):
+                continue
+            if "rows" in spec:
+                lo, hi = _row_bounds(spec.get("rows"))
+                if hi is not None and hi - lo + 1 > caps.grid_side:
+                    check(spec, "rows", "grid_side", value=hi - lo + 1, what=f"rows {spec.get('rows')}:")
+                elif hi is not None and hi > caps.grid_side * 10:
+                    check(spec, "rows", "grid_side", value=hi, what="row number")
+            elif type(spec.get("row")) is int and spec["row"] > caps.grid_side * 10:
+                check(spec, "row", "grid_side", what="row number")
+    ring = rs.board.get("ring") if isinstance(rs.board, dict) else None
+    if isinstance(ring, dict):
+        check(ring, "length", "grid_side", what="ring length")
+
+
+def _row_bounds(v):
+    try:
+        lo, hi = str(v).split("-")
+        return int(lo), int(hi)
+    except ValueError:
+        return 0, None
 
 
 def _display(path: Path) -> str:

@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from . import limits as lim
 from . import runtime as rt
 from .builtins import _BUILTINS, _CARD_ATTRS, _ENGINE_EVENTS, _SEAT_ATTRS, _ZONE_ATTRS
 from .dsl.compiler import _MISS, CompileError, Compiler, Scope, did_you_mean
 from .dsl.parser import ParseFailure, parse
-from .errors import ErrorList, Location
-from .model import Card, Seat, Zone
+from .errors import ContentError, ErrorList, Location, Problem
+from .model import Card, Seat, Zone, label_of
 from .yamlio import SourceText, to_plain
 
 RESETS = ("never", "action", "turn", "round")
@@ -85,6 +86,7 @@ class Snippet:
 class Match:
     def __init__(self, ruleset, players: int, options: dict | None = None, observer=None):
         self.rs = ruleset
+        self.limits = getattr(ruleset, "limits", lim.DEFAULT)
         self.observer = observer  # coverage.py: wraps the compiled rules to record which ones run
         self.n = players
         self.errors = ErrorList()
@@ -94,8 +96,13 @@ class Match:
         self.cells, self.zones, self.cards, self.rows, self.columns = [], [], [], [], []
         self.function_defs, self.all_tags, self.card_props, self.zone_attrs = {}, frozenset(), set(), set()
         self.on_entered = None  # the `on entered` triggers, if the content has any
+        self.uses_chance = False  # set by the compiler: some rule rolls, shuffles or draws at random
         self.conts: list = []
         self.compiler = Compiler(self)
+        if type(players) is not int or not 1 <= players <= self.limits.players:
+            raise ContentError(Problem(Location("--players"), lim.over("players", players, self.limits)
+                                       if type(players) is int and players > 0 else
+                                       f"the number of players must be a whole number from 1, not {players!r}"))
         self.options = ruleset.resolve_options(options or {}, players)
         self._build_seats()
         self._build_constants()
@@ -158,15 +165,30 @@ class Match:
         grid = board.get("grid")
         where = self.rs.where_of(board, "grid") if grid else None
         if grid:
-            columns = int(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns") or 1)
+            columns = self._capped(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns"), 1,
+                                   "grid_side", self.rs.where_of(grid, "columns"), "grid columns")
             row_specs = []
             for spec in grid.get("rows", []):
                 if spec.get("rows", spec.get("row")) is None:
                     self.errors.add(self.rs.where_of(spec), "a grid row needs `row: N` or `rows: N-M`")
                     continue
                 lo, hi = self._row_range(spec.get("rows", spec.get("row")))
+                if hi - lo + 1 > self.limits.grid_side or hi > 10 * self.limits.grid_side:
+                    if hi - lo + 1 > self.limits.grid_side:
+                        msg = lim.over("grid_side", hi - lo + 1, self.limits, f"rows {spec.get('rows')}:")
+                    else:
+                        msg = lim.over("grid_side", hi, self.limits, "row number")
+                    self.errors.add(self.rs.where_of(spec, "rows" if "rows" in spec else "row"), msg)
+                    continue
+                if len(row_specs) + hi - lo + 1 > self.limits.grid_side:
+                    self.errors.add(self.rs.where_of(spec), lim.over("grid_side", len(row_specs) + hi - lo + 1,
+                                                                     self.limits, "rows in all"))
+                    continue
                 for r in range(lo, hi + 1):
                     row_specs.append((r, spec))
+            if len(row_specs) * columns > self.limits.cells:
+                self.errors.add(where, lim.over("cells", len(row_specs) * columns, self.limits))
+                row_specs = []
             self.rows = [r for r, _ in row_specs]
             self.columns = list(range(1, columns + 1))
             pattern = grid.get("name", "r{row}c{column}")
@@ -234,11 +256,11 @@ class Match:
         (the last to the first) by an edge of kind `edges`. Cell i has the attribute `index` i;
         with `columns: n` it also has `row` i // n + 1 and `column` i % n + 1, for `cell(row, column)`
         and the render grid (a ring drawn as rows of n cells)."""
-        length = int(self.evaluate_static(spec.get("length"), where, 0) or 0)
+        length = self._capped(self.evaluate_static(spec.get("length"), where, 0), 0, "grid_side", where, "ring length")
         if length < 2:
             self.errors.add(where, f"a ring needs at least 2 cells, not {length}")
             return
-        per_row = int(self.evaluate_static(spec.get("columns"), where, 0) or 0)
+        per_row = self._capped(self.evaluate_static(spec.get("columns"), where, 0), 0, "grid_side", where, "ring columns")
         pattern = str(spec.get("name", "ring{index}"))
         tags = frozenset(spec.get("tags") or [])
         made = []
@@ -260,6 +282,21 @@ class Match:
         kind = str(spec.get("edges", "next"))
         for a, b in zip(made, made[1:] + made[:1]):
             self.graph.add_edge(a.id, b.id, kind=kind)
+
+    def _capped(self, value, default: int, cap: str, where, what: str) -> int:
+        """A whole number read from content (maybe computed from constants), within limit `cap`."""
+        if value is None:
+            return default
+        if type(value) is not int:
+            try:
+                value = int(value)
+            except (TypeError, ValueError, OverflowError):
+                self.errors.add(where, f"{what} must be a whole number, not {value!r}")
+                return default
+        if value > getattr(self.limits, cap):
+            self.errors.add(where, lim.over(cap, value, self.limits, what))
+            return default
+        return value
 
     @staticmethod
     def _row_range(v):
@@ -312,11 +349,12 @@ class Match:
         tags = set()
         for name, spec in self.rs.cards.items():
             copies = spec.get("copies", 1)
-            copies = self.evaluate_static(copies, self.rs.where_of(spec, "copies"), 1, spec, "copies")
-            if copies is not None and (isinstance(copies, bool) or not isinstance(copies, (int, float))):
-                self.errors.add(self.rs.where_of(spec, "copies"), f"`copies` must be a number, not {copies!r}")
+            where = self.rs.where_of(spec, "copies")
+            copies = self._capped(self.evaluate_static(copies, where, 1, spec, "copies"), 0, "copies", where,
+                                  f"copies of `{name}`")
+            if len(self.cards) + copies * (len(self.seats) if spec.get("per_player") else 1) > self.limits.cards:
+                self.errors.add(where, lim.over("cards", len(self.cards) + copies, self.limits))
                 copies = 0
-            copies = int(copies or 0)
             owners = self.seats if spec.get("per_player") else [None]
             ctags = frozenset([name, *(spec.get("tags") or [])])
             tags |= ctags
@@ -480,7 +518,27 @@ class Match:
 
     def attribute_names(self):
         return (list(_CARD_ATTRS) + list(_ZONE_ATTRS) + list(_SEAT_ATTRS) + list(self.cvars) + list(self.pvars)
-                + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones))
+                + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones)
+                + list(self.mapping_keys()))
+
+    def mapping_keys(self) -> frozenset:
+        """The keys of every mapping in the constants and the variables' defaults: the only other
+        names `x.name` may read (a mapping's entry), so that any other attribute is a typo."""
+        cache = self.__dict__.get("_mapping_keys")
+        if cache is None:
+            keys = set()
+            todo = list(self.constants.values())
+            for table in (self.gvars, self.pvars, self.cvars, self.zvars):
+                todo.extend(spec.get("default") for spec in table.values())
+            while todo:
+                v = todo.pop()
+                if isinstance(v, dict):
+                    keys.update(str(k) for k in v)
+                    todo.extend(v.values())
+                elif isinstance(v, list):
+                    todo.extend(v)
+            cache = self._mapping_keys = frozenset(keys)
+        return cache
 
     def _var_reader(self, kind, name):
         """(ctx, owner) -> the variable `name` of a card, zone or player (kind cv, zv, pv)."""
@@ -520,8 +578,8 @@ class Match:
                 card_kind = ("var", None) if self.var_codec("cv", name)[1] is None else ("call", card_h)
             else:
                 card_kind = ("prop", None)
-        if card_h is None and zone_h is None and seat_h is None and not any(
-                isinstance(v, dict) for v in self.constants.values()):
+        if name.startswith("__") or (card_h is None and zone_h is None and seat_h is None
+                                     and name not in self.mapping_keys()):
             return None, None, None, None
 
         def get(ctx, o):
@@ -697,6 +755,11 @@ class Match:
             self.errors.problems.append(self.compiler.problem(e))
         except _AlreadyReported:
             pass
+        except RecursionError:  # text within the nesting cap whose compiled form still nests too deep
+            src = self.compiler.src
+            where = src.locate(1, 1) if src is not None else Location(self.rs.name)
+            self.errors.add(where, "rules nested too deeply to compile (functions inlined into each other?)",
+                            hint="split the text: a `let`, a function or a procedure for a part")
         return None
 
     def _compile_all(self):
@@ -735,6 +798,14 @@ class Match:
             else:
                 dispatch = self._event_direct["entered"]
                 self.on_entered = lambda ctx, card, zone: dispatch(ctx, [card, zone])
+        for name in ("round_start", "round_end", "turn_start", "turn_end"):  # emitted by the flow itself
+            if self._handlers["on"].get(name) and self.event_suspends(name):
+                head, block, snip = self.triggers["on"][name][0]
+                self.errors.add(snip.src.locate(1, 1), f"`on {name}` triggers cannot ask for a choice (`choose`, "
+                                                       f"or a procedure or event that does)",
+                                hint="the flow runs them between decisions; ask in flow.round.start/"
+                                     "flow.turn.start, an action or a procedure", context=snip.src.context(
+                                         snip.src.locate(1, 1)))
         for name in list(self.function_defs):
             self._guard(lambda: self._compile_function(name))
         self._compile_flow()
@@ -768,6 +839,8 @@ class Match:
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {len(argfs)}", node)
         holder = self._functions
         pure = self._is_pure(name)
+        loc = compiler.loc(node)
+        spent = lim.spend_failed
 
         def compiled():
             entry = holder.get(name)
@@ -791,6 +864,10 @@ class Match:
                     x, y = a0(ctx), a1(ctx)
                     args = [x, y]
                     key = (name, x, y)
+                b = ctx.budget - 1
+                ctx.budget = b
+                if b < 0:
+                    spent(ctx, loc, f"calls of `{name}`")
                 memo = ctx.memo
                 if memo is not None:
                     try:
@@ -810,6 +887,10 @@ class Match:
             return call_pure
 
         def call(ctx):
+            b = ctx.budget - 1
+            ctx.budget = b
+            if b < 0:
+                spent(ctx, loc, f"calls of `{name}`")
             f, nargs, size = compiled()
             args = [a(ctx) for a in argfs]
             saved = ctx.locals
@@ -1083,7 +1164,13 @@ class Match:
         for pname, dom in params:
             snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
             f = c.expr(snip.src, scope)
-            compiled_params.append((pname, scope.slots[pname], f))
+            tree = parse(snip.src, "expr")
+            if tree.data in ("number", "neg", "string", "true", "false", "compare", "not_", "and_", "or_"):
+                loc = snip.src.locate(1, 1)
+                self.errors.add(loc, f"the domain of parameter `{pname}` must be a collection (a list, cards, "
+                                     f"cells, players), not `{snip.src.text.strip()}`",
+                                hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
+            compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
         requires = []
         static_false = []
         failed = False
@@ -1136,6 +1223,25 @@ class Match:
         a.static_false = static_false
         return a
 
+    @staticmethod
+    def _domain(f, pname, where):
+        """A parameter's domain, checked to be a collection when it is computed."""
+        def dom(ctx):
+            v = f(ctx)
+            if v is None or type(v) is list:
+                if v:  # listing the bindings of every parameter: their product spends the budget
+                    b = ctx.budget - len(v)
+                    ctx.budget = b
+                    if b < 0:
+                        lim.spend_failed(ctx, where, f"the values of parameter `{pname}`")
+                return v
+            if isinstance(v, (tuple, dict, set, frozenset)):
+                return list(v)
+            hint = f": write `{v.name}.cards`" if type(v) is Zone else ""
+            raise rt.RuleRuntimeError(f"the domain of parameter `{pname}` is {label_of(v)}, not a collection{hint}",
+                                      where)
+        return dom
+
     def _compile_scoring(self):
         sc = self.rs.scoring
         self.score_scope = Scope()
@@ -1151,6 +1257,13 @@ class Match:
         # a designer's hint for the bots: how good the position is for `me`, in points (agents/evaluate.py)
         self.evaluation = (self._expr(sc, "evaluation", "scoring.evaluation", self.score_scope)
                            if sc.get("evaluation") else None)
+        self.facets = []  # analysis.facets: (name, rules, locals) read per seat by `interpret analyze`
+        facets = self.rs.analysis.get("facets") or {}
+        for name in facets:
+            scope = Scope()
+            f = self._expr(facets, name, f"analysis.facets.{name}", scope)
+            if f is not None:
+                self.facets.append((str(name), f, scope))
         self.invariants = []
         for i, inv in enumerate(self.rs.invariants):
             scope = Scope()
@@ -1181,8 +1294,8 @@ class Match:
         ctx.locals = [None] * self.score_scope.size
         return self.score(ctx)
 
-    def ranking(self, st) -> list[int]:
-        """Seat indices from first to last: score, then each tie-break in order, then seat order."""
+    def ranking_keys(self, st) -> list[tuple]:
+        """Per seat, what the ranking compares: (score, tie-break 1, tie-break 2, ...)."""
         ctx = rt.Ctx(st, self)
         keys = []
         for s in self.seats:
@@ -1192,8 +1305,26 @@ class Match:
             for f in self.tiebreaks:
                 v = f(ctx)
                 k.append(int(v) if isinstance(v, bool) else (v or 0))
-            keys.append((tuple(k), -s.id))
+            keys.append(tuple(k))
+        return keys
+
+    def ranking(self, st) -> list[int]:
+        """Seat indices from first to last: score, then each tie-break in order, then seat order."""
+        keys = [(k, -i) for i, k in enumerate(self.ranking_keys(st))]
         return sorted(range(len(self.seats)), key=lambda i: keys[i], reverse=True)
+
+    def facet_values(self, st) -> dict:
+        """{facet: [its value for each seat]}, the content's `analysis.facets` read at the end of a game."""
+        out = {}
+        ctx = rt.Ctx(st, self)
+        for name, f, scope in self.facets:
+            values = []
+            for s in self.seats:
+                ctx.me = s
+                ctx.locals = [None] * scope.size
+                values.append(f(ctx))
+            out[name] = values
+        return out
 
     def winners(self, st) -> list[int]:
         if self.winner is not None:

@@ -101,7 +101,20 @@ def key_of(value) -> str:
     return "_".join(str(value).split())  # one word: an action's text splits on spaces
 
 
+def label_for(value, visible) -> str:
+    """`value` as a seat reads it in a text: a card it cannot identify (its id is not in `visible`)
+    is `a card`."""
+    if isinstance(value, Card):
+        return value.key if value.id in visible else "a card"
+    if isinstance(value, list):
+        return "[" + ", ".join(label_for(v, visible) for v in value) + "]"
+    return label_of(value)
+
+
 def label_of(value) -> str:
+    """`value` in a text a person reads (a label, a prompt, a log line)."""
+    if isinstance(value, str):
+        return value  # a text shows as written (an action's key is one word: key_of)
     if isinstance(value, Card):
         return value.key
     if isinstance(value, list):

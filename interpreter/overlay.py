@@ -268,7 +268,7 @@ class _ChangeError(Exception):
 _SECTIONS = {"game": "meta", "options": "option_specs", "constants": "constants", "cards": "cards",
              "zones": "zones", "vars": "vars", "functions": "functions", "procedures": "procedures",
              "events": "events", "actions": "actions", "board": "board", "flow": "flow",
-             "scoring": "scoring", "render": "render"}
+             "scoring": "scoring", "render": "render", "analysis": "analysis"}
 
 
 def _owned(container, key):

@@ -107,11 +107,13 @@ class Position:
         kind, index = self._var_home(owner, name)
         enc, _ = self.m.var_codec(kind, name)
         value = self._resolve(value)
-        typ = self.m.vars_of(kind)[name]["type"]
+        from .dsl.kinds import declared_type
+        typ = declared_type(self.m.vars_of(kind)[name])  # declared, or the kind of its default
         expected = {"int": int, "bool": bool, "str": str, "list": list}.get(typ)
         if expected is not None and value is not None and not (
                 isinstance(value, expected) and (expected is not int or not isinstance(value, bool))):
-            raise PositionError(f"`{name}` holds a {typ}, not {value!r}")
+            held = {"int": "a number", "bool": "yes or no", "str": "a text", "list": "a list"}[typ]
+            raise PositionError(f"`{name}` holds {held}, not {value!r}")
         stored = enc(value) if enc else value
         if kind == "gv":
             self.state["gv"][name] = stored
@@ -161,6 +163,7 @@ class Position:
 
     def force_dice(self, *values: int) -> "Position":
         self.state["forced"].extend(int(v) for v in values)
+        self.state["flow"]["forced_whole"] = True  # a scenario forces every die of a roll, or none (runtime.roll)
         return self
 
     def turn(self, seat, step: str | None = None, round: int | None = None, order=None) -> "Position":

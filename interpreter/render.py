@@ -29,6 +29,7 @@ from . import runtime as rt
 from .dsl.compiler import CompileError, Scope
 from .dsl.parser import ParseFailure
 from .errors import ErrorList
+from .guard import guard_methods
 from .model import Card, Seat, Zone
 from .yamlio import SourceText
 
@@ -115,8 +116,12 @@ def _visible_cards_function():
     return visible_cards
 
 
+PUBLIC = -1  # a viewer who sees only what the whole table sees (hot seat, between players)
+
+
 class Sight:
-    """What one viewer can identify in a state. `viewer` None sees everything."""
+    """What one viewer can identify in a state. `viewer` None sees everything; PUBLIC sees what
+    every player sees."""
 
     def __init__(self, game, st, viewer: int | None, *, renderer: "Renderer"):
         self.game = game
@@ -129,7 +134,8 @@ class Sight:
             visible_cards = _visible_cards_function()
             if visible_cards is not None:
                 by_key = game.m.card_by_key
-                self._visible = {by_key[k].id for k in visible_cards(game, st, viewer)}
+                seat = None if viewer == PUBLIC else viewer  # views.py: None is a spectator there
+                self._visible = {by_key[k].id for k in visible_cards(game, st, seat)}
 
     def sees(self, card: Card) -> bool:
         if self.viewer is None:
@@ -275,7 +281,7 @@ class Renderer:
         return " · ".join(parts)
 
     def status_lines(self, st, sight: Sight) -> list[str]:
-        me = self.m.seats[sight.viewer] if sight.viewer is not None else None
+        me = self.m.seats[sight.viewer] if sight.viewer not in (None, PUBLIC) else None
         return [t.render(self.game, st, sight, me=me) for t in self.status if t is not None]
 
     def cell_text(self, st, sight: Sight, cell: Zone) -> str:
@@ -356,7 +362,7 @@ class Renderer:
         return lines
 
     def private_lines(self, st, sight: Sight) -> list[str]:
-        if sight.viewer is None:
+        if sight.viewer is None or sight.viewer == PUBLIC:
             return []
         me = self.m.seats[sight.viewer]
         return [t.render(self.game, st, sight, me=me) for t in self.private if t is not None]
@@ -397,4 +403,7 @@ class Renderer:
         return self._keys.sub(lambda mt: mt.group(0) if sight.sees(by_key[mt.group(0)]) else "a card", text)
 
 
-__all__ = ["Renderer", "Sight", "Template", "compile_template", "HIDDEN"]
+__all__ = ["Renderer", "Sight", "Template", "compile_template", "HIDDEN", "PUBLIC"]
+
+
+guard_methods(Renderer, ("screen", "redact"))  # a rule failing in a template is a rule error (guard.py)

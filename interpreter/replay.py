@@ -14,12 +14,15 @@ A single JSON object holding the same keys and an "actions" list is read too.
 """
 from __future__ import annotations
 
+import errno
+import functools
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InterpretError, Location
+from .errors import ContentError, InterpretError, Location, Problem
 from .loader import content_files
 from .paths import content_dir, game_dir
 
@@ -81,6 +84,11 @@ class Record:
     result: dict | None = None
     content_sha256: str | None = None
     variants: list = field(default_factory=list)
+    where: dict = field(default_factory=dict)  # header key -> its Location in the log file
+
+
+SPOILERS = ("full information: this log holds every secret of the game (hidden cards, dice to come); "
+            "show a player only their own account (`interpret play --log-seat SEAT FILE`)")
 
 
 class LogWriter:
@@ -97,12 +105,23 @@ class LogWriter:
         self._write({"log": FORMAT, "version": VERSION, "interpret": __version__, "game": game_reference(game),
                      "players": players,
                      "options": options, "variants": [variant_reference(game, v) for v in variants or []],
-                     "seed": seed, "seats": seats, "content_sha256": content_digest(game)})
+                     "seed": seed, "seats": seats, "content_sha256": content_digest(game),
+                     "spoilers": SPOILERS})
         self.n = 0
 
     def _write(self, obj) -> None:
-        self.f.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
-        self.f.flush()
+        try:
+            self.f.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
+            self.f.flush()
+        except OSError as e:
+            self._abandon()
+            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+
+    def _abandon(self) -> None:
+        try:
+            self.f.close()
+        except OSError:
+            pass
 
     def action(self, player: str | None, action) -> None:
         self.n += 1
@@ -112,15 +131,49 @@ class LogWriter:
         self._write({"result": result})
 
     def close(self) -> None:
-        self.f.close()
+        """Flush the log and make sure it is on the disk (fsync), then close it."""
+        if self.f.closed:
+            return
+        try:
+            self.f.flush()
+            try:
+                os.fsync(self.f.fileno())
+            except OSError as e:
+                if e.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):  # a device or a pipe: nothing to sync
+                    raise
+            self.f.close()
+        except OSError as e:
+            self._abandon()
+            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+
+
+def check_new_log(path, *, force: bool = False) -> None:
+    """`play --log FILE`: an earlier game's log is not overwritten without --force."""
+    p = Path(path)
+    if p.is_dir():
+        raise LogError(Location(str(p)), "is a folder: give a file name for the log")
+    if p.is_file() and p.stat().st_size > 0 and not force:
+        raise LogError(Location(str(p)), "a log is there already: give another file name, or --force to overwrite it")
+    if not p.parent.is_dir():
+        raise LogError(Location(str(p)), f"there is no folder {p.parent}")
 
 
 def read_log(path: str | Path) -> Record:
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as e:
         raise LogError(Location(name), f"cannot read the log: {e.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = raw[:e.start]
+        raise LogError(Location(name, before.count(b"\n") + 1, e.start - (before.rfind(b"\n") + 1) + 1),
+                       "the log is not UTF-8 text (a log is JSON lines, as `play --log` writes them)") from None
+    if "\x00" in text:
+        at = text.index("\x00")
+        raise LogError(Location(name, text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1),
+                       "the log holds a NUL character: it is not a text file")
     stripped = text.strip()
     if not stripped:
         raise LogError(Location(name), "the log is empty")
@@ -128,24 +181,22 @@ def read_log(path: str | Path) -> Record:
         entries = [(1, _json(name, 1, stripped))]
     else:
         try:  # one JSON document over several lines?
-            whole = json.loads(stripped)
-        except json.JSONDecodeError:
+            whole = _json(name, 1, stripped)
+        except LogError:
             whole = None
         if isinstance(whole, dict) and "actions" in whole:
             entries = [(1, whole)]
         else:
             entries = [(i, _json(name, i, line)) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
     line, head = entries[0]
+    lines = text.splitlines() if len(entries) > 1 or "\n" not in stripped else stripped.splitlines()
     if not isinstance(head, dict):
         raise LogError(Location(name, line, 1), "the first line must be the log's header (a JSON object)")
-    for key in ("game", "players", "seed"):
-        if key not in head:
-            raise LogError(Location(name, line, 1), f"the header has no `{key}`")
-    if not isinstance(head["players"], int) or not isinstance(head["seed"], int):
-        raise LogError(Location(name, line, 1), "`players` and `seed` must be integers")
+    _check(name, lines, line, head, "header")
     rec = Record(game=str(head["game"]), players=head["players"], options=dict(head.get("options") or {}),
                  seed=head["seed"], seats=list(head.get("seats") or []), content_sha256=head.get("content_sha256"),
-                 variants=[str(v) for v in head.get("variants") or []])
+                 variants=[str(v) for v in head.get("variants") or []],
+                 where={k: _key_location(name, lines, line, k) for k in head})
     for i, a in enumerate(head.get("actions") or [], 1):  # the single-document form
         rec.actions.append((line, None, str(a)))
     if isinstance(head.get("result"), dict):
@@ -153,6 +204,10 @@ def read_log(path: str | Path) -> Record:
     for line, entry in entries[1:]:
         if not isinstance(entry, dict):
             raise LogError(Location(name, line, 1), "expected a JSON object")
+        if "action" in entry:
+            _check(name, lines, line, entry, "action")
+        elif "result" in entry:
+            _check(name, lines, line, entry, "result_line")
         if "action" in entry:
             rec.actions.append((line, entry.get("player"), str(entry["action"])))
         elif "result" in entry:
@@ -162,7 +217,95 @@ def read_log(path: str | Path) -> Record:
     return rec
 
 
+def _key_location(name: str, lines: list, line: int, key) -> Location:
+    """Where `"key"` is written, from `line` on (a log line, or the lines of one document)."""
+    needle = json.dumps(str(key))
+    for i in range(max(line - 1, 0), len(lines)):
+        col = lines[i].find(needle)
+        if col >= 0:
+            return Location(name, i + 1, col + 1)
+    return Location(name, line, 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(kind: str):
+    from jsonschema import Draft202012Validator
+
+    from .loader import schema
+    whole = schema("log")
+    return Draft202012Validator({**whole["$defs"][kind], "$defs": whole["$defs"]})
+
+
+def from_header(e: ContentError, rec: Record) -> ContentError:
+    """Problems of the game's settings read from a log (players, options, variants, game) placed at
+    the header's key instead of at the command-line option they would come from in `play`."""
+    keys = {"--players": "players", "--option": "options", "--variant": "variants"}
+    out = []
+    for p in e.problems:
+        key = keys.get(p.location.file if p.location else "")
+        if key is None and p.location is not None and str(rec.game) in p.location.file and not p.location.line:
+            key = "game"
+        if key is not None and key in rec.where:
+            out.append(Problem(rec.where[key], f"the log's `{key}`: {p.message}", p.hint))
+        else:
+            out.append(p)
+    return ContentError(out)
+
+
+def _check(name: str, lines: list, line: int, entry: dict, kind: str) -> None:
+    """An entry against schemas/log.schema.json: the first problem, at the key it is about."""
+    errors = sorted(_validator(kind).iter_errors(entry), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+    if not errors:
+        return
+    err = errors[0]
+    path = list(err.absolute_path)
+    where = _key_location(name, lines, line, path[0]) if path else Location(name, line, 1)
+    field_name = ".".join(str(p) for p in path)
+    what = {"header": "the log's header", "action": "an action line", "result_line": "the result line"}[kind]
+    msg = err.message
+    if err.validator == "required":
+        msg = f"{what} has no " + msg.split(" is a required")[0].replace("'", "`")
+    elif field_name:
+        msg = f"{what}: `{field_name}`: {msg}"
+    else:
+        msg = f"{what}: {msg}"
+    raise LogError(where, msg + " (see schemas/log.schema.json)")
+
+
+def json_too_deep(text: str, cap: int | None = None) -> int | None:
+    """The offset of the first bracket nested more than `cap` deep (Python's JSON reader recurses
+    once per level), or None. Brackets inside strings do not count."""
+    from .limits import DEFAULT
+    cap = cap or DEFAULT.yaml_depth
+    if text.count("[") + text.count("{") <= cap:
+        return None
+    depth = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > cap:
+                return i
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
 def _json(name, line, text):
+    deep = json_too_deep(text)
+    if deep is not None:
+        before = text[:deep]
+        raise LogError(Location(name, line + before.count("\n"), deep - (before.rfind("\n") + 1) + 1),
+                       "nested too deeply: a log holds flat JSON objects")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

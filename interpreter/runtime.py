@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import rng
 from .errors import RuleRuntimeError
+from .limits import DEFAULT, BudgetExceeded, size_failed, spend_failed
 from .model import Card, Seat, Zone
 
 
@@ -18,9 +19,10 @@ class Stop(Exception):
 class Ctx:
     """Everything a compiled closure needs while it runs."""
 
-    __slots__ = ("st", "m", "me", "locals", "stack", "events", "memo")
+    __slots__ = ("st", "m", "me", "locals", "stack", "events", "memo", "budget", "viewer")
 
     def __init__(self, st, m, me=None, locals_=None):
+        self.budget = getattr(m, "limits", DEFAULT).steps  # steps left in this decision (limits.py)
         self.memo = None  # a dict while nothing can change the state (listing legal actions)
         self.st = st
         self.m = m
@@ -28,6 +30,29 @@ class Ctx:
         self.locals = locals_ if locals_ is not None else []
         self.stack = []  # return frames (continuation id, caller locals) of suspendable calls
         self.events = []  # (event name, args) in the order they happened
+        self.viewer = None  # while texts are written for one seat: the ids of the cards it can identify
+
+
+def spend(ctx, n: int, loc, what: str) -> None:
+    """Spend `n` steps of the decision's budget (a loop's iterations, a repeat, cards drawn)."""
+    b = ctx.budget - n
+    ctx.budget = b
+    if b < 0:
+        spend_failed(ctx, loc, what)
+
+
+def check_size(ctx, n: int, loc, what: str) -> None:
+    if n > ctx.m.limits.collection:
+        size_failed(ctx, loc, what, n)
+
+
+def relocate(e: RuleRuntimeError, loc) -> RuleRuntimeError:
+    """The same error at the rule's position (raised by a primitive that does not know it)."""
+    if e.location is not None or loc is None:
+        return e
+    if isinstance(e, BudgetExceeded):
+        return BudgetExceeded(e.budget, str(e), loc)
+    return RuleRuntimeError(str(e), loc)
 
 
 # ---- value encoding for saving locals of a suspended choice -------------------------
@@ -179,6 +204,7 @@ def draw(ctx, n, src, dst):
     """Move up to n cards from the top of src to dst; refill src from its declared discard."""
     drawn = []
     st = ctx.st
+    spend(ctx, max(n, 0), None, f"draw {n:,}")
     for _ in range(n):
         if dst.capacity is not None and len(st["z"][dst.id]) >= dst.capacity:
             break
@@ -199,12 +225,19 @@ def roll(ctx, n, sides=6):
     st = ctx.st
     out = []
     forced = st["forced"]
+    check_size(ctx, n, None, f"roll({n:,})")
+    spend(ctx, max(n, 0), None, f"roll({n:,})")
+    taken = 0
     for _ in range(n):
         if forced:
             out.append(forced.pop(0))
-        else:
-            st["rng"], v = rng.below(st["rng"], sides)
-            out.append(v + 1)
+            taken += 1
+            continue
+        if taken and st["flow"].get("forced_whole"):  # a scenario forced some dice of this roll, not all
+            raise RuleRuntimeError(f"a roll of {n} dice, and only {taken} forced ({', '.join(map(str, out))}): "
+                                   f"force every die of the roll, or none")
+        st["rng"], v = rng.below(st["rng"], sides)
+        out.append(v + 1)
     return out
 
 

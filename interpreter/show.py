@@ -10,7 +10,7 @@ from .loader import MergedMap, Ruleset, resolve_parent
 from .yamlio import node_location, value_location
 
 SECTIONS = ("meta", "option_specs", "constants", "cards", "zones", "functions", "procedures", "events", "actions",
-            "board", "flow", "scoring", "render")
+            "board", "flow", "scoring", "render", "analysis")
 LABELS = {"meta": "game", "option_specs": "options"}
 
 

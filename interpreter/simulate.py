@@ -39,6 +39,8 @@ class GameResult:
     scores: list
     ranking: list[int]
     winners: list[int]
+    state: dict | None = field(default=None, repr=False, compare=False)  # the final state, with keep_state
+    decided_by: str = ""  # score, a tie-break, seat order... (interpreter/analysis/outcome.py)
 
 
 def make_agents(game, seed: int, specs=None) -> list:
@@ -49,7 +51,7 @@ def make_agents(game, seed: int, specs=None) -> list:
 
 
 def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS, check: bool = False,
-             record: bool = False) -> GameResult:
+             record: bool = False, keep_state: bool = False) -> GameResult:
     """One full game between agents: a list of Agent, or of specifications (default: random)."""
     st = game.new_game(seed=seed)
     if agents is None or not all(hasattr(a, "act") for a in agents):
@@ -77,7 +79,8 @@ def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS
         raise
     except InterpretError as e:
         raise SimulationError(str(e), seed=seed, decisions=decisions, actions=played or ()) from e
-    return GameResult(seed, decisions, st["flow"]["round"], game.scores(st), game.ranking(st), game.winners(st))
+    return GameResult(seed, decisions, st["flow"]["round"], game.scores(st), game.ranking(st), game.winners(st),
+                      st if keep_state else None)
 
 
 @dataclass
@@ -111,17 +114,25 @@ class Summary:
         return sum(1 for r in self.results if len(r.winners) > 1)
 
     def as_dict(self) -> dict:
+        from .analysis.outcome import is_tiebreak
+        from .analysis.stats import wilson
         n = self.games or 1
         seats = []
         for s in range(self.players):
             sc = [v for v in self.seat_scores(s) if isinstance(v, (int, float))]
+            lo, hi = wilson(self.wins(s), self.games)
             seats.append({
                 "seat": f"p{s + 1}",
                 "score_avg": sum(sc) / len(sc) if sc else None,
                 "score_min": min(sc) if sc else None,
                 "score_max": max(sc) if sc else None,
                 "wins": self.wins(s),
+                "win_rate_low": lo,
+                "win_rate_high": hi,
             })
+        decided = {}
+        for r in self.results:
+            decided[r.decided_by] = decided.get(r.decided_by, 0) + 1
         return {
             "game": self.title,
             "players": self.players,
@@ -133,35 +144,47 @@ class Summary:
             "rounds_avg": sum(r.rounds for r in self.results) / n,
             "shared_wins": self.shared_wins(),
             "seats": seats,
+            "decided_by": dict(sorted(decided.items(), key=lambda kv: -kv[1])),
+            "tiebreak_games": sum(k for d, k in decided.items() if is_tiebreak(d)),
         }
 
     def report(self) -> str:
+        from .analysis.outcome import is_tiebreak
         d = self.as_dict()
         lines = [
             f"{d['games']} games of {d['game']}, {d['players']} players, in {d['seconds']:.2f} s: "
             f"{d['games_per_second']:.1f} games/s, {d['decisions_per_second']:,.0f} decisions/s",
             f"average length: {d['decisions_avg']:.1f} decisions, {d['rounds_avg']:.2f} rounds",
             "",
-            f"{'seat':<6}{'avg score':>10}{'min':>7}{'max':>7}{'wins':>7}{'win %':>8}",
+            f"{'seat':<6}{'avg score':>10}{'min':>7}{'max':>7}{'wins':>7}{'win %':>8}{'95% interval':>16}",
         ]
         for s in d["seats"]:
             avg = "-" if s["score_avg"] is None else f"{s['score_avg']:.2f}"
             lo = "-" if s["score_min"] is None else f"{s['score_min']:g}"
             hi = "-" if s["score_max"] is None else f"{s['score_max']:g}"
             pct = 100 * s["wins"] / d["games"] if d["games"] else 0
-            lines.append(f"{s['seat']:<6}{avg:>10}{lo:>7}{hi:>7}{s['wins']:>7}{pct:>7.1f}%")
+            ci = f"{100 * s['win_rate_low']:.1f}-{100 * s['win_rate_high']:.1f}%"
+            lines.append(f"{s['seat']:<6}{avg:>10}{lo:>7}{hi:>7}{s['wins']:>7}{pct:>7.1f}%{ci:>16}")
         if d["shared_wins"]:
             lines.append(f"({d['shared_wins']} games had several winners; each of them counts a win)")
+        n = d["games"] or 1
+        lines.append(f"decided by a tie-break: {d['tiebreak_games']} games ({100 * d['tiebreak_games'] / n:.1f}%)"
+                     + "".join(f"; {k} {what}" for what, k in d["decided_by"].items() if is_tiebreak(what)))
+        lines.append("(intervals: 95% Wilson; `interpret analyze` tests whether the seats differ)")
         return "\n".join(lines)
 
 
 def simulate(game, *, games: int, seed: int = 0, max_decisions: int = MAX_DECISIONS, check: bool = False,
              progress=None, agents=None) -> Summary:
     """`games` games, game i from seed + i, seat s played by `agents[s]` (a specification; default random)."""
+    from .analysis.outcome import decided_by
     results = []
     start = time.perf_counter()
     for i in range(games):
-        results.append(play_out(game, seed + i, agents=agents, max_decisions=max_decisions, check=check))
+        r = play_out(game, seed + i, agents=agents, max_decisions=max_decisions, check=check, keep_state=True)
+        r.decided_by = decided_by(game, r.state, r.winners)
+        r.state = None
+        results.append(r)
         if progress is not None:
             progress(i + 1)
     seconds = time.perf_counter() - start

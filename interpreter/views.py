@@ -109,6 +109,9 @@ def visible_cards(game, state, seat: int | None) -> set:
     return out
 
 
+_PLAIN = frozenset((bool, int, float, str, type(None)))
+
+
 class _Presenter:
     """Turns stored values into JSON, hiding references to cards the seat cannot see."""
 
@@ -118,6 +121,8 @@ class _Presenter:
 
     def value(self, v):
         t = type(v)
+        if t in _PLAIN:
+            return v
         if t is Card:
             return v.key if v.id in self.visible else None
         if t is Zone or t is Seat:
@@ -167,12 +172,19 @@ def view(game, state, seat: int | None) -> dict:
 
     cards = {}
     if state["cv"]:
+        cvs = [(name, values, m.var_codec("cv", name)[1], m.cvars[name]) for name, values in state["cv"].items()]
+        public = all(spec.get("visibility", "public") == "public" for *_, spec in cvs)
+        value = present.value
         for cid in sorted(visible_ids):
             owner = m.cards[cid].owner  # a card variable declared `visibility: owner` is its owner's
             owner = owner.id if owner is not None else None
-            cards[m.cards[cid].key] = {name: present.var("cv", name, values[cid])
-                                       for name, values in state["cv"].items()
-                                       if _var_shown(m.cvars[name], owner, seat)}
+            shown = {}
+            for name, values, dec, spec in cvs:
+                if not public and not _var_shown(spec, owner, seat):
+                    continue
+                v = values[cid]
+                shown[name] = v if type(v) in _PLAIN and (dec is None or v is None) else present.var("cv", name, v)
+            cards[m.cards[cid].key] = shown
     players = {}
     for s in m.seats:  # a player variable declared `visibility: owner` is shown to that player only
         players[s.key] = {"name": s.name,

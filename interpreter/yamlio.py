@@ -1,6 +1,7 @@
 """Reading YAML with positions, so that every error points at file:line:col."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,75 @@ def load_yaml(path: Path, display: str | None = None):
     return load_yaml_text(text, name)
 
 
+def _depth_bound(text: str) -> int:
+    """A cheap upper bound of a YAML text's nesting: the indentation levels open at a line, plus
+    what may open on it, plus the brackets still open. Only a text above the cap is parsed twice."""
+    stack: list[int] = []
+    flow = best = 0
+    for line in text.splitlines():
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        while stack and stack[-1] >= indent:
+            stack.pop()
+        stack.append(indent)
+        opens = line.count("[") + line.count("{")
+        inline = stripped.count("- ") + stripped.count(": ") + stripped.count("? ") + 1 + opens
+        best = max(best, len(stack) + inline + flow)
+        flow = max(flow + opens - line.count("]") - line.count("}"), 0)
+    return best
+
+
+def nesting_problem(text: str, name: str, cap: int | None = None) -> Problem | None:
+    """A problem at the first mapping or list nested more than `cap` deep (the YAML reader
+    recurses once per level), found with the event parser, which does not recurse."""
+    from .limits import DEFAULT
+    cap = cap or DEFAULT.yaml_depth
+    if _depth_bound(text) <= cap:
+        return None
+    depth = 0
+    try:
+        for ev in _yaml().parse(text):
+            kind = type(ev).__name__
+            if kind in ("MappingStartEvent", "SequenceStartEvent"):
+                depth += 1
+                if depth > cap:
+                    mark = ev.start_mark
+                    loc = Location(name, mark.line + 1, mark.column + 1)
+                    return Problem(loc, f"nested too deeply: more than {cap} levels of lists and mappings",
+                                   hint="the limit `yaml_depth` of interpret (interpreter/limits.py)",
+                                   context=caret_context(text.splitlines(), loc.line, loc.column))
+            elif kind in ("MappingEndEvent", "SequenceEndEvent"):
+                depth -= 1
+    except MarkedYAMLError:
+        return None  # the reader reports it, with its position
+    except Exception:
+        return None
+    return None
+
+
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
+
+def control_problem(text: str, name: str) -> Problem | None:
+    """A character YAML does not allow (a control character, a NUL): its line and column."""
+    bad = _NON_PRINTABLE.search(text)
+    if bad is None:
+        return None
+    at = bad.start()
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    return Problem(Location(name, line, column), f"a control character ({ord(bad.group()):#04x}) is not allowed in YAML",
+                   hint="remove it, or write it as an escape (\\x01) inside a double-quoted string",
+                   context=caret_context(text.splitlines(), line, column))
+
+
 def load_yaml_text(text: str, name: str):
+    for check in (control_problem, nesting_problem):
+        problem = check(text, name)
+        if problem is not None:
+            raise ContentError(problem)
     try:
         data = _yaml().load(text)
     except MarkedYAMLError as e:
@@ -89,6 +158,10 @@ def caret_context(lines: list[str], line: int, column: int) -> str:
     if not (1 <= line <= len(lines)):
         return ""
     src = lines[line - 1]
+    if len(src) > 120:  # a long line: the part around the caret
+        start = max(column - 60, 0)
+        src = ("…" if start else "") + src[start:start + 110] + ("…" if start + 110 < len(src) else "")
+        column = column - start + (1 if start else 0)
     return f"    {src}\n    {' ' * max(column - 1, 0)}^"
 
 

@@ -2,6 +2,8 @@
 either succeeds or raises a ContentError, never another exception.
 
 Bounded by default (about 200 examples per test); `pytest --fuzz-long` draws many more.
+The command-level fuzz suite (mutated content, rules text, variants, scenarios, logs and command
+lines under a CPU timer) is tests/test_fuzz_inputs.py, with its generators in tests/fuzzing.py.
 """
 from __future__ import annotations
 

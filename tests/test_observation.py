@@ -193,3 +193,57 @@ def test_card_and_zone_variables_follow_their_visibility(make_game):
     assert mine["zone_vars"]["pocket.p1"] == {"zmark": 4}
     assert theirs["zone_vars"]["pocket.p1"] == {}
     assert observe(g, st, None)["zone_vars"]["table"] == {}
+
+
+def test_labels_are_written_for_the_deciding_seat_from_values():
+    """Issue 11: labels come from values, per viewer, not from a regular expression over keys:
+    the Agents Secrets vote names the suspects, and the card `nobody` no longer turns every word
+    "nobody" into "a card"."""
+    g = Game.load("agents-secrets", players=6)
+    st = g.new_game(2)
+    rng = random.Random(2)
+    while not g.is_terminal(st):
+        listed = g.legal_actions_with_labels(st)
+        if listed[0][0].name == "vote":
+            break
+        g.apply_in_place(st, rng.choice(listed)[0])
+    labels = [label for _, label in listed]
+    voter = g.current_player(st)
+    mine = g.evaluate(st, "me.company", me=voter)
+    company = [s.name for s in g.m.seats if g.evaluate(st, "me.company", me=s.id) == mine]
+    assert sorted(labels) == sorted([f"vote against {n}" for n in company] + ["vote against nobody (blank vote)"])
+    # a card the seat cannot identify is `a card` in its labels (Dark Agent, hidden cards)
+    g = Game.load("dark-agent", variants=["hidden-cards"])
+    st = g.new_game(1)
+    rng = random.Random(1)
+    hidden_keys = set()
+    for _ in range(300):
+        if g.is_terminal(st):
+            break
+        seat = g.current_player(st)
+        seen = {g.m.cards[i].key for i in range(len(g.m.cards))} - {
+            g.m.cards[st["z"][z][p]].key for z, p in unseen_slots(g, st, seat)}
+        for a, label in g.legal_actions_with_labels(st):
+            words = set(label.replace(",", " ").replace("[", " ").replace("]", " ").split())
+            hidden_keys |= words & ({c.key for c in g.m.cards} - seen)
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    assert not hidden_keys
+
+
+def test_a_label_hides_what_its_reader_cannot_see_and_keeps_its_words(make_game):
+    g = make_game("""
+        game: {name: t, players: {min: 2, max: 2}}
+        zones:
+          deck: {visibility: hidden}
+          table: {}
+        cards:
+          nobody: {start: deck}
+          coin: {start: table}
+        actions:
+          take:
+            label: "take {first(deck.cards)} next to {first(table.cards)}, or give to nobody"
+            effect: "pass"
+    """)
+    st = g.new_game(0)
+    assert [label for _, label in g.legal_actions_with_labels(st)] == [
+        "take a card next to coin, or give to nobody"]

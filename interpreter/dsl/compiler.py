@@ -19,8 +19,10 @@ from lark import Token, Tree
 
 from .. import runtime as rt
 from ..errors import Location, Problem
-from ..model import Card, Seat, Zone, label_of
+from ..limits import DEFAULT, BudgetExceeded, number_failed, spend_failed
+from ..model import Card, Seat, Zone, label_for, label_of
 from ..yamlio import SourceText
+from . import kinds
 from .parser import ParseFailure, parse
 
 _MISS = object()
@@ -107,6 +109,38 @@ _BINOPS = {
     "//": lambda a, b: _num(a) // _num(b),
     "%": lambda a, b: _num(a) % _num(b),
 }
+
+
+_NUMBER = DEFAULT.number  # the magnitude cap of numbers computed by the rules (limits.py)
+
+
+def _arith(ctx, op: str, a, b, loc):
+    """`a op b` off the fast path: texts and lists within the size cap, numbers within the
+    number cap, and a rule error naming both values when they do not go together."""
+    ta, tb = type(a), type(b)
+    if op == "*" and ((ta in (list, str) and tb is int) or (tb in (list, str) and ta is int)):
+        seq, n = (a, b) if ta in (list, str) else (b, a)
+        size = len(seq) * max(n, 0)
+        rt.check_size(ctx, size, loc, f"{label_of(a)} * {label_of(b)}")
+        rt.spend(ctx, size, loc, "a list or text repeated")
+    elif op == "+" and (ta in (list, str) or tb in (list, str)):
+        size = (len(a) if ta in (list, str) else 0) + (len(b) if tb in (list, str) else 0)
+        rt.check_size(ctx, size, loc, "a list or text joined")
+        rt.spend(ctx, size, loc, "a list or text joined")
+    try:
+        r = _BINOPS[op](a, b)
+    except (TypeError, ZeroDivisionError, ValueError, OverflowError, MemoryError):
+        raise rt.RuleRuntimeError(f"cannot compute {label_of(a)} {op} {label_of(b)}", loc) from None
+    if type(r) is int and not -_NUMBER <= r <= _NUMBER:
+        number_failed(ctx, loc, f"{label_of(a)} {op} {label_of(b)}")
+    return r
+
+
+def _size(v) -> int:
+    try:
+        return len(v)
+    except TypeError:
+        return 0
 
 
 def _agg(fn, empty):
@@ -313,8 +347,12 @@ class Compiler:
             m.register(loop)
             holder.append(self.seq(block.children, scope, loop))
 
+            floc = self.loc(node)
+
             def start(ctx):
-                ctx.locals[lst] = list(self.iterable(collf(ctx), node))
+                items = list(self.iterable(collf(ctx), node))
+                rt.spend(ctx, len(items) + 1, floc, f"`for` over {len(items):,} items")
+                ctx.locals[lst] = items
                 ctx.locals[idx] = 0
                 return loop(ctx)
             return start
@@ -333,8 +371,14 @@ class Compiler:
             m.register(loop)
             holder.append(self.seq(block.children, scope, loop))
 
+            rloc = self.loc(node)
+
             def start(ctx):
-                ctx.locals[left] = _num(countf(ctx))
+                n = countf(ctx)
+                if n is not None and type(n) is not int:
+                    raise rt.RuleRuntimeError(f"repeat needs a number of times, not {label_of(n)}", rloc)
+                self.repeat_budget(ctx, _num(n), rloc)
+                ctx.locals[left] = _num(n)
                 return loop(ctx)
             return start
         if d in ("do_stmt", "emit_stmt"):
@@ -344,8 +388,14 @@ class Compiler:
             kid = m.register(rest)
             self.check_arity(node, name, len(argfs), d)
 
+            cloc = self.loc(node)
+
             def run(ctx):
                 args = [a(ctx) for a in argfs]
+                b = ctx.budget - 1
+                ctx.budget = b
+                if b < 0:
+                    spend_failed(ctx, cloc, f"`{name}`")
                 ctx.events.append((name, args))
                 ctx.stack.append((kid, ctx.locals))
                 ctx.locals = args + [None] * (nslots - len(args))
@@ -497,8 +547,15 @@ class Compiler:
         body = self.block(block, scope)
         iterable = self.iterable
 
+        loc = self.loc(node)
+
         def run(ctx):
-            for item in list(iterable(collf(ctx), node)):
+            items = list(iterable(collf(ctx), node))
+            b = ctx.budget - len(items) - 1
+            ctx.budget = b
+            if b < 0:
+                spend_failed(ctx, loc, f"`for` over {len(items):,} items")
+            for item in items:
                 ctx.locals[slot] = item
                 body(ctx)
         return run
@@ -512,23 +569,41 @@ class Compiler:
             n = countf(ctx)
             if n is not None and type(n) is not int:
                 raise rt.RuleRuntimeError(f"repeat needs a number of times, not {label_of(n)}", loc)
+            self.repeat_budget(ctx, _num(n), loc)
             for _ in range(_num(n)):
                 body(ctx)
         return run
+
+    @staticmethod
+    def repeat_budget(ctx, n, loc):
+        cap = ctx.m.limits.repeat
+        if n > cap:
+            raise BudgetExceeded("repeat", f"repeat {n:,} times: over the limit `repeat` of {cap:,}", loc)
+        b = ctx.budget - max(n, 0) - 1
+        ctx.budget = b
+        if b < 0:
+            spend_failed(ctx, loc, f"repeat {n:,} times")
 
     def s_assign_stmt(self, node, scope):
         target, op, value = node.children
         op = str(op)
         valf = self.e(value, scope)
         setter, getter = self.lvalue(target, scope)
+        kinds.check_assigned(self, target, op, value, scope)
         if op == "=":
             def run(ctx):
                 setter(ctx, valf(ctx))
             return run
-        fn = {"+=": _BINOPS["+"], "-=": _BINOPS["-"], "*=": _BINOPS["*"]}[op]
+        sym = op[0]
+        loc = self.loc(node)
 
         def run2(ctx):
-            setter(ctx, fn(getter(ctx), valf(ctx)))
+            a, b = getter(ctx), valf(ctx)
+            if type(a) is int and type(b) is int:
+                r = a + b if sym == "+" else a - b if sym == "-" else a * b
+                if -_NUMBER <= r <= _NUMBER:
+                    return setter(ctx, r)
+            setter(ctx, _arith(ctx, sym, a, b, loc))
         return run2
 
     def s_move_stmt(self, node, scope):
@@ -578,6 +653,7 @@ class Compiler:
         return run
 
     def s_shuffle_stmt(self, node, scope):
+        self.m.uses_chance = True
         zf = self.e(node.children[0], scope)
         loc = self.loc(node)
 
@@ -589,6 +665,8 @@ class Compiler:
         return run
 
     def s_draw_stmt(self, node, scope):
+        if any(z.get("refill_from") for z in self.m.rs.zones.values()):
+            self.m.uses_chance = True  # a draw from an empty pile shuffles its refill in
         n, src, dst = node.children
         nf = self.e(n, scope) if n is not None else (lambda ctx: 1)
         sf, df = self.e(src, scope), self.e(dst, scope)
@@ -599,7 +677,10 @@ class Compiler:
             if type(k) is not int or type(a) is not Zone or type(b) is not Zone:
                 raise rt.RuleRuntimeError(f"draw needs a number and two zones, not {label_of(k)}, {label_of(a)}, "
                                           f"{label_of(b)}", loc)
-            rt.draw(ctx, k, a, b)
+            try:
+                rt.draw(ctx, k, a, b)
+            except rt.RuleRuntimeError as e:
+                raise rt.relocate(e, loc) from None
         return run
 
     def s_emit_stmt(self, node, scope):
@@ -614,9 +695,14 @@ class Compiler:
         argfs = self.args(node.children[1], scope)
         self.check_arity(node, name, len(argfs), kind)
         dispatch = target(name)
+        loc = self.loc(node)
 
         def run(ctx):
             args = [a(ctx) for a in argfs]
+            b = ctx.budget - 1
+            ctx.budget = b
+            if b < 0:
+                spend_failed(ctx, loc, f"`{name}`")
             ctx.events.append((name, args))
             dispatch(ctx, args)
         return run
@@ -660,8 +746,14 @@ class Compiler:
                 enc, dec = m.var_codec("gv", name)
                 getter = self.e(node, scope)
 
+                gloc = self.loc(node)
+                typ = m.gvars[name]["type"]
+
                 def set_global(ctx, v):
-                    ctx.st["gv"][name] = enc(v) if enc else v
+                    try:
+                        ctx.st["gv"][name] = enc(v) if enc else v
+                    except (AttributeError, TypeError):
+                        raise rt.RuleRuntimeError(f"`{name}` holds a {typ}, not {label_of(v)}", gloc) from None
                 return set_global, getter
             raise CompileError(f"`{name}` is not a variable", node,
                                hint=did_you_mean(name, list(scope.slots) + list(m.gvars)) or "declare it under `vars:`")
@@ -693,7 +785,11 @@ class Compiler:
                 if entry is None:
                     raise rt.RuleRuntimeError(f"cannot set `{name}` on {o!r}", loc)
                 kind, enc = entry
-                ctx.st[kind][name][o.id] = enc(v) if enc else v
+                try:
+                    ctx.st[kind][name][o.id] = enc(v) if enc else v
+                except (AttributeError, TypeError):
+                    typ = m.vars_of(kind)[name]["type"]
+                    raise rt.RuleRuntimeError(f"`{name}` holds a {typ}, not {label_of(v)}", loc) from None
             return set_attr, getter
         raise CompileError("only a variable, or `thing.variable`, can be assigned", node)
 
@@ -894,24 +990,23 @@ class Compiler:
         fn = _BINOPS[op]
         loc = self.loc(node.children[1])
 
-        def slow(a, b):
-            try:
-                return fn(a, b)
-            except (TypeError, ZeroDivisionError):
-                raise rt.RuleRuntimeError(f"cannot compute {label_of(a)} {op} {label_of(b)}", loc) from None
         if op == "+":
             def add(ctx):
                 a, b = af(ctx), bf(ctx)
                 if type(a) is int and type(b) is int:
-                    return a + b
-                return slow(a, b)
+                    r = a + b
+                    if -_NUMBER <= r <= _NUMBER:
+                        return r
+                return _arith(ctx, op, a, b, loc)
             return add
 
         def binop(ctx):
             a, b = af(ctx), bf(ctx)
             if type(a) is int and type(b) is int and (b != 0 or op in ("-", "*")):
-                return fn(a, b)
-            return slow(a, b)
+                r = fn(a, b)
+                if -_NUMBER <= r <= _NUMBER:
+                    return r
+            return _arith(ctx, op, a, b, loc)
         return binop
 
     def constant_of(self, node):
@@ -1039,10 +1134,17 @@ class Compiler:
                 scope.slots["it"] = saved
         iterable = self.iterable
 
+        where = self.loc(node)
+
         def run(ctx):
             loc = ctx.locals
             out = []
-            for x in iterable(collf(ctx), node):
+            items = iterable(collf(ctx), node)
+            b = ctx.budget - _size(items)
+            ctx.budget = b
+            if b < 0:
+                spend_failed(ctx, where, "`where`")
+            for x in items:
                 loc[slot] = x
                 if condf(ctx):
                     out.append(x)
@@ -1056,10 +1158,17 @@ class Compiler:
         condf = self.e(cond, scope) if cond is not None else None
         iterable = self.iterable
 
+        where = self.loc(node)
+
         def gen(ctx):
             loc = ctx.locals
             out = []
-            for x in iterable(collf(ctx), node):
+            items = iterable(collf(ctx), node)
+            b = ctx.budget - _size(items)
+            ctx.budget = b
+            if b < 0:
+                spend_failed(ctx, where, "`for` in an expression")
+            for x in items:
                 loc[slot] = x
                 if condf is None or condf(ctx):
                     out.append(valf(ctx))
@@ -1134,9 +1243,16 @@ class Compiler:
         condf = self.e(cond, scope) if cond is not None else None
         iterable = self.iterable
 
+        where = self.loc(node)
+
         def decide(ctx):
             loc = ctx.locals
-            for x in iterable(collf(ctx), node):
+            items = iterable(collf(ctx), node)
+            b = ctx.budget - _size(items)
+            ctx.budget = b
+            if b < 0:
+                spend_failed(ctx, where, "`any`/`all`")
+            for x in items:
                 loc[slot] = x
                 if (condf is None or condf(ctx)) and bool(valf(ctx)) is want:
                     return want
@@ -1145,6 +1261,8 @@ class Compiler:
 
     def x_call(self, node, scope):
         fname = str(node.children[0])
+        if fname in self.m._IMPURE:
+            self.m.uses_chance = True
         argfs = self.args(node.children[1], scope)
         m = self.m
         loc = self.loc(node)
@@ -1160,6 +1278,10 @@ class Compiler:
 
             def aggregate(ctx):
                 values = iterable(f0(ctx), node)
+                b = ctx.budget - _size(values)
+                ctx.budget = b
+                if b < 0:
+                    spend_failed(ctx, loc, f"`{fname}`")
                 try:
                     return agg(values)
                 except TypeError:
@@ -1190,7 +1312,7 @@ class Compiler:
             if arity is not None and len(argfs) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(argfs)}", node)
 
-            errors = (TypeError, AttributeError, ValueError, IndexError, KeyError)
+            errors = (TypeError, AttributeError, ValueError, IndexError, KeyError, OverflowError)
             if len(argfs) == 1:
                 a0, = argfs
 
@@ -1199,6 +1321,8 @@ class Compiler:
                         return fn(ctx, a0(ctx))
                     except errors as e:
                         raise rt.RuleRuntimeError(f"`{fname}` failed: {e}", loc) from None
+                    except rt.RuleRuntimeError as e:
+                        raise rt.relocate(e, loc) from None
                 return call1
             if len(argfs) == 2:
                 a0, a1 = argfs
@@ -1208,6 +1332,8 @@ class Compiler:
                         return fn(ctx, a0(ctx), a1(ctx))
                     except errors as e:
                         raise rt.RuleRuntimeError(f"`{fname}` failed: {e}", loc) from None
+                    except rt.RuleRuntimeError as e:
+                        raise rt.relocate(e, loc) from None
                 return call2
 
             def call(ctx):
@@ -1215,6 +1341,8 @@ class Compiler:
                     return fn(ctx, *[a(ctx) for a in argfs])
                 except errors as e:
                     raise rt.RuleRuntimeError(f"`{fname}` failed: {e}", loc) from None
+                except rt.RuleRuntimeError as e:
+                    raise rt.relocate(e, loc) from None
             return call
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.children[0], hint=did_you_mean(fname, known))
@@ -1265,7 +1393,10 @@ class Compiler:
         parts = tuple(parts)
 
         def render(ctx):
-            return "".join(p if isinstance(p, str) else label_of(p(ctx)) for p in parts)
+            viewer = ctx.viewer
+            if viewer is None:
+                return "".join(p if isinstance(p, str) else label_of(p(ctx)) for p in parts)
+            return "".join(p if isinstance(p, str) else label_for(p(ctx), viewer) for p in parts)
         return render
 
 

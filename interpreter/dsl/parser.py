@@ -63,9 +63,49 @@ def parse(src: SourceText, kind: str) -> Tree:
         text = text.replace("\r\n", "  ").replace("\n", " ")
     text = text.rstrip()
     try:
-        return _parse_cached(text, kind)
+        tree = _parse_cached(text, kind)
     except UnexpectedInput as e:
         raise ParseFailure(_problem(src, e, kind)) from None
+    except RecursionError:  # the parser itself does not recurse; kept as a last guard
+        raise ParseFailure(Problem(src.locate(1, 1), "rules text nested too deeply")) from None
+    deep = too_deep(tree)
+    if deep is not None:
+        raise ParseFailure(_deep_problem(src, deep, kind))
+    return tree
+
+
+def depth_cap() -> int:
+    from ..limits import DEFAULT
+    return DEFAULT.rule_depth
+
+
+def too_deep(tree: Tree, cap: int | None = None):
+    """The first node nested more than `cap` levels deep, found without recursion (the compiler
+    recurses once or twice per level, and so would Python's own stack), or None."""
+    cap = cap or depth_cap()
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > cap:
+            return node
+        for child in reversed(node.children):  # the leftmost first: that is where the caret goes
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+    return None
+
+
+def _deep_problem(src: SourceText, node: Tree, kind: str) -> Problem:
+    meta = node.meta
+    line, column = getattr(meta, "line", 1), getattr(meta, "column", 1)
+    if kind == "expr":
+        off = max(getattr(meta, "start_pos", 0) or 0, 0)
+        before = src.text[:off]
+        line = before.count("\n") + 1
+        column = off - (before.rfind("\n") + 1) + 1
+    loc = src.locate(line, column)
+    return Problem(loc, f"rules text nested too deeply: more than {depth_cap()} levels (operators, calls, "
+                        f"lists, blocks)", hint="split it: a `let`, a function or a procedure for a part",
+                   context=src.context(loc))
 
 
 class ParseFailure(Exception):

@@ -1,0 +1,288 @@
+"""Running a batch of games and keeping their results in a folder.
+
+    batch = Batch.prepare(Spec(game="dark-agent", players=4), out="runs/da4")
+    records = batch.run(games=500, jobs=2)
+
+DIR/run.json holds the configuration; DIR/results.jsonl one JSON line per finished game, in the
+order of the games' indices, flushed line by line. Game i starts from seed base + i and the bot of
+each seat draws from a generator seeded from that seed, so a result depends on nothing but the
+configuration and i: `--jobs` changes the speed, never a byte of the file. Running again on the same
+DIR resumes after the last complete line; a DIR holding another configuration is refused.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InterpretError
+from ..simulate import MAX_DECISIONS, SimulationError, play_out
+from .outcome import decided_by, facet_values
+
+RESULTS = "results.jsonl"
+RUN = "run.json"
+FORMAT = 1
+
+
+class AnalysisError(InterpretError):
+    """A batch cannot be run or resumed: a folder of another configuration, a game that failed..."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a batch plays: the game, its player count, options, variants, each seat's agent, the seeds."""
+
+    game: str
+    players: int | None = None
+    options: dict = field(default_factory=dict)
+    variants: tuple = ()
+    agents: tuple = ()  # one bot kind per seat; empty: random bots everywhere
+    seed: int = 0
+    max_decisions: int = MAX_DECISIONS
+
+    def load(self):
+        from ..cli import load_game
+        return load_game(self.game, self.players, dict(self.options), tuple(self.variants))
+
+
+def _fingerprint(game, variants) -> str:
+    """A hash of the content files (base game and the variants used): changed content, other results."""
+    from ..loader import content_files
+    from ..overlay import variant_path
+    root = game.m.rs.root
+    paths = list(content_files(root))
+    for v in variants:
+        paths.append(variant_path(root, str(v)))
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(str(Path(p).relative_to(root) if Path(p).is_relative_to(root) else Path(p).name).encode())
+        h.update(b"\0")
+        h.update(Path(p).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def configuration(spec: Spec, game) -> dict:
+    """The configuration written to run.json: everything a result depends on."""
+    agents = list(spec.agents) or ["random"] * game.num_players
+    return {
+        "format": FORMAT,
+        "game": game.m.rs.name,
+        "title": game.m.rs.title,
+        "players": game.num_players,
+        "options": game.m.options,
+        "variants": list(spec.variants),
+        "agents": agents,
+        "seed": spec.seed,
+        "max_decisions": spec.max_decisions,
+        "content": _fingerprint(game, spec.variants),
+    }
+
+
+# ---- one game -----------------------------------------------------------------------------
+
+def play_record(game, config: dict, index: int) -> dict:
+    """Play game `index` of the batch and describe it (the line of results.jsonl)."""
+    seed = config["seed"] + index
+    # seat i's agent is seeded bot_seed(seed, i) (simulate.make_agents)
+    r = play_out(game, seed, agents=config["agents"], max_decisions=config["max_decisions"], keep_state=True)
+    return {
+        "index": index,
+        "seed": seed,
+        "seats": [s.key for s in game.m.seats],
+        "agents": config["agents"],
+        "options": config["options"],
+        "variants": config["variants"],
+        "scores": r.scores,
+        "ranking": r.ranking,
+        "winners": r.winners,
+        "decisions": r.decisions,
+        "rounds": r.rounds,
+        "decided_by": decided_by(game, r.state, r.winners),
+        "facets": facet_values(game, r.state),
+    }
+
+
+def encode(record: dict) -> str:
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+# The worker side of a process pool: each process loads the game once.
+_worker: dict = {}
+
+
+def _init_worker(spec: Spec, config: dict) -> None:
+    if _worker.get("config") is config and "game" in _worker:
+        return  # a forked process: it has the parent's game already, compiled
+    _worker["game"] = spec.load()
+    _worker["config"] = config
+
+
+def _play_line(index: int) -> tuple[int, str | None, str | None]:
+    try:
+        return index, encode(play_record(_worker["game"], _worker["config"], index)), None
+    except SimulationError as e:  # exceptions with keyword arguments do not cross processes: send the text
+        return index, None, f"{e}"
+    except InterpretError as e:
+        return index, None, f"game {index} (seed {_worker['config']['seed'] + index}): {e}"
+
+
+# ---- the folder -----------------------------------------------------------------------------
+
+def _differences(old: dict, new: dict) -> list[str]:
+    out = []
+    new = json.loads(json.dumps(new, default=str))
+    for k in sorted(set(old) | set(new)):
+        a, b = old.get(k), new.get(k)
+        if a == b:
+            continue
+        if k == "content":
+            out.append("the content files changed since")
+        elif isinstance(a, dict) and isinstance(b, dict):
+            out += [f"{k} {sub}: {a.get(sub)!r} there, {b.get(sub)!r} now"
+                    for sub in sorted(set(a) | set(b)) if a.get(sub) != b.get(sub)]
+        else:
+            out.append(f"{k}: {a!r} there, {b!r} now")
+    return out
+
+
+@dataclass
+class Batch:
+    spec: Spec
+    out: Path
+    game: object
+    config: dict
+    done: int = 0  # complete lines already in results.jsonl
+
+    @classmethod
+    def prepare(cls, spec: Spec, out, game=None) -> "Batch":
+        """Load the game, check the folder (a new one, or the same configuration to resume)."""
+        out = Path(out)
+        game = game or spec.load()
+        config = configuration(spec, game)
+        if out.exists() and not out.is_dir():
+            raise AnalysisError(f"{out}: not a folder (--out names the folder of the results)")
+        run, results = out / RUN, out / RESULTS
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            if run.exists():
+                try:
+                    old = json.loads(run.read_text(encoding="utf-8"))
+                except ValueError as e:
+                    raise AnalysisError(f"{run}: not a run file of `interpret analyze` ({e})") from None
+                if not isinstance(old, dict) or old != json.loads(json.dumps(config, default=str)):
+                    diff = _differences(old, config) if isinstance(old, dict) else ["not a run description"]
+                    raise AnalysisError(f"{out} holds results of another configuration ("
+                                        + "; ".join(diff) + "): give another --out, or remove that folder")
+            elif results.exists():
+                raise AnalysisError(f"{results} exists without {RUN}: give another --out, or remove that folder")
+            else:
+                run.write_text(json.dumps(config, indent=2, default=str) + "\n", encoding="utf-8")
+            batch = cls(spec, out, game, config)
+            batch.done = batch._complete_lines()
+        except OSError as e:
+            raise AnalysisError(f"{out}: {e.strerror or e}") from None
+        return batch
+
+    def _complete_lines(self) -> int:
+        """Count the results already there; cut a last line left half-written by an interrupted run."""
+        path = self.out / RESULTS
+        if not path.exists():
+            return 0
+        data = path.read_bytes()
+        good, n, pos = 0, 0, 0
+        while pos < len(data):
+            end = data.find(b"\n", pos)
+            if end < 0:
+                break
+            try:
+                rec = json.loads(data[pos:end])
+            except ValueError:
+                break
+            if not isinstance(rec, dict) or rec.get("index") != n:
+                raise AnalysisError(f"{path}:{n + 1}: expected the result of game {n}; the file was edited? "
+                                    "give another --out, or remove that folder")
+            n += 1
+            pos = good = end + 1
+        if good < len(data):
+            with open(path, "r+b") as f:
+                f.truncate(good)
+        return n
+
+    def records(self, games: int | None = None) -> list[dict]:
+        path = self.out / RESULTS
+        if not path.exists():
+            return []
+        out = []
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if games is not None and len(out) >= games:
+                    break
+                out.append(json.loads(line))
+        return out
+
+    def run(self, games: int, jobs: int = 1, progress=None, backend: str = "local", address=None) -> list[dict]:
+        """Play games done..games-1, appending each line in index order; return the first `games` records.
+        backend "local": `jobs` processes here; "ray": Ray actors (ray_backend.py)."""
+        if backend not in ("local", "ray"):
+            raise AnalysisError(f"no backend {backend!r}: local or ray")
+        todo = range(self.done, games)
+        pool = self._pool(jobs, len(todo)) if backend == "local" else None  # before the bar's thread: fork quietly
+        try:
+            if progress is not None:
+                progress.start(total=games, done=min(self.done, games))
+            with open(self.out / RESULTS, "a", encoding="utf-8") as f:
+                if backend == "ray" and todo:
+                    from . import ray_backend
+                    lines = ray_backend.lines(self.spec, self.config, todo, jobs=jobs, address=address)
+                else:
+                    lines = self._lines(todo, pool, jobs)
+                for index, line, error in lines:
+                    if error is not None:
+                        raise AnalysisError(error)
+                    f.write(line + "\n")
+                    f.flush()
+                    self.done = index + 1
+                    if progress is not None:
+                        progress.advance()
+        finally:
+            if progress is not None:
+                progress.stop()
+            if pool is not None:
+                pool.terminate()
+                pool.join()
+        return self.records(games)
+
+    def _pool(self, jobs: int, games: int):
+        if jobs <= 1 or games <= 1:
+            return None
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        _worker["game"], _worker["config"] = self.game, self.config  # inherited by forked workers
+        try:
+            return ctx.Pool(min(jobs, games), initializer=_init_worker, initargs=(self.spec, self.config))
+        finally:
+            _worker.clear()
+
+    def _lines(self, todo: range, pool, jobs: int):
+        if not todo:
+            return
+        if pool is None:
+            _worker["game"], _worker["config"] = self.game, self.config
+            try:
+                for i in todo:
+                    yield _play_line(i)
+            finally:
+                _worker.clear()
+            return
+        chunk = max(1, min(8, len(todo) // (jobs * 16)))
+        yield from pool.imap(_play_line, todo, chunksize=chunk)
+
+
+def default_jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+__all__ = ["Spec", "Batch", "AnalysisError", "play_record", "configuration", "encode", "RESULTS", "RUN"]

@@ -1,0 +1,126 @@
+"""The OpenSpiel and PettingZoo adapters (interpreter/adapters/): each library's own test of a
+game runs on every bundled game, and OpenSpiel's MCTS bot plays tic-tac-toe through the adapter."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from interpreter.engine import Game
+from interpreter.adapters.action_index import ActionIndex, ActionSpaceError
+from interpreter.model import Action
+
+GAMES = [("tic-tac-toe", ""), ("connect-four", ""), ("agents-secrets", "players=6"),
+         ("dark-agent", "players=4"), ("dark-agent", "players=4,variants=hidden-cards"),
+         ("agent-dog", "")]
+
+
+@pytest.mark.parametrize("name,kw", [("dark-agent", {}), ("agent-dog", {}), ("agents-secrets", {"players": 6}),
+                                     ("connect-four", {})])
+def test_action_index_numbers_every_legal_action_both_ways(name, kw):
+    g = Game.load(name, **kw)
+    ix = ActionIndex(g)
+    st = g.new_game(99)  # a game the index did not learn from
+    rng = random.Random(99)
+    ids = set()
+    while not g.is_terminal(st) and len(ids) < 3000:
+        for a in g.legal_actions(st):
+            i = ix.id_of(a)
+            assert 0 <= i < ix.size and ix.action_of(i) == a
+            ids.add(i)
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    assert ix.size < 2**31 - 1
+    with pytest.raises(ActionSpaceError):
+        ix.id_of(Action("no_such_action", ()))
+
+
+def test_action_index_is_the_same_in_every_load():
+    a, b = ActionIndex(Game.load("dark-agent")), ActionIndex(Game.load("dark-agent"))
+    assert a.size == b.size and a.values == b.values
+
+
+pyspiel = pytest.importorskip("pyspiel")
+
+
+def _load(name, params):
+    import interpreter.adapters.openspiel  # noqa: F401  (registers "interpret")
+    return pyspiel.load_game(f"interpret(game={name}{',' + params if params else ''})")
+
+
+@pytest.mark.parametrize("name,params", GAMES)
+def test_openspiel_random_sim_test(name, params):
+    pyspiel.random_sim_test(_load(name, params), num_sims=1, serialize=False, verbose=False)
+
+
+def test_openspiel_game_type_follows_the_content():
+    ttt = _load("tic-tac-toe", "")
+    assert ttt.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert ttt.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    da = _load("dark-agent", "players=4,variants=teams+no-dice")
+    assert da.num_players() == 4
+    assert da.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert _load("dark-agent", "").get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+
+
+def test_openspiel_strings_keep_secrets():
+    game = _load("agents-secrets", "players=6")
+    state = game.new_initial_state()
+    mine, theirs = state.observation_string(0), state.observation_string(1)
+    assert mine != theirs
+    hand = [k for k in state._g.observe(state._st, 0)["zones"]["hand.p1"]["cards"]]
+    assert hand and all(k in mine for k in hand)
+    assert not any(f'"{k}"' in theirs for k in hand)
+    # perfect recall: two different histories that look the same now differ in the info state
+    assert state.information_state_string(0).startswith(mine)
+
+
+def test_openspiel_mcts_bot_plays_tic_tac_toe_through_the_adapter():
+    from open_spiel.python.algorithms import mcts
+    game = _load("tic-tac-toe", "")
+    rng = np.random.RandomState(7)
+    results = []
+    for g in range(6):
+        bot = mcts.MCTSBot(game, uct_c=2, max_simulations=300,
+                           evaluator=mcts.RandomRolloutEvaluator(2, rng), random_state=rng)
+        seat = g % 2
+        state = game.new_initial_state()
+        pick = random.Random(g)
+        while not state.is_terminal():
+            if state.current_player() == seat:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(pick.choice(state.legal_actions()))
+        results.append(state.returns()[seat])
+    assert min(results) >= 0, results  # MCTS never loses to a random player
+    assert results.count(1.0) >= 3
+
+
+pettingzoo = pytest.importorskip("pettingzoo")
+
+
+@pytest.mark.parametrize("name,params", GAMES)
+def test_pettingzoo_api_test(name, params):
+    from pettingzoo.test import api_test
+    from interpreter.adapters.pettingzoo import env
+    kw = dict(p.split("=") for p in params.split(",") if p)
+    e = env(name, players=int(kw["players"]) if "players" in kw else None,
+            variants=tuple(kw["variants"].split("+")) if "variants" in kw else ())
+    api_test(e, num_cycles=300, verbose_progress=False)
+
+
+def test_pettingzoo_masks_and_rewards():
+    from interpreter.adapters.pettingzoo import env
+    e = env("tic-tac-toe")
+    e.reset(seed=1)
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.sum() == len(e.game.legal_actions(e._st)) > 0
+        e.step(int(np.flatnonzero(mask)[0]))
+    assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
