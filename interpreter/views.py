@@ -61,11 +61,15 @@ def _on_side(zone: Zone, seat: int | None, sides: list | None) -> bool:
 
 
 def _sides(game, state) -> list | None:
-    """Each seat's side in `state` (the content's `scoring.side` for that seat, else the seat
-    itself), or None when no zone is shown by side."""
-    m = game.m
-    if not any(z.visibility == SIDE for z in m.zones):
+    """Each seat's side in `state` (seat_sides), or None when no zone is shown by side."""
+    if not any(z.visibility == SIDE for z in game.m.zones):
         return None
+    return seat_sides(game, state)
+
+
+def seat_sides(game, state) -> list:
+    """Each seat's side in `state`: the content's `scoring.side` for that seat, else the seat itself."""
+    m = game.m
     side = getattr(m, "side", None)
     if side is None:
         return [s.id for s in m.seats]
@@ -75,9 +79,8 @@ def _sides(game, state) -> list | None:
         ctx.me = s
         ctx.locals = [None] * m.score_scope.size
         v = side(ctx)
+        v = tuple(v) if isinstance(v, list) else v
         out.append(v if v is not None else ("seat", s.id))  # no side: alone, never "equal" to another none
-    if any(isinstance(v, list) for v in out):
-        out = [tuple(v) if isinstance(v, list) else v for v in out]
     return out
 
 

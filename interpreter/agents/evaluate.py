@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from .. import runtime as rt
+from ..views import seat_sides
 
 
 def _number(v) -> float:
@@ -48,19 +49,7 @@ class Evaluator:
 
     def sides(self, st) -> list:
         """Each seat's side (`scoring.side`, else the seat itself)."""
-        m = self.m
-        side = getattr(m, "side", None)
-        if side is None:
-            return list(range(self.n))
-        ctx = rt.Ctx(st, m)
-        out = []
-        for s in m.seats:
-            ctx.me = s
-            ctx.locals = [None] * m.score_scope.size
-            v = side(ctx)
-            v = tuple(v) if isinstance(v, list) else v
-            out.append(("seat", s.id) if v is None else v)
-        return out
+        return seat_sides(self.game, st)
 
     def terminal_values(self, st) -> list[float]:
         winners = self.game.winners(st)
