@@ -124,3 +124,40 @@ def test_pettingzoo_masks_and_rewards():
         assert mask.sum() == len(e.game.legal_actions(e._st)) > 0
         e.step(int(np.flatnonzero(mask)[0]))
     assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("name,kw", [("agents-secrets", {"players": 6}), ("dark-agent", {"variants": ["hidden-cards"]}),
+                                     ("agent-dog", {})])
+def test_the_observation_vector_does_not_change_when_unseen_cards_are_swapped(name, kw):
+    """The PettingZoo vector is computed from the observation: swapping two cards the seat cannot
+    identify (same back) leaves it unchanged; swapping two cards it sees changes it."""
+    from interpreter.adapters.tensor import TensorLayout
+    from interpreter.observation import observe, relabel, unseen_slots
+    g = Game.load(name, **kw)
+    layout = TensorLayout(g)
+    st = g.new_game(5)
+    rng = random.Random(5)
+    swaps = controls = 0
+    for step in range(200):
+        if g.is_terminal(st):
+            break
+        if step % 10 == 0:
+            seat = g.current_player(st)
+            base = layout.encode(observe(g, st, seat))
+            unseen = [st["z"][z][p] for z, p in unseen_slots(g, st, seat)]
+            by_back = {}
+            for cid in unseen:
+                by_back.setdefault(g.m.cards[cid].back, []).append(cid)
+            for group in by_back.values():
+                a, b = group[0], group[-1]
+                if g.m.cards[a].name != g.m.cards[b].name:
+                    swaps += 1
+                    assert np.array_equal(layout.encode(observe(g, relabel(g, st, {a: b, b: a}), seat)), base)
+            seen = [c for ids in st["z"] for c in ids if c not in set(unseen)]
+            pairs = [(a, b) for a, b in zip(seen, seen[1:]) if st["loc"][a] != st["loc"][b]]
+            if pairs:
+                a, b = pairs[0]
+                controls += 1
+                assert not np.array_equal(layout.encode(observe(g, relabel(g, st, {a: b, b: a}), seat)), base)
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    assert swaps > 0 and controls > 0
