@@ -32,6 +32,11 @@ _CARD_ATTRS = {
 }
 
 
+# The same attributes as Python text for the code generator (dsl/codegen.py), `{o}` standing for
+# the object (a local name of the generated code): what it writes in place of a call.
+CARD_ATTR_TEXT = {"name": "{o}.name", "key": "{o}.key", "owner": "{o}.owner", "id": "{o}.id"}
+
+
 def _zone_cards(ctx, z):
     cards = ctx.m.cards
     return [cards[i] for i in ctx.st["z"][z.id]]
@@ -57,6 +62,14 @@ _ZONE_ATTRS = {
     "neighbors": lambda ctx, z: ctx.m.neighbors.get((z.id, None), []),
 }
 
+ZONE_ATTR_TEXT = {
+    "card": "(_CARDS[{t}[0]] if ({t} := ctx.st['z'][{o}.id]) else None)",
+    "top": "(_CARDS[{t}[0]] if ({t} := ctx.st['z'][{o}.id]) else None)",
+    "count": "_len(ctx.st['z'][{o}.id])",
+    "empty": "(not ctx.st['z'][{o}.id])",
+    "capacity": "{o}.capacity", "owner": "{o}.owner", "name": "{o}.name", "key": "{o}.key", "id": "{o}.id",
+}
+
 _SEAT_ATTRS = {
     "name": lambda ctx, s: s.name,
     "key": lambda ctx, s: s.key,
@@ -65,6 +78,9 @@ _SEAT_ATTRS = {
     "next": lambda ctx, s: ctx.m.seats[(s.id + 1) % len(ctx.m.seats)],
     "previous": lambda ctx, s: ctx.m.seats[(s.id - 1) % len(ctx.m.seats)],
 }
+
+
+SEAT_ATTR_TEXT = {"name": "{o}.name", "key": "{o}.key", "index": "({o}.id + 1)", "id": "{o}.id"}
 
 
 def _cell(ctx, row, column):
@@ -130,7 +146,7 @@ def _coll(ctx, v):
 
 
 def _sorted(ctx, coll, desc=False):
-    from .dsl.compiler import _sort_key
+    from .dsl.ops import _sort_key
     return sorted(_coll(ctx, coll), key=_sort_key, reverse=bool(desc))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from .dsl.codegen import GENERATED
 from .errors import InterpretError, Location, RuleRuntimeError
 
 # the files whose closures are compiled rules: their `loc`-like locals are positions in content
@@ -29,11 +30,15 @@ class UnexpectedRuleError(RuleRuntimeError):
 
 
 def rule_location(tb) -> Location | None:
-    """The position of the innermost compiled rule in a traceback (a closure's `loc`)."""
+    """The position of the innermost compiled rule in a traceback: a closure's `loc`, or for
+    generated code (dsl/codegen.py) the call on that line or else the expression's position."""
     found = None
     while tb is not None:
         frame = tb.tb_frame
-        if frame.f_code.co_filename in _RULE_FILES:
+        if frame.f_code.co_filename == GENERATED:
+            site = frame.f_globals.get("_SITES", {}).get(tb.tb_lineno)
+            found = site[1] if site is not None else frame.f_globals.get("_WHERE") or found
+        elif frame.f_code.co_filename in _RULE_FILES:
             for value in frame.f_locals.values():
                 if isinstance(value, Location) and value.line:
                     found = value

@@ -13,7 +13,10 @@ import networkx as nx
 from . import limits as lim
 from . import runtime as rt
 from .builtins import _BUILTINS, _CARD_ATTRS, _ENGINE_EVENTS, _SEAT_ATTRS, _ZONE_ATTRS
-from .dsl.compiler import _MISS, CompileError, Compiler, Scope, did_you_mean
+from .dsl import ast as A
+from .dsl.analysis import facts
+from .dsl.compiler import Compiler
+from .dsl.scope import _MISS, CompileError, Scope, did_you_mean
 from .dsl.parser import ParseFailure, parse
 from .errors import ContentError, ErrorList, Location, Problem
 from .model import Card, Seat, Zone, label_of
@@ -630,57 +633,51 @@ class Match:
             except ParseFailure as e:
                 self.errors.problems.append(e.problem)
                 continue
-            head, block = tree.children
-            kind = "on" if head.data == "on_trigger" else "instead"
-            name = str(head.children[0])
+            kind, name = tree.kind, str(tree.event)
             if name not in self.event_params and name not in self.procedure_params:
-                loc = snip.src.locate(head.children[0].line, head.children[0].column)
+                loc = snip.src.locate(tree.event.line, tree.event.column)
                 self.errors.add(loc, f"trigger on unknown event `{name}`",
                                 hint=did_you_mean(name, list(self.event_params) + list(self.procedure_params))
                                 or "declare it under `events:` or `procedures:`", context=snip.src.context(loc))
                 continue
             if kind == "instead" and name not in self.procedure_params:
-                loc = snip.src.locate(head.children[0].line, head.children[0].column)
+                loc = snip.src.locate(tree.event.line, tree.event.column)
                 self.errors.add(loc, f"`instead of {name}`: only a procedure can be replaced",
                                 hint="declare it under `procedures:` and call it with `do`")
                 continue
-            self.triggers[kind].setdefault(name, []).append((head, block, snip))
+            self.triggers[kind].setdefault(name, []).append((tree, snip))
         self.procedure_trees = {}
         for name, spec in rs.procedures.items():
             snip = rs.snippet(spec, "effect", f"procedure {name}")
             try:
-                self.procedure_trees[name] = parse(snip.src, "effect").children[0].children if snip else []
+                self.procedure_trees[name] = parse(snip.src, "effect").body if snip else []
             except ParseFailure as e:
                 self.errors.problems.append(e.problem)
                 self.procedure_trees[name] = []
         self._suspends = self._suspension_analysis()
 
-    def _calls(self, node, out):
-        if not hasattr(node, "data"):
-            return
-        if node.data == "choose_stmt":
+    @staticmethod
+    def _calls(body, out):
+        """Add to `out` what a body may wait on: a choice, the procedures it runs, the events it emits."""
+        f = facts(body)
+        if f.chooses:
             out.add(("choose", ""))
-        elif node.data == "do_stmt":
-            out.add(("do", str(node.children[0])))
-        elif node.data == "emit_stmt":
-            out.add(("emit", str(node.children[0])))
-        for c in node.children:
-            self._calls(c, out)
+        out.update(("do", n) for n in f.does)
+        out.update(("emit", n) for n in f.emits)
 
     def _suspension_analysis(self):
         deps = {}
         for name in self.procedure_params:
             out = set()
-            for s in self.procedure_trees.get(name, []):
-                self._calls(s, out)
+            self._calls(self.procedure_trees.get(name, []), out)
             for kind in ("on", "instead"):
-                for head, block, _ in self.triggers[kind].get(name, []):
-                    self._calls(block, out)
+                for trigger, _ in self.triggers[kind].get(name, []):
+                    self._calls(trigger.body, out)
             deps[("do", name)] = out
         for name in self.event_params:
             out = set()
-            for head, block, _ in self.triggers["on"].get(name, []):
-                self._calls(block, out)
+            for trigger, _ in self.triggers["on"].get(name, []):
+                self._calls(trigger.body, out)
             deps[("emit", name)] = out
         sus = {k: False for k in deps}
         changed = True
@@ -712,9 +709,9 @@ class Match:
             return self.conts[kid](ctx)
         return None
 
-    def _compile_handler(self, head, block, snip, params, kind_name):
+    def _compile_handler(self, trigger, snip, params):
         """A trigger: its condition and its body, in a scope holding the event's arguments."""
-        return self._compile_body(block.children, snip, params, cond_tree=head.children[1], kind="trigger")
+        return self._compile_body(trigger.body, snip, params, cond_tree=trigger.cond, kind="trigger")
 
     def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect"):
         """A body (a procedure, or a trigger with its condition), compiled both ways: as
@@ -726,8 +723,8 @@ class Match:
         c.src, c.kind = snip.src, kind
         body = c.seq(stmts, scope, self.ret)
         direct = None
-        if not any(c.suspends(s) for s in stmts if hasattr(s, "data")):
-            fns = tuple(c.stmt(s, scope) for s in stmts if hasattr(s, "data"))
+        if not any(c.suspends(s) for s in stmts):
+            fns = tuple(c.stmt(s, scope) for s in stmts)
 
             def direct(ctx, fns=fns):
                 try:
@@ -739,12 +736,7 @@ class Match:
 
     def _is_static(self, tree) -> bool:
         """An expression made of literals, operators and constants (options) only."""
-        for node in tree.iter_subtrees():
-            if node.data in ("attr", "call", "aggregate", "index", "comprehension", "where_it", "is_tag", "is_not_tag"):
-                return False
-            if node.data == "name" and str(node.children[0]) not in self.constants:
-                return False
-        return True
+        return facts(tree).static(self.constants)
 
     def _guard(self, fn):
         try:
@@ -772,8 +764,8 @@ class Match:
             for name, items in self.triggers[kind].items():
                 params = self.procedure_params.get(name, self.event_params.get(name, []))
                 hs = []
-                for head, block, snip in items:
-                    h = self._guard(lambda: self._compile_handler(head, block, snip, params, name))
+                for trigger, snip in items:
+                    h = self._guard(lambda: self._compile_handler(trigger, snip, params))
                     if h is not None:
                         hs.append(h)
                 self._handlers[kind][name] = hs
@@ -792,7 +784,7 @@ class Match:
         self.on_entered = None
         if self._handlers["on"].get("entered"):
             if self.event_suspends("entered"):
-                head, block, snip = self.triggers["on"]["entered"][0]
+                _, snip = self.triggers["on"]["entered"][0]
                 self.errors.add(snip.src.locate(1, 1), "`on entered` triggers cannot ask for a choice",
                                 hint="they run inside every move; do the choice in an action or a procedure")
             else:
@@ -800,7 +792,7 @@ class Match:
                 self.on_entered = lambda ctx, card, zone: dispatch(ctx, [card, zone])
         for name in ("round_start", "round_end", "turn_start", "turn_end"):  # emitted by the flow itself
             if self._handlers["on"].get(name) and self.event_suspends(name):
-                head, block, snip = self.triggers["on"][name][0]
+                _, snip = self.triggers["on"][name][0]
                 self.errors.add(snip.src.locate(1, 1), f"`on {name}` triggers cannot ask for a choice (`choose`, "
                                                        f"or a procedure or event that does)",
                                 hint="the flow runs them between decisions; ask in flow.round.start/"
@@ -832,71 +824,40 @@ class Match:
         self._functions[name] = (f, len(params), scope.size)
         return self._functions[name]
 
-    def function_call(self, name, argfs, node, compiler):
-        spec = self.function_defs[name]
-        params = list(spec.get("params") or [])
-        if len(argfs) != len(params):
-            raise CompileError(f"`{name}` takes {len(params)} argument(s), got {len(argfs)}", node)
+    def function_caller(self, name, nargs, node, compiler):
+        """`call(ctx, *values)` calling the content function `name` with argument values already
+        computed (what generated code calls). Pure calls are cached while the state cannot change."""
+        params = list(self.function_defs[name].get("params") or [])
+        if nargs != len(params):
+            raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
         holder = self._functions
         pure = self._is_pure(name)
         loc = compiler.loc(node)
         spent = lim.spend_failed
+        compile_function = self._compile_function
 
-        def compiled():
-            entry = holder.get(name)
-            return entry if entry is not None else self._compile_function(name)
-
-        if pure and len(argfs) <= 2:
-            # the frequent case, unrolled: cached while the state cannot change
-            a0 = argfs[0] if argfs else None
-            a1 = argfs[1] if len(argfs) > 1 else None
-            n = len(argfs)
-
-            def call_pure(ctx):
-                if n == 0:
-                    args = []
-                    key = name
-                elif n == 1:
-                    x = a0(ctx)
-                    args = [x]
-                    key = (name, x)
-                else:
-                    x, y = a0(ctx), a1(ctx)
-                    args = [x, y]
-                    key = (name, x, y)
-                b = ctx.budget - 1
-                ctx.budget = b
-                if b < 0:
-                    spent(ctx, loc, f"calls of `{name}`")
-                memo = ctx.memo
-                if memo is not None:
-                    try:
-                        return memo[key]
-                    except KeyError:
-                        pass
-                    except TypeError:  # a list argument: not cached
-                        memo = None
-                f, nargs, size = compiled()
-                saved = ctx.locals
-                ctx.locals = args + [None] * (size - nargs) if size > nargs else args
-                value = f(ctx)
-                ctx.locals = saved
-                if memo is not None:
-                    memo[key] = value
-                return value
-            return call_pure
-
-        def call(ctx):
+        def call(ctx, *args):
             b = ctx.budget - 1
             ctx.budget = b
             if b < 0:
                 spent(ctx, loc, f"calls of `{name}`")
-            f, nargs, size = compiled()
-            args = [a(ctx) for a in argfs]
+            memo = ctx.memo if pure else None
+            if memo is not None:
+                key = (name, *args)
+                try:
+                    return memo[key]
+                except KeyError:
+                    pass
+                except TypeError:  # a list argument: not cached
+                    memo = None
+            entry = holder.get(name) or compile_function(name)
+            f, n, size = entry
             saved = ctx.locals
-            ctx.locals = args + [None] * (size - nargs)
+            ctx.locals = [*args, *([None] * (size - n))] if size > n else list(args)
             value = f(ctx)
             ctx.locals = saved
+            if memo is not None:
+                memo[key] = value
             return value
         return call
 
@@ -921,16 +882,12 @@ class Match:
             tree = parse(snip.src, "expr")
         except ParseFailure:
             return None
-        nodes = list(tree.iter_subtrees()) if hasattr(tree, "iter_subtrees") else []
-        ok = len(nodes) <= self._INLINE_NODES
-        for node in nodes:
-            if node.data in ("where_it", "aggregate", "comprehension"):
+        f = facts(tree)
+        ok = f.size <= self._INLINE_NODES and not f.loops
+        for callee in sorted(f.calls):
+            if callee in self._IMPURE or (callee in self.function_defs and
+                                           (callee in seen or self.inline_body(callee, seen) is None)):
                 ok = False
-            elif node.data == "call":
-                callee = str(node.children[0])
-                if callee in self._IMPURE or (callee in self.function_defs and
-                                               (callee in seen or self.inline_body(callee, seen) is None)):
-                    ok = False
         cache[name] = (tree, list(spec.get("params") or []), snip.src) if ok else None
         return cache[name]
 
@@ -949,11 +906,9 @@ class Match:
         except ParseFailure:
             return False
         pure = True
-        for node in tree.iter_subtrees():
-            if node.data == "call":
-                callee = str(node.children[0])
-                if callee in self._IMPURE or (callee in self.function_defs and not self._is_pure(callee, seen)):
-                    pure = False
+        for callee in sorted(facts(tree).calls):
+            if callee in self._IMPURE or (callee in self.function_defs and not self._is_pure(callee, seen)):
+                pure = False
         cache[name] = pure
         return pure
 
@@ -1052,7 +1007,7 @@ class Match:
             return None
 
         def build():
-            stmts = parse(snip.src, "effect").children[0].children
+            stmts = parse(snip.src, "effect").body
             scope = Scope(params)
             c = self.compiler
             c.src, c.kind = snip.src, "effect"
@@ -1165,7 +1120,8 @@ class Match:
             snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
             f = c.expr(snip.src, scope)
             tree = parse(snip.src, "expr")
-            if tree.data in ("number", "neg", "string", "true", "false", "compare", "not_", "and_", "or_"):
+            if isinstance(tree, (A.Num, A.Neg, A.Str, A.Compare, A.Not, A.And, A.Or)) or (
+                    type(tree) is A.Const and tree.value is not None):
                 loc = snip.src.locate(1, 1)
                 self.errors.add(loc, f"the domain of parameter `{pname}` must be a collection (a list, cards, "
                                      f"cells, players), not `{snip.src.text.strip()}`",
@@ -1211,7 +1167,7 @@ class Match:
 
         def make_effect():
             snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
-            stmts = parse(snip.src, "effect").children[0].children if snip else []
+            stmts = parse(snip.src, "effect").body if snip else []
             c.src, c.kind = (snip.src if snip else None), "effect"
             return c.seq(stmts, scope, self.ret)
         effect = self._guard(make_effect)
@@ -1375,11 +1331,7 @@ class Match:
 
 
 def _names_in(tree) -> set:
-    out = set()
-    for node in tree.iter_subtrees():
-        if node.data == "name":
-            out.add(str(node.children[0]))
-    return out
+    return set(facts(tree).names)
 
 
 def _copy(v):

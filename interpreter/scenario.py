@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import runtime as rt
-from .dsl.compiler import CompileError, Scope
+from .dsl import ast as A
+from .dsl.scope import CompileError, Scope
 from .dsl.parser import ParseFailure, parse
 from .errors import ContentError, Location, Problem, RuleRuntimeError
 from .loader import schema_problems
@@ -327,14 +328,18 @@ class Runner:
             tree = parse(SourceText.of(parent, key), "expr")
         except ParseFailure:
             return ""
-        if getattr(tree, "data", "") not in ("compare", "in_", "not_in"):
+        if type(tree) is A.Compare:
+            sides = (tree.left, tree.right)
+        elif type(tree) is A.In:
+            sides = (tree.item, tree.coll)
+        else:
             return ""
         text = str(parent[key])
         parts = []
-        for side in (tree.children[0], tree.children[-1]):
-            if side.meta.empty:
+        for side in sides:
+            if side.at is None:
                 return ""
-            piece = text[side.meta.start_pos:side.meta.end_pos]
+            piece = text[side.at[2]:side.at[3]]
             names = self.names()
             scope = Scope(list(names))
             try:

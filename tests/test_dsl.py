@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.dsl import ast as A
 from interpreter.dsl.parser import ParseFailure, parse
 from interpreter.engine import Game, from_json, to_json
 from interpreter.errors import ContentError, RuleRuntimeError
@@ -55,11 +56,37 @@ def tree(text, kind="expr"):
     return parse(SourceText.plain(text), kind)
 
 
+def _args(items):
+    return ("args", *[shape(a) for a in items]) if items else None
+
+
+_SHAPES = {  # typed node -> (the grammar's rule name, its parts in source order)
+    A.Num: lambda n: ("number", str(n.value)),
+    A.Str: lambda n: ("string", str(n.token)),
+    A.Const: lambda n: ({True: "true", False: "false", None: "none"}[n.value],),
+    A.Name: lambda n: ("name", str(n.name)),
+    A.ListOf: lambda n: ("list_", _args(n.items)),
+    A.Attr: lambda n: ("attr", shape(n.obj), str(n.name)),
+    A.Index: lambda n: ("index", shape(n.obj), shape(n.key)),
+    A.Neg: lambda n: ("neg", shape(n.operand)),
+    A.BinOp: lambda n: ("binop", shape(n.left), str(n.op), shape(n.right)),
+    A.Compare: lambda n: ("compare", shape(n.left), str(n.op), shape(n.right)),
+    A.In: lambda n: ("not_in" if n.negated else "in_", shape(n.item), shape(n.coll)),
+    A.IsTag: lambda n: ("is_not_tag" if n.negated else "is_tag", shape(n.obj), str(n.tag)),
+    A.Not: lambda n: ("not_", shape(n.operand)),
+    A.And: lambda n: ("and_", shape(n.left), shape(n.right)),
+    A.Or: lambda n: ("or_", shape(n.left), shape(n.right)),
+    A.Ternary: lambda n: ("ternary", shape(n.then), shape(n.cond), shape(n.otherwise)),
+    A.Where: lambda n: ("where_it", shape(n.coll), shape(n.cond)),
+    A.ListFor: lambda n: ("comprehension", shape(n.value), str(n.var), shape(n.coll), shape(n.cond)),
+    A.Aggregate: lambda n: ("aggregate", str(n.fn), shape(n.value), str(n.var), shape(n.coll), shape(n.cond)),
+    A.Call: lambda n: ("call", str(n.fn), _args(n.args)),
+}
+
+
 def shape(t):
-    """A parse tree as nested tuples of rule names and token texts."""
-    if hasattr(t, "data"):
-        return (str(t.data), *[shape(c) for c in t.children])
-    return None if t is None else str(t)
+    """A typed tree as nested tuples of the grammar's rule names and token texts."""
+    return None if t is None else _SHAPES[type(t)](t)
 
 
 # ---- parsing -----------------------------------------------------------------------------
@@ -95,18 +122,18 @@ def test_expression_trees(text, expected):
 
 def test_effects_are_statements_separated_by_new_lines_or_semicolons():
     t = tree("let a = 1; a += 2\n\n# a comment\nif a > 1 then pass end ; ", "effect")
-    assert [s.data for s in t.children[0].children] == ["let_stmt", "assign_stmt", "if_stmt"]
+    assert [type(s) for s in t.body] == [A.Let, A.Assign, A.If]
 
 
 @pytest.mark.parametrize("text, kind", [
-    ("on scored: pass", "on_trigger"),
-    ("on scored when amount > 2: pass", "on_trigger"),
-    ("instead of gain when n > 1: pass", "instead_trigger"),
+    ("on scored: pass", "on"),
+    ("on scored when amount > 2: pass", "on"),
+    ("instead of gain when n > 1: pass", "instead"),
 ])
 def test_trigger_heads(text, kind):
-    head, block = tree(text, "trigger").children
-    assert head.data == kind
-    assert (head.children[1] is not None) == ("when" in text)
+    trigger = tree(text, "trigger")
+    assert trigger.kind == kind
+    assert (trigger.cond is not None) == ("when" in text)
 
 
 def test_an_expression_may_be_folded_over_several_lines():
@@ -115,8 +142,8 @@ def test_an_expression_may_be_folded_over_several_lines():
 
 def test_trees_keep_their_positions():
     t = tree("let a = 1\n  move b to c", "effect")
-    move = t.children[0].children[1]
-    assert (move.meta.line, move.meta.column) == (2, 3)
+    move = t.body[1]
+    assert type(move) is A.Move and move.at[:2] == (2, 3)
 
 
 # ---- expressions -------------------------------------------------------------------------

@@ -6,10 +6,9 @@ work, whatever the state: it is a validate error at the literal, instead of a cr
 """
 from __future__ import annotations
 
-from lark import Tree
+from . import ast as A
 
-LITERAL_KINDS = {"number": "int", "neg": "int", "true": "bool", "false": "bool", "string": "str",
-                 "list_": "list", "comprehension": "list"}
+LITERAL_KINDS = {A.Num: "int", A.Neg: "int", A.Str: "str", A.ListOf: "list", A.ListFor: "list"}
 HOLDS = {"int": ("int",), "bool": ("bool",), "str": ("str",), "list": ("list",), "cards": ("list",),
          "zones": ("list",), "cells": ("list",), "players": ("list",), "player": (), "card": (), "zone": (),
          "cell": ()}
@@ -29,21 +28,24 @@ def declared_type(spec) -> str:
 
 def target_types(m, target, scope) -> tuple[str, list]:
     """The variable an assignment changes, and the types it was declared (or inferred) with."""
-    if target.data == "name":
-        name = str(target.children[0])
+    if type(target) is A.Name:
+        name = str(target.name)
         if name in scope.slots or name not in m.gvars:
             return name, []
         return name, [declared_type(m.gvars[name])]
-    if target.data == "attr":
-        name = str(target.children[1])
+    if type(target) is A.Attr:
+        name = str(target.name)
         return name, [declared_type(m.vars_of(k)[name]) for k in ("cv", "pv", "zv") if name in m.vars_of(k)]
     return "", []
 
 
 def check_assigned(compiler, target, op, value, scope) -> None:
     """`var = LITERAL` (or `+=`, `-=`, `*=`) of a kind the variable cannot hold: a CompileError."""
-    from .compiler import CompileError
-    kind = LITERAL_KINDS.get(value.data) if isinstance(value, Tree) else None
+    from .scope import CompileError
+    if type(value) is A.Const:
+        kind = "bool" if value.value in (True, False) else None
+    else:
+        kind = LITERAL_KINDS.get(type(value))
     if kind is None:
         return
     name, types = target_types(compiler.m, target, scope)

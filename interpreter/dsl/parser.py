@@ -1,4 +1,4 @@
-"""Parsing rules text with the lark grammar in grammar/rules.lark.
+"""Parsing rules text with the lark grammar in grammar/rules.lark, into typed trees (ast.py).
 
 Parse errors become ContentError problems that point at the YAML file,
 line and column holding the text, with a caret and the expected tokens.
@@ -13,6 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import Problem
 from ..paths import grammar_path
 from ..yamlio import SourceText
+from .ast import build
 
 ENTRY = {"expr": "start_expr", "effect": "start_effect", "trigger": "start_trigger"}
 
@@ -52,23 +53,28 @@ def _describe(tokens) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, kind: str):
-    return parser().parse(text, start=ENTRY[kind])
+    """(typed tree, None), or (None, the lark node nested too deeply). Syntax errors raise."""
+    tree = parser().parse(text, start=ENTRY[kind])
+    deep = too_deep(tree)
+    if deep is not None:
+        return None, deep
+    return build(tree), None
 
 
-def parse(src: SourceText, kind: str) -> Tree:
-    """Parse `src` as an expression, an effect or a trigger. Raises ParseFailure."""
+def parse(src: SourceText, kind: str):
+    """Parse `src` as an expression, an effect or a trigger: its typed tree (ast.py), shared by
+    every caller of the same text, never to be changed. Raises ParseFailure."""
     text = src.text
     if kind == "expr":
         # An expression may be folded over several YAML lines: newlines are spaces there.
         text = text.replace("\r\n", "  ").replace("\n", " ")
     text = text.rstrip()
     try:
-        tree = _parse_cached(text, kind)
+        tree, deep = _parse_cached(text, kind)
     except UnexpectedInput as e:
         raise ParseFailure(_problem(src, e, kind)) from None
     except RecursionError:  # the parser itself does not recurse; kept as a last guard
         raise ParseFailure(Problem(src.locate(1, 1), "rules text nested too deeply")) from None
-    deep = too_deep(tree)
     if deep is not None:
         raise ParseFailure(_deep_problem(src, deep, kind))
     return tree

@@ -1,0 +1,594 @@
+"""Expressions of the rules language compiled to Python source, then to bytecode, once.
+
+`Compiler.e` asks `ExprCodegen.function(node, scope)` for ``f(ctx) -> value``. The generator
+writes one small Python module per expression, in the way Jinja2 compiles templates:
+
+    def _expr(ctx):
+        L = ctx.locals
+        return (_t1.props.get(_k1) if type(_t1 := L[0]) is _Card else _k2(ctx, _t1))
+
+What may appear in the generated text, and nothing else:
+- identifiers the generator made (`_expr`, `_t1`, `_k2`, `_g3`), `ctx`, `L`, and Python keywords;
+- integer literals it checked (`int(...)` of a NUMBER token);
+- operators from its own tables.
+Every value from the content (names, strings, cards, zones, the handlers of attributes, the
+positions of errors) is passed in the module's globals under a mangled name, never spliced into
+the text. The module's globals hold only those values and the helpers below: no builtins module
+is reachable from a generated function (`__builtins__` is an empty dict).
+
+A loop (`where`, `for` in a list or an aggregate) becomes a helper function in the same module,
+taking `(ctx, L)`. A call of a built-in stands on a line of its own: when something fails inside
+it, the line (`_SITES`) gives the call's position in the content; guard.py also reads `_WHERE`, the
+position of the whole expression, for an error nobody foresaw.
+
+The source of each compiled text is cached by its text, so the same rule in another match (another
+player count, a variant) is compiled to bytecode once per process. `source_of(f)` gives the
+generated source of an expression, for `--debug`.
+"""
+from __future__ import annotations
+
+import itertools
+
+from . import ast as A
+
+from .. import runtime as rt
+from .ops import _AGGREGATES, _NUMBER, _arith
+from .scope import _MISS, CompileError, Scope, did_you_mean
+from ..limits import spend_failed
+from ..model import Card, Seat, Zone, label_of
+
+_CODE_CACHE: dict[str, object] = {}
+GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
+
+# operators of the language -> (Python operator, fast-path condition on ints a and b)
+_BINOP_PY = {"+": "+", "-": "-", "*": "*", "/": "//", "//": "//", "%": "%"}
+_CMP_PY = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class _Text(str):
+    """An inlined function's argument: Python text to use in place of its parameter."""
+
+
+# ---- helpers the generated code calls (off the fast paths) --------------------------------
+
+def _index_slow(o, k, loc):
+    try:
+        if type(o) is dict:
+            return o[k] if k in o else o.get(str(k))
+        return o[k]
+    except (IndexError, KeyError, TypeError):
+        raise rt.RuleRuntimeError(f"no item {label_of(k)} in {label_of(o)}", loc) from None
+
+
+def _neg_slow(v, loc):
+    try:
+        return -(0 if v is None else v)
+    except TypeError:
+        raise rt.RuleRuntimeError(f"cannot negate {label_of(v)}", loc) from None
+
+
+def _compare_slow(a, b, op, loc):
+    """`a op b` for <, <=, >, >=: none compares false; other mismatches are a rule error."""
+    if a is None or b is None:
+        return False
+    try:
+        if op == "<":
+            return a < b
+        if op == "<=":
+            return a <= b
+        if op == ">":
+            return a > b
+        return a >= b
+    except TypeError:
+        raise rt.RuleRuntimeError(f"cannot compare {label_of(a)} {op} {label_of(b)}", loc) from None
+
+
+def _compare_const_slow(a, v, op, loc):
+    return a is not None and _compare_slow(a, v, op, loc)
+
+
+def _aggregate(agg, values, fname, loc):
+    try:
+        return agg(values)
+    except TypeError:
+        raise rt.RuleRuntimeError(f"`{fname}` cannot combine {label_of(values)}", loc) from None
+
+
+def _aggregate_of(ctx, agg, v, fname, loc, iterable, size):
+    values = iterable(v, loc)
+    b = ctx.budget - size(values)
+    ctx.budget = b
+    if b < 0:
+        spend_failed(ctx, loc, f"`{fname}`")
+    return _aggregate(agg, values, fname, loc)
+
+
+def _extreme(fn, values):
+    values = [v for v in values if v is not None]
+    return fn(values) if values else None
+
+
+def _zone_of(family, p, fname, loc):
+    if type(p) is not Seat:
+        raise rt.RuleRuntimeError(f"`{fname}(...)` needs a player, got {label_of(p)}", loc)
+    return family[p.id]
+
+
+def _contains(ctx, coll, item, loc):
+    if coll is None:
+        return False
+    if type(coll) is Zone:
+        return type(item) is Card and ctx.st["loc"][item.id] == coll.id
+    try:
+        return item in coll
+    except TypeError:
+        raise rt.RuleRuntimeError(f"`in` needs a collection or a zone, not {label_of(coll)}", loc) from None
+
+
+_CALL_ERRORS = (TypeError, AttributeError, ValueError, IndexError, KeyError, OverflowError)
+
+
+_CAUGHT = _CALL_ERRORS + (rt.RuleRuntimeError,)
+
+
+def _at_call(e, sites):
+    """An error that left a built-in: `e` at the position of the call it left (a rule error)."""
+    tb = e.__traceback__
+    site = sites.get(tb.tb_lineno) if tb is not None and tb.tb_next is not None else None
+    if site is None:
+        return e
+    fname, loc = site
+    if isinstance(e, rt.RuleRuntimeError):
+        return rt.relocate(e, loc)
+    return rt.RuleRuntimeError(f"`{fname}` failed: {e}", loc)
+
+
+_HELPERS = {
+    "_Card": Card, "_Zone": Zone, "_Seat": Seat, "_index_slow": _index_slow, "_neg_slow": _neg_slow,
+    "_compare_slow": _compare_slow, "_compare_const_slow": _compare_const_slow, "_aggregate": _aggregate,
+    "_aggregate_of": _aggregate_of, "_contains": _contains, "_extreme": _extreme, "_zone_of": _zone_of, "_at_call": _at_call,
+    "_CAUGHT": _CAUGHT,
+    "_spend_failed": spend_failed, "_bool": bool, "_type": type, "_getattr": getattr, "_len": len,
+    "_EMPTY": frozenset(), "list": list, "int": int,
+}
+
+
+def source_of(f) -> str | None:
+    """The generated Python source of a compiled expression (None for a closure)."""
+    return getattr(f, "_interpret_source", None)
+
+
+class ExprCodegen:
+    """Writes the Python source of expressions for one `Compiler` (one match)."""
+
+    def __init__(self, compiler):
+        self.c = compiler
+        self.m = compiler.m
+
+    # ---- one expression -> one function ----------------------------------------------------
+
+    def function(self, node: A.Expr, scope):
+        """Compile the expression tree `node` to f(ctx)."""
+        saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where"))
+        self.env: dict = {}  # the module's globals: every value the text names
+        self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
+        self.helpers: list[str] = []
+        self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
+        self.names = itertools.count(1)
+        self.where = self.c.loc(node)
+        try:
+            text = self.x(node, scope)
+            return self._build(text)
+        finally:  # the closure compiler may call back here in the middle of a text
+            self.env, self.values, self.helpers, self.names, self.sites, self.where = saved
+
+    def _build(self, text: str):
+        body = ["L = ctx.locals"] if ("L[" in text or "(ctx, L)" in text) else []
+        self.define("_expr", "ctx", body + [f"return {text}"])
+        source = "\n".join(self.helpers) + "\n"
+        sites = {}  # line of the generated text -> (function name, position) of a built-in's call
+        if self.sites:
+            for lineno, line in enumerate(source.split("\n"), 1):
+                site = self.sites.get(line.strip())
+                if site is not None:
+                    sites[lineno] = site
+        code = _CODE_CACHE.get(source)
+        if code is None:
+            code = _CODE_CACHE[source] = compile(source, GENERATED, "exec")
+        glob = dict(_HELPERS)
+        glob.update(self.env)
+        glob["_SITES"] = sites
+        glob["_WHERE"] = self.where  # the expression's position: where an unforeseen error is reported
+        glob["__builtins__"] = {}
+        exec(code, glob)  # defines _expr and its helpers; the text holds only generated names
+        f = glob["_expr"]
+        f._interpret_source = source
+        return f
+
+    def define(self, name: str, params: str, body: list[str]) -> None:
+        """A function of the module. When the module calls built-ins, its body is wrapped so that an
+        error inside one is reported at the call's position (`_SITES`: line -> call)."""
+        lines = [f"def {name}({params}):"]
+        if self.sites:
+            lines.append("    try:")
+            lines += ["        " + b for b in body]
+            lines += ["    except _CAUGHT as e:", "        raise _at_call(e, _SITES) from None"]
+        else:
+            lines += ["    " + b for b in body]
+        self.helpers.append("\n".join(lines))
+
+    # ---- names --------------------------------------------------------------------------------
+
+    def const(self, value) -> str:
+        """The global name holding `value` (content strings, handlers, positions...)."""
+        key = (type(value), value) if type(value) in (str, int, bool) else id(value)
+        name = self.values.get(key)
+        if name is None:
+            name = f"_k{next(self.names)}"
+            self.env[name] = value
+            self.values[key] = name
+        return name
+
+    def tmp(self) -> str:
+        return f"_t{next(self.names)}"
+
+    def closure(self, f) -> str:
+        return f"{self.const(f)}(ctx)"
+
+    # ---- dispatch -------------------------------------------------------------------------
+
+    def x(self, node, scope) -> str:
+        method = _WRITERS.get(type(node))
+        if method is None:
+            raise CompileError(f"internal: not an expression: {type(node).__name__}", node)
+        return method(self, node, scope)
+
+    def static_int(self, node, scope):
+        """The value of an expression that is a whole number known at load time, else None:
+        a literal, a constant, or arithmetic of those (folded here, once)."""
+        t = type(node)
+        if t is A.Num:
+            v = node.value
+        elif t is A.Name:
+            name = str(node.name)
+            if name in scope.inlined or name in scope.slots or name == "me" or name in self.m.gvars:
+                return None
+            v = self.m.constant(name)
+            if v is _MISS or type(v) is not int:
+                return None
+        elif t is A.Neg:
+            a = self.static_int(node.operand, scope)
+            v = None if a is None else -a
+        elif t is A.BinOp:
+            a = self.static_int(node.left, scope)
+            b = self.static_int(node.right, scope) if a is not None else None
+            op = str(node.op)
+            if b is None or (op in ("/", "//", "%") and b == 0):
+                return None
+            v = {"+": a + b, "-": a - b, "*": a * b}.get(op) if op in "+-*" else (a // b if op != "%" else a % b)
+        else:
+            return None
+        return v if v is not None and -_NUMBER <= v <= _NUMBER else None
+
+    def g_number(self, node, scope):
+        return str(int(node.value))
+
+
+
+    def g_string(self, node, scope):
+        return self.const(self.c.string(node.token))
+
+    def g_const(self, node, scope):
+        return {True: "True", False: "False", None: "None"}[node.value]
+
+    def g_list_(self, node, scope):
+        return "[" + ", ".join(self.x(a, scope) for a in node.items) + "]"
+
+    def g_name(self, node, scope):
+        name = str(node.name)
+        m = self.m
+        if name in scope.inlined:
+            arg = scope.inlined[name]
+            return arg
+        if name in scope.slots:
+            return f"L[{int(scope.slots[name])}]"
+        if name == "me":
+            return "ctx.me"
+        if name in m.gvars:
+            enc, dec = m.var_codec("gv", name)
+            read = f"ctx.st['gv'][{self.const(name)}]"
+            return read if dec is None else f"{self.const(dec)}({read})"
+        value = m.constant(name)
+        if value is not _MISS:
+            return self.const(value)
+        builtin = m.builtin_value(name)
+        if builtin is not None:
+            return self.closure(builtin)
+        known = list(scope.slots) + ["me"] + list(m.gvars) + m.constant_names() + m.builtin_value_names()
+        raise CompileError(f"unknown name `{name}`", node, hint=did_you_mean(name, known))
+
+    def _attr_text(self, kind: str, name: str, o: str):
+        """Python text reading attribute `name` of `o`, a card, zone or seat (kind cv, zv, pv),
+        or None when that kind has no such attribute. Mirrors Match.attr_handlers."""
+        from .. import builtins as bi
+        m = self.m
+        tables = {"cv": (bi._CARD_ATTRS, bi.CARD_ATTR_TEXT), "zv": (bi._ZONE_ATTRS, bi.ZONE_ATTR_TEXT),
+                  "pv": (bi._SEAT_ATTRS, bi.SEAT_ATTR_TEXT)}
+        handlers, texts = tables[kind]
+        if name in handlers:
+            if name in texts:
+                return texts[name].format(o=o, t=self.tmp())
+            return f"{self.const(handlers[name])}(ctx, {o})"
+        if name in m.vars_of(kind):
+            read = f"ctx.st[{self.const(kind)}][{self.const(name)}][{o}.id]"
+            dec = m.var_codec(kind, name)[1]
+            return read if dec is None else f"{self.const(dec)}({read})"
+        if kind == "cv" and name in m.card_props:
+            return f"{o}.props.get({self.const(name)})"
+        if kind == "zv" and name in m.zone_attrs:
+            return f"{o}.attrs.get({self.const(name)})"
+        if kind == "pv" and name in m.player_zones:
+            return f"{self.const(m.player_zones[name])}[{o}.id]"
+        return None
+
+    def g_attr(self, node, scope):
+        c, m = self.c, self.m
+        obj = node.obj
+        is_me = (type(obj) is A.Name and str(obj.name) == "me"
+                 and "me" not in scope.slots and "me" not in scope.inlined)
+        o = self.x(obj, scope)
+        name = str(node.name)
+        get = m.attr_handlers(name)[3]
+        if get is None:
+            raise CompileError(f"nothing has an attribute `{name}`", node.name,
+                               hint=did_you_mean(name, m.attribute_names()))
+        loc = c.loc(node.name)
+
+        def slow(ctx, o, get=get, name=name, loc=loc):
+            try:
+                return get(ctx, o)
+            except KeyError:
+                raise rt.RuleRuntimeError(f"{label_of(o)} has no `{name}`", loc) from None
+        ks = self.const(slow)
+        t = self.tmp()
+        self.env["_CARDS"] = m.cards
+        seat = self._attr_text("pv", name, t)
+        if is_me and seat is not None:
+            return f"({seat} if ({t} := ctx.me) is not None else {ks}(ctx, {t}))"
+        branches = [(typ, text) for typ, text in (("_Card", self._attr_text("cv", name, t)),
+                                                  ("_Zone", self._attr_text("zv", name, t)),
+                                                  ("_Seat", seat)) if text is not None]
+        if not branches:  # a key of a mapping constant
+            return f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))"
+        if len(branches) == 1:
+            (typ, text), = branches
+            return f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))"
+        ty = self.tmp()
+        out = f"(None if {t} is None else {ks}(ctx, {t}))"  # an attribute of none is none
+        for i, (typ, text) in enumerate(reversed(branches)):
+            last = i == len(branches) - 1
+            test = f"({ty} := _type({t} := {o}))" if last else ty
+            out = f"({text} if {test} is {typ} else {out})"
+        return out
+
+    def g_index(self, node, scope):
+        sk = self.static_int(node.key, scope)
+        o, k = self.x(node.obj, scope), self.x(node.key, scope)
+        loc = self.const(self.c.loc(node))
+        to, tk = self.tmp(), self.tmp()
+        if sk is not None:
+            return (f"({to}[{sk}] if _type({to} := {o}) is list and {-sk - 1 if sk < 0 else sk} < _len({to}) "
+                    f"else _index_slow({to}, {sk}, {loc}))")
+        return (f"({to}[{tk}] if ((_type({to} := {o}) is list) & (_type({tk} := {k}) is int)) "
+                f"and -_len({to}) <= {tk} < _len({to}) else _index_slow({to}, {tk}, {loc}))")
+
+    def g_neg(self, node, scope):
+        folded = self.static_int(node, scope)
+        if folded is not None:
+            return str(folded)
+        v = self.x(node.operand, scope)
+        loc = self.const(self.c.loc(node))
+        t = self.tmp()
+        return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
+
+    def g_binop(self, node, scope):
+        folded = self.static_int(node, scope)
+        if folded is not None:
+            return str(folded)
+        sa, sb = self.static_int(node.left, scope), self.static_int(node.right, scope)
+        a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
+        py = _BINOP_PY[op]
+        loc = self.const(self.c.loc(node.op))
+        ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
+        if sa is not None and sb is None:
+            ta = str(sa)
+            both = f"_type({tb} := {b}) is int"
+        elif sb is not None and sa is None:
+            tb = str(sb)
+            both = f"_type({ta} := {a}) is int"
+        else:
+            both = f"((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int))"
+        if py in ("//", "%") and sb is None:
+            both = f"{both} and {tb} != 0"
+        n = self.const(_NUMBER)
+        return (f"({tr} if {both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n} "
+                f"else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))")
+
+    def g_compare(self, node, scope):
+        a, op = self.x(node.left, scope), str(node.op)
+        is_const, v = self.c.constant_of(node.right)
+        b = self.x(node.right, scope)
+        py = _CMP_PY[op]
+        if op in ("==", "!="):
+            return f"({a} {py} {b})"
+        loc = self.const(self.c.loc(node.op))
+        kop = self.const(op)
+        ta, tb = self.tmp(), self.tmp()
+        if is_const and v is not None:
+            return f"({ta} {py} {b} if _type({ta} := {a}) is int else _compare_const_slow({ta}, {b}, {kop}, {loc}))"
+        return (f"({ta} {py} {tb} if ((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int)) "
+                f"else _compare_slow({ta}, {tb}, {kop}, {loc}))")
+
+    def g_in(self, node, scope):
+        a, b = self.x(node.item, scope), self.x(node.coll, scope)
+        loc = self.const(self.c.loc(node))
+        call = f"_contains(ctx, {b}, {a}, {loc})"
+        return f"(not {call})" if node.negated else call
+
+    def g_is_tag(self, node, scope):
+        o = self.x(node.obj, scope)
+        tag = str(node.tag)
+        if tag not in self.m.all_tags:
+            raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.m.all_tags)
+                               or "tags come from card names, `tags:` of cards and zones")
+        test = "not in" if node.negated else "in"
+        return f"({self.const(tag)} {test} (_getattr({o}, 'tags', None) or _EMPTY))"
+
+    def g_not(self, node, scope):
+        return f"(not {self.x(node.operand, scope)})"
+
+    def g_and(self, node, scope):
+        return f"({self.x(node.left, scope)} and {self.x(node.right, scope)})"
+
+    def g_or(self, node, scope):
+        return f"({self.x(node.left, scope)} or {self.x(node.right, scope)})"
+
+    def g_ternary(self, node, scope):
+        a, cnd, b = self.x(node.then, scope), self.x(node.cond, scope), self.x(node.otherwise, scope)
+        return f"({a} if {cnd} else {b})"
+
+    # ---- loops: helper functions ----------------------------------------------------------
+
+    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=()):
+        name = f"_g{next(self.names)}"
+        it = self.const(self.c.iterable_at)
+        self.define(name, "ctx, L", [
+            f"items = {it}({items_text}, {loc})",
+            f"b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))",
+            "ctx.budget = b",
+            "if b < 0:",
+            f"    _spend_failed(ctx, {loc}, {self.const(what)})",
+            *first_lines,
+            "for x in items:",
+            *body_lines,
+            *result_lines])
+        return f"{name}(ctx, L)"
+
+    def g_where_it(self, node, scope):
+        coll = self.x(node.coll, scope)
+        slot = scope.hidden()
+        saved = scope.slots.get("it")
+        scope.slots["it"] = slot
+        try:
+            cond = self.x(node.cond, scope)
+        finally:
+            if saved is None:
+                del scope.slots["it"]
+            else:
+                scope.slots["it"] = saved
+        loc = self.const(self.c.loc(node))
+        return self._loop(coll, loc, "`where`",
+                          [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
+                          ["return out"], first_lines=["out = []"])
+
+    def _generator(self, node, scope, value, name, coll, cond, what):
+        coll_t = self.x(coll, scope)
+        slot = scope.add(str(name))
+        val_t = self.x(value, scope)
+        cond_t = self.x(cond, scope) if cond is not None else None
+        loc = self.const(self.c.loc(node))
+        return coll_t, int(slot), val_t, cond_t, loc
+
+    def g_comprehension(self, node, scope):
+        return self._list_of(node, scope, node.value, node.var, node.coll, node.cond)
+
+    def _list_of(self, node, scope, value, name, coll, cond):
+        coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
+        body = [f"    L[{slot}] = x"]
+        if cond_t is None:
+            body.append(f"    out.append({val_t})")
+        else:
+            body += [f"    if {cond_t}:", f"        out.append({val_t})"]
+        return self._loop(coll_t, loc, "`for` in an expression", body, ["return out"], first_lines=["out = []"])
+
+    def g_aggregate(self, node, scope):
+        ftok, value, name, coll, cond = node.fn, node.value, node.var, node.coll, node.cond
+        fname = str(ftok)
+        if fname not in _AGGREGATES:
+            raise CompileError(f"`{fname}(... for ...)` is not an aggregate", ftok,
+                               hint="use one of " + ", ".join(sorted(_AGGREGATES)))
+        if fname in ("any", "all") and not self.c._draws_chance(node):
+            want = fname == "any"
+            coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
+            test = val_t if want else f"not {val_t}"
+            if cond_t is not None:
+                test = f"({cond_t}) and {test}"
+            return self._loop(coll_t, loc, "`any`/`all`",
+                              [f"    L[{slot}] = x", f"    if {test}:", f"        return {want}"],
+                              [f"return {not want}"])
+        values = self._list_of(node, scope, value, name, coll, cond)
+        loc = self.const(self.c.loc(node))
+        return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"
+
+    def g_call(self, node, scope):
+        c, m = self.c, self.m
+        fname = str(node.fn)
+        if fname in m._IMPURE:
+            m.uses_chance = True
+        argnodes = node.args
+        loc = c.loc(node)
+        if fname in m.function_defs:
+            inline = m.inline_body(fname)
+            if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
+                return self._inline(inline, [self.x(a, scope) for a in argnodes])
+            args = "".join(", " + self.x(a, scope) for a in argnodes)
+            return f"{self.const(m.function_caller(fname, len(argnodes), node, c))}(ctx{args})"
+        args = [self.x(a, scope) for a in argnodes]
+        if fname in _AGGREGATES and len(args) == 1:
+            return (f"_aggregate_of(ctx, {self.const(_AGGREGATES[fname])}, {args[0]}, {self.const(fname)}, "
+                    f"{self.const(loc)}, {self.const(c.iterable_at)}, {self.const(_size_of)})")
+        if fname in ("max", "min") and len(args) > 1:
+            return f"_extreme({self.const(max if fname == 'max' else min)}, [{', '.join(args)}])"
+        zfam = m.zone_family(fname)
+        if zfam is not None:
+            if len(args) != 1:
+                raise CompileError(f"`{fname}(player)` takes one player", node)
+            return f"_zone_of({self.const(zfam)}, {args[0]}, {self.const(fname)}, {self.const(loc)})"
+        builtin = m.builtin_function(fname)
+        if builtin is not None:
+            fn, arity = builtin
+            if arity is not None and len(args) not in arity:
+                raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
+                                   node)
+            site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
+            self.env[site] = fn
+            self.sites[site + "("] = (fname, loc)
+            return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
+        known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
+        raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
+
+    def _inline(self, inline, args):
+        """A small function compiled in place: its parameters are its arguments' texts (plain
+        reads, so reading one twice costs nothing and changes nothing)."""
+        tree, params, src = inline
+        inner = Scope()
+        inner.inlined = {p: _Text(a) for p, a in zip(params, args)}
+        return self.c.within(src, lambda: self.x(tree, inner))
+
+
+def _size_of(v) -> int:
+    try:
+        return len(v)
+    except TypeError:
+        return 0
+
+
+_WRITERS = {
+    A.Num: ExprCodegen.g_number, A.Str: ExprCodegen.g_string, A.Const: ExprCodegen.g_const,
+    A.Name: ExprCodegen.g_name, A.ListOf: ExprCodegen.g_list_, A.Attr: ExprCodegen.g_attr,
+    A.Index: ExprCodegen.g_index, A.Neg: ExprCodegen.g_neg, A.BinOp: ExprCodegen.g_binop,
+    A.Compare: ExprCodegen.g_compare, A.In: ExprCodegen.g_in, A.IsTag: ExprCodegen.g_is_tag,
+    A.Not: ExprCodegen.g_not, A.And: ExprCodegen.g_and, A.Or: ExprCodegen.g_or,
+    A.Ternary: ExprCodegen.g_ternary, A.Where: ExprCodegen.g_where_it, A.ListFor: ExprCodegen.g_comprehension,
+    A.Aggregate: ExprCodegen.g_aggregate, A.Call: ExprCodegen.g_call,
+}

@@ -1,0 +1,84 @@
+"""Issue 9, items 1 and 2: rules compiled from typed trees to generated Python source.
+
+The generated text holds only names the generator made, integers it checked and its own
+operators; content values reach the code through the module's globals. Errors inside generated
+code keep their content positions."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.dsl import ast as A
+from interpreter.dsl.analysis import facts
+from interpreter.dsl.codegen import source_of
+from interpreter.dsl.parser import parse
+from interpreter.dsl.scope import Scope
+from interpreter.engine import Game
+from interpreter.errors import RuleRuntimeError
+from interpreter.yamlio import SourceText
+from tests.hardening import BASE, game_dir
+
+HOSTILE = "__import__('os').system('echo pwned')\" + \"{x}"
+
+
+def compiled(game, text, names=()):
+    """f(ctx) of an expression of `game`'s match, and its generated source."""
+    m = game.m
+    f = m.compiler.expr(SourceText.plain(text), Scope(list(names)))
+    return f, source_of(f)
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    extra = ("constants:\n  weird: '" + HOSTILE.replace("'", "''") + "'\n  three: 3\n"
+             "functions:\n  twice: {params: [n], expr: \"n * 2\"}\n"
+             "  count_coins: {params: [z], expr: \"count(z.cards where it is token)\"}\n")
+    return Game.load(str(game_dir(tmp_path_factory.mktemp("cg"), extra)))
+
+
+def test_content_text_never_reaches_the_generated_source(game):
+    f, src = compiled(game, 'weird + "__class__" + "{x}"')
+    assert src is not None and "__import__" not in src and "__class__" not in src and "{x}" not in src
+    st = game.new_game(seed=1)
+    assert game.evaluate(st, 'weird + "__class__"') == HOSTILE + "__class__"
+
+
+def test_generated_code_reaches_no_python_builtins(game):
+    f, _ = compiled(game, "1 + 2")
+    assert f.__globals__["__builtins__"] == {}
+    assert not any(k in f.__globals__ for k in ("open", "eval", "exec", "__import__"))
+
+
+def test_constants_are_folded_and_small_functions_compiled_in_place(game):
+    _, src = compiled(game, "three * 2 + 1")
+    assert "return 7" in src
+    _, src = compiled(game, "twice(x)")
+    assert "_k" in src and "* 2" in src      # `n * 2` with x in place of n: no call
+    _, src = compiled(game, "count_coins(deck)")
+    assert "(ctx, " in src                    # a loop: called, not inlined
+
+
+def test_values_match_the_rulebook_semantics(game):
+    st = game.new_game(seed=1)
+    assert game.evaluate(st, "count_coins(deck)") == 3
+    assert game.evaluate(st, "[c.value for c in deck.cards where c.value > 0]") == [1, 1, 1]
+    assert game.evaluate(st, "-(three) // 2") == -2
+    assert game.evaluate(st, "any(c is token for c in deck.cards)") is True
+
+
+def test_an_error_inside_a_builtin_points_at_its_call(tmp_path):
+    extra = 'triggers:\n  - "on round_start: x = 1 + first(5)"\n'
+    with pytest.raises(RuleRuntimeError) as info:
+        Game.load(str(game_dir(tmp_path, extra))).new_game(seed=1)
+    loc = info.value.location
+    assert loc is not None and loc.line == len(BASE.splitlines()) + 2
+    assert "first" in str(info.value)
+
+
+def test_the_typed_tree_and_its_facts():
+    tree = parse(SourceText.plain("count(deck.cards where it is token) + roll(6)"), "expr")
+    assert type(tree) is A.BinOp and type(tree.left) is A.Call and type(tree.left.args[0]) is A.Where
+    f = facts(tree)
+    assert f.calls == {"count", "roll"} and f.loops and f.reads_state and not f.plain
+    body = parse(SourceText.plain("if x then choose c from cards end\ndo p(1)"), "effect").body
+    f = facts(body)
+    assert f.chooses and f.does == {"p"} and f.names >= {"x", "cards"}
