@@ -10,6 +10,7 @@ import networkx as nx
 
 from . import runtime as rt
 from .model import Card, Zone
+from .walks import walks_of
 
 
 def _zone_of_card(ctx, o):
@@ -83,7 +84,9 @@ def _neighbors(ctx, z, kind=None):
     return ctx.m.neighbors.get((z.id, kind), [])
 
 
-def _path(ctx, a, b):
+def _path(ctx, a, b, kind=None):
+    if kind is not None:
+        return walks_of(ctx.m).path(a, b, kind)
     try:
         ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:
@@ -91,7 +94,9 @@ def _path(ctx, a, b):
     return [ctx.m.zones[i] for i in ids]
 
 
-def _distance(ctx, a, b):
+def _distance(ctx, a, b, kind=None):
+    if kind is not None:
+        return walks_of(ctx.m).distance(a, b, kind)
     try:
         return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:
@@ -250,8 +255,11 @@ _BUILTINS = {
     "row_cells": (_row_cells, (1,)),
     "column_cells": (_column_cells, (1,)),
     "neighbors": (_neighbors, (1, 2)),
-    "path": (_path, (2,)),
-    "distance": (_distance, (2,)),
+    "path": (_path, (2, 3)),
+    "distance": (_distance, (2, 3)),
+    "walk": (lambda ctx, z, k, kind: walks_of(ctx.m).walk(z, k, kind), (3,)),
+    "walk_path": (lambda ctx, z, k, kind: list(walks_of(ctx.m).trail(z, k, kind)), (3,)),
+    "within": (lambda ctx, z, k, kind: list(walks_of(ctx.m).within(z, k, kind)), (3,)),
     "seats_from": (_seats_from, (1, 2)),
     "seat_after": (_seat_after, (1, 2)),
     "seat": (_seat, (1,)),

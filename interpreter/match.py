@@ -235,7 +235,7 @@ class Match:
             if a is None or b is None:
                 self.errors.add(self.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
                 continue
-            self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"))
+            self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"), tail=a.id)  # one way: walks.py
         self.row_cells = {}
         self.column_cells = {}
         for z in self.cells:
@@ -281,7 +281,7 @@ class Match:
             made.append(z)
         kind = str(spec.get("edges", "next"))
         for a, b in zip(made, made[1:] + made[:1]):
-            self.graph.add_edge(a.id, b.id, kind=kind)
+            self.graph.add_edge(a.id, b.id, kind=kind, tail=a.id)  # one way: walks.py
 
     def _capped(self, value, default: int, cap: str, where, what: str) -> int:
         """A whole number read from content (maybe computed from constants), within limit `cap`."""
