@@ -204,12 +204,13 @@ class Match:
                     self.cell_at[(r, c)] = z
                     self.graph.add_node(z.id, row=r, column=c)
             edges = grid.get("edges", "orthogonal")
+            same = grid.get("join_same")  # an attribute: edges join only cells with the same value of it
             for (r, c), z in self.cell_at.items():
                 for dr, dc, kind in ((0, 1, "orthogonal"), (1, 0, "orthogonal"), (1, 1, "diagonal"), (1, -1, "diagonal")):
                     if kind == "diagonal" and edges != "all":
                         continue
                     other = self.cell_at.get((r + dr, c + dc))
-                    if other is not None and z.attrs.get("kind") == other.attrs.get("kind"):
+                    if other is not None and (same is None or z.attrs.get(same) == other.attrs.get(same)):
                         self.graph.add_edge(z.id, other.id, kind=kind)
         if board.get("ring"):
             self._build_ring(board["ring"], self.rs.where_of(board, "ring"))
