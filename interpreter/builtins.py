@@ -10,6 +10,7 @@ import networkx as nx
 
 from . import runtime as rt
 from .model import Card, Zone
+from .walks import walks_of
 
 
 def _zone_of_card(ctx, o):
@@ -99,7 +100,9 @@ def _neighbors(ctx, z, kind=None):
     return ctx.m.neighbors.get((z.id, kind), [])
 
 
-def _path(ctx, a, b):
+def _path(ctx, a, b, kind=None):
+    if kind is not None:
+        return walks_of(ctx.m).path(a, b, kind)
     try:
         ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:
@@ -107,7 +110,9 @@ def _path(ctx, a, b):
     return [ctx.m.zones[i] for i in ids]
 
 
-def _distance(ctx, a, b):
+def _distance(ctx, a, b, kind=None):
+    if kind is not None:
+        return walks_of(ctx.m).distance(a, b, kind)
     try:
         return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:
@@ -196,8 +201,9 @@ def _chosen_shuffle(ctx, coll):
     return items
 
 
-def _range(ctx, a, b=None):
-    lo, hi = (a, b) if b is not None else (1, a)
+def _range(ctx, lo, hi):
+    """range(a, b): a, a + 1, ..., b, both ends included; [] if b < a. Always two arguments:
+    a one-argument range could start at 0 or at 1, and that hides off-by-one errors."""
     rt.check_size(ctx, hi - lo + 1, None, f"range({lo:,}, {hi:,})")
     rt.spend(ctx, max(hi - lo + 1, 0), None, "range")
     return list(range(lo, hi + 1))
@@ -218,30 +224,6 @@ def _without(ctx, coll, x):
 
 def _length(ctx, coll):
     return len(_coll(ctx, coll))
-
-
-def _replace_lowest(ctx, dice, value):
-    dice = list(dice)
-    if dice:
-        i = dice.index(min(dice))
-        dice[i] = value
-    return dice
-
-
-def _all_same(ctx, coll):
-    coll = list(coll or [])
-    return bool(coll) and all(v == coll[0] for v in coll)
-
-
-def _totals(ctx, choices, limit=None):
-    """Every total (up to `limit`) made by taking at most one number from each list of `choices`,
-    0 included, in increasing order: how points can be split among distinct pieces."""
-    reach = {0}
-    for values in choices or ():
-        rt.spend(ctx, len(reach) * len(values or ()), None, "totals")
-        reach |= {r + v for r in reach for v in (values or ()) if limit is None or r + v <= limit}
-        rt.check_size(ctx, len(reach), None, "totals")
-    return sorted(reach)
 
 
 def _zone_named(ctx, name):
@@ -266,8 +248,11 @@ _BUILTINS = {
     "row_cells": (_row_cells, (1,)),
     "column_cells": (_column_cells, (1,)),
     "neighbors": (_neighbors, (1, 2)),
-    "path": (_path, (2,)),
-    "distance": (_distance, (2,)),
+    "path": (_path, (2, 3)),
+    "distance": (_distance, (2, 3)),
+    "walk": (lambda ctx, z, k, kind: walks_of(ctx.m).walk(z, k, kind), (3,)),
+    "walk_path": (lambda ctx, z, k, kind: list(walks_of(ctx.m).trail(z, k, kind)), (3,)),
+    "within": (lambda ctx, z, k, kind: list(walks_of(ctx.m).within(z, k, kind)), (3,)),
     "seats_from": (_seats_from, (1, 2)),
     "seat_after": (_seat_after, (1, 2)),
     "seat": (_seat, (1,)),
@@ -279,14 +264,12 @@ _BUILTINS = {
     "roll": (_roll, (1, 2)),
     "random": (_random, (1,)),
     "shuffled": (_chosen_shuffle, (1,)),
-    "range": (_range, (1, 2)),
+    "range": (_range, (2,)),
     "take": (_take, (2,)),
     "drop": (_drop, (2,)),
     "without": (_without, (2,)),
     "length": (_length, (1,)),
     "abs": (lambda ctx, v: abs(v or 0), (1,)),
-    "replace_lowest": (_replace_lowest, (2,)),
-    "all_same": (_all_same, (1,)),
     "zone_named": (_zone_named, (1,)),
     "card_named": (_card_named, (1,)),
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
@@ -297,7 +280,6 @@ _BUILTINS = {
     "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
     "find": (_find, (2,)),
     "contents": (_contents, (1,)),
-    "totals": (_totals, (1, 2)),
     "sees": (_sees, (2,)),
 }
 

@@ -207,12 +207,13 @@ class Match:
                     self.cell_at[(r, c)] = z
                     self.graph.add_node(z.id, row=r, column=c)
             edges = grid.get("edges", "orthogonal")
+            same = grid.get("join_same")  # an attribute: edges join only cells with the same value of it
             for (r, c), z in self.cell_at.items():
                 for dr, dc, kind in ((0, 1, "orthogonal"), (1, 0, "orthogonal"), (1, 1, "diagonal"), (1, -1, "diagonal")):
                     if kind == "diagonal" and edges != "all":
                         continue
                     other = self.cell_at.get((r + dr, c + dc))
-                    if other is not None and z.attrs.get("kind") == other.attrs.get("kind"):
+                    if other is not None and (same is None or z.attrs.get(same) == other.attrs.get(same)):
                         self.graph.add_edge(z.id, other.id, kind=kind)
         if board.get("ring"):
             self._build_ring(board["ring"], self.rs.where_of(board, "ring"))
@@ -238,7 +239,7 @@ class Match:
             if a is None or b is None:
                 self.errors.add(self.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
                 continue
-            self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"))
+            self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"), tail=a.id)  # one way: walks.py
         self.row_cells = {}
         self.column_cells = {}
         for z in self.cells:
@@ -284,7 +285,7 @@ class Match:
             made.append(z)
         kind = str(spec.get("edges", "next"))
         for a, b in zip(made, made[1:] + made[:1]):
-            self.graph.add_edge(a.id, b.id, kind=kind)
+            self.graph.add_edge(a.id, b.id, kind=kind, tail=a.id)  # one way: walks.py
 
     def _capped(self, value, default: int, cap: str, where, what: str) -> int:
         """A whole number read from content (maybe computed from constants), within limit `cap`."""

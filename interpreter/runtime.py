@@ -165,7 +165,7 @@ def swap(ctx, a, b):
     raise RuleRuntimeError(f"cannot swap {a!r} with {b!r}: both must be cards, or both zones")
 
 
-def cycle(ctx, zones, backward=False, with_marks=False):
+def cycle(ctx, zones, backward=False):
     """Contents of zones[i] go to zones[i+1], the last to the first (`backward`: the other way)."""
     zones = list(zones)
     if len(zones) < 2:
@@ -188,11 +188,6 @@ def cycle(ctx, zones, backward=False, with_marks=False):
             z = ctx.m.zones[ids[(k + 1) % n]]
             for c in list(contents[k]):
                 ctx.m.on_entered(ctx, ctx.m.cards[c], z)
-    if with_marks:
-        for values in st["zv"].values():
-            old = [values[i] for i in ids]
-            for k in range(n):
-                values[ids[(k + 1) % n]] = old[k]
 
 
 def shuffle(ctx, zone):

@@ -70,3 +70,25 @@ def test_a_wrong_ring_is_reported(make_game, ring, message):
 def test_the_schema_refuses_an_unknown_ring_key(make_game):
     with pytest.raises(ContentError, match="ring"):
         make_game(RING.replace("columns: 4", "colums: 4"))
+
+
+@pytest.mark.parametrize("join,expected", [
+    ("", ["r1c1", "r2c2"]),                   # every neighbour, whatever its kind
+    ("join_same: kind", ["r1c1"]),            # only neighbours of the same kind
+])
+def test_grid_edges_join_cells_of_different_kinds_unless_join_same(make_game, join, expected):
+    g = make_game(f"""
+game: {{name: kinds, players: {{min: 1, max: 2}}}}
+board:
+  grid:
+    columns: 2
+    {join}
+    rows:
+      - {{row: 1, attrs: {{kind: top}}}}
+      - {{row: 2, attrs: {{kind: bottom}}}}
+flow: {{turn: {{steps: [{{name: play}}]}}}}
+actions:
+  pass: {{effect: finish game}}
+""")
+    st = g.new_game(seed=1)
+    assert [z.key for z in g.evaluate(st, "neighbors(cell(1, 2))")] == expected

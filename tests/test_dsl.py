@@ -195,7 +195,7 @@ def test_where_filters_with_it(base, text, value):
     ("max(c.value for c in pile.cards)", 3), ("min(c.value for c in pile.cards)", 1),
     ("any(c.value > 2 for c in pile.cards)", True), ("all(c.value > 2 for c in pile.cards)", False),
     ("all(x > 0 for x in [])", True), ("any(x for x in [])", False),
-    ("distinct(c.value for c in pile.cards)", [1, 3]), ("list(x * 2 for x in range(3))", [2, 4, 6]),
+    ("distinct(c.value for c in pile.cards)", [1, 3]), ("list(x * 2 for x in range(1, 3))", [2, 4, 6]),
     ("count([1, 0, 2, none])", 2), ("sum([1, 2, none])", 3), ("max([4, 9, 2])", 9), ("min([4, 9, 2])", 2),
     ("any([0, none])", False), ("all([1, 2])", True), ("distinct([3, 1, 3])", [1, 3]),
     ("max(1, 5, 3)", 5), ("min(4, 2, 9)", 2),
@@ -216,17 +216,7 @@ def test_any_and_all_stop_at_the_first_value_that_decides(base):
 
 
 @pytest.mark.parametrize("text, value", [
-    ("totals([[1, 2], [2], [4]])", [0, 1, 2, 3, 4, 5, 6, 7, 8]),
-    ("totals([[1, 2], [2], [4]], 4)", [0, 1, 2, 3, 4]),
-    ("totals([[3], [3]], 4)", [0, 3]),  # one value per list at most: 3 + 3 is over the limit
-    ("totals([[2], [2]])", [0, 2, 4]), ("totals([])", [0]), ("totals([[], [1]])", [0, 1]),
-])
-def test_totals_split_points_among_distinct_pieces(base, text, value):
-    assert ev(base, text) == value
-
-
-@pytest.mark.parametrize("text, value", [
-    ("[x * x for x in range(4) where x % 2 == 0]", [4, 16]),
+    ("[x * x for x in range(1, 4) where x % 2 == 0]", [4, 16]),
     ("[x for x in []]", []),
     ("[[x, x + 1] for x in [1, 2] where x > 1]", [[2, 3]]),
     ("[c.key for c in pile.cards where c.value > 1]", ["gem"]),
@@ -256,12 +246,12 @@ def test_tags(base, text, value):
     ("[p.key for p in players]", ["p1", "p2"]), ("count(cards)", 4), ("first(pile).key", "coin#1"),
     ("last(pile.cards) == gem", True), ("pile.top == first(pile.cards)", True),
     ("seat(2).key", "p2"), ("[p.key for p in seats_from(seat(2))]", ["p2", "p1"]),
-    ("seat_after(seat(1), 3).key", "p2"), ("range(3)", [1, 2, 3]), ("range(2, 4)", [2, 3, 4]),
+    ("seat_after(seat(1), 3).key", "p2"), ("range(1, 3)", [1, 2, 3]), ("range(2, 4)", [2, 3, 4]), ("range(0, 2)", [0, 1, 2]), ("range(1, 0)", []),
     ("sorted([3, 1, 2])", [1, 2, 3]), ("sorted([3, 1, 2], true)", [3, 2, 1]), ("reversed([1, 2])", [2, 1]),
     ("take([1, 2, 3], 2)", [1, 2]), ("drop([1, 2, 3], 2)", [3]), ("without([1, 2, 3], 2)", [1, 3]),
     ("without([1, 2, 3], [1, 3])", [2]), ("length(pile)", 4), ("index_of([5, 6], 6)", 1),
-    ("index_of([5, 6], 7)", None), ("abs(-3)", 3), ("all_same([2, 2])", True), ("all_same([])", False),
-    ("replace_lowest([3, 1, 2], 6)", [3, 6, 2]), ('zone_named("pile") == pile', True),
+    ("index_of([5, 6], 7)", None), ("abs(-3)", 3),
+    ('zone_named("pile") == pile', True),
     ('card_named("coin#2").value', 1), ("length(cards_in(pile))", 4),
 ])
 def test_names_attributes_and_builtins(base, text, value):
@@ -324,7 +314,7 @@ def test_if_elif_else(tmp_path):
         vars: {game: {trail: []}}
         actions:
           branch:
-            params: {k: "range(4)"}
+            params: {k: "range(1, 4)"}
             effect: |
               if k == 1 then
                 trail += ["one"]
@@ -350,7 +340,7 @@ def test_for_and_repeat(tmp_path):
               repeat 3 times n += 10 end
               repeat none times n += 100 end
               for p in players do
-                for i in range(2) do seen += [p.index * 10 + i] end
+                for i in range(1, 2) do seen += [p.index * 10 + i] end
               end
           move_all:
             effect: |
@@ -425,7 +415,7 @@ actions:
       emit bumped(me, 5)
       trail += ["done"]
   halt:
-    params: {n: "range(2)"}
+    params: {n: "range(1, 2)"}
     effect: |
       do guarded(n)
       trail += ["back"]
@@ -495,7 +485,7 @@ actions:
   pick:
     effect: |
       let total = 100
-      for i in range(2) do
+      for i in range(1, 2) do
         choose c from pile.cards prompt "pick one"
         move c to me.hand
         total += c.value
@@ -676,7 +666,7 @@ def test_action_who_params_require_limit_and_labels(tmp_path):
     game = load(tmp_path, """
         actions:
           take:
-            params: {c: "pile.cards where it is token", n: "range(2)"}
+            params: {c: "pile.cards where it is token", n: "range(1, 2)"}
             require:
               - "n <= c.value + 1"
               - {check: "me.hand.count < 2", reason: "{me} holds {me.hand.count} cards already"}

@@ -233,7 +233,7 @@ flow:
   setup: |
     for c in cards do move c to deck end
 actions:
-  deal: {params: {n: "range(3)"}, effect: "draw n from deck to discard"}
+  deal: {params: {n: "range(1, 3)"}, effect: "draw n from deck to discard"}
   fill_slot: {effect: "draw 3 from deck to slot"}
   overfill: {effect: "move deck.cards to slot"}
   prep:
@@ -242,7 +242,13 @@ actions:
       move first(deck.cards) to ring(seat(1))
       move first(deck.cards) to spot
       ring(seat(1)).mark = 7
-  rotate: {effect: "cycle [ring(seat(1)), ring(seat(2)), spot] with_marks"}
+  rotate:                      # the cards and the zones' marks move along (the marks by the rules)
+    effect: |
+      let marks = [ring(seat(1)).mark, ring(seat(2)).mark, spot.mark]
+      cycle [ring(seat(1)), ring(seat(2)), spot]
+      ring(seat(2)).mark = marks[0]
+      spot.mark = marks[1]
+      ring(seat(1)).mark = marks[2]
   rotate_back: {effect: "cycle [ring(seat(1)), ring(seat(2)), spot] backward"}
   swap_zones: {effect: "swap ring(seat(1)) with spot"}
   swap_cards: {effect: "swap last(ring(seat(1)).cards) with first(deck.cards)"}

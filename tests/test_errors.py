@@ -228,7 +228,7 @@ def test_error_inside_a_log_template_points_into_the_string(make_game):
 
 
 def test_error_inside_a_label_points_at_the_label(make_game):
-    text = BASE + '  broken:\n    params: {n: "range(2)"}\n    label: "take {nn}"\n    effect: pass\n'
+    text = BASE + '  broken:\n    params: {n: "range(1, 2)"}\n    label: "take {nn}"\n    effect: pass\n'
     p = only(problems_of(make_game, text))
     assert "unknown name `nn`" in p.message
     assert at(p) == where(text, "label", "nn")

@@ -271,7 +271,6 @@ class Swap(Stmt):
 class Cycle(Stmt):
     zones: Expr
     direction: Optional[Token]
-    with_marks: bool
     at: Pos
 
 
@@ -494,7 +493,7 @@ class _Build(Transformer):
         return Swap(c[0], c[1], _at(meta))
 
     def cycle_stmt(self, meta, c):
-        return Cycle(c[0], c[1], c[2] is not None, _at(meta))
+        return Cycle(c[0], c[1], _at(meta))
 
     def shuffle_stmt(self, meta, c):
         return Shuffle(c[0], _at(meta))

@@ -460,14 +460,13 @@ class Compiler:
     def s_cycle_stmt(self, node, scope):
         zf = self.e(node.zones, scope)
         backward = node.direction is not None and str(node.direction) == "backward"
-        marks = node.with_marks
         loc = self.loc(node)
 
         def run(ctx):
             zones = zf(ctx)
             if not isinstance(zones, list) or not all(type(z) is Zone for z in zones):
                 raise rt.RuleRuntimeError(f"cycle needs a list of zones, not {label_of(zones)}", loc)
-            rt.cycle(ctx, zones, backward, marks)
+            rt.cycle(ctx, zones, backward)
         return run
 
     def s_shuffle_stmt(self, node, scope):

@@ -72,3 +72,14 @@ def test_the_overlay_plays_each_for_themselves_at_4():
     winners = g.winners(st)
     assert len(winners) == 1  # no teams: one player with 4 pawns home (the base game: a team of two)
     assert g.scores(st)[winners[0]] == 4
+
+
+@pytest.mark.parametrize("text, value", [
+    ("totals([[1, 2], [2], [4]], 8)", [0, 1, 2, 3, 4, 5, 6, 7, 8]),
+    ("totals([[1, 2], [2], [4]], 4)", [0, 1, 2, 3, 4]),
+    ("totals([[3], [3]], 4)", [0, 3]),  # one value per list at most: 3 + 3 is over the limit
+    ("totals([[2], [2]], 4)", [0, 2, 4]), ("totals([], 4)", [0]), ("totals([[], [1]], 4)", [0, 1]),
+])
+def test_partenaire_totals_split_points_among_distinct_pawns(dog, text, value):
+    """Ruling D8: the totals a Partenaire's points can make, one share per pawn (a content function)."""
+    assert dog.evaluate(dog.new_game(seed=1), text) == value

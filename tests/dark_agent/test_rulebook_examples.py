@@ -357,3 +357,13 @@ def test_setup_tables(players, spy_columns, grey_columns, neutral):
         assert sum(1 for c in range(1, 8) for k in pos.cards(f"space{c}") if k.endswith(f".p{s}")) == 3
         assert pos.get(f"p{s}", "score") == 1
     assert all(len(pos.cards(f"space{c}")) <= 3 for c in range(1, 8))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("all_same([2, 2, 2, 2])", True), ("all_same([2, 2, 5, 2])", False), ("all_same([])", False),
+    ("replace_lowest([3, 1, 2, 1], 6)", [3, 6, 2, 1]), ("replace_lowest([], 6)", []),
+])
+def test_four_of_a_kind_and_the_rocket_launcher_dice(text, value):
+    """§6.3 four of a kind, §8.2 Lance-roquettes (content functions of attack.yaml)."""
+    pos = anne_first_turn()
+    assert ev(pos, text) == value
