@@ -10,6 +10,7 @@ import networkx as nx
 
 from . import runtime as rt
 from .model import Card, Zone
+from .views import visible_keys
 from .walks import walks_of
 
 
@@ -238,9 +239,7 @@ def _sees(ctx, p, card):
     """Whether seat `p` may see `card` now: what p's view shows (views.py), for scenarios and rules."""
     if p is None or type(card) is not Card:
         return False
-    from .engine import Game
-    from .views import visible_cards
-    return card.key in visible_cards(Game(ctx.m), ctx.st, p.id)
+    return card.key in visible_keys(ctx.m, ctx.st, p.id)
 
 
 _BUILTINS = {

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ContentError, Location
-from .loader import load_ruleset, resolve_parent
+from .loader import load_ruleset
+from .yamlio import resolve_parent
 from .yamlio import SourceText, key_location
 
 KINDS = ("action", "requirement", "trigger", "procedure", "function")
@@ -340,9 +341,9 @@ def run_coverage(game: str, variants=(), progress=None) -> CoverageReport:
     files = _scenarios(folder)
     report = CoverageReport(rs.title, rules_of(rs), recorder, files,
                             not_rules=sorted(set(rs.functions) - rule_functions(rs)))
-    from .loader import _display
+    from .paths import display_path
     for i, real in enumerate(files):
-        path = Path(_display(real))  # as the rules' positions are shown: relative to the working folder
+        path = Path(display_path(real))  # as the rules' positions are shown: relative to the working folder
         recorder.current = str(path)
         recorder.files[str(path)] = real
         if progress:

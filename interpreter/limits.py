@@ -60,11 +60,11 @@ WHAT = {
 }
 
 
-def adjusted(spec, where, errors) -> Limits:
-    """The limits of a game from its `game.limits` mapping (checked against HARD)."""
+def adjusted(spec, where, errors, value_location) -> Limits:
+    """The limits of a game from its `game.limits` mapping (checked against HARD);
+    `value_location(spec, name)` is where a value was written."""
     if not isinstance(spec, dict) or not spec:
         return DEFAULT
-    from .yamlio import value_location
     changes = {}
     for name, value in spec.items():
         loc = value_location(spec, name) if hasattr(spec, "lc") else where

@@ -4,111 +4,18 @@ Every problem is collected with file:line:col and reported together.
 """
 from __future__ import annotations
 
-import functools
-import json
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-
 from . import limits as lim
-from .dsl.compiler import did_you_mean
+from .dsl.scope import did_you_mean
 from .errors import ContentError, ErrorList, Location, Problem
-from .paths import display_path, game_dir, schemas_dir
-from .yamlio import SourceText, key_location, load_yaml, node_location, to_plain, value_location
+from .overlay import apply_variants, load_variants
+from .paths import display_path, game_dir
+from .schema import SECTIONS_LIST, SECTIONS_MAPPING, schema_problems
+from .yamlio import (MergedMap, SourceText, Snippet, key_location, load_yaml, node_location, resolve_parent, to_plain,
+                     value_location)
 
-SECTIONS_MAPPING = ("constants", "cards", "zones", "vars", "functions", "procedures", "events", "actions", "options")
-SECTIONS_LIST = ("triggers", "invariants", "tags")
 SKIP_DIRS = {"scenarios", "variants"}
-
-
-@functools.lru_cache(maxsize=None)
-def schema(name: str) -> dict:
-    return json.loads((schemas_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
-
-
-@functools.lru_cache(maxsize=None)
-def validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(schema(name))
-
-
-def locate_path(root, path) -> Location:
-    """The position of the value at a JSON path inside a ruamel document."""
-    node = root
-    loc = node_location(root)
-    for part in path:
-        try:
-            if isinstance(node, dict) and part in node:
-                loc = key_location(node, part) if not isinstance(node[part], (dict, list)) else value_location(node, part)
-                if not isinstance(node[part], (dict, list)):
-                    loc = value_location(node, part)
-                node = node[part]
-            elif isinstance(node, list) and isinstance(part, int) and part < len(node):
-                loc = value_location(node, part)
-                node = node[part]
-            else:
-                break
-        except Exception:
-            break
-    return loc
-
-
-def schema_problems(doc, schema_name: str, file: str) -> list[Problem]:
-    out = []
-    plain = to_plain(doc)
-    for err in sorted(validator(schema_name).iter_errors(plain), key=lambda e: list(map(str, e.absolute_path))):
-        path = list(err.absolute_path)
-        loc = locate_path(doc, path) if hasattr(doc, "lc") else Location(file)
-        jpath = "/" + "/".join(str(p) for p in path)
-        msg = err.message
-        if err.validator == "additionalProperties":
-            extra = [p for p in (err.instance or {}) if p not in (err.schema.get("properties") or {})]
-            known = list((err.schema.get("properties") or {}).keys())
-            hints = [did_you_mean(e, known) for e in extra]
-            hint = " ".join(h for h in hints if h) or ("known keys: " + ", ".join(known) if known else "")
-            if extra and isinstance(doc, dict):
-                parent = doc
-                for p in path:  # the document's own keys may not be texts (a number, none)
-                    if isinstance(parent, dict):
-                        parent = next((v for k, v in parent.items() if str(k) == str(p)), None)
-                    elif isinstance(parent, list) and isinstance(p, int) and p < len(parent):
-                        parent = parent[p]
-                    else:
-                        parent = None
-                    if parent is None:
-                        break
-                try:
-                    if parent is not None:
-                        loc = key_location(parent, next(k for k in parent if str(k) == str(extra[0])))
-                except Exception:
-                    pass
-            out.append(Problem(loc, f"{msg} (at {jpath})", hint=hint))
-        else:
-            out.append(Problem(loc, f"{msg} (at {jpath})"))
-    return out
-
-
-class MergedMap(dict):
-    """A mapping whose keys may come from several files (merged sections, variants).
-
-    `parents[key]` is `(node, node_key)`: the YAML mapping and key where the value
-    was written, so that positions (file:line:col) stay exact after merging.
-    """
-
-    def __init__(self):
-        super().__init__()
-        self.parents = {}
-
-    def origin(self, key):
-        return self.parents.get(key)
-
-
-def resolve_parent(node, key):
-    """The YAML node and key where node[key] was written (follows MergedMap origins)."""
-    seen = 0
-    while isinstance(node, MergedMap) and key in node.parents and seen < 50:
-        node, key = node.parents[key]
-        seen += 1
-    return node, key
 
 
 class Ruleset:
@@ -171,7 +78,6 @@ class Ruleset:
         return node_location(node)
 
     def snippet(self, node, key, where: str):
-        from .match import Snippet
         if node is None:
             return None
         node, key = resolve_parent(node, key)
@@ -270,7 +176,6 @@ class Ruleset:
             if section in doc and isinstance(doc[section], list):
                 items = doc[section]
                 if section == "triggers":
-                    from .match import Snippet
                     for i, t in enumerate(items):
                         if isinstance(t, dict) and "rule" in t:
                             self.triggers.append(Snippet(SourceText.of(t, "rule"), f"{file} triggers[{i}]", t.get("id")))
@@ -330,7 +235,7 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
                                    hint="a game folder starts with game.yaml holding a `game:` section"))
     rs = Ruleset(root)
     for path in content_files(root):
-        display = _display(path)
+        display = display_path(path)
         try:
             doc = load_yaml(path, display)
         except ContentError as e:
@@ -338,11 +243,11 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
             continue
         rs.add_file(doc, display, errors)
     if not rs.meta and not errors.problems:
-        errors.add(Location(_display(root / "game.yaml")), "game.yaml has no `game:` section")
+        errors.add(Location(display_path(root / "game.yaml")), "game.yaml has no `game:` section")
     if rs.meta:
-        rs.limits = lim.adjusted(rs.meta.get("limits"), Location(_display(root / "game.yaml")), errors)
+        rs.limits = lim.adjusted(rs.meta.get("limits"), Location(display_path(root / "game.yaml")), errors,
+                                value_location)
     if variants and rs.meta:
-        from .overlay import apply_variants, load_variants
         base_ok = not errors.problems
         apply_variants(rs, load_variants(rs, variants, errors), errors, base_ok=base_ok)
     if rs.meta:
@@ -413,5 +318,3 @@ def _row_bounds(v):
         return 0, None
 
 
-def _display(path: Path) -> str:
-    return display_path(path)

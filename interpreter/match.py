@@ -20,7 +20,7 @@ from .dsl.scope import _MISS, CompileError, Scope, did_you_mean
 from .dsl.parser import ParseFailure, parse
 from .errors import ContentError, ErrorList, Location, Problem
 from .model import Card, Seat, Zone, label_of
-from .yamlio import SourceText, to_plain
+from .yamlio import SourceText, Snippet, resolve_parent, to_plain
 
 RESETS = ("never", "action", "turn", "round")
 
@@ -77,15 +77,6 @@ class WindowDef:
     where: object = None  # the window's Location, for errors
 
 
-@dataclass
-class Snippet:
-    """A rules text with where it came from (and an id, for triggers a variant may remove)."""
-
-    src: SourceText
-    where: str
-    id: str | None = None
-
-
 class Match:
     def __init__(self, ruleset, players: int, options: dict | None = None, observer=None):
         self.rs = ruleset
@@ -137,7 +128,6 @@ class Match:
             return default
         if isinstance(value, (int, float)) or not isinstance(value, str):
             return value
-        from .loader import resolve_parent
         try:
             src = SourceText.of(*resolve_parent(node, key)) if node is not None else SourceText.plain(value, where.file)
         except Exception:
@@ -1133,7 +1123,6 @@ class Match:
         failed = False
         for i, req in enumerate(spec.get("require") or []):
             def one(i=i, req=req):
-                from .loader import resolve_parent
                 if isinstance(req, dict):
                     snip = self.rs.snippet(req, "check", f"action {name}.require[{i}]")
                     reason = req.get("reason") or f"requires {req['check']}"
@@ -1160,7 +1149,6 @@ class Match:
                 requires.append(r)
 
         def make_label():
-            from .loader import resolve_parent
             if spec.get("label"):
                 return c.template_text(str(spec["label"]), scope, src=SourceText.of(*resolve_parent(spec, "label")))
             return c.template_text(name + "".join(f" {{{p}}}" for p, _ in params), scope)

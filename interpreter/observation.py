@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 from . import runtime as rt
-from .engine import clone
+from .state import clone
 from .errors import RuleRuntimeError
 from .rng import seed_state
 from .views import OWNER, SIDE, TOP, _on_side, _sees_contents, _seat_index, _sides, concealed_ids, view

@@ -31,9 +31,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
+from .dsl.scope import did_you_mean
 from .errors import ContentError, ErrorList, Location, Problem
-from .loader import SECTIONS_LIST, MergedMap, Ruleset, resolve_parent, schema_problems
-from .yamlio import SourceText, key_location, load_yaml, node_location, value_location
+from .paths import display_path
+from .schema import SECTIONS_LIST, schema_problems, validator
+from .yamlio import MergedMap, SourceText, Snippet, key_location, load_yaml, node_location, resolve_parent, value_location
+
+if TYPE_CHECKING:
+    from .loader import Ruleset
 
 _PART = re.compile(r"([^.\[\]]+)|\[([^\]]+)\]")
 
@@ -57,7 +64,6 @@ def variant_path(game_root: Path, ref: str) -> Path:
         if cand.exists():
             return cand
     known = sorted(x.stem for x in (game_root / "variants").glob("*.yaml")) if (game_root / "variants").is_dir() else []
-    from .dsl.compiler import did_you_mean
     hint = did_you_mean(ref, known) or (f"variants of this game: {', '.join(known)}" if known else "this game has no variants/")
     raise ContentError(Problem(Location(ref), f"no variant `{ref}`", hint=hint))
 
@@ -70,7 +76,6 @@ def _broken_changes(doc, problems: list[Problem]):
         return set()
     if not (isinstance(doc, dict) and isinstance(doc.get("variant"), dict) and isinstance(doc.get("changes"), list)):
         return None
-    from .loader import validator
     from .yamlio import to_plain
     broken = set()
     for err in validator("variant").iter_errors(to_plain(doc)):
@@ -99,12 +104,11 @@ class Variant:
 
 
 def load_variants(rs: Ruleset, refs, errors: ErrorList) -> list[Variant]:
-    from .loader import _display
     out = []
     for ref in refs:
         try:
             path = variant_path(rs.root, str(ref))
-            display = _display(path)
+            display = display_path(path)
             doc = load_yaml(path, display)
         except ContentError as e:
             errors.problems.extend(e.problems)
@@ -223,7 +227,6 @@ def _change_about(variants: list[Variant], path: list) -> Location | None:
 def _validate_merged(rs: Ruleset, variants: list[Variant]) -> list[Problem]:
     """The game as the variants left it, checked against the content schema; each problem is
     located where its value was written (a variant's file, usually)."""
-    from .loader import validator
     from .yamlio import to_plain
     doc = {label: getattr(rs, attr) for label, attr in _SECTIONS.items()}
     doc["vars"] = rs.vars
@@ -421,14 +424,12 @@ def _merge_into(target: MergedMap, value):
 
 
 def _did_you_mean(key, container) -> str:
-    from .dsl.compiler import did_you_mean
     if isinstance(container, dict):
         return did_you_mean(str(key), [str(k) for k in container])
     return ""
 
 
 def _apply_list_section(rs: Ruleset, change, parts, v: Variant):
-    from .match import Snippet
     op = change["op"]
     section = str(parts[0])
     values = change.get("value")

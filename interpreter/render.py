@@ -73,7 +73,7 @@ def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
 
 def compile_template(match, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
     """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
-    from .loader import resolve_parent
+    from .yamlio import resolve_parent
     parent, key = resolve_parent(parent, key)  # merged sections and variants know each key's file
     value = parent[key]
     if not isinstance(value, str):

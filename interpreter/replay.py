@@ -235,7 +235,7 @@ def _key_location(name: str, lines: list, line: int, key) -> Location:
 def _validator(kind: str):
     from jsonschema import Draft202012Validator
 
-    from .loader import schema
+    from .schema import schema
     whole = schema("log")
     return Draft202012Validator({**whole["$defs"][kind], "$defs": whole["$defs"]})
 

@@ -33,7 +33,7 @@ from .dsl import ast as A
 from .dsl.scope import CompileError, Scope
 from .dsl.parser import ParseFailure, parse
 from .errors import ContentError, Location, Problem, RuleRuntimeError
-from .loader import schema_problems
+from .schema import schema_problems
 from .paths import display_path
 from .model import Action, Card, label_of
 from .position import Position, PositionError

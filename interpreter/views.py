@@ -98,6 +98,20 @@ def concealed_ids(game, state) -> set:
     return {cid for name in getattr(game.m, "concealing", ()) for cid, v in enumerate(values[name]) if v}
 
 
+class _Definition:
+    """A game definition alone (`m`, a compiled Match): what the functions here read of a game."""
+
+    __slots__ = ("m",)
+
+    def __init__(self, m):
+        self.m = m
+
+
+def visible_keys(m, state, seat: int | None) -> set:
+    """visible_cards for the compiled match `m` (what the rules' `sees` asks while they run)."""
+    return visible_cards(_Definition(m), state, seat)
+
+
 def visible_cards(game, state, seat: int | None) -> set:
     """The keys of the cards `seat` can see in `state` (seat None: a spectator)."""
     seat = _seat_index(game, seat)

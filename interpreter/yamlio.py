@@ -10,6 +10,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
 from .errors import ContentError, Location, Problem
+from .limits import DEFAULT
 
 
 def to_plain(v, *, int_keys: bool = False):
@@ -86,7 +87,6 @@ def _depth_bound(text: str) -> int:
 def nesting_problem(text: str, name: str, cap: int | None = None) -> Problem | None:
     """A problem at the first mapping or list nested more than `cap` deep (the YAML reader
     recurses once per level), found with the event parser, which does not recurse."""
-    from .limits import DEFAULT
     cap = cap or DEFAULT.yaml_depth
     if _depth_bound(text) <= cap:
         return None
@@ -317,3 +317,36 @@ class SourceText:
 
     def context(self, loc: Location) -> str:
         return caret_context(list(self.lines), loc.line, loc.column) if self.lines else ""
+
+
+class MergedMap(dict):
+    """A mapping whose keys may come from several files (merged sections, variants).
+
+    `parents[key]` is `(node, node_key)`: the YAML mapping and key where the value
+    was written, so that positions (file:line:col) stay exact after merging.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.parents = {}
+
+    def origin(self, key):
+        return self.parents.get(key)
+
+
+def resolve_parent(node, key):
+    """The YAML node and key where node[key] was written (follows MergedMap origins)."""
+    seen = 0
+    while isinstance(node, MergedMap) and key in node.parents and seen < 50:
+        node, key = node.parents[key]
+        seen += 1
+    return node, key
+
+
+@dataclass
+class Snippet:
+    """A rules text with where it came from (and an id, for triggers a variant may remove)."""
+
+    src: SourceText
+    where: str
+    id: str | None = None

@@ -12,7 +12,7 @@ from interpreter.dsl.parser import ParseFailure, parse
 from interpreter.engine import Game, from_json, to_json
 from interpreter.errors import ContentError, RuleRuntimeError
 from interpreter.model import Action
-from interpreter.loader import schema_problems
+from interpreter.schema import schema_problems
 from interpreter.yamlio import SourceText, load_yaml_text
 
 BASE = """

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from interpreter.engine import Game, from_json, to_json
 from interpreter.errors import ContentError, InterpretError
-from interpreter.loader import schema
+from interpreter.schema import schema
 
 SETTINGS = dict(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
