@@ -1,0 +1,411 @@
+"""Procedures, events and triggers of a match: compiled and bound to their hooks, with the
+analysis of which may wait for a choice and which functions are pure.
+
+A part of Match (match.py), which inherits it; `self` is the Match being built.
+"""
+from __future__ import annotations
+
+from .. import limits as lim
+from .. import runtime as rt
+from ..builtins import _ENGINE_EVENTS
+from ..dsl.analysis import facts
+from ..dsl.scope import CompileError, Scope, did_you_mean
+from ..dsl.parser import ParseFailure, parse
+from ..errors import Location
+from ..yamlio import SourceText, Snippet
+from .parts import Handler, _AlreadyReported
+
+
+class Linker:
+    # ---- rules: procedures, events, triggers ---------------------------------------------
+
+    def _collect_rules(self):
+        rs = self.rs
+        self.procedure_params = {name: list(spec.get("params") or []) for name, spec in rs.procedures.items()}
+        for kind, table in (("procedure", rs.procedures), ("function", rs.functions)):
+            for name, spec in table.items():
+                params = list(spec.get("params") or [])
+                dup = sorted({p for p in params if params.count(p) > 1})
+                if dup:
+                    self.errors.add(self.rs.where_of(spec, "params"),
+                                    f"{kind} `{name}` names its parameter `{dup[0]}` twice")
+        for name, params in rs.events.items():
+            if name in _ENGINE_EVENTS and list(params or []) != _ENGINE_EVENTS[name]:
+                self.errors.add(self.rs.where_of(rs.events, name),
+                                f"`{name}` is an event of the engine: its arguments are ({', '.join(_ENGINE_EVENTS[name])})",
+                                hint="do not declare it, or declare it with exactly these names")
+        self.event_params = {name: list(params or []) for name, params in rs.events.items()}
+        for builtin_event, params in _ENGINE_EVENTS.items():
+            self.event_params.setdefault(builtin_event, params)
+        self.triggers = {"on": {}, "instead": {}}  # event/procedure -> [(tree parts, snippet)]
+        for snip in rs.triggers:
+            try:
+                tree = parse(snip.src, "trigger")
+            except ParseFailure as e:
+                self.errors.problems.append(e.problem)
+                continue
+            kind, name = tree.kind, str(tree.event)
+            if name not in self.event_params and name not in self.procedure_params:
+                loc = snip.src.locate(tree.event.line, tree.event.column)
+                self.errors.add(loc, f"trigger on unknown event `{name}`",
+                                hint=did_you_mean(name, list(self.event_params) + list(self.procedure_params))
+                                or "declare it under `events:` or `procedures:`", context=snip.src.context(loc))
+                continue
+            if kind == "instead" and name not in self.procedure_params:
+                loc = snip.src.locate(tree.event.line, tree.event.column)
+                self.errors.add(loc, f"`instead of {name}`: only a procedure can be replaced",
+                                hint="declare it under `procedures:` and call it with `do`")
+                continue
+            self.triggers[kind].setdefault(name, []).append((tree, snip))
+        self.procedure_trees = {}
+        for name, spec in rs.procedures.items():
+            snip = rs.snippet(spec, "effect", f"procedure {name}")
+            try:
+                self.procedure_trees[name] = parse(snip.src, "effect").body if snip else []
+            except ParseFailure as e:
+                self.errors.problems.append(e.problem)
+                self.procedure_trees[name] = []
+        self._suspends = self._suspension_analysis()
+
+    @staticmethod
+    def _calls(body, out):
+        """Add to `out` what a body may wait on: a choice, the procedures it runs, the events it emits."""
+        f = facts(body)
+        if f.chooses:
+            out.add(("choose", ""))
+        out.update(("do", n) for n in f.does)
+        out.update(("emit", n) for n in f.emits)
+
+    def _suspension_analysis(self):
+        deps = {}
+        for name in self.procedure_params:
+            out = set()
+            self._calls(self.procedure_trees.get(name, []), out)
+            for kind in ("on", "instead"):
+                for trigger, _ in self.triggers[kind].get(name, []):
+                    self._calls(trigger.body, out)
+            deps[("do", name)] = out
+        for name in self.event_params:
+            out = set()
+            for trigger, _ in self.triggers["on"].get(name, []):
+                self._calls(trigger.body, out)
+            deps[("emit", name)] = out
+        sus = {k: False for k in deps}
+        changed = True
+        while changed:
+            changed = False
+            for k, calls in deps.items():
+                if sus[k]:
+                    continue
+                if any(c[0] == "choose" or sus.get(c, False) for c in calls):
+                    sus[k] = True
+                    changed = True
+        return sus
+
+    def procedure_suspends(self, name):
+        return self._suspends.get(("do", name), False)
+
+    def event_suspends(self, name):
+        return self._suspends.get(("emit", name), False)
+
+    def register(self, fn) -> int:
+        self.conts.append(fn)
+        return len(self.conts) - 1
+
+    def ret(self, ctx):
+        """End of a body: go back to the caller's continuation, if any."""
+        if ctx.stack:
+            kid, loc = ctx.stack.pop()
+            ctx.locals = loc
+            return self.conts[kid](ctx)
+        return None
+
+    def _compile_handler(self, trigger, snip, params):
+        """A trigger: its condition and its body, in a scope holding the event's arguments."""
+        return self._compile_body(trigger.body, snip, params, cond_tree=trigger.cond, kind="trigger")
+
+    def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect"):
+        """A body (a procedure, or a trigger with its condition), compiled both ways: as
+        continuations (it may wait for a choice) and, when it cannot, as a direct call."""
+        c = self.compiler
+        scope = Scope(params)
+        c.src, c.kind = snip.src, kind
+        cond = c.e(cond_tree, scope) if cond_tree is not None else None
+        c.src, c.kind = snip.src, kind
+        body = c.seq(stmts, scope, self.ret)
+        direct = None
+        if not any(c.suspends(s) for s in stmts):
+            fns = tuple(c.stmt(s, scope) for s in stmts)
+
+            def direct(ctx, fns=fns):
+                try:
+                    for f in fns:
+                        f(ctx)
+                except rt.Stop:
+                    pass
+        return Handler(cond, body, direct, len(params), max(scope.size, len(params)), snip.where)
+
+    def _is_static(self, tree) -> bool:
+        """An expression made of literals, operators and constants (options) only."""
+        return facts(tree).static(self.constants)
+
+    def _guard(self, fn):
+        try:
+            return fn()
+        except ParseFailure as e:
+            self.errors.problems.append(e.problem)
+        except CompileError as e:
+            self.errors.problems.append(self.compiler.problem(e))
+        except _AlreadyReported:
+            pass
+        except RecursionError:  # text within the nesting cap whose compiled form still nests too deep
+            src = self.compiler.src
+            where = src.locate(1, 1) if src is not None else Location(self.rs.name)
+            self.errors.add(where, "rules nested too deeply to compile (functions inlined into each other?)",
+                            hint="split the text: a `let`, a function or a procedure for a part")
+        return None
+
+    def _compile_all(self):
+        rs = self.rs
+        self.function_defs = {name: spec for name, spec in rs.functions.items()}
+        self._functions = {}
+        self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
+        self._handlers = {"on": {}, "instead": {}}
+        for kind in ("on", "instead"):
+            for name, items in self.triggers[kind].items():
+                params = self.procedure_params.get(name, self.event_params.get(name, []))
+                hs = []
+                for trigger, snip in items:
+                    h = self._guard(lambda: self._compile_handler(trigger, snip, params))
+                    if h is not None:
+                        hs.append(h)
+                self._handlers[kind][name] = hs
+        self._bodies = {}
+        for name, stmts in self.procedure_trees.items():
+            snip = rs.snippet(rs.procedures[name], "effect", f"procedure {name}") or Snippet(SourceText.plain(""), name)
+            h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]))
+            if h is not None:
+                self._bodies[name] = h
+        if self.observer is not None and not self.errors.problems:
+            self.observer.instrument_bodies(self)
+        for name in self.procedure_params:
+            self._build_procedure(name)
+        for name in self.event_params:
+            self._build_event(name)
+        self.on_entered = None
+        if self._handlers["on"].get("entered"):
+            if self.event_suspends("entered"):
+                _, snip = self.triggers["on"]["entered"][0]
+                self.errors.add(snip.src.locate(1, 1), "`on entered` triggers cannot ask for a choice",
+                                hint="they run inside every move; do the choice in an action or a procedure")
+            else:
+                dispatch = self._event_direct["entered"]
+                self.on_entered = lambda ctx, card, zone: dispatch(ctx, [card, zone])
+        for name in ("round_start", "round_end", "turn_start", "turn_end"):  # emitted by the flow itself
+            if self._handlers["on"].get(name) and self.event_suspends(name):
+                _, snip = self.triggers["on"][name][0]
+                self.errors.add(snip.src.locate(1, 1), f"`on {name}` triggers cannot ask for a choice (`choose`, "
+                                                       f"or a procedure or event that does)",
+                                hint="the flow runs them between decisions; ask in flow.round.start/"
+                                     "flow.turn.start, an action or a procedure", context=snip.src.context(
+                                         snip.src.locate(1, 1)))
+        for name in list(self.function_defs):
+            self._guard(lambda: self._compile_function(name))
+        self._compile_flow()
+        self._compile_actions()
+        self._compile_scoring()
+        if self.observer is not None and not self.errors.problems:
+            self.observer.instrument_rules(self)
+
+    # functions: expressions with parameters, each call gets its own frame
+    def _compile_function(self, name):
+        if name in self._functions:
+            return self._functions[name]
+        spec = self.function_defs[name]
+        params = list(spec.get("params") or [])
+        snip = self.rs.snippet(spec, "expr", f"function {name}")
+        scope = Scope(params)
+        self._functions[name] = None  # recursion guard: resolved late
+        c = self.compiler
+        saved = c.src, c.kind
+        try:
+            f = c.expr(snip.src, scope)
+        finally:
+            c.src, c.kind = saved
+        self._functions[name] = (f, len(params), scope.size)
+        return self._functions[name]
+
+    def function_caller(self, name, nargs, node, compiler):
+        """`call(ctx, *values)` calling the content function `name` with argument values already
+        computed (what generated code calls). Pure calls are cached while the state cannot change."""
+        params = list(self.function_defs[name].get("params") or [])
+        if nargs != len(params):
+            raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
+        holder = self._functions
+        pure = self._is_pure(name)
+        loc = compiler.loc(node)
+        spent = lim.spend_failed
+        compile_function = self._compile_function
+
+        def call(ctx, *args):
+            b = ctx.budget - 1
+            ctx.budget = b
+            if b < 0:
+                spent(ctx, loc, f"calls of `{name}`")
+            memo = ctx.memo if pure else None
+            if memo is not None:
+                key = (name, *args)
+                try:
+                    return memo[key]
+                except KeyError:
+                    pass
+                except TypeError:  # a list argument: not cached
+                    memo = None
+            entry = holder.get(name) or compile_function(name)
+            f, n, size = entry
+            saved = ctx.locals
+            ctx.locals = [*args, *([None] * (size - n))] if size > n else list(args)
+            value = f(ctx)
+            ctx.locals = saved
+            if memo is not None:
+                memo[key] = value
+            return value
+        return call
+
+    _IMPURE = {"roll", "random", "shuffled"}
+    _INLINE_NODES = 20  # small enough to compile in place
+
+    def inline_body(self, name, seen=None):
+        """(tree, params, source) of a function small and simple enough to compile at its call
+        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None."""
+        if self.observer is not None:
+            return None  # every call of a function is counted: none is compiled in place
+        cache = self.__dict__.setdefault("_inline", {})
+        if name in cache:
+            return cache[name]
+        seen = set(seen or ()) | {name}
+        cache[name] = None  # while deciding: a recursive function is never inlined
+        spec = self.function_defs[name]
+        snip = self.rs.snippet(spec, "expr", name)
+        if snip is None:
+            return None
+        try:
+            tree = parse(snip.src, "expr")
+        except ParseFailure:
+            return None
+        f = facts(tree)
+        ok = f.size <= self._INLINE_NODES and not f.loops
+        for callee in sorted(f.calls):
+            if callee in self._IMPURE or (callee in self.function_defs and
+                                           (callee in seen or self.inline_body(callee, seen) is None)):
+                ok = False
+        cache[name] = (tree, list(spec.get("params") or []), snip.src) if ok else None
+        return cache[name]
+
+    def _is_pure(self, name, seen=None) -> bool:
+        """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""
+        cache = self.__dict__.setdefault("_purity", {})
+        if name in cache:
+            return cache[name]
+        seen = seen or set()
+        if name in seen:
+            return True
+        seen.add(name)
+        snip = self.rs.snippet(self.function_defs[name], "expr", name)
+        try:
+            tree = parse(snip.src, "expr")
+        except ParseFailure:
+            return False
+        pure = True
+        for callee in sorted(facts(tree).calls):
+            if callee in self._IMPURE or (callee in self.function_defs and not self._is_pure(callee, seen)):
+                pure = False
+        cache[name] = pure
+        return pure
+
+    def _dispatch_cps(self, handlers, final, first_only=False, then=None):
+        """A chain running `handlers` in the event frame, then `final` (CPS)."""
+        nxt = final
+        for h in reversed(handlers):
+            nxt = self._disp(h, nxt, then if first_only else None)
+        return nxt
+
+    def _disp(self, h, nxt, then):
+        after = then if then is not None else nxt
+        kid = self.register(after)
+        nargs, nslots, cond, body = h.nargs, h.nslots, h.cond, h.body
+
+        def disp(ctx):
+            ev = ctx.locals
+            fr = ev[:nargs] + [None] * (nslots - nargs)
+            ctx.locals = fr
+            if cond is not None and not cond(ctx):
+                ctx.locals = ev
+                return nxt(ctx)
+            ctx.stack.append((kid, ev))
+            return body(ctx)
+        return disp
+
+    def _build_procedure(self, name):
+        body = self._bodies.get(name)
+        insteads = self._handlers["instead"].get(name, [])
+        afters = self._handlers["on"].get(name, [])
+        after_chain = self._dispatch_cps(afters, self.ret)
+        main = self._disp(body, after_chain, None) if body is not None else after_chain
+        self._proc_cps[name] = self._dispatch_cps(insteads, main, first_only=True, then=after_chain)
+        if not self.procedure_suspends(name):
+            def direct(ctx, args, body=body, insteads=insteads, afters=afters):
+                saved = ctx.locals
+                try:
+                    replaced = False
+                    for h in insteads:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                            replaced = True
+                            break
+                    if not replaced and body is not None:
+                        ctx.locals = args + [None] * (body.nslots - body.nargs)
+                        body.direct(ctx)
+                    for h in afters:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                finally:
+                    ctx.locals = saved
+            self._proc_direct[name] = direct
+
+    def _build_event(self, name):
+        hs = self._handlers["on"].get(name, [])
+        self._event_cps[name] = self._dispatch_cps(hs, self.ret)
+        if not self.event_suspends(name):
+            hs = tuple(hs)
+
+            def direct(ctx, args, hs=hs):
+                if not hs:
+                    return
+                saved = ctx.locals
+                try:
+                    for h in hs:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                finally:
+                    ctx.locals = saved
+            self._event_direct[name] = direct
+
+    def procedure_entry_cps(self, name):
+        procs = self._proc_cps
+        return (lambda ctx: procs[name](ctx)), len(self.procedure_params.get(name, []))
+
+    def event_entry_cps(self, name):
+        evs = self._event_cps
+        return (lambda ctx: evs[name](ctx)), len(self.event_params.get(name, []))
+
+    def procedure_direct(self, name):
+        procs = self._proc_direct
+        return lambda ctx, args: procs[name](ctx, args)
+
+    def event_direct(self, name):
+        evs = self._event_direct
+        return lambda ctx, args: evs[name](ctx, args)

@@ -1,0 +1,68 @@
+"""The compiled parts of a match: handlers, actions, steps and windows (frozen once built)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..dsl.analysis import facts
+
+RESETS = ("never", "action", "turn", "round")
+
+
+class _AlreadyReported(Exception):
+    """A part failed to compile and its problems are already in the list."""
+
+
+@dataclass
+class Handler:
+    cond: object  # f(ctx) or None
+    body: object  # CPS entry
+    direct: object  # direct entry or None when it may suspend
+    nargs: int
+    nslots: int
+    where: str = ""
+
+
+@dataclass
+class ActionDef:
+    name: str
+    steps: frozenset | None
+    params: list  # [(name, slot, domain f)]
+    requires: list  # [(f, reason template)]
+    limit: int | None
+    label: object
+    effect: object
+    nslots: int
+    section: str = ""
+    who: object = None  # f(ctx) -> list of seats allowed, or None: the turn's player
+    requires_by_level: list = field(default_factory=list)  # checks to run once i parameters are bound
+    static_false: list = field(default_factory=list)  # requirements false by the options alone
+
+    def __post_init__(self):
+        self.requires_by_level = [[f for f, _, lv in self.requires if lv == i] for i in range(len(self.params) + 1)]
+
+
+@dataclass
+class StepDef:
+    name: str
+    skip: object
+
+
+@dataclass
+class WindowDef:
+    """An out-of-turn window (flow.turn.windows): while a turn goes on, other seats may act."""
+
+    name: str
+    steps: frozenset | None  # the turn's steps in which it opens; None: every step
+    each: str  # "step": once, when the step begins; "action": also after each action of the turn's player
+    seats: object  # (f, scope size): the seats that may act, in the order they are asked
+    actions: tuple  # the names of the actions played in it
+    decline: str  # the name of the move that declines (always legal in the window)
+    where: object = None  # the window's Location, for errors
+
+
+def _names_in(tree) -> set:
+    return set(facts(tree).names)
+
+
+def _copy(v):
+    return list(v) if isinstance(v, list) else v

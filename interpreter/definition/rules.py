@@ -1,0 +1,254 @@
+"""Flow, actions, out-of-turn windows and scoring of a match, compiled.
+
+A part of Match (match.py), which inherits it; `self` is the Match being built.
+"""
+from __future__ import annotations
+
+from .. import limits as lim
+from .. import runtime as rt
+from ..dsl import ast as A
+from ..dsl.scope import Scope, did_you_mean
+from ..dsl.parser import parse
+from ..model import Zone, label_of
+from ..yamlio import SourceText, resolve_parent
+from .parts import ActionDef, StepDef, WindowDef, _AlreadyReported, _names_in
+
+
+class CompiledRules:
+    # ---- flow, actions, scoring ------------------------------------------------------
+
+    def _effect(self, spec, key, where, params=()):
+        snip = self.rs.snippet(spec, key, where)
+        if snip is None:
+            return None
+
+        def build():
+            stmts = parse(snip.src, "effect").body
+            scope = Scope(params)
+            c = self.compiler
+            c.src, c.kind = snip.src, "effect"
+            return (c.seq(stmts, scope, self.ret), scope)
+        return self._guard(build)
+
+    def _expr(self, spec, key, where, scope):
+        snip = self.rs.snippet(spec, key, where)
+        if snip is None:
+            return None
+        return self._guard(lambda: self.compiler.expr(snip.src, scope))
+
+    def _compile_flow(self):
+        flow = self.rs.flow
+        self.setup = self._effect(flow, "setup", "flow.setup")
+        rnd = flow.get("round") or {}
+        turn = flow.get("turn") or {}
+        self.round_start = self._effect(rnd, "start", "flow.round.start")
+        self.round_end = self._effect(rnd, "end", "flow.round.end")
+        self.round_order_scope = Scope()
+        self.round_order = self._expr(rnd, "order", "flow.round.order", self.round_order_scope)
+        self.round_until_scope = Scope()
+        self.round_until = self._expr(rnd, "until", "flow.round.until", self.round_until_scope)
+        self.turn_start = self._effect(turn, "start", "flow.turn.start")
+        self.turn_end = self._effect(turn, "end", "flow.turn.end")
+        self.steps = []
+        for i, spec in enumerate(turn.get("steps") or [{"name": "play"}]):
+            scope = Scope()
+            skip = self._expr(spec, "skip", f"flow.turn.steps[{i}].skip", scope)
+            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None))
+        self.step_names = [s.name for s in self.steps]
+        self.windows = []
+        for i, spec in enumerate(turn.get("windows") or []):
+            self._guard(lambda i=i, spec=spec: self._compile_window(i, spec))
+        self.window_action_names = {n: w for w in self.windows for n in w.actions}
+
+    def _compile_window(self, i, spec):
+        where = f"flow.turn.windows[{i}]"
+        steps = spec.get("steps")
+        if isinstance(steps, str):
+            steps = [steps]
+        for s in steps or ():
+            if s not in self.step_names:
+                self.errors.add(self.rs.where_of(spec, "steps"), f"window `{spec['name']}`: unknown step `{s}`",
+                                hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
+        for w in self.windows:
+            if w.name == spec["name"]:
+                self.errors.add(self.rs.where_of(spec, "name"), f"two windows are named `{w.name}`")
+        actions = spec.get("actions") or []
+        for j, a in enumerate(actions):
+            if a not in self.rs.actions:
+                self.errors.add(self.rs.where_of(spec["actions"], j), f"window `{spec['name']}`: no action `{a}`",
+                                hint=did_you_mean(a, list(self.rs.actions)) or "")
+            elif (self.rs.actions[a] or {}).get("step") is not None:
+                self.errors.add(self.rs.where_of(self.rs.actions[a], "step"),
+                                f"action `{a}` is played in window `{spec['name']}`: it has no `step`",
+                                hint="an action belongs to the turn's steps or to a window, not both")
+            for w in self.windows:
+                if a in w.actions:
+                    self.errors.add(self.rs.where_of(spec["actions"], j),
+                                    f"action `{a}` is already played in window `{w.name}`")
+        decline = spec.get("decline", "pass")
+        if decline in self.rs.actions:
+            self.errors.add(self.rs.where_of(spec, "decline") if "decline" in spec else self.rs.where_of(spec, "name"),
+                            f"window `{spec['name']}`: its move `{decline}` has the name of an action",
+                            hint="name the move that declines with `decline:`")
+        scope = Scope()
+        seats = self._expr(spec, "seats", f"{where}.seats", scope)
+        if seats is None:
+            raise _AlreadyReported()
+        self.windows.append(WindowDef(spec["name"], frozenset(steps) if steps else None, spec.get("each", "step"),
+                                      (seats, scope.size), tuple(actions), decline, self.rs.where_of(spec)))
+
+    def _compile_actions(self):
+        self.actions: list[ActionDef] = []
+        self.action_by_name: dict[str, ActionDef] = {}
+        for name, spec in self.rs.actions.items():
+            a = self._guard(lambda: self._compile_action(name, spec))
+            if a is not None:
+                self.actions.append(a)
+                self.action_by_name[name] = a
+        self.actions_by_step = {}
+        self.actions_by_cost = {}
+        # an action whose requirement is false by the options alone (`field_powers` off...) can
+        # never be played in this match: it is left out of the lists that are walked every decision
+        self.never_legal = {a.name for a in self.actions if any(f is None for f in a.static_false)}
+        live = [a for a in self.actions if a.name not in self.never_legal]
+        # an action named by a window (flow.turn.windows) is played there only, never in the steps
+        self.window_actions = [[a for a in live if a.name in w.actions] for w in self.windows]
+        live = [a for a in live if a.name not in self.window_action_names]
+        for s in self.step_names:
+            self.actions_by_step[s] = [a for a in live if a.steps is None or s in a.steps]
+            # to know quickly whether anything is legal: cheapest first
+            self.actions_by_cost[s] = sorted(self.actions_by_step[s], key=lambda a: len(a.params))
+
+    def _compile_action(self, name, spec):
+        steps = spec.get("step")
+        if isinstance(steps, str):
+            steps = [steps]
+        if steps is not None:
+            for s in steps:
+                if s not in self.step_names:
+                    self.errors.add(self.rs.where_of(spec, "step"), f"action `{name}`: unknown step `{s}`",
+                                    hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
+        params = list((spec.get("params") or {}).items())
+        scope = Scope([p for p, _ in params])
+        c = self.compiler
+        compiled_params = []
+        for pname, dom in params:
+            snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
+            f = c.expr(snip.src, scope)
+            tree = parse(snip.src, "expr")
+            if isinstance(tree, (A.Num, A.Neg, A.Str, A.Compare, A.Not, A.And, A.Or)) or (
+                    type(tree) is A.Const and tree.value is not None):
+                loc = snip.src.locate(1, 1)
+                self.errors.add(loc, f"the domain of parameter `{pname}` must be a collection (a list, cards, "
+                                     f"cells, players), not `{snip.src.text.strip()}`",
+                                hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
+            compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
+        requires = []
+        static_false = []
+        failed = False
+        for i, req in enumerate(spec.get("require") or []):
+            def one(i=i, req=req):
+                if isinstance(req, dict):
+                    snip = self.rs.snippet(req, "check", f"action {name}.require[{i}]")
+                    reason = req.get("reason") or f"requires {req['check']}"
+                    reason_src = SourceText.of(*resolve_parent(req, "reason")) if req.get("reason") else None
+                else:
+                    snip = self.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
+                    reason, reason_src = f"requires {req}", None
+                f = c.expr(snip.src, scope)
+                # check a requirement as soon as the parameters it reads are bound
+                used = _names_in(parse(snip.src, "expr"))
+                level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
+                c.src = snip.src
+                if self._is_static(parse(snip.src, "expr")):
+                    try:
+                        if not f(rt.Ctx({}, self)):
+                            static_false.append(None)  # false whatever happens
+                    except Exception:
+                        pass
+                return f, c.template_text(reason, scope, src=reason_src), level
+            r = self._guard(one)  # each part on its own: every problem of the action is reported
+            if r is None:
+                failed = True
+            else:
+                requires.append(r)
+
+        def make_label():
+            if spec.get("label"):
+                return c.template_text(str(spec["label"]), scope, src=SourceText.of(*resolve_parent(spec, "label")))
+            return c.template_text(name + "".join(f" {{{p}}}" for p, _ in params), scope)
+        label = self._guard(make_label)
+
+        def make_effect():
+            snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
+            stmts = parse(snip.src, "effect").body if snip else []
+            c.src, c.kind = (snip.src if snip else None), "effect"
+            return c.seq(stmts, scope, self.ret)
+        effect = self._guard(make_effect)
+        if failed or label is None or effect is None:
+            raise _AlreadyReported()
+        who = None
+        a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
+                      label, effect, scope.size, spec.get("section", ""), who)
+        a.static_false = static_false
+        return a
+
+    @staticmethod
+    def _domain(f, pname, where):
+        """A parameter's domain, checked to be a collection when it is computed."""
+        def dom(ctx):
+            v = f(ctx)
+            if v is None or type(v) is list:
+                if v:  # listing the bindings of every parameter: their product spends the budget
+                    b = ctx.budget - len(v)
+                    ctx.budget = b
+                    if b < 0:
+                        lim.spend_failed(ctx, where, f"the values of parameter `{pname}`")
+                return v
+            if isinstance(v, (tuple, dict, set, frozenset)):
+                return list(v)
+            hint = f": write `{v.name}.cards`" if type(v) is Zone else ""
+            raise rt.RuleRuntimeError(f"the domain of parameter `{pname}` is {label_of(v)}, not a collection{hint}",
+                                      where)
+        return dom
+
+    @staticmethod
+    def _number(f, what, where):
+        """A score or a tie-break: a number (yes/no and none count as numbers), else a rule error."""
+        def number(ctx):
+            v = f(ctx)
+            if v is None or type(v) in (int, bool):
+                return v
+            raise rt.RuleRuntimeError(f"{what} must give a number, not {label_of(v)}", where)
+        return number
+
+    def _compile_scoring(self):
+        sc = self.rs.scoring
+        self.score_scope = Scope()
+        self.score = self._expr(sc, "score", "scoring.score", self.score_scope) if sc.get("score") else None
+        if self.score is not None:
+            self.score = self._number(self.score, "scoring.score", self.rs.where_of(sc, "score"))
+        self.tiebreaks = []
+        for i, _ in enumerate(sc.get("tiebreak") or []):
+            f = self._expr(sc["tiebreak"], i, f"scoring.tiebreak[{i}]", self.score_scope)
+            if f is not None:
+                self.tiebreaks.append(self._number(f, f"scoring.tiebreak[{i}]", self.rs.where_of(sc["tiebreak"], i)))
+        self.winner_scope = Scope()
+        self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.get("winner") else None
+        self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.get("side") else None
+        # a designer's hint for the bots: how good the position is for `me`, in points (agents/evaluate.py)
+        self.evaluation = (self._expr(sc, "evaluation", "scoring.evaluation", self.score_scope)
+                           if sc.get("evaluation") else None)
+        self.facets = []  # analysis.facets: (name, rules, locals) read per seat by `interpret analyze`
+        facets = self.rs.analysis.get("facets") or {}
+        for name in facets:
+            scope = Scope()
+            f = self._expr(facets, name, f"analysis.facets.{name}", scope)
+            if f is not None:
+                self.facets.append((str(name), f, scope))
+        self.invariants = []
+        for i, inv in enumerate(self.rs.invariants):
+            scope = Scope()
+            f = self._expr(inv, "check", f"invariants[{i}]", scope)
+            if f is not None:
+                self.invariants.append((f, inv.get("message", inv["check"]), scope.size, inv.get("per_player", False)))

@@ -1,0 +1,155 @@
+"""What each name of the rules language means in a match: constants, built-ins, attributes.
+
+A part of Match (match.py), which inherits it; `self` is the Match being built.
+"""
+from __future__ import annotations
+
+from ..builtins import _BUILTINS, _CARD_ATTRS, _SEAT_ATTRS, _ZONE_ATTRS
+from ..dsl.scope import _MISS
+from ..model import Card, Seat, Zone
+
+
+class Symbols:
+    # ---- names the compiler resolves ---------------------------------------------------
+
+    def constant(self, name):
+        if name in self.constants:
+            return self.constants[name]
+        if name in self.zone_by_name:
+            return self.zone_by_name[name]
+        if name in self.unique_cards:
+            return self.unique_cards[name]
+        return _MISS
+
+    def constant_names(self):
+        return list(self.constants) + list(self.zone_by_name) + list(self.unique_cards)
+
+    _BUILTIN_VALUES = ("cells", "players", "cards", "round", "current", "rows", "columns", "step", "game_over")
+
+    def builtin_value(self, name):
+        if name == "cells":
+            cells = self.cells
+            return lambda ctx: cells
+        if name == "players":
+            seats = self.seats
+            return lambda ctx: seats
+        if name == "cards":
+            cards = self.cards
+            return lambda ctx: cards
+        if name == "rows":
+            rows = self.rows
+            return lambda ctx: rows
+        if name == "columns":
+            cols = self.columns
+            return lambda ctx: cols
+        if name == "round":
+            return lambda ctx: ctx.st["flow"]["round"]
+        if name == "current":
+            return lambda ctx: self.turn_player(ctx.st)
+        if name == "step":
+            return lambda ctx: self.step_name(ctx.st)
+        if name == "game_over":
+            return lambda ctx: ctx.st["flow"]["phase"] == "over"
+        return None
+
+    def builtin_value_names(self):
+        return list(self._BUILTIN_VALUES)
+
+    def zone_family(self, name):
+        return self.player_zones.get(name)
+
+    def zone_family_names(self):
+        return list(self.player_zones)
+
+    def builtin_function(self, name):
+        return _BUILTINS.get(name)
+
+    def builtin_function_names(self):
+        return list(_BUILTINS)
+
+    def attribute_names(self):
+        return (list(_CARD_ATTRS) + list(_ZONE_ATTRS) + list(_SEAT_ATTRS) + list(self.cvars) + list(self.pvars)
+                + list(self.zvars) + list(self.card_props) + list(self.zone_attrs) + list(self.player_zones)
+                + list(self.mapping_keys()))
+
+    def mapping_keys(self) -> frozenset:
+        """The keys of every mapping in the constants and the variables' defaults: the only other
+        names `x.name` may read (a mapping's entry), so that any other attribute is a typo."""
+        cache = self.__dict__.get("_mapping_keys")
+        if cache is None:
+            keys = set()
+            todo = list(self.constants.values())
+            for table in (self.gvars, self.pvars, self.cvars, self.zvars):
+                todo.extend(spec.get("default") for spec in table.values())
+            while todo:
+                v = todo.pop()
+                if isinstance(v, dict):
+                    keys.update(str(k) for k in v)
+                    todo.extend(v.values())
+                elif isinstance(v, list):
+                    todo.extend(v)
+            cache = self._mapping_keys = frozenset(keys)
+        return cache
+
+    def _var_reader(self, kind, name):
+        """(ctx, owner) -> the variable `name` of a card, zone or player (kind cv, zv, pv)."""
+        _, dec = self.var_codec(kind, name)
+        if dec is None:
+            return lambda ctx, o: ctx.st[kind][name][o.id]
+        return lambda ctx, o: dec(ctx.st[kind][name][o.id])
+
+    def attr_handlers(self, name):
+        """(kind of card access, zone handler, seat handler, generic getter) for `x.name`.
+
+        The kind of card access lets the compiler inline the common cases:
+        ("prop", None) a printed property, ("var", None) a plain card variable,
+        ("call", h) anything else, or None.
+        """
+        card_h = _CARD_ATTRS.get(name)
+        if card_h is None and name in self.cvars:
+            card_h = self._var_reader("cv", name)
+        if card_h is None and name in self.card_props:
+            card_h = lambda ctx, o: o.props.get(name)
+        zone_h = _ZONE_ATTRS.get(name)
+        if zone_h is None and name in self.zvars:
+            zone_h = self._var_reader("zv", name)
+        if zone_h is None and name in self.zone_attrs:
+            zone_h = lambda ctx, o: o.attrs.get(name)
+        seat_h = _SEAT_ATTRS.get(name)
+        if seat_h is None and name in self.pvars:
+            seat_h = self._var_reader("pv", name)
+        if seat_h is None and name in self.player_zones:
+            fam = self.player_zones[name]
+            seat_h = lambda ctx, o: fam[o.id]
+        card_kind = None
+        if card_h is not None:
+            if name in _CARD_ATTRS:
+                card_kind = ("call", card_h)
+            elif name in self.cvars:
+                card_kind = ("var", None) if self.var_codec("cv", name)[1] is None else ("call", card_h)
+            else:
+                card_kind = ("prop", None)
+        if name.startswith("__") or (card_h is None and zone_h is None and seat_h is None
+                                     and name not in self.mapping_keys()):
+            return None, None, None, None
+
+        def get(ctx, o):
+            t = type(o)
+            if t is Card:
+                if card_h is None:
+                    raise KeyError(name)
+                return card_h(ctx, o)
+            if t is Zone:
+                if zone_h is None:
+                    raise KeyError(name)
+                return zone_h(ctx, o)
+            if t is Seat:
+                if seat_h is None:
+                    raise KeyError(name)
+                return seat_h(ctx, o)
+            if o is None:
+                return None
+            if t is dict:
+                return o[name]
+            raise KeyError(name)
+        return card_kind, zone_h, seat_h, get

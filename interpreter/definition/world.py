@@ -1,0 +1,363 @@
+"""Building the frozen world of a match: seats, constants, the board graph, zones, cards and variables.
+
+A part of Match (match.py), which inherits it; `self` is the Match being built.
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from .. import limits as lim
+from .. import runtime as rt
+from ..dsl.scope import CompileError, Scope, did_you_mean
+from ..dsl.parser import ParseFailure
+from ..errors import Location
+from ..model import Card, Seat, Zone
+from ..yamlio import SourceText, resolve_parent, to_plain
+from .parts import RESETS
+
+
+class World:
+    # ---- building the frozen world ---------------------------------------------------
+
+    def _build_seats(self):
+        names = self.rs.seat_names
+        self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.n)]
+
+    def _build_constants(self):
+        # the variables come later (_build_vars): static expressions (board sizes...) see constants only
+        self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
+        self.constants = to_plain(dict(self.rs.constants), int_keys=True)
+        self.constants.update(self.options)
+        self.constants["player_count"] = self.n
+
+    def evaluate_static(self, value, where: Location, default=None, node=None, key=None):
+        """An int given as a number or as an expression over constants and options (e.g. the
+        board's width); `node[key]` is where it was written, for exact positions."""
+        if value is None:
+            return default
+        if isinstance(value, (int, float)) or not isinstance(value, str):
+            return value
+        try:
+            src = SourceText.of(*resolve_parent(node, key)) if node is not None else SourceText.plain(value, where.file)
+        except Exception:
+            src = SourceText.plain(value, where.file)
+        try:
+            f = self.compiler.expr(src, Scope())
+            return f(rt.Ctx({"gv": {}, "flow": {"round": 0, "phase": "setup"}}, self))
+        except ParseFailure as e:
+            self.errors.problems.append(e.problem)
+        except CompileError as e:
+            self.errors.problems.append(self.compiler.problem(e))
+        except Exception as e:
+            self.errors.add(where, f"cannot evaluate {value!r} here: {e}",
+                            hint="only numbers, options, constants and player_count are known while the game is built")
+        return default
+
+    def _build_board(self):
+        self.graph = nx.Graph()
+        self.cells: list[Zone] = []
+        self.zones: list[Zone] = []
+        self.zone_by_name: dict[str, Zone] = {}
+        self.cell_at: dict[tuple, Zone] = {}
+        self.row_cells, self.column_cells, self.neighbors = {}, {}, {}
+        board = self.rs.board
+        self.rows, self.columns = [], []
+        if not board:
+            return
+        grid = board.get("grid")
+        where = self.rs.where_of(board, "grid") if grid else None
+        if grid:
+            columns = self._capped(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns"), 1,
+                                   "grid_side", self.rs.where_of(grid, "columns"), "grid columns")
+            row_specs = []
+            for spec in grid.get("rows", []):
+                if spec.get("rows", spec.get("row")) is None:
+                    self.errors.add(self.rs.where_of(spec), "a grid row needs `row: N` or `rows: N-M`")
+                    continue
+                lo, hi = self._row_range(spec.get("rows", spec.get("row")))
+                if hi - lo + 1 > self.limits.grid_side or hi > 10 * self.limits.grid_side:
+                    if hi - lo + 1 > self.limits.grid_side:
+                        msg = lim.over("grid_side", hi - lo + 1, self.limits, f"rows {spec.get('rows')}:")
+                    else:
+                        msg = lim.over("grid_side", hi, self.limits, "row number")
+                    self.errors.add(self.rs.where_of(spec, "rows" if "rows" in spec else "row"), msg)
+                    continue
+                if len(row_specs) + hi - lo + 1 > self.limits.grid_side:
+                    self.errors.add(self.rs.where_of(spec), lim.over("grid_side", len(row_specs) + hi - lo + 1,
+                                                                     self.limits, "rows in all"))
+                    continue
+                for r in range(lo, hi + 1):
+                    row_specs.append((r, spec))
+            if len(row_specs) * columns > self.limits.cells:
+                self.errors.add(where, lim.over("cells", len(row_specs) * columns, self.limits))
+                row_specs = []
+            self.rows = [r for r, _ in row_specs]
+            self.columns = list(range(1, columns + 1))
+            pattern = grid.get("name", "r{row}c{column}")
+            for r, spec in row_specs:
+                for c in self.columns:
+                    key = spec.get("name", pattern).format(row=r, column=c)
+                    attrs = {"row": r, "column": c}
+                    attrs.update({k: v for k, v in (spec.get("attrs") or {}).items()})
+                    tags = frozenset(spec.get("tags") or [])
+                    z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
+                                       visibility=spec.get("visibility", "public"), tags=tags)
+                    self.cells.append(z)
+                    self.cell_at[(r, c)] = z
+                    self.graph.add_node(z.id, row=r, column=c)
+            edges = grid.get("edges", "orthogonal")
+            same = grid.get("join_same")  # an attribute: edges join only cells with the same value of it
+            for (r, c), z in self.cell_at.items():
+                for dr, dc, kind in ((0, 1, "orthogonal"), (1, 0, "orthogonal"), (1, 1, "diagonal"), (1, -1, "diagonal")):
+                    if kind == "diagonal" and edges != "all":
+                        continue
+                    other = self.cell_at.get((r + dr, c + dc))
+                    if other is not None and (same is None or z.attrs.get(same) == other.attrs.get(same)):
+                        self.graph.add_edge(z.id, other.id, kind=kind)
+        if board.get("ring"):
+            self._build_ring(board["ring"], self.rs.where_of(board, "ring"))
+        for spec in board.get("cells", []) or []:  # explicit cells (tracks, custom boards)
+            key = spec["name"]
+            attrs = dict(spec.get("attrs") or {})
+            made = self.zone_by_name.get(key)
+            if made is not None:  # a cell made by `grid` or `ring`: this entry adds to it
+                made.attrs.update(attrs)
+                made.tags = made.tags | frozenset(spec.get("tags") or [])
+                if spec.get("capacity") is not None:
+                    made.capacity = spec["capacity"]
+                self.graph.nodes[made.id].update(attrs)
+                continue
+            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
+                               tags=frozenset(spec.get("tags") or []))
+            self.cells.append(z)
+            self.graph.add_node(z.id, **attrs)
+            if isinstance(attrs.get("row"), int) and isinstance(attrs.get("column"), int):
+                self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
+        for spec in board.get("edges", []) or []:
+            a, b = self.zone_by_name.get(spec["from"]), self.zone_by_name.get(spec["to"])
+            if a is None or b is None:
+                self.errors.add(self.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
+                continue
+            self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"), tail=a.id)  # one way: walks.py
+        self.row_cells = {}
+        self.column_cells = {}
+        for z in self.cells:
+            if "row" in z.attrs:
+                self.row_cells.setdefault(z.attrs["row"], []).append(z)
+            if "column" in z.attrs:
+                self.column_cells.setdefault(z.attrs["column"], []).append(z)
+        # neighbour lists per edge kind, computed once from the graph
+        self.neighbors: dict[tuple, list] = {}
+        for zid in self.graph.nodes:
+            for nb in sorted(self.graph.neighbors(zid)):
+                kind = self.graph.edges[zid, nb].get("kind", "edge")
+                self.neighbors.setdefault((zid, None), []).append(self.zones[nb])
+                self.neighbors.setdefault((zid, kind), []).append(self.zones[nb])
+
+    def _build_ring(self, spec, where):
+        """`board: {ring: ...}`: a closed track of `length` cells in order, each joined to the next
+        (the last to the first) by an edge of kind `edges`. Cell i has the attribute `index` i;
+        with `columns: n` it also has `row` i // n + 1 and `column` i % n + 1, for `cell(row, column)`
+        and the render grid (a ring drawn as rows of n cells)."""
+        length = self._capped(self.evaluate_static(spec.get("length"), where, 0), 0, "grid_side", where, "ring length")
+        if length < 2:
+            self.errors.add(where, f"a ring needs at least 2 cells, not {length}")
+            return
+        per_row = self._capped(self.evaluate_static(spec.get("columns"), where, 0), 0, "grid_side", where, "ring columns")
+        pattern = str(spec.get("name", "ring{index}"))
+        tags = frozenset(spec.get("tags") or [])
+        made = []
+        for i in range(length):
+            key = pattern.format(index=i)
+            if key in self.zone_by_name:
+                self.errors.add(where, f"ring cell `{key}` is defined twice", hint="the name needs {index}")
+                return
+            attrs = {"index": i}
+            if per_row > 0:
+                attrs.update(row=i // per_row + 1, column=i % per_row + 1)
+            attrs.update(spec.get("attrs") or {})
+            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True, tags=tags)
+            self.cells.append(z)
+            self.graph.add_node(z.id, **attrs)
+            if per_row > 0:
+                self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
+            made.append(z)
+        kind = str(spec.get("edges", "next"))
+        for a, b in zip(made, made[1:] + made[:1]):
+            self.graph.add_edge(a.id, b.id, kind=kind, tail=a.id)  # one way: walks.py
+
+    def _capped(self, value, default: int, cap: str, where, what: str) -> int:
+        """A whole number read from content (maybe computed from constants), within limit `cap`."""
+        if value is None:
+            return default
+        if type(value) is not int:
+            try:
+                value = int(value)
+            except (TypeError, ValueError, OverflowError):
+                self.errors.add(where, f"{what} must be a whole number, not {value!r}")
+                return default
+        if value > getattr(self.limits, cap):
+            self.errors.add(where, lim.over(cap, value, self.limits, what))
+            return default
+        return value
+
+    @staticmethod
+    def _row_range(v):
+        if isinstance(v, int):
+            return v, v
+        try:
+            lo, hi = str(v).split("-")
+            return int(lo), int(hi)
+        except ValueError:
+            return 1, 0  # no row: reported by _build_board
+
+    def _new_zone(self, key, name, owner=None, **kw) -> Zone:
+        z = Zone(len(self.zones), key, name, owner=owner, **kw)
+        self.zones.append(z)
+        if owner is None:
+            self.zone_by_name[key] = z
+        return z
+
+    def _build_zones(self):
+        self.player_zones: dict[str, list[Zone]] = {}
+        specs = dict(self.rs.zones)
+        if "box" not in specs:
+            specs["box"] = {"visibility": "hidden"}
+        for name, spec in specs.items():
+            cap = spec.get("capacity")
+            where = self.rs.where_of(spec, "capacity") if cap is not None else None
+            cap = self.evaluate_static(cap, where, None, spec, "capacity") if cap is not None else None
+            refill = spec.get("refill_from")
+            if refill is not None and refill not in specs:
+                self.errors.add(self.rs.where_of(spec, "refill_from"), f"zone `{name}` refills from unknown zone `{refill}`",
+                                hint=did_you_mean(refill, specs) or "name a zone declared under `zones:`")
+            elif refill is not None and specs[refill].get("per_player"):
+                self.errors.add(self.rs.where_of(spec, "refill_from"),
+                                f"zone `{name}` refills from `{refill}`, a zone of each player",
+                                hint="refill from a shared zone")
+            common = dict(capacity=cap, visibility=spec.get("visibility", "public"),
+                          refill_from=spec.get("refill_from"), tags=frozenset(spec.get("tags") or []))
+            if spec.get("per_player"):
+                self.player_zones[name] = [
+                    self._new_zone(f"{name}.{s.key}", name, owner=s, **common) for s in self.seats
+                ]
+            else:
+                self._new_zone(name, name, **common)
+
+    def _build_cards(self):
+        self.cards: list[Card] = []
+        self.card_by_key: dict[str, Card] = {}
+        self.unique_cards: dict[str, Card] = {}
+        counts: dict[str, int] = {}
+        tags = set()
+        for name, spec in self.rs.cards.items():
+            copies = spec.get("copies", 1)
+            where = self.rs.where_of(spec, "copies")
+            copies = self._capped(self.evaluate_static(copies, where, 1, spec, "copies"), 0, "copies", where,
+                                  f"copies of `{name}`")
+            if len(self.cards) + copies * (len(self.seats) if spec.get("per_player") else 1) > self.limits.cards:
+                self.errors.add(where, lim.over("cards", len(self.cards) + copies, self.limits))
+                copies = 0
+            owners = self.seats if spec.get("per_player") else [None]
+            ctags = frozenset([name, *(spec.get("tags") or [])])
+            tags |= ctags
+            props = dict(spec.get("props") or {})
+            start = spec.get("start", "box")
+            # a declared back is shared by every copy and owner; by default the back is the card's
+            # first tag (its kind, as the designer wrote it first), marked with its owner's colour
+            declared_back = spec.get("back")
+            kind = declared_back or ((spec.get("tags") or [name])[0])
+            for owner in owners:
+                back = kind if declared_back or owner is None else f"{kind}.{owner.key}"
+                for i in range(copies):
+                    key = name if copies == 1 else f"{name}#{i + 1}"
+                    if owner is not None:
+                        key = f"{key}.{owner.key}"
+                    c = Card(len(self.cards), key, name, ctags, props, owner, start, back)
+                    self.cards.append(c)
+                    self.card_by_key[key] = c
+            counts[name] = copies * len(owners)
+            if copies == 1 and owners == [None]:
+                self.unique_cards[name] = self.cards[-1]
+        for spec in self.rs.zones.values():
+            tags |= set(spec.get("tags") or [])
+        if self.rs.board.get("grid"):
+            for spec in self.rs.board["grid"].get("rows", []):
+                tags |= set(spec.get("tags") or [])
+        tags |= set(self.rs.extra_tags)
+        for z in self.cells:  # tags of explicit and generated board cells
+            tags |= z.tags
+        self.all_tags = frozenset(tags)
+        self.card_props = set()
+        for spec in self.rs.cards.values():
+            self.card_props |= set((spec.get("props") or {}).keys())
+        self.zone_attrs = set()
+        for z in self.zones:
+            self.zone_attrs |= set(z.attrs)
+        # where each card starts
+        self.start_zone = []
+        for c in self.cards:
+            if c.start in self.player_zones:
+                if c.owner is None:
+                    self.errors.add(self.rs.where_of(self.rs.cards[c.name], "start"),
+                                    f"card `{c.name}` starts in `{c.start}`, a zone of each player, but has no owner",
+                                    hint="add `per_player: true` to the card, or start it in a shared zone")
+                    self.start_zone.append(self.zone_by_name["box"].id)
+                    continue
+                self.start_zone.append(self.player_zones[c.start][c.owner.id].id)
+            elif c.start in self.zone_by_name:
+                self.start_zone.append(self.zone_by_name[c.start].id)
+            else:
+                self.errors.add(self.rs.where_of(self.rs.cards[c.name], "start"),
+                                f"card `{c.name}` starts in unknown zone `{c.start}`",
+                                hint=did_you_mean(c.start, list(self.zone_by_name) + list(self.player_zones)))
+                self.start_zone.append(self.zone_by_name["box"].id)
+
+    def _build_vars(self):
+        self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
+        tables = {"game": self.gvars, "player": self.pvars, "card": self.cvars, "zone": self.zvars}
+        for kind, specs in self.rs.vars.items():
+            for name, spec in specs.items():
+                spec = spec if isinstance(spec, dict) else {"default": spec}
+                typ = spec.get("type")
+                default = spec.get("default")
+                if typ is None:
+                    typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(default), "any")
+                    if isinstance(default, list):
+                        typ = "list"
+                reset = spec.get("reset", "never")
+                tables[kind][name] = {"type": typ, "default": to_plain(default, int_keys=True), "reset": reset,
+                                      "conceals": kind == "card" and bool(spec.get("conceals")),
+                                      "visibility": spec.get("visibility", "public")}
+        # card variables that, while true, hide their card's identity from every view (views.py)
+        self.concealing = [name for name, spec in self.cvars.items() if spec["conceals"]]
+        self._codecs = {}
+        self.resets = {r: [] for r in RESETS}
+        for kind, table in (("gv", self.gvars), ("pv", self.pvars), ("cv", self.cvars), ("zv", self.zvars)):
+            for name, spec in table.items():
+                self._codecs[(kind, name)] = rt.codec(self, spec["type"])
+                self.resets[spec["reset"]].append((kind, name, spec["default"]))
+
+    def value_by_key(self) -> dict:
+        """Cards, zones and seats by their stable key, and the keys of yes/no/none (see model.key_of)."""
+        cache = self.__dict__.get("_by_key")
+        if cache is None:
+            cache = {"yes": True, "no": False, "none": None}
+            cache.update({s.key: s for s in self.seats})
+            cache.update({z.key: z for z in self.zones})
+            cache.update(self.card_by_key)
+            self._by_key = cache
+        return cache
+
+    def tagged_cells(self, tag):
+        """The board cells carrying a tag, computed once."""
+        cache = self.__dict__.setdefault("_tagged", {})
+        if tag not in cache:
+            cache[tag] = [z for z in self.cells if tag in z.tags]
+        return cache[tag]
+
+    def vars_of(self, kind):
+        return {"gv": self.gvars, "pv": self.pvars, "cv": self.cvars, "zv": self.zvars}[kind]
+
+    def var_codec(self, kind, name):
+        return self._codecs.get((kind, name), (None, None))
