@@ -4,11 +4,8 @@ Every expression becomes ``f(ctx) -> value``, written as Python source by codege
 statement a closure ``f(ctx)``. Names are resolved here, not while playing: a local is a slot
 index, a zone or a card is the object itself, a variable is its storage list.
 
-A statement that may wait for a player's choice (`choose`, or a call to a
-procedure or event whose handlers may) is compiled in continuation-passing
-style: the rest of its block becomes a registered continuation whose id is
-saved in the state with the locals, so a suspended rule resumes after a
-save/load, a clone or a replay.
+Statements that may wait for a player's choice are compiled by continuations.py, texts with
+{expressions} by templates.py; both are parts of Compiler.
 """
 from __future__ import annotations
 
@@ -19,7 +16,7 @@ from lark import Token
 from .. import runtime as rt
 from ..errors import Location, Problem
 from ..limits import BudgetExceeded, spend_failed
-from ..model import Card, Seat, Zone, label_for, label_of
+from ..model import Card, Seat, Zone, label_of
 from ..yamlio import SourceText
 from . import ast as A
 from . import kinds
@@ -30,11 +27,11 @@ from .scope import _MISS, CompileError, Scope, did_you_mean
 from .parser import ParseFailure, parse
 
 
-def _loc_tuple(loc):
-    return loc.file, loc.line, loc.column
+from .continuations import Continuations
+from .templates import Templates
 
 
-class Compiler:
+class Compiler(Continuations, Templates):
     """Compiles the snippets of one match. `m` is the match being built."""
 
     def __init__(self, m):
@@ -93,185 +90,6 @@ class Compiler:
         finally:
             if restore:
                 self.src, self.kind = saved
-
-    # ---- may this statement wait for a choice? ---------------------------------------
-
-    def suspends(self, node) -> bool:
-        """Whether a statement may wait for a choice: a `choose`, or a call of a procedure or an
-        event whose handlers may (see Match.procedure_suspends), however deep in its blocks."""
-        t = type(node)
-        if t is A.Choose:
-            return True
-        if t is A.Do:
-            return self.m.procedure_suspends(str(node.name))
-        if t is A.Emit:
-            return self.m.event_suspends(str(node.name))
-        if t in (A.If, A.For, A.Repeat):
-            return any(self.suspends(c) for c in node.children() if isinstance(c, A.Stmt))
-        return False
-
-    # ---- statements ------------------------------------------------------------------
-
-    def seq(self, stmts, scope, k):
-        """Compile statements followed by continuation k (a closure)."""
-        split = next((i for i, s in enumerate(stmts) if self.suspends(s)), None)
-        ret = self.m.ret
-        if split is None:
-            fns = tuple(self.stmt(s, scope) for s in stmts)
-
-            def run(ctx):
-                try:
-                    for f in fns:
-                        f(ctx)
-                except rt.Stop:
-                    return ret(ctx)
-                return k(ctx)
-            return run
-        pre = tuple(self.stmt(s, scope) for s in stmts[:split])
-        # the rest is compiled first (it is the continuation): declare every name the suspending
-        # statement binds, however deep (a choose or a let inside an if, a for, a repeat)
-        for sub in stmts[split].walk():
-            if type(sub) in (A.Choose, A.For):
-                scope.add(str(sub.var))
-            elif type(sub) is A.Let:
-                scope.add(str(sub.name))
-        rest = self.seq(stmts[split + 1:], scope, k)
-        sus = self.cps(stmts[split], scope, rest)
-
-        def run(ctx):
-            try:
-                for f in pre:
-                    f(ctx)
-            except rt.Stop:
-                return ret(ctx)
-            return sus(ctx)
-        return run
-
-    def cps(self, node, scope, rest):
-        """A statement that may suspend, followed by `rest`."""
-        t = type(node)
-        m = self.m
-        if t is A.Choose:
-            return self.choose(node, scope, rest)
-        if t is A.If:
-            branches = tuple((self.e(cond, scope), self.seq(body, scope, rest)) for cond, body in node.branches)
-            otherwise = self.seq(node.otherwise, scope, rest) if node.otherwise is not None else rest
-
-            def run(ctx):
-                for c, b in branches:
-                    if c(ctx):
-                        return b(ctx)
-                return otherwise(ctx)
-            return run
-        if t is A.For:
-            var = scope.add(str(node.var))
-            lst, idx = scope.hidden(), scope.hidden()
-            collf = self.e(node.coll, scope)
-            holder = []
-
-            def loop(ctx):
-                loc = ctx.locals
-                i = loc[idx]
-                items = loc[lst]
-                if i >= len(items):
-                    return rest(ctx)
-                loc[idx] = i + 1
-                loc[var] = items[i]
-                return holder[0](ctx)
-            m.register(loop)
-            holder.append(self.seq(node.body, scope, loop))
-
-            floc = self.loc(node)
-
-            def start(ctx):
-                items = list(self.iterable_at(collf(ctx), floc))
-                rt.spend(ctx, len(items) + 1, floc, f"`for` over {len(items):,} items")
-                ctx.locals[lst] = items
-                ctx.locals[idx] = 0
-                return loop(ctx)
-            return start
-        if t is A.Repeat:
-            countf = self.e(node.count, scope)
-            left = scope.hidden()
-            holder = []
-
-            def loop(ctx):
-                n = ctx.locals[left]
-                if n <= 0:
-                    return rest(ctx)
-                ctx.locals[left] = n - 1
-                return holder[0](ctx)
-            m.register(loop)
-            holder.append(self.seq(node.body, scope, loop))
-
-            rloc = self.loc(node)
-
-            def start(ctx):
-                n = countf(ctx)
-                if n is not None and type(n) is not int:
-                    raise rt.RuleRuntimeError(f"repeat needs a number of times, not {label_of(n)}", rloc)
-                self.repeat_budget(ctx, _num(n), rloc)
-                ctx.locals[left] = _num(n)
-                return loop(ctx)
-            return start
-        if t in (A.Do, A.Emit):
-            name = str(node.name)
-            argfs = self.args(node.args, scope)
-            entry, nslots = (m.procedure_entry_cps(name) if t is A.Do else m.event_entry_cps(name))
-            kid = m.register(rest)
-            self.check_arity(node, name, len(argfs))
-
-            cloc = self.loc(node)
-
-            def run(ctx):
-                args = [a(ctx) for a in argfs]
-                b = ctx.budget - 1
-                ctx.budget = b
-                if b < 0:
-                    spend_failed(ctx, cloc, f"`{name}`")
-                ctx.events.append((name, args))
-                ctx.stack.append((kid, ctx.locals))
-                ctx.locals = args + [None] * (nslots - len(args))
-                return entry(ctx)
-            return run
-        raise CompileError(f"internal: cannot suspend in {t.__name__}", node)
-
-    def choose(self, node, scope, rest):
-        slot = scope.add(str(node.var))
-        optf = self.e(node.options, scope)
-        by = self.e(node.by, scope) if node.by is not None else None
-        default_prompt = str(node.var).replace("_", " ")
-        prompt = self.template(node.prompt, scope) if node.prompt is not None else (lambda ctx: default_prompt)
-        optional = node.optional
-        m = self.m
-        kid = m.register(rest)
-        where = self.loc(node)
-
-        def run(ctx):
-            opts = list(self.iterable_at(optf(ctx), where))
-            if not opts or (len(opts) == 1 and not optional):
-                ctx.locals[slot] = opts[0] if opts else None
-                return rest(ctx)
-            player = by(ctx) if by is not None else ctx.me
-            if player is None:
-                player = m.turn_player(ctx.st)
-            if type(player) is not Seat:
-                raise rt.RuleRuntimeError(f"`choose` has nobody to ask here ({label_of(player)}: no player's turn, "
-                                          f"or `by` is not a player): write `by PLAYER`", where)
-            ctx.st["pending"].append({
-                "k": kid,
-                "slot": slot,
-                "player": player.id if player is not None else None,
-                "me": ctx.me.id if ctx.me is not None else None,
-                "prompt": prompt(ctx),
-                "optional": optional,
-                "options": rt.encode(list(opts)),
-                "locals": rt.encode(ctx.locals),
-                "stack": [[k, rt.encode(loc)] for k, loc in ctx.stack],
-            })
-            ctx.stack = []
-            return None
-        return run
 
     def stmt(self, node, scope):
         """A statement that never suspends: f(ctx)."""
@@ -644,58 +462,6 @@ class Compiler:
         m = self.m
         defs = getattr(m, "function_defs", {})
         return any(callee in m._IMPURE or (callee in defs and not m._is_pure(callee)) for callee in facts(node).calls)
-
-    # ---- text with {expressions} -------------------------------------------------------
-
-    def template(self, tok, scope):
-        """A quoted string of rules text with {expressions}; errors point inside the string."""
-        text = self.string(tok) if isinstance(tok, Token) else tok
-        src = self.src
-        if isinstance(tok, Token) and src is not None:
-            line, column = tok.line, tok.column
-            if self.kind == "expr" and "\n" in src.text:
-                here = self.loc(tok)
-                return self.template_text(text, scope, at=lambda k: (here.file, here.line, here.column + 1 + k, src))
-            return self.template_text(text, scope, at=lambda k: (*_loc_tuple(src.locate(line, column + 1 + k)), src))
-        return self.template_text(text, scope)
-
-    def template_text(self, text: str, scope, src: SourceText | None = None, at=None):
-        """Compile a text with {expressions}. `src` is the YAML value holding it, or `at(offset)`
-        gives (file, line, column, source) of an offset in the text: errors then point inside it."""
-        if at is None and src is not None:
-            def at(k, src=src):
-                before = src.text[:k]
-                line = before.count("\n") + 1
-                column = k - (before.rfind("\n") + 1) + 1
-                return (*_loc_tuple(src.locate(line, column)), src)
-        parts = []
-        offset = 0
-        for i, piece in enumerate(re.split(r"\{([^{}]*)\}", text)):
-            if i % 2 == 0:
-                if piece:
-                    parts.append(piece)
-                offset += len(piece) + 1
-            else:
-                saved = self.src, self.kind
-                if at is not None:
-                    file, line, column, whole = at(offset)
-                    piece_src = SourceText(piece, file, line, column, False, 0, whole.lines)
-                else:
-                    piece_src = SourceText.plain(piece, self.src.file if self.src else "<text>")
-                try:
-                    f = self.expr(piece_src, scope)
-                finally:
-                    self.src, self.kind = saved
-                parts.append(f)
-                offset += len(piece) + 1
-        parts = tuple(parts)
-
-        def render(ctx):
-            viewer = ctx.viewer
-            if viewer is None:
-                return "".join(p if isinstance(p, str) else label_of(p(ctx)) for p in parts)
-            return "".join(p if isinstance(p, str) else label_for(p(ctx), viewer) for p in parts)
-        return render
 
 
 Compiler._STATEMENTS.update({
