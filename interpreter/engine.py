@@ -16,16 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import runtime as rt
-from .errors import IllegalActionError, Location, RefusalKind, RuleRuntimeError
+from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
+from .flow import Flow
 from .guard import guard_methods, translate
 from .match import Match
-from .model import Action, Seat, key_of, label_for, label_of
+from .model import Action, key_of, label_for, label_of
 from .state import clone, from_json, to_json
 
 __all__ = ["Game", "Step", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
 _MISSING = object()
-_MAX_SETTLE = 10_000
 
 
 @dataclass
@@ -37,7 +37,7 @@ class Step:
     events: list = field(default_factory=list)
 
 
-class Game:
+class Game(Flow):
     """A compiled match plus the forward model over its states."""
 
     def __init__(self, match: Match):
@@ -389,290 +389,6 @@ class Game:
             entry(ctx)
         except RecursionError as e:
             raise translate(e) from None
-
-    # ---- the flow of rounds, turns and steps -------------------------------------------
-
-    def _call_effect(self, ctx, compiled, me=None):
-        if compiled is None:
-            return
-        entry, scope = compiled
-        ctx.me = me
-        ctx.locals = [None] * scope.size
-        ctx.stack = []
-        self._run(ctx, entry)
-
-    def _emit(self, ctx, name, args):
-        if self.m._handlers["on"].get(name):
-            ctx.events.append((name, args))
-            self.m._event_direct[name](ctx, args)
-
-    def _settle(self, ctx):
-        """Move the flow on until a decision is needed or the game is over."""
-        st = ctx.st
-        m = self.m
-        flow = st["flow"]
-        for _ in range(_MAX_SETTLE):
-            if flow["phase"] == "over":
-                return
-            fin = flow.get("finish")
-            if fin == "game":
-                st["pending"].clear()
-                flow["phase"] = "over"
-                flow["finish"] = None
-                return
-            if st["pending"]:
-                if fin is None or flow["phase"] == "setup":
-                    return
-                st["pending"].clear()  # a turn that ends drops what was waiting
-            resume = flow.get("resume")
-            if resume:  # a flow effect (round or turn start/end) waited for a choice: carry on
-                flow["resume"] = None
-                if resume == "order":
-                    self._begin_order(ctx)
-                elif resume == "first_step":
-                    self._next_step(ctx)
-                elif resume in ("turn_ended:next", "turn_ended:round"):
-                    self._after_end_turn(ctx, resume.split(":")[1])
-                elif resume == "round_ended":
-                    self._after_round_end(ctx)
-                continue
-            if flow["phase"] == "setup":
-                self._start_round(ctx)
-                continue
-            if fin is not None and flow.get("win"):
-                flow["win"] = None  # a step, turn or round that ends closes its window
-            if fin == "round":
-                flow["finish"] = None
-                self._end_turn(ctx, then="round")
-                continue
-            if fin == "turn":
-                flow["finish"] = None
-                self._end_turn(ctx, then="next")
-                continue
-            if fin == "step":
-                flow["finish"] = None
-                self._next_step(ctx)
-                continue
-            # no pending choice, nothing finished: does the current step need a decision?
-            if flow["pos"] >= len(flow["order"]):
-                self._end_round(ctx)
-                continue
-            step = m.steps[flow["step"]] if flow["step"] < len(m.steps) else None
-            if step is None:
-                self._end_turn(ctx, then="next")
-                continue
-            if m.windows and self._window_decides(ctx):
-                return
-            if self._has_action(st):
-                return
-            self._next_step(ctx)
-        rs = m.rs
-        where = next((rs.origins[k] for k in (("flow", "turn"), ("flow", "round")) if k in rs.origins),
-                     Location(rs.files[0] if rs.files else rs.name))
-        raise RuleRuntimeError(f"the flow did not settle after {_MAX_SETTLE} transitions without a decision: "
-                               f"the rules loop (a turn, step or round that always finishes at once, with "
-                               f"no action to play?)", where)
-
-    def _has_action(self, st) -> bool:
-        """Whether the turn player has a legal action in the current step. The list is kept
-        for `legal_actions` (with the state it is of: the last state the flow stopped in)."""
-        listed = [a for a, _ in self._legal(st, labels=False)]
-        if listed:
-            self._listed = (st, listed)
-            return True
-        return False
-
-    # ---- out-of-turn windows (flow.turn.windows) ---------------------------------------------
-    # flow["win"] is None or [windows still to visit at this moment (the first is open),
-    # its seats still to ask (the first decides; None until the window opens)]. flow["wseen"] is
-    # the last moment [step, actions of the turn's player] at which the windows were visited.
-
-    def _window_decides(self, ctx) -> bool:
-        """Open, go on with or close the windows at this moment of the turn: True when a seat of an
-        open window has a decision. A seat with nothing to do but decline is not asked."""
-        st, m = ctx.st, self.m
-        flow = st["flow"]
-        win = flow.get("win")
-        if not win:
-            moment = [flow["step"], flow.get("acts", 0)]
-            seen = flow.get("wseen")
-            if seen == moment:
-                return False
-            new_step = seen is None or seen[0] != moment[0]
-            flow["wseen"] = moment
-            step = m.step_name(st)
-            due = [i for i, w in enumerate(m.windows)
-                   if (w.steps is None or step in w.steps) and (new_step or w.each == "action")]
-            if not due:
-                return False
-            win = [due, None]
-        while win:
-            due, seats = win
-            if seats is None:
-                seats = self._window_seats(ctx, m.windows[due[0]])
-            while seats and not self._window_has_action(st, due[0], seats[0]):
-                seats = seats[1:]
-            if seats:
-                flow["win"] = [due, seats]
-                return True
-            win = [due[1:], None] if len(due) > 1 else None
-        flow["win"] = None
-        return False
-
-    def _window_seats(self, ctx, w) -> list[int]:
-        m = self.m
-        f, size = w.seats
-        ctx.me = m.turn_player(ctx.st)
-        ctx.locals = [None] * size
-        got = f(ctx)
-        if not isinstance(got, list) or not all(isinstance(s, Seat) for s in got):
-            raise RuleRuntimeError(f"the seats of window `{w.name}` must be a list of players, not {label_of(got)}",
-                                   w.where)
-        return [s.id for s in got]
-
-    def _window_has_action(self, st, i, seat) -> bool:
-        m = self.m
-        ctx = rt.Ctx(st, m, m.seats[seat])
-        ctx.memo = {}
-        out = []
-        for a in m.window_actions[i]:
-            self._walk(ctx, a, out, first_only=True)
-            if out:
-                return True
-        return False
-
-    def _start_round(self, ctx):
-        st = ctx.st
-        m = self.m
-        flow = st["flow"]
-        flow["phase"] = "play"
-        flow["round"] += 1
-        self._reset(st, "round")
-        self._call_effect(ctx, m.round_start)
-        self._emit(ctx, "round_start", [])
-        if st["pending"]:
-            flow["resume"] = "order"
-            return
-        self._begin_order(ctx)
-
-    def _begin_order(self, ctx):
-        st, m = ctx.st, self.m
-        flow = st["flow"]
-        if m.round_order is not None:
-            ctx.me = None
-            ctx.locals = [None] * m.round_order_scope.size
-            got = m.round_order(ctx)
-            if not isinstance(got, list) or not all(isinstance(s, Seat) for s in got):
-                raise RuleRuntimeError(f"flow.round.order must give a list of players, not {label_of(got)}",
-                                       m.rs.where_of(m.rs.flow["round"], "order"))
-            order = [s.id for s in got]
-        else:
-            order = [s.id for s in m.seats]
-        flow["order"] = order
-        flow["pos"] = 0
-        self._start_turn(ctx)
-
-    def _start_turn(self, ctx):
-        st, m = ctx.st, self.m
-        flow = st["flow"]
-        if flow["pos"] >= len(flow["order"]):
-            return
-        flow["step"] = -1
-        if m.windows:  # a game without windows keeps none of their bookkeeping in its state
-            flow["win"] = flow["wseen"] = None
-            flow["acts"] = 0
-        st["used"] = {}
-        player = m.turn_player(st)
-        self._call_effect(ctx, m.turn_start, player)
-        self._emit(ctx, "turn_start", [player])
-        if st["pending"]:
-            flow["resume"] = "first_step"
-            return
-        self._next_step(ctx)
-
-    def _next_step(self, ctx):
-        st, m = ctx.st, self.m
-        flow = st["flow"]
-        player = m.turn_player(st)
-        i = flow["step"] + 1
-        while i < len(m.steps):
-            step = m.steps[i]
-            if step.skip is not None:
-                f, size = step.skip
-                ctx.me = player
-                ctx.locals = [None] * size
-                if f(ctx):
-                    i += 1
-                    continue
-            break
-        flow["step"] = i
-
-    def _end_turn(self, ctx, then: str):
-        """End the turn, then go to the next turn (`next`) or end the round (`round`)."""
-        st, m = ctx.st, self.m
-        player = m.turn_player(st)
-        if player is not None:
-            self._emit(ctx, "turn_end", [player])
-            self._call_effect(ctx, m.turn_end, player)
-            if st["pending"]:
-                st["flow"]["resume"] = f"turn_ended:{then}"
-                return
-        self._after_end_turn(ctx, then)
-
-    def _after_end_turn(self, ctx, then: str):
-        st = ctx.st
-        if self.m.turn_player(st) is not None:
-            self._reset(st, "turn")
-            st["used"] = {}
-        if st["flow"].get("finish") == "turn":
-            st["flow"]["finish"] = None
-        if then == "round":
-            self._end_round(ctx)
-        else:
-            self._next_turn(ctx)
-
-    def _next_turn(self, ctx):
-        flow = ctx.st["flow"]
-        if flow["phase"] == "over":
-            return
-        flow["pos"] += 1
-        if flow["pos"] < len(flow["order"]):
-            self._start_turn(ctx)
-
-    def _end_round(self, ctx):
-        st, m = ctx.st, self.m
-        flow = st["flow"]
-        self._emit(ctx, "round_end", [])
-        self._call_effect(ctx, m.round_end)
-        if st["pending"]:
-            flow["resume"] = "round_ended"
-            return
-        self._after_round_end(ctx)
-
-    def _after_round_end(self, ctx):
-        st, m = ctx.st, self.m
-        flow = st["flow"]
-        if flow.get("finish") == "game":
-            return
-        flow["finish"] = None
-        if m.round_until is not None:
-            ctx.me = None
-            ctx.locals = [None] * m.round_until_scope.size
-            if not m.round_until(ctx):
-                self._begin_order(ctx)  # the round goes on: another pass through the order
-                return
-        self._start_round(ctx)
-
-    def _reset(self, st, scope):
-        for kind, name, default in self.m.resets[scope]:
-            if kind == "gv":
-                st["gv"][name] = list(default) if isinstance(default, list) else default
-            else:
-                values = st[kind][name]
-                if isinstance(default, list):
-                    st[kind][name] = [list(default) for _ in values]
-                else:
-                    st[kind][name] = [default] * len(values)
 
     # ---- results --------------------------------------------------------------------
 
