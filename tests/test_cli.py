@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
+from interpreter.play import cli
 from interpreter.engine import Game
 from interpreter.paths import content_dir
-from interpreter.render import Renderer
+from interpreter.play.render import Renderer
 from interpreter.simulate import simulate
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
@@ -81,7 +81,7 @@ def test_validate_checks_the_render_section(capsys, broken):
 
 def test_validate_in_a_subprocess_never_shows_a_traceback(broken):
     folder = broken("limit: 1", "limit: one")
-    proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", str(folder)],
+    proc = subprocess.run([sys.executable, "-m", "interpreter.play.cli", "validate", str(folder)],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1
     assert "game.yaml:" in proc.stderr and "/actions/roll/limit" in proc.stderr

@@ -22,9 +22,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ContentError, InterpretError, Location, Problem
-from .loader import content_files
-from .paths import content_dir, game_dir
+from ..errors import ContentError, InterpretError, Location, Problem
+from ..loader import content_files
+from ..paths import content_dir, game_dir
 
 FORMAT = "interpret"
 VERSION = 1
@@ -102,7 +102,7 @@ class LogWriter:
             self.f = self.path.open("w", encoding="utf-8")
         except OSError as e:
             raise LogError(Location(str(path)), f"cannot write the log: {e.strerror}") from None
-        from . import __version__
+        from .. import __version__
         self._write({"log": FORMAT, "version": VERSION, "interpret": __version__, "game": game_reference(game),
                      "players": players,
                      "options": options, "variants": [variant_reference(game, v) for v in variants or []],
@@ -235,7 +235,7 @@ def _key_location(name: str, lines: list, line: int, key) -> Location:
 def _validator(kind: str):
     from jsonschema import Draft202012Validator
 
-    from .loader import schema
+    from ..loader import schema
     whole = schema("log")
     return Draft202012Validator({**whole["$defs"][kind], "$defs": whole["$defs"]})
 
@@ -279,7 +279,7 @@ def _check(name: str, lines: list, line: int, entry: dict, kind: str) -> None:
 def json_too_deep(text: str, cap: int | None = None) -> int | None:
     """The offset of the first bracket nested more than `cap` deep (Python's JSON reader recurses
     once per level), or None. Brackets inside strings do not count."""
-    from .limits import DEFAULT
+    from ..limits import DEFAULT
     cap = cap or DEFAULT.yaml_depth
     if text.count("[") + text.count("{") <= cap:
         return None

@@ -25,13 +25,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import runtime as rt
-from .dsl.compiler import CompileError, Scope
-from .dsl.parser import ParseFailure
-from .errors import ErrorList
-from .guard import guard_methods
-from .model import Card, Seat, Zone
-from .yamlio import SourceText
+from .. import runtime as rt
+from ..dsl.compiler import CompileError, Scope
+from ..dsl.parser import ParseFailure
+from ..errors import ErrorList
+from ..guard import guard_methods
+from ..model import Card, Seat, Zone
+from ..yamlio import SourceText
 
 _PIECE = re.compile(r"\{([^{}]*)\}")
 HIDDEN = "?"
@@ -73,7 +73,7 @@ def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
 
 def compile_template(match, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
     """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
-    from .loader import resolve_parent
+    from ..loader import resolve_parent
     parent, key = resolve_parent(parent, key)  # merged sections and variants know each key's file
     value = parent[key]
     if not isinstance(value, str):
@@ -110,7 +110,7 @@ def compile_template(match, parent, key, *, names: tuple[str, ...], errors: Erro
 
 def _visible_cards_function():
     try:
-        from .views import visible_cards  # the one definition of what a seat sees, when present
+        from ..views import visible_cards  # the one definition of what a seat sees, when present
     except ImportError:
         return None
     return visible_cards
@@ -250,7 +250,7 @@ class Renderer:
         out = []
         for i, name in enumerate(names):
             if name not in known:
-                from .dsl.compiler import did_you_mean
+                from ..dsl.compiler import did_you_mean
                 errors.add(m.rs.where_of(names, i), f"render: unknown zone `{name}`",
                            hint=did_you_mean(str(name), known) or "zones: " + ", ".join(known))
             else:
