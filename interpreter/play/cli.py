@@ -354,7 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, help="the game's random seed (default: a random one, printed)")
     seat_flags(q, humans=True)
     q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
-    q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
+    q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay` and "
+                                                 "`--resume` (a game with a human is saved anyway, in "
+                                                 "~/.local/state/interpret/)")
+    q.add_argument("--resume", metavar="FILE", help="continue the saved game FILE (its log) where it stopped")
     q.add_argument("--log-seat", nargs=2, action="append", metavar=("SEAT", "FILE"),
                    help="write seat SEAT's own account of the game to FILE (text: only what that seat saw)")
     q.add_argument("--force", action="store_true", help="with --log or --log-seat: overwrite FILE if it exists")
