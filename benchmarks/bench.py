@@ -38,7 +38,7 @@ if (ROOT / "interpreter").is_dir():  # measure this checkout, whatever version i
     sys.path.insert(0, str(ROOT))
 
 from interpreter.agents import RandomAgent, bot_seed, make_decision  # noqa: E402
-from interpreter.cli import load_game, validate_game  # noqa: E402
+from interpreter.play.cli import load_game, validate_game  # noqa: E402
 from interpreter.engine import clone, from_json, to_json  # noqa: E402
 from interpreter.paths import content_dir  # noqa: E402
 from interpreter.simulate import simulate  # noqa: E402

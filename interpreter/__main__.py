@@ -1,6 +1,6 @@
 """`python -m interpreter` runs the `interpret` command."""
 import sys
 
-from .cli import main
+from .play.cli import main
 
 sys.exit(main())

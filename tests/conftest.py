@@ -113,3 +113,9 @@ def play_checked(game: Game, seed: int, *, max_steps: int = 5000, each=None):
 def checked_playout():
     """`checked_playout(game, seed, max_steps=..., each=...)`: see play_checked."""
     return play_checked
+
+
+@pytest.fixture(autouse=True)
+def _saved_games_in_tmp(tmp_path_factory, monkeypatch):
+    """`interpret play` saves a game with a human under $XDG_STATE_HOME: keep the tests' saves out of $HOME."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter import cli
+from interpreter.play import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from interpreter import cli
+from interpreter.play import cli
 
 BASE = """\
 game: {name: hardened, players: {min: 2, max: 3}}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
+from interpreter.play import cli, common
 from interpreter.agents import (AgentSpec, AgentSpecError, Decision, GreedyAgent, ISMCTSAgent, MCTSAgent,
                                 RandomAgent, bot_seed, decide, make_agent, make_decision, parse_spec)
 from interpreter.engine import Game
@@ -174,10 +174,10 @@ def test_bots_sets_every_computer_seat(capsys):
 
 
 def test_the_default_opponents_at_a_terminal_are_the_strong_bots():
-    kinds = cli.seat_kinds([], 4, auto=False, interactive=True)
+    kinds = common.seat_kinds([], 4, auto=False, interactive=True)
     assert kinds == ["human"] + ["ismcts:1s"] * 3
-    assert cli.seat_kinds([], 2, auto=True, interactive=True) == ["random", "random"]
-    assert cli.seat_kinds(["2=mcts:50"], 3, auto=False, interactive=True, bots="easy") == ["human", "mcts:50", "random"]
+    assert common.seat_kinds([], 2, auto=True, interactive=True) == ["random", "random"]
+    assert common.seat_kinds(["2=mcts:50"], 3, auto=False, interactive=True, bots="easy") == ["human", "mcts:50", "random"]
 
 
 @pytest.mark.parametrize("argv, says", [

@@ -11,7 +11,7 @@ import pytest
 from interpreter.analysis import Spec, analyze
 from interpreter.analysis.stats import (chi2_sf, chi_square_even, mean_difference, quantiles, two_proportions,
                                         wilson)
-from interpreter.cli import main
+from interpreter.play.cli import main
 from interpreter.paths import game_dir
 
 # ---- statistics against published values -----------------------------------------------------

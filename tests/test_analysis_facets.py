@@ -6,7 +6,7 @@ import shutil
 
 from interpreter.analysis import Spec, analyze
 from interpreter.analysis.stats import homogeneity
-from interpreter.cli import main
+from interpreter.play.cli import main
 from interpreter.paths import game_dir
 
 

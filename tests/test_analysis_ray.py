@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from interpreter.cli import main
+from interpreter.play.cli import main
 
 
 def _ray():

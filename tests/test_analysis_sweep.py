@@ -8,7 +8,7 @@ import pytest
 from interpreter.analysis import Spec, analyze
 from interpreter.analysis.runner import AnalysisError
 from interpreter.analysis.sweep import parse_sweep, run_sweep
-from interpreter.cli import main
+from interpreter.play.cli import main
 
 
 def test_an_option_sweep_makes_one_batch_per_value_and_compares_them(tmp_path):

@@ -39,9 +39,9 @@ def test_a_ring_with_columns_is_drawn_and_found_as_rows(make_game):
     assert g.evaluate(st, "cell(2, 1).key") == "s4"  # 4 cells per row: s4 starts row 2
     assert g.evaluate(st, 'zone_named("s7").row') == 2 and g.evaluate(st, 'zone_named("s7").column') == 4
     assert g.evaluate(st, "cell(1, 6).key") == "home1"  # an explicit cell with row and column is found too
-    from interpreter.render import Renderer
+    from interpreter.play.render import Renderer
     board = Renderer(g).screen(st, None).split("\n\n")[1].splitlines()
-    assert board[0].split() == ["│", "1", "2", "3", "4", "6"]
+    assert board[0].split() == ["│", "1", "2", "3", "4", "5", "6"]  # no number skipped (issue 15: DOG column 17)
 
 
 def test_explicit_cells_add_attrs_and_tags_to_ring_cells(make_game):

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
+from interpreter.play import cli
 from interpreter.engine import Game
 from interpreter.paths import content_dir
-from interpreter.render import Renderer
+from interpreter.play.render import Renderer
 from interpreter.simulate import simulate
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
@@ -81,7 +81,7 @@ def test_validate_checks_the_render_section(capsys, broken):
 
 def test_validate_in_a_subprocess_never_shows_a_traceback(broken):
     folder = broken("limit: 1", "limit: one")
-    proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", str(folder)],
+    proc = subprocess.run([sys.executable, "-m", "interpreter.play.cli", "validate", str(folder)],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1
     assert "game.yaml:" in proc.stderr and "/actions/roll/limit" in proc.stderr
@@ -162,7 +162,7 @@ def test_replay_of_a_tampered_log_names_the_line_and_the_reason(capsys, tmp_path
 def test_a_game_left_half_way_keeps_a_log_that_replays_so_far(capsys, monkeypatch, tmp_path):
     log = tmp_path / "left.jsonl"
     code, out, _ = run(capsys, "play", MINI, "--seed", 6, "--seat", "1=human", "--log", log,
-                       stdin="take r1c1\ntake r2c2\nq\n", monkeypatch=monkeypatch)
+                       stdin="take r1c1\ntake r2c2\nq\ny\n", monkeypatch=monkeypatch)
     assert code == 0 and "Game stopped after 2 decisions: you left the game." in out
     code, out, err = run(capsys, "replay", log)
     assert code == 0, err
@@ -182,7 +182,7 @@ def test_replay_of_a_file_that_is_not_a_log(capsys, tmp_path):
 
 def test_a_refused_move_says_why(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", MINI, "--seed", 1, "--seat", "1=human",
-                       stdin="take r9c9\n99\ndance\n?\nq\n", monkeypatch=monkeypatch)
+                       stdin="take r9c9\n99\ndance\n?\nq\ny\n", monkeypatch=monkeypatch)
     assert code == 0
     assert "Refused: r9c9 is not a possible cell now (possible: r1c1" in out
     assert "There is no choice 99: type a number from 1 to 8." in out
@@ -201,7 +201,7 @@ def test_a_human_plays_a_whole_game_by_number_and_by_text(capsys, monkeypatch):
 
 def test_hot_seat_hands_the_keyboard_over_between_humans(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", MINI, "--seed", 1, "--seat", "1=human", "--seat", "2=human",
-                       stdin="\ndone\n\nq\n", monkeypatch=monkeypatch)
+                       stdin="\ndone\n\nq\ny\n", monkeypatch=monkeypatch)
     assert code == 0
     assert "p1 Player 1, your turn: press Enter" in out and "p2 Player 2, your turn: press Enter" in out
     assert "p2 Player 2 (you)" in out

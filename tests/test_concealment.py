@@ -1,6 +1,6 @@
 """Card concealment: a card variable declared `conceals: true` hides its card's identity from
 every view while it is true (interpreter/views.py), and so from the screens and the texts a
-seat is shown (interpreter/render.py). Then Agent DOG's infiltrated pawns, over random games:
+seat is shown (interpreter/play/render.py). Then Agent DOG's infiltrated pawns, over random games:
 no seat may ever tell which pawn an infiltrated pawn is.
 """
 from __future__ import annotations
@@ -13,10 +13,10 @@ import random
 import pytest
 
 from interpreter import views
-from interpreter.cli import Narrator
+from interpreter.play.narration import Narrator
 from interpreter.engine import Game, clone
 from interpreter.position import Position
-from interpreter.render import Renderer
+from interpreter.play.render import Renderer
 from interpreter import runtime as rt
 from interpreter.views import concealed_ids, view, visible_cards
 

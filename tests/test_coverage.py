@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from interpreter import cli
+from interpreter.play import cli
 from interpreter.coverage import run_coverage, run_mutation
 
 GAME = Path(__file__).parent / "fixtures" / "coverage"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
+from interpreter.play import cli
 from interpreter.paths import content_dir
 from interpreter.scenario import load_scenario
 from interpreter.yamlio import key_location

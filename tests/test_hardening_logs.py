@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from interpreter.replay import read_log
+from interpreter.play.replay import read_log
 from tests.hardening import interpret
 
 
 @pytest.fixture(scope="module")
 def good(tmp_path_factory):
-    from interpreter import cli
+    from interpreter.play import cli
     path = tmp_path_factory.mktemp("logs") / "good.log"
     assert cli.main(["play", "tic-tac-toe", "--auto", "--seed", "3", "-q", "--log", str(path)]) == 0
     return path.read_text(encoding="utf-8").splitlines()
@@ -107,7 +107,7 @@ def test_a_device_that_never_ends_is_not_read_for_ever(capsys, device, monkeypat
     """Found by the fuzz suite: `replay /dev/full` read zeros until the memory ran out."""
     import os
 
-    from interpreter import replay
+    from interpreter.play import replay
     if not os.path.exists(device):
         pytest.skip(f"needs {device}")
     monkeypatch.setattr(replay, "MAX_LOG_BYTES", 2 ** 20)

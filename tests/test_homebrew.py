@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import cli
+from interpreter.play import cli
 from interpreter.errors import ContentError
 from interpreter.engine import Game
 from interpreter.scenario import run_paths

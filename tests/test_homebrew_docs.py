@@ -49,7 +49,7 @@ def shell_env(tmp_path) -> dict:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "interpret"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m interpreter.cli "$@"\n', encoding="utf-8")
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m interpreter.play.cli "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     return dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", PYTHONPATH=str(ROOT))
 

@@ -26,13 +26,13 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_the_data_and_the_command(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for path in ("interpreter/cli.py", "interpreter/_data/grammar/rules.lark",
+    for path in ("interpreter/play/cli.py", "interpreter/_data/grammar/rules.lark",
                  "interpreter/_data/schemas/content.schema.json"):
         assert path in names
     bundled = {Path(n).parts[3] for n in names if n.startswith("interpreter/_data/content/")}
     assert bundled == {p.name for p in (ROOT / "content").iterdir() if p.is_dir()}
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "interpret = interpreter.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "interpret = interpreter.play.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_the_installed_package_runs_from_another_folder(wheel, tmp_path):
@@ -44,7 +44,7 @@ def test_the_installed_package_runs_from_another_folder(wheel, tmp_path):
     elsewhere.mkdir()
 
     def interpret(*args):
-        return subprocess.run([sys.executable, "-c", "import sys; from interpreter.cli import main; "
+        return subprocess.run([sys.executable, "-c", "import sys; from interpreter.play.cli import main; "
                                "sys.exit(main(sys.argv[1:]))", *args],
                               cwd=elsewhere, env=env, capture_output=True, text=True)
 

@@ -1,7 +1,7 @@
-"""`interpret analyze`: the command line's side of the balance lab (cli.py holds its parser entry)."""
+"""`interpret analyze`: the command line's side of the balance lab (play/cli.py holds its parser entry)."""
 from __future__ import annotations
 
-from ..cli import UsageError, _out, parse_options, seat_kinds
+from ..play.common import UsageError, _out, parse_options, seat_kinds
 from . import Spec, analyze
 from .progress import BatchProgress
 from .runner import default_jobs

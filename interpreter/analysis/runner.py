@@ -44,7 +44,7 @@ class Spec:
     max_decisions: int = MAX_DECISIONS
 
     def load(self):
-        from ..cli import load_game
+        from ..play.common import load_game
         return load_game(self.game, self.players, dict(self.options), tuple(self.variants))
 
 

@@ -22,9 +22,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ContentError, InterpretError, Location, Problem
-from .loader import content_files
-from .paths import content_dir, game_dir
+from ..errors import ContentError, InterpretError, Location, Problem
+from ..loader import content_files
+from ..paths import content_dir, game_dir
 
 FORMAT = "interpret"
 VERSION = 1
@@ -96,13 +96,22 @@ class LogWriter:
     """Writes a log line by line, flushed, so that an interrupted game keeps its log."""
 
     def __init__(self, path: str | Path, *, game: str, players: int, options: dict, seed: int, seats: list,
-                 variants: list | None = None):
+                 variants: list | None = None, sync: bool = False, resume: list | None = None):
+        """`sync`: each line is on the disk (fsync) before the game goes on, so that a game killed
+        at any moment can be resumed (`play --resume`). `resume`: append to the log of a game
+        whose action lines start at these offsets, instead of writing a new log."""
         self.path = Path(path)
+        self.sync = sync
         try:
-            self.f = self.path.open("w", encoding="utf-8")
+            self.f = self.path.open("a" if resume is not None else "w", encoding="utf-8")
         except OSError as e:
             raise LogError(Location(str(path)), f"cannot write the log: {e.strerror}") from None
-        from . import __version__
+        self.offsets = []  # where each action line starts: undo cuts the log there
+        if resume is not None:
+            self.n = len(resume)
+            self.offsets = list(resume)
+            return
+        from .. import __version__
         self._write({"log": FORMAT, "version": VERSION, "interpret": __version__, "game": game_reference(game),
                      "players": players,
                      "options": options, "variants": [variant_reference(game, v) for v in variants or []],
@@ -114,6 +123,8 @@ class LogWriter:
         try:
             self.f.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
             self.f.flush()
+            if self.sync:
+                os.fsync(self.f.fileno())
         except OSError as e:
             self._abandon()
             raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
@@ -126,7 +137,24 @@ class LogWriter:
 
     def action(self, player: str | None, action) -> None:
         self.n += 1
+        self.offsets.append(self.f.tell())
         self._write({"n": self.n, "player": player, "action": str(action)})
+
+    def truncate(self, n: int) -> None:
+        """Keep only the first `n` actions (undo). Only the actions written by this writer can go."""
+        if n >= self.n:
+            return
+        at = self.offsets[n]
+        try:
+            self.f.flush()
+            self.f.truncate(at)
+            self.f.seek(at)
+            if self.sync:
+                os.fsync(self.f.fileno())
+        except OSError as e:
+            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+        del self.offsets[n:]
+        self.n = n
 
     def result(self, result: dict) -> None:
         self._write({"result": result})
@@ -146,6 +174,27 @@ class LogWriter:
         except OSError as e:
             self._abandon()
             raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+
+
+def action_offsets(path) -> list[int]:
+    """Where each action line of a log starts (bytes), after cutting a last line left unfinished by a
+    crash or a kill (it is not in the game: its action was never applied after being written whole)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            with p.open("r+b") as f:
+                f.truncate(cut)
+            data = data[:cut]
+    except OSError as e:
+        raise LogError(Location(str(p)), f"cannot read the log: {e.strerror or e}") from None
+    out, at = [], 0
+    for line in data.split(b"\n")[:-1]:
+        if b'"action"' in line and at > 0:
+            out.append(at)
+        at += len(line) + 1
+    return out
 
 
 def check_new_log(path, *, force: bool = False) -> None:
@@ -235,7 +284,7 @@ def _key_location(name: str, lines: list, line: int, key) -> Location:
 def _validator(kind: str):
     from jsonschema import Draft202012Validator
 
-    from .schema import schema
+    from ..schema import schema
     whole = schema("log")
     return Draft202012Validator({**whole["$defs"][kind], "$defs": whole["$defs"]})
 
@@ -279,7 +328,7 @@ def _check(name: str, lines: list, line: int, entry: dict, kind: str) -> None:
 def json_too_deep(text: str, cap: int | None = None) -> int | None:
     """The offset of the first bracket nested more than `cap` deep (Python's JSON reader recurses
     once per level), or None. Brackets inside strings do not count."""
-    from .limits import DEFAULT
+    from ..limits import DEFAULT
     cap = cap or DEFAULT.yaml_depth
     if text.count("[") + text.count("{") <= cap:
         return None

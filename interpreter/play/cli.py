@@ -8,61 +8,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import secrets
 import sys
 import time
 from dataclasses import dataclass
 
-from . import __version__
-from .agents import DEFAULT_LEVEL, AgentSpecError, bot_seed, decide, make_agent, parse_spec
-from .errors import ContentError, InterpretError, Location, Problem
-from .model import Action
-from .render import PUBLIC
-
-DEFAULT_GAME = "dark-agent"
-HUMAN = "human"
-
-
-class UsageError(InterpretError):
-    """The command line asks for something impossible (exit code 2)."""
-
-
-def _out(*lines) -> None:
-    for line in lines:
-        print(line)
-
-
-def _err(text: str) -> None:
-    print(text, file=sys.stderr)
-
-
-# ---- loading ---------------------------------------------------------------------------
-
-def parse_options(items) -> dict:
-    options = {}
-    for item in items or ():
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--option {item!r}: write NAME=VALUE (give the game before --option)")
-        options[name.strip()] = value.strip()
-    return options
-
-
-def game_folder(game: str) -> str:
-    """A game given by one of its files (`.../game.yaml`) means its folder."""
-    from pathlib import Path
-    p = Path(game)
-    return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
-
-
-def load_game(game: str, players: int | None, options: dict, variants=()):
-    from .engine import Game
-    from .loader import load_ruleset
-    from .match import Match
-    rs = load_ruleset(game_folder(game), variants=variants)
-    return Game(Match(rs, players if players is not None else rs.default_players, options))
-
+from .. import __version__
+from ..errors import ContentError, InterpretError, Location, Problem
+from ..model import Action
+from .common import DEFAULT_GAME, UsageError, _err, _n, _out, game_folder, load_game, parse_options, seat_kinds
+from .narration import Narrator
+from .session import cmd_play
 
 # ---- validate ---------------------------------------------------------------------------
 
@@ -85,10 +40,6 @@ class Validation:
                 f"{players} players, {self.seconds * 1000:.0f} ms")
 
 
-def _n(k: int, word: str) -> str:
-    return f"{k} {word}" + ("" if k == 1 else "s")
-
-
 def player_counts(rs) -> list[int]:
     lo, hi = rs.player_range
     if hi - lo > 12:  # no declared maximum: the ends and the default are enough
@@ -98,9 +49,9 @@ def player_counts(rs) -> list[int]:
 
 def validate_game(path: str, variants=()) -> Validation:
     """Load a game and compile it for every player count; raise ContentError with every problem."""
-    from .engine import Game
-    from .loader import load_ruleset
-    from .match import Match
+    from ..engine import Game
+    from ..loader import load_ruleset
+    from ..match import Match
     from .render import Renderer
     start = time.perf_counter()
     rs = load_ruleset(game_folder(path), variants=variants, keep_going=True)
@@ -148,345 +99,10 @@ def cmd_validate(args) -> int:
     return 0
 
 
-# ---- what a game prints ---------------------------------------------------------------
-
-class Narrator:
-    """Prints what happens in a game: moves, messages from the rules, rounds, the result."""
-
-    def __init__(self, game, renderer, *, viewer: int | None = None, quiet: bool = False, out=None):
-        self.game = game
-        self.renderer = renderer
-        # whose eyes: a seat, PUBLIC (what everyone at the table sees), or None (everything:
-        # bots only, nobody's secrets to keep)
-        self.viewer = viewer
-        self.quiet = quiet
-        self.round = None
-        self.out = out or _out
-
-    def start(self, st, seed: int, seats: list[str]) -> None:
-        if self.quiet:
-            return
-        g = self.game
-        who = ", ".join(f"{s.key} {s.name} ({kind})" for s, kind in zip(g.m.seats, seats))
-        self.out(f"{g.m.rs.title}, {g.num_players} players, seed {seed}: {who}")
-        self.new_round(st)
-
-    def new_round(self, st) -> None:
-        from .render import round_name
-        r = round_name(st)
-        if r != self.round and not self.game.is_terminal(st):
-            self.round = r
-            if not self.quiet:
-                self.out(f"── {r} ──")
-
-    def hide(self, st_before, player: int | None, label: str) -> str:
-        """A move's label as the viewer may read it before the move (a card revealed by the move
-        itself, such as the last card of a hidden pile, must not tell who played it)."""
-        if self.quiet or player == self.viewer:
-            return label
-        return self.renderer.redact(st_before, self.viewer, label)
-
-    def move(self, st_after, *, n: int, player: int | None, label: str, events) -> None:
-        if self.quiet:
-            return
-        m = self.game.m
-        if player != self.viewer:
-            label = self.renderer.redact(st_after, self.viewer, label)
-        who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
-        self.out(f"{n:>5}. {who}: {label}")
-        for name, args in events:
-            if name == "log":
-                self.out(f"       {self.renderer.redact(st_after, self.viewer, str(args[0]))}")
-        self.new_round(st_after)
-
-    def result(self, st, decisions: int) -> dict:
-        g = self.game
-        m = g.m
-        scores = g.scores(st)
-        ranking = g.ranking(st)
-        winners = g.winners(st)
-        rounds = st["flow"]["round"]
-        if not self.quiet:
-            self.out("", self.renderer.screen(st, self.viewer), "")
-        self.out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
-        w = max(len(s.name) for s in m.seats)
-        for place, i in enumerate(ranking, 1):
-            s = m.seats[i]
-            mark = "  winner" if i in winners else ""
-            self.out(f"{place:>3}. {s.key} {s.name.ljust(w)}  score {scores[i]}{mark}")
-        return {"decisions": decisions, "rounds": rounds, "scores": scores,
-                "ranking": [m.seats[i].key for i in ranking], "winners": [m.seats[i].key for i in winners]}
-
-
-# ---- play -------------------------------------------------------------------------------
-
-CLEAR_SCREEN = "\033[2J\033[H"
-
-
-class _Account:
-    """A seat's own account of a game, written as text as the game goes."""
-
-    def __init__(self, path: str, f):
-        self.path, self.f = path, f
-
-    def write_lines(self, *lines) -> None:
-        try:
-            self.f.write("\n".join(lines) + "\n")
-            self.f.flush()
-        except OSError as e:
-            raise InterpretError(f"{self.path}: cannot write the account: {e.strerror or e}") from None
-
-    def close(self) -> None:
-        try:
-            self.f.close()
-        except OSError:
-            pass
-
-
-def _seat_number(text: str, players: int) -> int:
-    try:
-        seat = int(text)
-    except ValueError:
-        seat = 0
-    if not (1 <= seat <= players):
-        raise UsageError(f"--log-seat {text}: seats are 1 to {players}")
-    return seat
-
-
-def _open_account(path: str, seat: int, players: int, *, force: bool) -> _Account:
-    from .replay import check_new_log  # the same rules as --log: no overwriting without --force
-    check_new_log(path, force=force)
-    try:
-        return _Account(path, open(path, "w", encoding="utf-8"))
-    except OSError as e:
-        raise InterpretError(f"{path}: cannot write the account: {e.strerror or e}") from None
-
-
-HELP = """Type the number of a choice, or an action as text (for example `{example}`).
-  b  show the board again      l  list the choices again
-  ?  this help                 q  leave the game"""
-
-
-class Quit(Exception):
-    def __init__(self, why: str, code: int):
-        self.why = why
-        self.code = code
-
-
-def _agent_spec(text: str, what: str) -> str:
-    try:
-        return str(parse_spec(text))
-    except AgentSpecError as e:
-        raise UsageError(f"{what}: {e}") from None
-
-
-def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str | None = None,
-               humans_allowed: bool = True) -> list[str]:
-    """Who plays each seat: `human` or an agent specification (`random`, `greedy`, `mcts:5000`,
-    `ismcts:2s`). `bots` (a level `easy|normal|hard` or a specification) plays every seat not
-    given by `--seat`; without it the computer seats are the strong bots (the `hard` level) when a
-    human plays at a terminal, and random bots otherwise (`--auto`, input that is not a terminal,
-    `simulate`): batch games stay fast."""
-    kinds: dict[int, str] = {}
-    for spec in specs or ():
-        num, sep, kind = spec.partition("=")
-        kind = kind.strip().lower()
-        if not sep or not num.strip().isdigit():
-            raise UsageError(f"--seat {spec!r}: write N=human or N=AGENT (random, greedy, mcts:5000, ismcts:2s), "
-                             f"N from 1 to {players}")
-        i = int(num)
-        if not 1 <= i <= players:
-            raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
-        if kind == HUMAN:
-            if not humans_allowed:
-                raise UsageError(f"--seat {spec!r}: every seat of a simulation is a bot")
-        else:
-            kind = _agent_spec(kind, f"--seat {spec!r}")
-        kinds[i - 1] = kind
-    others = _agent_spec(bots, f"--bots {bots!r}") if bots else None
-    if auto and HUMAN in kinds.values():
-        raise UsageError("--auto makes every seat a bot: drop the --seat N=human")
-    if auto or not humans_allowed or (not interactive and HUMAN not in kinds.values()):
-        return [kinds.get(i, others or "random") for i in range(players)]
-    if HUMAN not in kinds.values() and 0 not in kinds:
-        kinds[0] = HUMAN
-    default = str(parse_spec(DEFAULT_LEVEL)) if interactive else "random"
-    return [kinds.get(i, others or default) for i in range(players)]
-
-
-class Human:
-    """A seat played at the keyboard, seeing only what its view allows."""
-
-    def __init__(self, game, renderer, seat: int, *, stream=None):
-        self.game = game
-        self.renderer = renderer
-        self.seat = seat
-        self.stream = stream if stream is not None else sys.stdin
-        self.echo = not self.stream.isatty()
-
-    def show(self, st, choices) -> None:
-        _out("", self.renderer.screen(st, self.seat), "")
-        self.list(choices)
-
-    @staticmethod
-    def list(choices) -> None:
-        _out("Your choices:")
-        w = len(str(len(choices)))
-        for i, (_, label) in enumerate(choices, 1):
-            _out(f"  {str(i).rjust(w)}. {label}")
-
-    def read(self, prompt: str) -> str:
-        if not self.echo and self.stream is sys.stdin:  # a terminal: line editing and history
-            try:
-                import readline  # noqa: F401
-            except ImportError:
-                pass
-            try:
-                return input(prompt).strip()
-            except EOFError:
-                print()
-                raise Quit("the input ended before the game did", 1) from None
-        print(prompt, end="", flush=True)
-        line = self.stream.readline()
-        if not line:
-            print()
-            raise Quit("the input ended before the game did", 1)
-        line = line.strip()
-        print(line)  # the transcript shows what was typed
-        return line
-
-    def choose(self, st) -> tuple[Action, str]:
-        g = self.game
-        choices = g.legal_actions_with_labels(st)
-        self.show(st, choices)
-        while True:
-            text = self.read(f"{g.m.seats[self.seat].key}, your choice (1-{len(choices)}, ? for help): ")
-            if not text:
-                continue
-            low = text.lower()
-            if low in ("q", "quit", "exit"):
-                raise Quit("you left the game", 0)
-            if low in ("?", "h", "help"):
-                _out(HELP.format(example=choices[0][0] if choices else "pass"))
-                continue
-            if low in ("b", "board"):
-                self.show(st, choices)
-                continue
-            if low in ("l", "list"):
-                self.list(choices)
-                continue
-            if text.isdigit():
-                k = int(text)
-                if 1 <= k <= len(choices):
-                    return choices[k - 1]
-                _out(f"There is no choice {k}: type a number from 1 to {len(choices)}.")
-                continue
-            for action, label in choices:
-                if low == label.lower() or text == str(action):
-                    return action, label
-            try:
-                action = Action.parse(text)
-            except ValueError:
-                continue
-            reason = g.explain(st, action)
-            if reason is None:  # legal though not listed: take it as typed
-                return action, str(action)
-            _out(f"Refused: {reason}")
-
-
-def cmd_play(args) -> int:
-    from .render import Renderer
-    options = parse_options(args.option)
-    args.game = game_folder(args.game)
-    game = load_game(args.game, args.players, options, args.variant)
-    renderer = Renderer(game)
-    interactive = sys.stdin.isatty()
-    kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
-    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    humans = [i for i, k in enumerate(kinds) if k == HUMAN]
-    # one human: the narration is theirs; hot seat: what the whole table may see, until a player
-    # takes the keyboard; bots only: everything
-    viewer = humans[0] if len(humans) == 1 else (PUBLIC if humans else None)
-    players = {i: (Human(game, renderer, i) if k == HUMAN else make_agent(k, bot_seed(seed, i)))
-               for i, k in enumerate(kinds)}
-    log = None
-    if args.log:
-        from .replay import LogWriter, check_new_log
-        check_new_log(args.log, force=args.force)
-        log = LogWriter(args.log, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
-                        variants=args.variant)
-    narrators = [Narrator(game, renderer, viewer=viewer, quiet=args.quiet)]
-    accounts = []
-    for seat_text, path in args.log_seat or ():  # a seat's own account: what that seat saw, as text
-        seat_no = _seat_number(seat_text, game.num_players)
-        account = _open_account(path, seat_no, game.num_players, force=args.force)
-        accounts.append(account)
-        narrators.append(Narrator(game, renderer, viewer=seat_no - 1, out=account.write_lines))
-    narrator = narrators[0]
-    st = game.new_game(seed=seed)
-    for each in narrators:
-        each.start(st, seed, kinds)
-    n = 0
-    try:
-        while not game.is_terminal(st):
-            if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
-                _err(f"no end after {_n(n, 'decision')} (--max-decisions): the rules may never finish the game"
-                     + (f"\n(the moves so far are in {args.log})" if log else ""))
-                if log is not None:
-                    log.close()
-                return 1
-            p = game.current_player(st)
-            who = players.get(p) if p is not None else None
-            if who is None:
-                who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
-            if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
-                # hot seat: the screen now belongs to another player, who takes the keyboard; what
-                # the last one saw is cleared first
-                narrator.viewer = PUBLIC
-                seat = game.m.seats[p]
-                if sys.stdout.isatty():
-                    sys.stdout.write(CLEAR_SCREEN)
-                who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
-                narrator.viewer = p
-            if isinstance(who, Human):
-                action, label = who.choose(st)
-            else:
-                action = decide(who, game, st)
-                label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
-            labels = [each.hide(st, p, label) for each in narrators]
-            step = game.apply_in_place(st, action)
-            n += 1
-            if log is not None:
-                log.action(game.m.seats[p].key if p is not None else None, action)
-            for each, shown in zip(narrators, labels):
-                each.move(st, n=n, player=p, label=shown, events=step.events)
-    except Quit as q:
-        _out(f"Game stopped after {_n(n, 'decision')}: {q.why}." + (f" The log is in {args.log}." if log else ""))
-        if log is not None:
-            log.close()
-        return q.code
-    except InterpretError as e:  # the rules went wrong while playing: say where in the game
-        if log is not None:
-            log.close()
-        _err(f"error at decision {n + 1} of the game with seed {seed}: {e}"
-             + (f"\n(the moves so far are in {args.log})" if log else ""))
-        return 1
-    for each in narrators[1:]:
-        each.result(st, n)
-    for account in accounts:
-        account.close()
-    result = narrator.result(st, n)
-    if log is not None:
-        log.result(result)
-        log.close()
-        _out(f"Log written to {args.log} (replay it with: interpret replay {args.log})")
-    return 0
-
-
 # ---- replay -----------------------------------------------------------------------------
 
 def cmd_replay(args) -> int:
-    from .errors import IllegalActionError
+    from ..errors import IllegalActionError
     from .render import Renderer
     from .replay import LogError, content_digest, from_header, read_log
     rec = read_log(args.file)
@@ -538,12 +154,12 @@ def cmd_replay(args) -> int:
 # ---- simulate ---------------------------------------------------------------------------
 
 def cmd_simulate(args) -> int:
-    from .simulate import SimulationError, simulate
+    from ..simulate import SimulationError, simulate
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
     game = load_game(args.game, args.players, options, args.variant)
-    from .analysis.progress import BatchProgress
+    from ..analysis.progress import BatchProgress
     bar = BatchProgress()
     bar.start(total=args.games)
     try:
@@ -569,7 +185,7 @@ def cmd_simulate(args) -> int:
 
 def cmd_analyze(args) -> int:
     """The balance lab (interpreter/analysis/command.py)."""
-    from .analysis.command import run_analyze
+    from ..analysis.command import run_analyze
     return run_analyze(args)
 
 
@@ -577,8 +193,8 @@ def cmd_analyze(args) -> int:
 
 def cmd_test(args) -> int:
     """Run scenario files: each failure with its file:line, the expectation and what was seen."""
-    from .paths import game_dir
-    from .scenario import run_paths
+    from ..paths import game_dir
+    from ..scenario import run_paths
     if args.coverage or args.mutate:
         return cmd_test_rules(args)
     if args.variant or args.json:
@@ -604,7 +220,7 @@ def cmd_test(args) -> int:
 def cmd_test_rules(args) -> int:
     """`test --coverage GAME` and `test --mutate GAME`: which rules the scenarios exercise and pin down."""
     import json
-    from .coverage import run_coverage, run_mutation, stderr_progress
+    from ..coverage import run_coverage, run_mutation, stderr_progress
     if args.coverage and args.mutate:
         raise UsageError("give --coverage or --mutate, not both (--mutate reports what it learns from coverage)")
     if len(args.paths) > 1:
@@ -628,7 +244,7 @@ def cmd_test_rules(args) -> int:
 
 def cmd_show(args) -> int:
     """Print a card, rule or setting as the variants left it, each value with its file:line."""
-    from .loader import load_ruleset
+    from ..loader import load_ruleset
     from .show import find_entries, render_entry
     rs = load_ruleset(game_folder(args.game), variants=args.variant)
     entries = find_entries(rs, "" if args.name == "all" else args.name)
@@ -643,7 +259,7 @@ def cmd_schema(args) -> int:
     """Write the JSON Schemas so editors can complete and check content files."""
     import shutil
     from pathlib import Path
-    from .paths import schemas_dir
+    from ..paths import schemas_dir
     out = Path(args.out)
     sources = sorted(schemas_dir().glob("*.schema.json"))
     if out.exists() and not out.is_dir():
@@ -666,7 +282,7 @@ def cmd_schema(args) -> int:
 def cmd_new(args) -> int:
     from .show import new_variant_text
     from pathlib import Path
-    from .loader import load_ruleset
+    from ..loader import load_ruleset
     rs = load_ruleset(game_folder(args.base))
     out = Path(args.out or f"{args.name}.yaml")
     if out.exists() and not args.force:
@@ -738,7 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, help="the game's random seed (default: a random one, printed)")
     seat_flags(q, humans=True)
     q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
-    q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay`")
+    q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay` and "
+                                                 "`--resume` (a game with a human is saved anyway, in "
+                                                 "~/.local/state/interpret/)")
+    q.add_argument("--resume", metavar="FILE", help="continue the saved game FILE (its log) where it stopped")
     q.add_argument("--log-seat", nargs=2, action="append", metavar=("SEAT", "FILE"),
                    help="write seat SEAT's own account of the game to FILE (text: only what that seat saw)")
     q.add_argument("--force", action="store_true", help="with --log or --log-seat: overwrite FILE if it exists")

@@ -25,13 +25,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import runtime as rt
-from .dsl.compiler import CompileError, Scope
-from .dsl.parser import ParseFailure
-from .errors import ErrorList
-from .guard import guard_methods
-from .model import Card, Seat, Zone
-from .yamlio import SourceText
+from .. import runtime as rt
+from ..dsl.compiler import CompileError, Scope
+from ..dsl.parser import ParseFailure
+from ..errors import ErrorList
+from ..guard import guard_methods
+from ..model import Card, Seat, Zone
+from ..yamlio import SourceText
 
 _PIECE = re.compile(r"\{([^{}]*)\}")
 HIDDEN = "?"
@@ -73,7 +73,7 @@ def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
 
 def compile_template(match, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
     """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
-    from .yamlio import resolve_parent
+    from ..yamlio import resolve_parent
     parent, key = resolve_parent(parent, key)  # merged sections and variants know each key's file
     value = parent[key]
     if not isinstance(value, str):
@@ -110,7 +110,7 @@ def compile_template(match, parent, key, *, names: tuple[str, ...], errors: Erro
 
 def _visible_cards_function():
     try:
-        from .views import visible_cards  # the one definition of what a seat sees, when present
+        from ..views import visible_cards  # the one definition of what a seat sees, when present
     except ImportError:
         return None
     return visible_cards
@@ -232,6 +232,15 @@ class Renderer:
         self.private = [compile_template(m, spec["private"], i, names=(), errors=errors)
                         for i in range(len(spec.get("private") or []))]
         self.zone_names = self._zone_names(spec, errors)
+        self.narrations = self._narrations(spec, errors)
+        self.legend_lines = [compile_template(m, spec["legend"], i, names=(), errors=errors)
+                             for i in range(len(spec.get("legend") or []))]
+        self.rules_lines = [str(x) for x in spec.get("rules") or []]
+        self.end_lines = [compile_template(m, spec["end"], i, names=(), errors=errors)
+                          for i in range(len(spec.get("end") or []))]
+        self.points_template = compile_template(m, spec, "points", names=("p",), errors=errors) \
+            if "points" in spec else None
+        self._cells = None  # board cells whose keys are not their coordinates, built when first needed
         self._keys = None  # a regular expression matching every card key, built when first needed
         errors.raise_if_any()
         self.grid_cells = {}
@@ -250,12 +259,57 @@ class Renderer:
         out = []
         for i, name in enumerate(names):
             if name not in known:
-                from .dsl.compiler import did_you_mean
+                from ..dsl.compiler import did_you_mean
                 errors.add(m.rs.where_of(names, i), f"render: unknown zone `{name}`",
                            hint=did_you_mean(str(name), known) or "zones: " + ", ".join(known))
             else:
                 out.append(name)
         return out
+
+    def _narrations(self, spec, errors: ErrorList) -> dict:
+        """`narrate:` an event's (or a procedure's) name -> the template telling it, its
+        parameters bound by name."""
+        m = self.m
+        out = {}
+        table = spec.get("narrate") or {}
+        for name in table:
+            params = m.event_params.get(name, m.procedure_params.get(name))
+            if params is None:
+                from ..dsl.compiler import did_you_mean
+                known = list(m.event_params) + list(m.procedure_params)
+                errors.add(m.rs.where_of(table, name), f"render.narrate: no event or procedure `{name}`",
+                           hint=did_you_mean(str(name), known) or "events: " + ", ".join(m.event_params))
+                continue
+            t = compile_template(m, table, name, names=tuple(params), errors=errors)
+            if t is not None:
+                out[name] = t
+        return out
+
+    def narrate(self, st, viewer: int | None, name: str, args, *, me: int | None = None) -> str | None:
+        """An event told as `viewer` may know it (cards it cannot see are "?"), or None; `me` is
+        the seat whose move caused it."""
+        t = self.narrations.get(name)
+        if t is None:
+            return None
+        return t.render(self.game, st, self.sight(st, viewer), me=self.m.seats[me] if me is not None else None,
+                        bound=tuple(args))
+
+    def legend(self, st, viewer: int | None = None) -> list[str]:
+        """The content's legend lines, then the seats and their marks."""
+        sight = self.sight(st, viewer)
+        lines = [t.render(self.game, st, sight) for t in self.legend_lines if t is not None]
+        seats = " · ".join(f"{s.key} = {s.name}" for s in self.m.seats)
+        return lines + [f"seats: {seats}"]
+
+    def end_reason(self, st) -> list[str]:
+        sight = self.sight(st, None)
+        return [t.render(self.game, st, sight) for t in self.end_lines if t is not None]
+
+    def points(self, st, seat: int) -> str | None:
+        if self.points_template is None:
+            return None
+        return self.points_template.render(self.game, st, self.sight(st, None), me=self.m.seats[seat],
+                                           bound=(self.m.seats[seat],))
 
     def sight(self, st, viewer: int | None) -> Sight:
         return Sight(self.game, st, viewer, renderer=self)
@@ -297,11 +351,14 @@ class Renderer:
         if not self.grid_cells:
             lines = []
         else:
-            rows = sorted({r for r, _ in self.grid_cells})
-            cols = sorted({c for _, c in self.grid_cells})
+            rs = [r for r, _ in self.grid_cells]
+            cs = [c for _, c in self.grid_cells]
+            rows = list(range(min(rs), max(rs) + 1))  # every coordinate, so that none seems skipped
+            cols = list(range(min(cs), max(cs) + 1))
             texts = {rc: _fit(self.cell_text(st, sight, z), self.cell_width) for rc, z in self.grid_cells.items()}
             widths = {c: max([len(str(c))] + [len(texts[(r, c)]) for r in rows if (r, c) in texts]) for c in cols}
             rw = max(len(str(r)) for r in rows)
+            rows = [r for r in rows if any((r, c) in texts for c in cols)]
             lines = [(" " * rw + " │ " + "  ".join(str(c).ljust(widths[c]) for c in cols)).rstrip()]
             lines.append("─" * rw + "─┼─" + "──".join("─" * widths[c] for c in cols))
             for r in rows:
@@ -392,15 +449,49 @@ class Renderer:
         cannot see in `st` replaced by "a card"."""
         if viewer is None or not text:
             return text
-        if self._keys is None:
-            keys = sorted(self.m.card_by_key, key=len, reverse=True)
-            self._keys = re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, keys)) + r")(?![\w#.])") \
-                if keys else False
-        if not self._keys:
+        if not self._pattern():
             return text
         sight = self.sight(st, viewer)
         by_key = self.m.card_by_key
         return self._keys.sub(lambda mt: mt.group(0) if sight.sees(by_key[mt.group(0)]) else "a card", text)
+
+    def coordinates(self, text: str) -> str:
+        """`text` with each board cell named by its row and column (`r2c2`), as the board shows them."""
+        if self._cells is None:
+            names = {z.key: f"r{r}c{c}" for (r, c), z in self.grid_cells.items() if z.key != f"r{r}c{c}"}
+            self._cells = (re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+                                      + r")(?![\w#])"), names) if names else False
+        if not self._cells:
+            return text
+        pattern, names = self._cells
+        return pattern.sub(lambda mt: names[mt.group(0)], text)
+
+    def _pattern(self):
+        """A regular expression matching every card key (False: no cards), built when first needed."""
+        if self._keys is None:
+            keys = sorted(self.m.card_by_key, key=len, reverse=True)
+            self._keys = re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, keys)) + r")(?![\w#.])") \
+                if keys else False
+        return self._keys
+
+    def speak(self, st, viewer: int | None, text: str) -> str:
+        """`text` (an action's label) with every card key named as the board draws the card:
+        its title (with its owner's key when it has one), or "a card" when `viewer` cannot see it."""
+        if not text:
+            return text
+        text = self.coordinates(text)
+        if not self._pattern():
+            return text
+        sight = self.sight(st, viewer)
+        by_key = self.m.card_by_key
+
+        def name(mt):
+            c = by_key[mt.group(0)]
+            if not sight.sees(c):
+                return "a card"
+            title = self.titles.get(c.name) or c.name
+            return f"{title}/{c.owner.key}" if c.owner is not None else title
+        return self._keys.sub(name, text)
 
 
 __all__ = ["Renderer", "Sight", "Template", "compile_template", "HIDDEN", "PUBLIC"]

@@ -1,0 +1,95 @@
+"""What the commands share: usage errors, printing, loading a game from the command line."""
+from __future__ import annotations
+
+import sys
+
+from ..agents import DEFAULT_LEVEL, AgentSpecError, parse_spec
+from ..errors import InterpretError
+
+DEFAULT_GAME = "dark-agent"
+HUMAN = "human"
+
+
+class UsageError(InterpretError):
+    """The command line asks for something impossible (exit code 2)."""
+
+
+def _out(*lines) -> None:
+    for line in lines:
+        print(line)
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+# ---- loading ---------------------------------------------------------------------------
+
+def parse_options(items) -> dict:
+    options = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option {item!r}: write NAME=VALUE (give the game before --option)")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def game_folder(game: str) -> str:
+    """A game given by one of its files (`.../game.yaml`) means its folder."""
+    from pathlib import Path
+    p = Path(game)
+    return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
+
+
+def load_game(game: str, players: int | None, options: dict, variants=()):
+    from ..engine import Game
+    from ..loader import load_ruleset
+    from ..match import Match
+    rs = load_ruleset(game_folder(game), variants=variants)
+    return Game(Match(rs, players if players is not None else rs.default_players, options))
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def _agent_spec(text: str, what: str) -> str:
+    try:
+        return str(parse_spec(text))
+    except AgentSpecError as e:
+        raise UsageError(f"{what}: {e}") from None
+
+
+def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str | None = None,
+               humans_allowed: bool = True) -> list[str]:
+    """Who plays each seat: `human` or an agent specification (`random`, `greedy`, `mcts:5000`,
+    `ismcts:2s`). `bots` (a level `easy|normal|hard` or a specification) plays every seat not
+    given by `--seat`; without it the computer seats are the strong bots (the `hard` level) when a
+    human plays at a terminal, and random bots otherwise (`--auto`, input that is not a terminal,
+    `simulate`): batch games stay fast."""
+    kinds: dict[int, str] = {}
+    for spec in specs or ():
+        num, sep, kind = spec.partition("=")
+        kind = kind.strip().lower()
+        if not sep or not num.strip().isdigit():
+            raise UsageError(f"--seat {spec!r}: write N=human or N=AGENT (random, greedy, mcts:5000, ismcts:2s), "
+                             f"N from 1 to {players}")
+        i = int(num)
+        if not 1 <= i <= players:
+            raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
+        if kind == HUMAN:
+            if not humans_allowed:
+                raise UsageError(f"--seat {spec!r}: every seat of a simulation is a bot")
+        else:
+            kind = _agent_spec(kind, f"--seat {spec!r}")
+        kinds[i - 1] = kind
+    others = _agent_spec(bots, f"--bots {bots!r}") if bots else None
+    if auto and HUMAN in kinds.values():
+        raise UsageError("--auto makes every seat a bot: drop the --seat N=human")
+    if auto or not humans_allowed or (not interactive and HUMAN not in kinds.values()):
+        return [kinds.get(i, others or "random") for i in range(players)]
+    if HUMAN not in kinds.values() and 0 not in kinds:
+        kinds[0] = HUMAN
+    default = str(parse_spec(DEFAULT_LEVEL)) if interactive else "random"
+    return [kinds.get(i, others or default) for i in range(players)]

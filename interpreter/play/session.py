@@ -1,0 +1,296 @@
+"""`interpret play`: a game at the terminal, seats played by humans and bots."""
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+
+from ..agents import bot_seed, decide, make_agent
+from ..engine import clone
+from ..errors import InterpretError
+from .common import HUMAN, UsageError, _err, _n, _out, game_folder, load_game, parse_options, seat_kinds
+from .narration import Narrator
+from .render import PUBLIC
+
+CLEAR_SCREEN = "\033[2J\033[H"
+
+
+class _Account:
+    """A seat's own account of a game, written as text as the game goes."""
+
+    def __init__(self, path: str, f):
+        self.path, self.f = path, f
+
+    def write_lines(self, *lines) -> None:
+        try:
+            self.f.write("\n".join(lines) + "\n")
+            self.f.flush()
+        except OSError as e:
+            raise InterpretError(f"{self.path}: cannot write the account: {e.strerror or e}") from None
+
+    def close(self) -> None:
+        try:
+            self.f.close()
+        except OSError:
+            pass
+
+
+def _seat_number(text: str, players: int) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = 0
+    if not (1 <= seat <= players):
+        raise UsageError(f"--log-seat {text}: seats are 1 to {players}")
+    return seat
+
+
+def _open_account(path: str, seat: int, players: int, *, force: bool) -> _Account:
+    from .replay import check_new_log  # the same rules as --log: no overwriting without --force
+    check_new_log(path, force=force)
+    try:
+        return _Account(path, open(path, "w", encoding="utf-8"))
+    except OSError as e:
+        raise InterpretError(f"{path}: cannot write the account: {e.strerror or e}") from None
+
+
+def save_path(game_name: str, seed: int) -> str:
+    """Where a game with a human is saved when no --log is given: the user's state folder."""
+    import time
+    from pathlib import Path
+    base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "interpret"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InterpretError(f"{base}: cannot keep the saved game there: {e.strerror or e} (give --log FILE)") from None
+    name = Path(game_name).name or "game"
+    return str(base / f"{name}-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+
+
+class History:
+    """What `u` may take back: the states before each of the humans' decisions, and the last
+    decision after which undoing would change what is known (dice rolled, a hidden card seen)."""
+
+    def __init__(self, game, renderer, log):
+        self.game = game
+        self.renderer = renderer
+        self.log = log
+        self.marks: list[tuple[int, int, dict]] = []  # (seat, decisions before, state before)
+        self.barrier = 0  # decisions that cannot be undone (chance or a reveal happened in the last one)
+        self.barrier_why = ""
+        self.alone = game.num_players == 1
+
+    def known(self, st) -> list:
+        """What each seat may see (card ids), to notice a reveal."""
+        out = []
+        for s in self.game.m.seats:
+            sight = self.renderer.sight(st, s.id)
+            out.append(frozenset(sight._visible) if sight._visible is not None else None)
+        return out
+
+    def before(self, seat: int, n: int, st) -> None:
+        self.marks.append((seat, n, clone(st)))
+
+    def after(self, n: int, rng_before, known_before, st) -> None:
+        if self.alone:
+            return
+        if st["rng"] != rng_before:
+            self.barrier, self.barrier_why = n, "chance decided something since (dice, a shuffle, a draw)"
+            return
+        after = self.known(st)
+        if any(b is not None and a is not None and not a <= b for a, b in zip(after, known_before)):
+            self.barrier, self.barrier_why = n, "a hidden card was revealed since"
+
+    def why_not(self, seat: int):
+        mark = self.last(seat)
+        if mark is None:
+            return "you have no decision to take back"
+        if mark[1] < self.barrier:
+            return self.barrier_why
+        return None
+
+    def last(self, seat: int):
+        for mark in reversed(self.marks):
+            if mark[0] == seat:
+                return mark
+        return None
+
+    def undo(self, seat: int) -> tuple[int, dict]:
+        _, n, st = self.last(seat)
+        while self.marks and self.marks[-1][1] >= n:
+            self.marks.pop()
+        if self.log is not None:
+            self.log.truncate(n)
+        return n, st
+
+
+def cmd_play(args) -> int:
+    from .human import Human, Quit, Undo
+    from .render import Renderer
+    from .replay import LogWriter, check_new_log
+    resumed = None
+    if args.resume:
+        resumed = _resume_settings(args)
+        options, seed, kinds = resumed.options, resumed.seed, resumed.seats
+        game = resumed.game_obj
+        args.game = resumed.game
+    else:
+        options = parse_options(args.option)
+        args.game = game_folder(args.game)
+        game = load_game(args.game, args.players, options, args.variant)
+    renderer = Renderer(game)
+    interactive = sys.stdin.isatty()
+    if resumed is None:
+        kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
+        seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    humans = [i for i, k in enumerate(kinds) if k == HUMAN]
+    if not interactive and not humans and not args.auto and not args.quiet and not args.seat and not args.bots \
+            and resumed is None:
+        _err("(the input is not a terminal: every seat is played by a bot; give --seat 1=human to play from "
+             "typed lines, or --auto to say you want bots only)")
+    # one human: the narration is theirs; hot seat: what the whole table may see, until a player
+    # takes the keyboard; bots only: everything
+    viewer = humans[0] if len(humans) == 1 else (PUBLIC if humans else None)
+    log = None
+    path = args.resume or args.log
+    if resumed is not None:
+        log = LogWriter(path, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
+                        sync=True, resume=resumed.offsets)
+    else:
+        if path is None and humans:
+            path = save_path(args.game, seed)
+        if path is not None:
+            check_new_log(path, force=args.force)
+            log = LogWriter(path, game=args.game, players=game.num_players, options=options, seed=seed,
+                            seats=kinds, variants=args.variant, sync=bool(humans))
+    history = History(game, renderer, log) if humans else None
+    players = {i: (Human(game, renderer, i, can_undo=lambda i=i: history.why_not(i)) if k == HUMAN
+                   else make_agent(k, bot_seed(seed, i)))
+               for i, k in enumerate(kinds)}
+    narrators = [Narrator(game, renderer, viewer=viewer, quiet=args.quiet)]
+    accounts = []
+    for seat_text, account_path in args.log_seat or ():  # a seat's own account: what that seat saw, as text
+        seat_no = _seat_number(seat_text, game.num_players)
+        account = _open_account(account_path, seat_no, game.num_players, force=args.force)
+        accounts.append(account)
+        narrators.append(Narrator(game, renderer, viewer=seat_no - 1, out=account.write_lines))
+    narrator = narrators[0]
+    st = game.new_game(seed=seed) if resumed is None else resumed.st
+    n = 0 if resumed is None else len(resumed.actions)
+    for each in narrators:
+        each.start(st, seed, kinds, resumed=n)
+    if humans and not args.quiet:
+        from .terminal import paint
+        paint("Legend: " + "\n        ".join(renderer.legend(st, viewer if viewer != PUBLIC else None)), game)
+        _out("(type ? for help: rules, legend, ? NAME, why ACTION, u to undo, q to leave)")
+        if log is not None:
+            _out(f"(the game is saved as it goes in {path}: `interpret play --resume {path}` continues it)")
+    try:
+        while not game.is_terminal(st):
+            if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
+                _err(f"no end after {_n(n, 'decision')} (--max-decisions): the rules may never finish the game"
+                     + (f"\n(the moves so far are in {path})" if log else ""))
+                if log is not None:
+                    log.close()
+                return 1
+            p = game.current_player(st)
+            who = players.get(p) if p is not None else None
+            if who is None:
+                who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
+            if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
+                # hot seat: the screen now belongs to another player, who takes the keyboard; what
+                # the last one saw is cleared first
+                narrator.viewer = PUBLIC
+                seat = game.m.seats[p]
+                if sys.stdout.isatty():
+                    sys.stdout.write(CLEAR_SCREEN)
+                who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
+                narrator.viewer = p
+            how = ""
+            if isinstance(who, Human):
+                try:
+                    action, label, forced = who.choose(st)
+                except Undo:
+                    n, st = history.undo(p)
+                    _out(f"   Undone: back to decision {n + 1}, your move again.")
+                    for each in narrators:
+                        each.round = each.turn = None
+                        each.new_round(st)
+                    continue
+                if not forced:
+                    history.before(p, n, st)
+                else:
+                    how = " (the only possible move)"
+            else:
+                action = decide(who, game, st)
+                label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
+            labels = [each.hide(st, p, label) for each in narrators]
+            rng_before = st["rng"]
+            known_before = history.known(st) if history is not None else None
+            step = game.apply_in_place(st, action)
+            n += 1
+            if history is not None:
+                history.after(n, rng_before, known_before, st)
+            if log is not None:
+                log.action(game.m.seats[p].key if p is not None else None, action)
+            for each, shown in zip(narrators, labels):
+                each.move(st, n=n, player=p, label=shown, events=step.events, how=how)
+    except Quit as q:
+        _out(f"Game stopped after {_n(n, 'decision')}: {q.why}."
+             + (f" It is saved in {path}; continue it with:\n  interpret play --resume {path}" if log else ""))
+        if log is not None:
+            log.close()
+        return q.code
+    except InterpretError as e:  # the rules went wrong while playing: say where in the game
+        if log is not None:
+            log.close()
+        _err(f"error at decision {n + 1} of the game with seed {seed}: {e}"
+             + (f"\n(the moves so far are in {path})" if log else ""))
+        return 1
+    for each in narrators[1:]:
+        each.result(st, n)
+    for account in accounts:
+        account.close()
+    result = narrator.result(st, n)
+    if log is not None:
+        log.result(result)
+        log.close()
+        _out(f"Log written to {path} (replay it with: interpret replay {path})")
+    return 0
+
+
+class _Resumed:
+    pass
+
+
+def _resume_settings(args) -> "_Resumed":
+    """A saved game (its log) read back: its settings, and the actions to play again."""
+    from .replay import LogError, action_offsets, content_digest, from_header, read_log
+    from ..errors import ContentError, Location
+    if args.log or args.seed is not None or args.seat or args.bots or args.auto or args.option or args.variant \
+            or args.players:
+        raise UsageError("--resume FILE takes the game, its seats, seed and options from FILE: give nothing else "
+                         "but --quiet or --log-seat")
+    offsets = action_offsets(args.resume)
+    rec = read_log(args.resume)
+    if rec.result is not None:
+        raise LogError(Location(args.resume), "this game is over (`interpret replay` shows it)")
+    try:
+        game = load_game(rec.game, rec.players, rec.options, rec.variants)
+    except ContentError as e:
+        raise from_header(e, rec) from None
+    if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
+        _err(f"warning: the content of {rec.game} changed since this game was saved; it may not resume")
+    r = _Resumed()
+    r.game, r.game_obj, r.options, r.seed = rec.game, game, rec.options, rec.seed
+    r.seats = rec.seats if len(rec.seats) == game.num_players else ["random"] * game.num_players
+    r.actions = [text for _, _, text in rec.actions]
+    r.offsets = offsets[:len(r.actions)]
+    st = game.new_game(seed=rec.seed)
+    for line, _, text in rec.actions:  # every recorded action must still be legal
+        reason = game.explain(st, text)
+        if reason is not None:
+            raise LogError(Location(args.resume, line, 1), f"`{text}` is refused: {reason}")
+        game.apply_in_place(st, text)
+    r.st = st
+    return r

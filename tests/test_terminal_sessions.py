@@ -1,0 +1,137 @@
+"""`interpret play` through a real pseudo-terminal (pexpect): what the screen shows for each game —
+the legend, the dice of an attack, the cards revealed at a resolution, choices without duplicates,
+undo, and a game killed (kill -9) then resumed exactly where it stopped."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+GAMES = ["dark-agent", "agents-secrets", "agent-dog"]
+PROMPT = r"your choice \(1-(\d+), \? for help\): "
+WHICH = r"which one \(1-(\d+), b to go back\): "
+
+
+def spawn(tmp_path, *args):
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", PYTHONUNBUFFERED="1")
+    return pexpect.spawn(sys.executable, ["-m", "interpreter", "play", *map(str, args)], env=env,
+                         encoding="utf-8", timeout=60, dimensions=(60, 140))
+
+
+def choose(p, answer="1"):
+    """Wait for a prompt (a choice, or one inside a group) and answer it; the screen before it."""
+    i = p.expect([PROMPT, WHICH])
+    screen = p.before
+    p.sendline(answer)
+    return screen
+
+
+def leave(p):
+    p.expect([PROMPT, WHICH])
+    p.sendline("q")
+    p.expect(r"\(y/N\) ")
+    p.sendline("y")
+    p.expect(pexpect.EOF)
+    return p.before
+
+
+def actions_in(log) -> list[str]:
+    return [json.loads(line)["action"] for line in log.read_text().splitlines() if '"action"' in line]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_legend_is_shown_and_choices_have_no_duplicates(tmp_path, game):
+    p = spawn(tmp_path, game, "--seed", 5, "--bots", "random", "--log", tmp_path / "g.jsonl")
+    p.expect("Legend: ")
+    p.expect(r"\(type \? for help")
+    for _ in range(12):
+        p.expect([PROMPT, WHICH])
+        listed = re.findall(r"^\s+\d+\. (.*?)\r?$", p.before.split("choices:")[-1], re.M)
+        assert len(listed) == len(set(listed)), listed
+        p.sendline("1")
+    p.expect([PROMPT, WHICH])
+    p.sendline("legend")
+    p.expect("seats: p1 = ")
+    leave(p)
+
+
+def test_dark_agent_shows_the_dice_of_an_attack(tmp_path):
+    p = spawn(tmp_path, "dark-agent", "--seed", 4, "--bots", "random", "--log", tmp_path / "g.jsonl")
+    seen = ""
+    for _ in range(80):
+        i = p.expect([PROMPT, WHICH, r"§6\.3 \w+ attacks [^:\r\n]+: dice \d, \d, \d, \d, total \d+ against defence \d+"])
+        if i == 2:
+            seen = p.after
+            break
+        p.sendline("1")
+    assert seen, "no attack narrated in 80 decisions"
+    p.expect(r"§6\.[45] (success|failure)")
+    p.expect([PROMPT, WHICH, pexpect.EOF])
+    p.kill(signal.SIGKILL)
+
+
+def test_agents_secrets_shows_the_cards_revealed_at_a_resolution(tmp_path):
+    p = spawn(tmp_path, "agents-secrets", "--seed", 2, "--bots", "random", "--log", tmp_path / "g.jsonl")
+    for _ in range(4):
+        choose(p)
+    p.expect(r"Rio: the cards played are revealed: (CIA|KGB) ")
+    p.expect(r"Rio \(\d points\): CIA -?\d+, KGB -?\d+")
+    leave(p)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_undo_takes_back_the_last_decision(tmp_path, game):
+    log = tmp_path / "g.jsonl"
+    p = spawn(tmp_path, game, "--seed", 3, "--bots", "random", "--log", log)
+    choose(p, "u")
+    p.expect("Cannot undo: you have no decision to take back.")
+    p.sendline("2")
+    p.expect([PROMPT, WHICH])
+    before = actions_in(log)
+    p.sendline("u")
+    i = p.expect([r"Undone: back to decision (\d+), your move again\.", r"Cannot undo: ([^\r\n]+)"])
+    if i == 0:
+        n = int(p.match.group(1))
+        assert actions_in(log) == before[:n - 1]
+        p.expect([PROMPT, WHICH])
+        p.sendline("1")
+        p.expect(rf"\s{n}\. p1 ")
+    else:  # chance or a reveal since: refused, with the reason
+        assert "chance" in p.match.group(1) or "revealed" in p.match.group(1)
+    leave(p)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_killed_game_resumes_exactly_where_it_stopped(tmp_path, game):
+    log = tmp_path / "g.jsonl"
+    p = spawn(tmp_path, game, "--seed", 7, "--bots", "random", "--log", log)
+    for _ in range(5):
+        choose(p)
+    p.expect([PROMPT, WHICH])
+    p.kill(signal.SIGKILL)  # no goodbye: the log must already hold every decision
+    p.wait()
+    played = actions_in(log)
+    assert played
+    q = spawn(tmp_path, "--resume", log)
+    q.expect(rf"\(resumed after {len(played)} decisions\)")
+    q.expect([PROMPT, WHICH])
+    screen = q.before
+    # the same game: the state rebuilt from the log is the one the killed process had reached
+    from interpreter.play.common import load_game
+    from interpreter.play.render import Renderer
+    g = load_game(game, None, {})
+    st = g.new_game(seed=7)
+    for a in played:
+        g.apply_in_place(st, a)
+    first_line = Renderer(g).screen(st, g.current_player(st)).splitlines()[0]
+    assert first_line.split("═")[2].strip() in screen
+    q.sendline("1")
+    out = leave(q)
+    assert f"interpret play --resume {log}" in out
+    assert actions_in(log)[:len(played)] == played and len(actions_in(log)) > len(played)
