@@ -135,3 +135,76 @@ def test_a_killed_game_resumes_exactly_where_it_stopped(tmp_path, game):
     out = leave(q)
     assert f"interpret play --resume {log}" in out
     assert actions_in(log)[:len(played)] == played and len(actions_in(log)) > len(played)
+
+
+def test_a_secret_vote_is_told_to_the_others_without_its_suspect():
+    """Agents Secrets: the vote's label names the suspect's owner without naming the suspect card:
+    the other seats read `vote: a secret choice`, the voter `vote against …`."""
+    import contextlib
+    import io
+    import random
+
+    from interpreter.play.common import load_game
+    from interpreter.play.narration import Narrator
+    from interpreter.play.render import Renderer
+    g = load_game("agents-secrets", None, {})
+    r = Renderer(g)
+    st = g.new_game(seed=2)
+    rng = random.Random(1)
+    while g.step_name(st) != "vote":
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    p = g.current_player(st)
+    action, label = g.legal_actions_with_labels(st)[1]
+    assert label.startswith("vote against ")
+    told = {}
+    narrators = {seat: Narrator(g, r, viewer=seat) for seat in (p, (p + 1) % g.num_players)}
+    labels = {seat: n.hide(st, p, label, action) for seat, n in narrators.items()}
+    step = g.apply_in_place(st, action)
+    for seat, n in narrators.items():
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            n.move(st, n=1, player=p, label=labels[seat], events=step.events, action=action)
+        told[seat] = out.getvalue()
+    assert label in told[p]
+    other = (p + 1) % g.num_players
+    assert "vote: a secret choice" in told[other] and label not in told[other]
+
+
+def test_an_unknown_event_in_render_narrate_is_a_content_error(write_game, capsys):
+    from interpreter.play import cli
+    folder = write_game("""
+        game: {name: n, title: N, players: {min: 1, max: 1}}
+        cards: {chip: {copies: 2, start: bag}}
+        zones: {bag: {visibility: public}, done: {visibility: public}}
+        actions:
+          take: {params: {c: bag.cards}, effect: move c to done}
+        flow: {turn: {steps: [{name: take}]}, end: bag.count == 0}
+        render:
+          narrate:
+            tkae: "took"
+    """)
+    assert cli.main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "render.narrate: no event or procedure `tkae`" in err and "game.yaml:" in err
+
+
+def test_agent_dog_discard_shows_the_cards_played_face_up():
+    """The discard's visibility is `top`: a player who watched the cards played face up remembers
+    them under the top one (render.Memory); a card put under the pile unseen stays `?`."""
+    import random
+
+    from interpreter.play.common import load_game
+    from interpreter.play.render import HIDDEN, Renderer
+    g = load_game("agent-dog", None, {})
+    r = Renderer(g)
+    st = g.new_game(seed=2)
+    rng = random.Random(2)
+    for _ in range(40):
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+        r.remember(st, 0)
+    discard = g.m.zone_by_name["discard"]
+    watched = r.zone_text(r.sight(st, 0), discard)
+    unwatched = r.zone_text(Renderer(g).sight(st, 0), discard)
+    named = lambda text: [x for x in text.split(") ", 1)[1].split(", ") if not x.startswith(HIDDEN)]
+    assert len(st["z"][discard.id]) > 3
+    assert len(named(unwatched)) <= 1 < len(named(watched)), (watched, unwatched)

@@ -227,7 +227,7 @@ class Human:
     def why(self, st, text: str, choices) -> str:
         g = self.game
         if not text:
-            return "why ACTION: give a move, as the choices write it or as an action (`why attack kara`)."
+            return "why ACTION: give a move, as the choices write it or as an action (`why ACTION ARGUMENTS`)."
         low = text.lower()
         for c in choices:
             if low in (c.label.lower(), c.raw.lower()) or text == str(c.action):

@@ -28,6 +28,7 @@ class Narrator:
         self.quiet = quiet
         self.round = None
         self.turn = None
+        self.unnamed = []  # hide() -> move(): cards a label speaks of without naming them
         self.out = out or _out
 
     def start(self, st, seed: int, seats: list[str], *, resumed: int = 0) -> None:
@@ -61,13 +62,33 @@ class Narrator:
         s = g.m.seats[p]
         self.out(f"   ── turn of {s.key} {s.name}" + (" (you)" if p == self.viewer else "") + " ──")
 
-    def hide(self, st_before, player: int | None, label: str) -> str:
+    def hide(self, st_before, player: int | None, label: str, action=None) -> str:
         """A move's label as the viewer may read it, named as the board names things, decided
         before the move (a card revealed by the move itself, such as the last card of a hidden
         pile, must not tell who played it)."""
         if self.quiet:
             return label
+        self.unnamed = []
+        if action is not None and player != self.viewer and self.viewer is not None:
+            self.unnamed = self.unseen_unnamed(st_before, action, label)
         return self.renderer.speak(st_before, None if player == self.viewer else self.viewer, label)
+
+    def unseen_unnamed(self, st, action, label: str) -> list:
+        """The cards of `action` the viewer cannot see in `st` and that its label speaks of without
+        naming them (a secret vote's suspect: `vote against Boris`); named ones become "a card"."""
+        by_key = self.game.m.card_by_key
+        cards = [by_key[a] for a in action.args if a in by_key and a not in label]
+        if not cards:
+            return []
+        sight = self.renderer.sight(st, self.viewer)
+        return [c for c in cards if not sight.sees(c)]
+
+    def secret(self, st_after) -> bool:
+        """Is the move's label about a card the viewer saw neither before nor after the move?"""
+        if not self.unnamed:
+            return False
+        sight = self.renderer.sight(st_after, self.viewer)
+        return any(not sight.sees(c) for c in self.unnamed)
 
     def events(self, st_after, events, player: int | None = None) -> list[str]:
         """The lines telling `events` (in the order they happened) as the viewer may know them."""
@@ -82,12 +103,16 @@ class Narrator:
                     lines.append(text)
         return lines
 
-    def move(self, st_after, *, n: int, player: int | None, label: str, events, how: str = "") -> None:
+    def move(self, st_after, *, n: int, player: int | None, label: str, events, how: str = "",
+             action=None) -> None:
         if self.quiet:
             return
         m = self.game.m
         if player != self.viewer:  # a label not yet hidden (hide() speaks with titles, which stay)
             label = self.renderer.redact(st_after, self.viewer, label)
+            if self.secret(st_after) and action is not None:
+                label = f"{action.name.replace('_', ' ')}: a secret choice"
+        self.unnamed = []
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
         self.out(f"{n:>5}. {who}: {label}{how}")
         for line in self.events(st_after, events, player):

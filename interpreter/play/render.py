@@ -119,6 +119,31 @@ def _visible_cards_function():
 PUBLIC = -1  # a viewer who sees only what the whole table sees (hot seat, between players)
 
 
+class Memory:
+    """What one viewer saw face up at the top of a pile (`visibility: top`, a discard) and is still
+    in it, under other cards since: it was played face up, the table remembers it. A card that never
+    showed at the top (put under the pile unseen) stays unknown."""
+
+    def __init__(self, game):
+        self.piles = {z.id: {} for z in game.m.zones if z.visibility == "top"}
+
+    def see(self, st) -> None:
+        for zid, seen in self.piles.items():
+            ids = st["z"][zid]
+            inside = set(ids)
+            for cid in [c for c in seen if c not in inside]:  # gone (drawn, shuffled back): forgotten
+                del seen[cid]
+            if ids:
+                seen[ids[0]] = True
+
+    def known(self, st) -> set:
+        out = set()
+        for zid, seen in self.piles.items():
+            inside = set(st["z"][zid])
+            out.update(c for c in seen if c in inside)
+        return out
+
+
 class Sight:
     """What one viewer can identify in a state. `viewer` None sees everything; PUBLIC sees what
     every player sees."""
@@ -136,6 +161,9 @@ class Sight:
                 by_key = game.m.card_by_key
                 seat = None if viewer == PUBLIC else viewer  # views.py: None is a spectator there
                 self._visible = {by_key[k].id for k in visible_cards(game, st, seat)}
+            remembered = renderer.memory.get(viewer)
+            if remembered and self._visible is not None:
+                self._visible |= remembered.known(st)
 
     def sees(self, card: Card) -> bool:
         if self.viewer is None:
@@ -240,6 +268,7 @@ class Renderer:
                           for i in range(len(spec.get("end") or []))]
         self.points_template = compile_template(m, spec, "points", names=("p",), errors=errors) \
             if "points" in spec else None
+        self.memory: dict = {}  # viewer -> Memory, for the viewers whose play is narrated (remember())
         self._cells = None  # board cells whose keys are not their coordinates, built when first needed
         self._keys = None  # a regular expression matching every card key, built when first needed
         errors.raise_if_any()
@@ -310,6 +339,15 @@ class Renderer:
             return None
         return self.points_template.render(self.game, st, self.sight(st, None), me=self.m.seats[seat],
                                            bound=(self.m.seats[seat],))
+
+    def remember(self, st, viewer: int | None) -> None:
+        """After each step: what `viewer` saw at the top of the piles (see Memory)."""
+        if viewer is None:
+            return
+        mem = self.memory.get(viewer)
+        if mem is None:
+            mem = self.memory[viewer] = Memory(self.game)
+        mem.see(st)
 
     def sight(self, st, viewer: int | None) -> Sight:
         return Sight(self.game, st, viewer, renderer=self)

@@ -177,6 +177,10 @@ def cmd_play(args) -> int:
     narrator = narrators[0]
     st = game.new_game(seed=seed) if resumed is None else resumed.st
     n = 0 if resumed is None else len(resumed.actions)
+    if resumed is not None:
+        renderer.memory = {seat: memory for seat, memory in resumed.memory.items() if seat in humans}
+    for seat in humans:
+        renderer.remember(st, seat)
     for each in narrators:
         each.start(st, seed, kinds, resumed=n)
     if humans and not args.quiet:
@@ -224,17 +228,19 @@ def cmd_play(args) -> int:
             else:
                 action = decide(who, game, st)
                 label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
-            labels = [each.hide(st, p, label) for each in narrators]
+            labels = [each.hide(st, p, label, action) for each in narrators]
             rng_before = st["rng"]
             known_before = history.known(st) if history is not None else None
             step = game.apply_in_place(st, action)
             n += 1
             if history is not None:
                 history.after(n, rng_before, known_before, st)
+            for seat in humans:
+                renderer.remember(st, seat)
             if log is not None:
                 log.action(game.m.seats[p].key if p is not None else None, action)
             for each, shown in zip(narrators, labels):
-                each.move(st, n=n, player=p, label=shown, events=step.events, how=how)
+                each.move(st, n=n, player=p, label=shown, events=step.events, how=how, action=action)
     except Quit as q:
         _out(f"Game stopped after {_n(n, 'decision')}: {q.why}."
              + (f" It is saved in {path}; continue it with:\n  interpret play --resume {path}" if log else ""))
@@ -287,10 +293,14 @@ def _resume_settings(args) -> "_Resumed":
     r.actions = [text for _, _, text in rec.actions]
     r.offsets = offsets[:len(r.actions)]
     st = game.new_game(seed=rec.seed)
+    from .render import Memory
+    r.memory = {i: Memory(game) for i, kind in enumerate(r.seats) if kind == HUMAN}
     for line, _, text in rec.actions:  # every recorded action must still be legal
         reason = game.explain(st, text)
         if reason is not None:
             raise LogError(Location(args.resume, line, 1), f"`{text}` is refused: {reason}")
         game.apply_in_place(st, text)
+        for memory in r.memory.values():  # what the humans saw played face up, as they saw it
+            memory.see(st)
     r.st = st
     return r
