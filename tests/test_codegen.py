@@ -82,3 +82,11 @@ def test_the_typed_tree_and_its_facts():
     body = parse(SourceText.plain("if x then choose c from cards end\ndo p(1)"), "effect").body
     f = facts(body)
     assert f.chooses and f.does == {"p"} and f.names >= {"x", "cards"}
+
+
+def test_validate_prints_the_generated_source_of_a_rule(capsys):
+    from tests.hardening import interpret
+    code, out, err = interpret(capsys, "validate", "tic-tac-toe", "--source", "game.yaml:4")
+    assert code == 0, err
+    assert "def _expr(ctx):" in out and "# " in out and "game.yaml:4" in out
+    assert "2 compiled expressions" in out

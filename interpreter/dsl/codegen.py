@@ -203,6 +203,9 @@ class ExprCodegen:
         exec(code, glob)  # defines _expr and its helpers; the text holds only generated names
         f = glob["_expr"]
         f._interpret_source = source
+        generated = getattr(self.m, "generated", None)
+        if generated is not None:
+            generated.append((self.where, source))
         return f
 
     def define(self, name: str, params: str, body: list[str]) -> None:

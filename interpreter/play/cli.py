@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import __version__
 from ..errors import ContentError, InterpretError, Location, Problem
@@ -31,6 +31,7 @@ class Validation:
     triggers: int
     player_counts: list
     seconds: float
+    generated: list = field(default_factory=list)  # (position, generated Python source), default player count
 
     def summary(self) -> str:
         counts = self.player_counts
@@ -84,7 +85,7 @@ def validate_game(path: str, variants=()) -> Validation:
     seconds = time.perf_counter() - start
     m = game.m
     return Validation(rs.title, len(rs.files), len(rs.cards), len(m.cards), len(m.actions), len(rs.triggers),
-                      counts, seconds)
+                      counts, seconds, m.generated)
 
 
 def cmd_validate(args) -> int:
@@ -96,6 +97,13 @@ def cmd_validate(args) -> int:
         _err("\n\n".join(p.render() for p in e.problems))
         return 1
     _out(v.summary())
+    if args.source:
+        shown = 0
+        for where, source in v.generated:
+            if args.source in str(where):
+                _out(f"\n# {where}\n{source.rstrip()}")
+                shown += 1
+        _out(f"\n{shown} compiled expression{'s' if shown != 1 else ''} at a position containing {args.source!r}")
     return 0
 
 
@@ -423,6 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Load a game and compile it for every player count it allows, with default "
                                    "options. Exit 0 when it is valid, 1 with every problem otherwise.")
     q.add_argument("path", metavar="PATH", help="a game folder or a bundled game's name")
+    q.add_argument("--source", metavar="WHERE", help="also print the Python source generated for each expression "
+                   "whose position contains WHERE (a file name, `file.yaml:12`)")
     variant_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_validate)
