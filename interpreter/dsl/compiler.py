@@ -151,7 +151,7 @@ def _agg(fn, empty):
 
 
 _AGGREGATES = {
-    "count": lambda vs: sum(1 for v in vs if v),
+    "count": rt.count_true,
     "sum": lambda vs: sum(_num(v) for v in vs),
     "max": _agg(max, None),
     "min": _agg(min, None),
@@ -1287,6 +1287,8 @@ class Compiler:
                     spend_failed(ctx, loc, f"`{fname}`")
                 try:
                     return agg(values)
+                except rt.RuleRuntimeError as e:
+                    raise rt.relocate(e, loc) from None
                 except TypeError:
                     raise rt.RuleRuntimeError(f"`{fname}` cannot combine {label_of(values)}", loc) from None
             return aggregate
