@@ -60,6 +60,14 @@ def count_true(values) -> int:
     return n
 
 
+def none_in_arithmetic(a, op: str, b) -> str:
+    """The message for `none` in arithmetic: a missing value used as a number (it used to count 0,
+    which hid unset variables and misspelt attributes)."""
+    what = f"-{label_of(a)}" if a is None and b is None and op == "-" else f"{label_of(a)} {op} {label_of(b)}"
+    return (f"cannot compute {what}: a value is none (missing); give the variable a default, "
+            f"or write (x if x != none else 0)")
+
+
 def relocate(e: RuleRuntimeError, loc) -> RuleRuntimeError:
     """The same error at the rule's position (raised by a primitive that does not know it)."""
     if e.location is not None or loc is None:

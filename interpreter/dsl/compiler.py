@@ -118,6 +118,8 @@ def _arith(ctx, op: str, a, b, loc):
     """`a op b` off the fast path: texts and lists within the size cap, numbers within the
     number cap, and a rule error naming both values when they do not go together."""
     ta, tb = type(a), type(b)
+    if (a is None and tb is not list) or (b is None and ta is not list):
+        raise rt.RuleRuntimeError(rt.none_in_arithmetic(a, op, b), loc)
     if op == "*" and ((ta in (list, str) and tb is int) or (tb in (list, str) and ta is int)):
         seq, n = (a, b) if ta in (list, str) else (b, a)
         size = len(seq) * max(n, 0)
@@ -982,8 +984,10 @@ class Compiler:
 
         def neg(ctx):
             v = f(ctx)
+            if v is None:
+                raise rt.RuleRuntimeError(rt.none_in_arithmetic(None, "-", None), loc)
             try:
-                return -_num(v)
+                return -v
             except TypeError:
                 raise rt.RuleRuntimeError(f"cannot negate {label_of(v)}", loc) from None
         return neg
