@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import rng
 from .errors import RuleRuntimeError
 from .limits import DEFAULT, BudgetExceeded, size_failed, spend_failed
-from .model import Card, Seat, Zone
+from .model import Card, Seat, Zone, label_of
 
 
 class Stop(Exception):
@@ -44,6 +44,28 @@ def spend(ctx, n: int, loc, what: str) -> None:
 def check_size(ctx, n: int, loc, what: str) -> None:
     if n > ctx.m.limits.collection:
         size_failed(ctx, loc, what, n)
+
+
+def count_true(values) -> int:
+    """`count(xs)`: how many items are `true` (`none` counts as false). Any other item is an error:
+    counting cards, numbers or texts by their truth hid bugs (0 and "" did not count); `length`
+    counts items."""
+    n = 0
+    for v in values:
+        if v is True:
+            n += 1
+        elif v is not False and v is not None:
+            raise RuleRuntimeError(f"count() counts true values, and {label_of(v)} is not one: "
+                                   f"write length(...) to count items, or count(condition for x in ...)")
+    return n
+
+
+def none_in_arithmetic(a, op: str, b) -> str:
+    """The message for `none` in arithmetic: a missing value used as a number (it used to count 0,
+    which hid unset variables and misspelt attributes)."""
+    what = f"-{label_of(a)}" if a is None and b is None and op == "-" else f"{label_of(a)} {op} {label_of(b)}"
+    return (f"cannot compute {what}: a value is none (missing); give the variable a default, "
+            f"or write (x if x != none else 0)")
 
 
 def relocate(e: RuleRuntimeError, loc) -> RuleRuntimeError:

@@ -218,7 +218,7 @@ NUMBERS_IN = [0, 1, 2, 3, 4, 9, 100, 10000, 1000000000000, -1]
 RULES_IN = SNIPPETS + ["pass", "finish game", "finish turn", "move first(me.supply.cards) to cell\nfinish turn"]
 FITTING = {"constants.line_length": NUMBERS_IN, "cards.mark.copies": NUMBERS_IN, "game.players.max": NUMBERS_IN,
            "board.grid.columns": NUMBERS_IN, "actions.play.limit": NUMBERS_IN, "actions.play.effect": RULES_IN,
-           "scoring.score": ["1", "winner", "me.score", "count(cells)", "1 // 0", "[1] * 3000000000"],
+           "scoring.score": ["1", "winner", "me.score", "length(cells)", "1 // 0", "[1] * 3000000000"],
            "functions.has_line.expr": ["true", "false", "has_line(p)", "line_from(p, first(cells), [0, 1])", "1"],
            "actions.play.params.cell": ["cells", "players", "1", "range(1, 2000000000)", "cards", "[]"],
            "vars.game.winner.type": ["int", "player", "card", "list", "nope"]}

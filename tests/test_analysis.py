@@ -169,13 +169,13 @@ def _ttt_with_scoring(tmp_path, scoring: str) -> Path:
 
 def test_decided_by_names_the_tiebreak_that_decided(tmp_path):
     game = _ttt_with_scoring(tmp_path, '  score: "1 if winner == me else 0"\n  tiebreak:\n'
-                                       '    - "0"\n    - "count(cells where it.card.owner == me)"\n')
+                                       '    - "0"\n    - "length(cells where it.card.owner == me)"\n')
     recs = analyze(Spec(str(game)), games=80, out=tmp_path / "o").records
     draws = [r for r in recs if r["scores"] == [0, 0]]
     wins = [r for r in recs if r["scores"] != [0, 0]]
     assert draws and wins
     # in a draw X has put 5 marks, O 4: the second tie-break decides (the first is equal for everyone)
-    assert {r["decided_by"] for r in draws} == {"tiebreak 2: count(cells where it.card.owner == me)"}
+    assert {r["decided_by"] for r in draws} == {"tiebreak 2: length(cells where it.card.owner == me)"}
     assert all(r["winners"] == [0] for r in draws)
     assert {r["decided_by"] for r in wins} == {"score"}
     s = json.loads((tmp_path / "o" / "summary.json").read_text())

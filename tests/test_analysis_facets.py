@@ -18,7 +18,7 @@ def _ttt(tmp_path, analysis: str):
 
 
 def test_facets_are_read_for_each_seat_and_summarised(tmp_path):
-    game = _ttt(tmp_path, "analysis:\n  facets:\n    marks: count(cells where it.card.owner == me)\n"
+    game = _ttt(tmp_path, "analysis:\n  facets:\n    marks: length(cells where it.card.owner == me)\n"
                           "    seat: me\n    started: me == seat(1)\n")
     a = analyze(Spec(str(game)), games=60, out=tmp_path / "o")
     for r in a.records:
@@ -45,7 +45,7 @@ def test_dark_agent_declares_the_agency_of_each_seat(tmp_path):
 
 
 def test_a_wrong_facet_is_a_content_error_with_its_place(tmp_path, capsys):
-    game = _ttt(tmp_path, "analysis:\n  facets:\n    marks: count(cells where it.nope)\n")
+    game = _ttt(tmp_path, "analysis:\n  facets:\n    marks: length(cells where it.nope)\n")
     assert main(["analyze", str(game), "--games", "2", "--out", str(tmp_path / "o"), "-q"]) == 1
     err = capsys.readouterr().err
     assert "analysis.yaml:3:" in err and "Traceback" not in err

@@ -31,7 +31,7 @@ def compiled(game, text, names=()):
 def game(tmp_path_factory):
     extra = ("constants:\n  weird: '" + HOSTILE.replace("'", "''") + "'\n  three: 3\n"
              "functions:\n  twice: {params: [n], expr: \"n * 2\"}\n"
-             "  count_coins: {params: [z], expr: \"count(z.cards where it is token)\"}\n")
+             "  count_coins: {params: [z], expr: \"length(z.cards where it is token)\"}\n")
     return Game.load(str(game_dir(tmp_path_factory.mktemp("cg"), extra)))
 
 

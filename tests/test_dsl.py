@@ -164,7 +164,6 @@ def test_operators(base, text, value):
 
 
 @pytest.mark.parametrize("text, value", [
-    ("none + 1", 1), ("1 - none", 1), ("none * 3", 0), ("-none", 0), ("none + none", 0),
     ("none < 1", False), ("none > 1", False), ("none <= none", False), ("none >= 0", False),
     ("none == none", True), ("none != 1", True), ("none == 0", False),
     ("none in [1]", False), ("1 in none", False), ("1 not in none", True),
@@ -177,12 +176,19 @@ def test_none_is_safe(base, text, value):
     assert ev(base, text) == value
 
 
+@pytest.mark.parametrize("text", ["none + 1", "1 - none", "none * 3", "-none", "none + none", "2 % none"])
+def test_none_in_arithmetic_is_an_error_at_its_place(base, text):
+    """none used to count 0 in arithmetic, which hid unset variables: now an error with a position."""
+    with pytest.raises(RuleRuntimeError, match="<expression>:1:[0-9]+: cannot compute .*a value is none"):
+        ev(base, text)
+
+
 @pytest.mark.parametrize("text, value", [
     ("[1, 2, 3] where it > 1", [2, 3]),
-    ("count(pile.cards where it is token)", 3),
+    ("length(pile.cards where it is token)", 3),
     ("[c.value for c in pile.cards where c is shiny]", [3]),
-    ("[1, 2, 3] where it > count([5, 6] where it > 5)", [2, 3]),  # the inner `it` shadows, then restores
-    ("count(pile.cards where it.value > 1 and it is not token)", 1),
+    ("[1, 2, 3] where it > length([5, 6] where it > 5)", [2, 3]),  # the inner `it` shadows, then restores
+    ("length(pile.cards where it.value > 1 and it is not token)", 1),
 ])
 def test_where_filters_with_it(base, text, value):
     assert ev(base, text) == value
@@ -191,17 +197,24 @@ def test_where_filters_with_it(base, text, value):
 @pytest.mark.parametrize("text, value", [
     ("sum(c.value for c in pile.cards)", 6),
     ("sum(c.value for c in pile.cards where c is token)", 3),
-    ("count(c for c in pile.cards where c.value > 1)", 1),
+    ("count(c.value > 1 for c in pile.cards)", 1),
     ("max(c.value for c in pile.cards)", 3), ("min(c.value for c in pile.cards)", 1),
     ("any(c.value > 2 for c in pile.cards)", True), ("all(c.value > 2 for c in pile.cards)", False),
     ("all(x > 0 for x in [])", True), ("any(x for x in [])", False),
     ("distinct(c.value for c in pile.cards)", [1, 3]), ("list(x * 2 for x in range(1, 3))", [2, 4, 6]),
-    ("count([1, 0, 2, none])", 2), ("sum([1, 2, none])", 3), ("max([4, 9, 2])", 9), ("min([4, 9, 2])", 2),
+    ("count([true, false, true, none])", 2), ("sum([1, 2, none])", 3), ("max([4, 9, 2])", 9), ("min([4, 9, 2])", 2),
     ("any([0, none])", False), ("all([1, 2])", True), ("distinct([3, 1, 3])", [1, 3]),
     ("max(1, 5, 3)", 5), ("min(4, 2, 9)", 2),
 ])
 def test_aggregates(base, text, value):
     assert ev(base, text) == value
+
+
+@pytest.mark.parametrize("text, shown", [("count([1, 0, 2])", "1"), ("count(pile.cards)", "coin#1")])
+def test_count_counts_true_values_only(base, text, shown):
+    """count() of numbers or cards was their truth (0 did not count): now an error naming the value."""
+    with pytest.raises(RuleRuntimeError, match=f"<expression>:1:1: count\\(\\) counts true values, and {shown} is not one"):
+        ev(base, text)
 
 
 def test_min_of_several_arguments_skips_none(base):
@@ -230,7 +243,7 @@ def test_comprehensions(base, text, value):
     ("gem is shiny", True), ("gem is token", False), ("gem is not token", True),
     ("first(pile.cards) is coin", True), ("first(pile.cards) is not coin", False),
     ("pile is stack", True), ("hand(me) is stack", False),
-    ("count(pile.cards where it is coin)", 3),
+    ("length(pile.cards where it is coin)", 3),
 ])
 def test_tags(base, text, value):
     assert ev(base, text) == value
@@ -243,7 +256,7 @@ def test_tags(base, text, value):
     ("me.hand.count", 0), ("hand(me) == me.hand", True), ("me.hand.owner == me", True), ("me.hand.name", "hand"),
     ("me.hand.key", "hand.p1"), ("me.index", 1), ("me.next.key", "p2"), ("me.previous.key", "p2"),
     ("current == me", True), ("round", 1), ("step", "play"), ("player_count", 2),
-    ("[p.key for p in players]", ["p1", "p2"]), ("count(cards)", 4), ("first(pile).key", "coin#1"),
+    ("[p.key for p in players]", ["p1", "p2"]), ("length(cards)", 4), ("first(pile).key", "coin#1"),
     ("last(pile.cards) == gem", True), ("pile.top == first(pile.cards)", True),
     ("seat(2).key", "p2"), ("[p.key for p in seats_from(seat(2))]", ["p2", "p1"]),
     ("seat_after(seat(1), 3).key", "p2"), ("range(1, 3)", [1, 2, 3]), ("range(2, 4)", [2, 3, 4]), ("range(0, 2)", [0, 1, 2]), ("range(1, 0)", []),

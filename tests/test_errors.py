@@ -316,7 +316,7 @@ def test_several_problems_are_reported_at_once(make_game):
         "  two:\n    effect: |\n      if true then\n        let b = 1 +* 2\n      end\n"
         "  three:\n    require: [\"first(pile.cards) is tokn\"]\n    effect: pass\n"
         "  four:\n    step: nowhere\n    effect: emit nothing()\n"
-        "scoring:\n  score: count(me.hand.cards) + bogus\n"
+        "scoring:\n  score: length(me.hand.cards) + bogus\n"
     )
     ps = problems_of(make_game, text)
     messages = [p.message for p in ps]

@@ -261,7 +261,7 @@ def test_random_programs_run_without_tracebacks(folder, fuzz):
 # ---- content files ----------------------------------------------------------------------------
 
 VOCABULARY = ["a", "b", "pile", "hand", "deck", "coin", "play", "main", "x", "p", "score"]
-SNIPPETS = st.sampled_from(["pass", "finish turn", "me.score += 1", "count(pile.cards) > 0", "pile.cards",
+SNIPPETS = st.sampled_from(["pass", "finish turn", "me.score += 1", "length(pile.cards) > 0", "pile.cards",
                             "draw 1 from deck to me.hand", "round >= 2", "1 +", "x", "players", "range(1, 3)",
                             "choose c from pile.cards", "on turn_start: pass", "instead of gain: pass",
                             "move first(pile.cards) to hand(me)", "seats_from(seat(1))", "2"])

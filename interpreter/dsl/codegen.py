@@ -61,8 +61,10 @@ def _index_slow(o, k, loc):
 
 
 def _neg_slow(v, loc):
+    if v is None:
+        raise rt.RuleRuntimeError(rt.none_in_arithmetic(None, "-", None), loc)
     try:
-        return -(0 if v is None else v)
+        return -v
     except TypeError:
         raise rt.RuleRuntimeError(f"cannot negate {label_of(v)}", loc) from None
 
@@ -90,6 +92,8 @@ def _compare_const_slow(a, v, op, loc):
 def _aggregate(agg, values, fname, loc):
     try:
         return agg(values)
+    except rt.RuleRuntimeError as e:
+        raise rt.relocate(e, loc) from None
     except TypeError:
         raise rt.RuleRuntimeError(f"`{fname}` cannot combine {label_of(values)}", loc) from None
 

@@ -53,6 +53,8 @@ def _arith(ctx, op: str, a, b, loc):
     """`a op b` off the fast path: texts and lists within the size cap, numbers within the
     number cap, and a rule error naming both values when they do not go together."""
     ta, tb = type(a), type(b)
+    if (a is None and tb is not list) or (b is None and ta is not list):
+        raise rt.RuleRuntimeError(rt.none_in_arithmetic(a, op, b), loc)
     if op == "*" and ((ta in (list, str) and tb is int) or (tb in (list, str) and ta is int)):
         seq, n = (a, b) if ta in (list, str) else (b, a)
         size = len(seq) * max(n, 0)
@@ -86,7 +88,7 @@ def _agg(fn, empty):
 
 
 _AGGREGATES = {
-    "count": lambda vs: sum(1 for v in vs if v),
+    "count": rt.count_true,
     "sum": lambda vs: sum(_num(v) for v in vs),
     "max": _agg(max, None),
     "min": _agg(min, None),
