@@ -106,8 +106,8 @@ def _at_call(e, sites):
 _HELPERS = {
     "_Card": Card, "_Zone": Zone, "_Seat": Seat, "_index_slow": _index_slow, "_neg_slow": _neg_slow,
     "_compare_slow": _compare_slow, "_compare_const_slow": _compare_const_slow, "_aggregate": _aggregate,
-    "_aggregate_of": _aggregate_of, "_contains": _contains, "_extreme": _extreme, "_zone_of": _zone_of, "_at_call": _at_call,
-    "_CAUGHT": _CAUGHT,
+    "_aggregate_of": _aggregate_of, "_contains": _contains, "_extreme": _extreme, "_zone_of": _zone_of,
+    "_at_call": _at_call, "_CAUGHT": _CAUGHT,
     "_spend_failed": spend_failed, "_bool": bool, "_type": type, "_getattr": getattr, "_len": len,
     "_EMPTY": frozenset(), "list": list, "int": int,
 }
