@@ -6,7 +6,7 @@ import json
 import pytest
 
 from interpreter.analysis import Spec, analyze
-from interpreter.analysis.runner import AnalysisError
+from interpreter.analysis.games import AnalysisError
 from interpreter.analysis.sweep import parse_sweep, run_sweep
 from interpreter.play.cli import main
 

@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .runner import AnalysisError, Batch, Spec
+from .games import AnalysisError, Spec
+from .runner import Batch
 from .summary import summarize, text_report, write_csv, write_summary
 
 

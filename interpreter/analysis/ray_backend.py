@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .runner import AnalysisError
+from .games import AnalysisError
 
 
 def _ray():
@@ -46,16 +46,16 @@ def _actor_class(ray):
     @ray.remote(num_cpus=1)
     class Player:
         def __init__(self, spec, config):
-            from interpreter.analysis.runner import _init_worker, configuration
+            from interpreter.analysis.games import _init_worker, configuration
             _init_worker(spec, config)
-            from interpreter.analysis.runner import _worker
+            from interpreter.analysis.games import _worker
             mine = configuration(spec, _worker["game"])["content"]
             self.refused = None if mine == config["content"] else (
                 f"a Ray worker has other content files for {config['game']} (hash {mine}, "
                 f"the driver's {config['content']}): install the same interpret and game on every node")
 
         def play(self, indices):
-            from interpreter.analysis.runner import _play_line
+            from interpreter.analysis.games import _play_line
             if self.refused:
                 return [(i, None, self.refused) for i in indices]
             return [_play_line(i) for i in indices]

@@ -11,128 +11,15 @@ DIR resumes after the last complete line; a DIR holding another configuration is
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InterpretError
-from ..simulate import MAX_DECISIONS, SimulationError, play_out
-from .outcome import LeadTracker, decided_by, facet_values
+from .games import (RESULTS, RUN, AnalysisError, Spec, _init_worker, _play_line, _worker, configuration, encode,
+                    play_record)
 
-RESULTS = "results.jsonl"
-RUN = "run.json"
-FORMAT = 2  # 2: each result says how the lead went (`lead`)
-
-
-class AnalysisError(InterpretError):
-    """A batch cannot be run or resumed: a folder of another configuration, a game that failed..."""
-
-
-@dataclass(frozen=True)
-class Spec:
-    """What a batch plays: the game, its player count, options, variants, each seat's agent, the seeds."""
-
-    game: str
-    players: int | None = None
-    options: dict = field(default_factory=dict)
-    variants: tuple = ()
-    agents: tuple = ()  # one bot kind per seat; empty: random bots everywhere
-    seed: int = 0
-    max_decisions: int = MAX_DECISIONS
-
-    def load(self):
-        from ..play.common import load_game
-        return load_game(self.game, self.players, dict(self.options), tuple(self.variants))
-
-
-def _fingerprint(game, variants) -> str:
-    """A hash of the content files (base game and the variants used): changed content, other results."""
-    from ..loader import content_files
-    from ..overlay import variant_path
-    root = game.m.rs.root
-    paths = list(content_files(root))
-    for v in variants:
-        paths.append(variant_path(root, str(v)))
-    h = hashlib.sha256()
-    for p in paths:
-        h.update(str(Path(p).relative_to(root) if Path(p).is_relative_to(root) else Path(p).name).encode())
-        h.update(b"\0")
-        h.update(Path(p).read_bytes())
-    return h.hexdigest()[:16]
-
-
-def configuration(spec: Spec, game) -> dict:
-    """The configuration written to run.json: everything a result depends on."""
-    agents = list(spec.agents) or ["random"] * game.num_players
-    return {
-        "format": FORMAT,
-        "game": game.m.rs.name,
-        "title": game.m.rs.title,
-        "players": game.num_players,
-        "options": game.m.options,
-        "variants": list(spec.variants),
-        "agents": agents,
-        "seed": spec.seed,
-        "max_decisions": spec.max_decisions,
-        "content": _fingerprint(game, spec.variants),
-    }
-
-
-# ---- one game -----------------------------------------------------------------------------
-
-def play_record(game, config: dict, index: int) -> dict:
-    """Play game `index` of the batch and describe it (the line of results.jsonl)."""
-    seed = config["seed"] + index
-    # seat i's agent is seeded bot_seed(seed, i) (simulate.make_agents)
-    lead = LeadTracker(game)
-    r = play_out(game, seed, agents=config["agents"], max_decisions=config["max_decisions"], keep_state=True,
-                 observe=lead.observe)
-    return {
-        "index": index,
-        "seed": seed,
-        "seats": [s.key for s in game.m.seats],
-        "agents": config["agents"],
-        "options": config["options"],
-        "variants": config["variants"],
-        "scores": r.scores,
-        "ranking": r.ranking,
-        "winners": r.winners,
-        "decisions": r.decisions,
-        "rounds": r.rounds,
-        "decided_by": decided_by(game, r.state, r.winners),
-        "lead": lead.result(r.state, r.winners),
-        "facets": facet_values(game, r.state),
-    }
-
-
-def encode(record: dict) -> str:
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False, default=str)
-
-
-# The worker side of a process pool: each process loads the game once.
-_worker: dict = {}
-
-
-def _init_worker(spec: Spec, config: dict) -> None:
-    if _worker.get("config") is config and "game" in _worker:
-        return  # a forked process: it has the parent's game already, compiled
-    _worker["game"] = spec.load()
-    _worker["config"] = config
-
-
-def _play_line(index: int) -> tuple[int, str | None, str | None]:
-    try:
-        return index, encode(play_record(_worker["game"], _worker["config"], index)), None
-    except SimulationError as e:  # exceptions with keyword arguments do not cross processes: send the text
-        return index, None, f"{e}"
-    except InterpretError as e:
-        return index, None, f"game {index} (seed {_worker['config']['seed'] + index}): {e}"
-
-
-# ---- the folder -----------------------------------------------------------------------------
 
 def _differences(old: dict, new: dict) -> list[str]:
     out = []

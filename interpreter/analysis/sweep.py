@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import Analysis, analyze
 from ..errors import ContentError
-from .runner import AnalysisError, Spec
+from .games import AnalysisError, Spec
 from .stats import mean_difference, two_proportions
 
 NO_VARIANT = ("none", "-")
