@@ -70,7 +70,7 @@ def grouped(choices: list[Choice]) -> list:
         by.setdefault((c.action.name, c.action.args[:1]), []).append(c)
     if len(by) >= len(choices) or len(by) == 1:
         return list(choices)
-    heads = {}  # groups whose members read the same way are one group (satellites of one seat in a column)
+    heads = {}  # groups whose members read the same way are one group (e.g. pieces of one seat on one cell)
     for members in by.values():
         head = _common_words([m.label for m in members]) or members[0].action.name if len(members) > 1 else None
         heads.setdefault(head if head is not None else id(members), []).extend(members)
