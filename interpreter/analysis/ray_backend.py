@@ -23,6 +23,18 @@ def _ray():
     return ray
 
 
+def _local_ip(address: str) -> str | None:
+    """The address of this machine's interface towards `address` (host:port), or None to let Ray choose."""
+    import socket
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # no packet is sent
+            s.connect((host or address, int(port) if port.isdigit() else 6379))
+            return s.getsockname()[0]
+    except (OSError, ValueError):
+        return None
+
+
 def connect(address: str | None):
     """Connect to the cluster at `address` (host:port, or ray://host:port), or start a Ray on loopback."""
     ray = _ray()
@@ -30,7 +42,11 @@ def connect(address: str | None):
         return ray
     quiet = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     try:
-        if address:
+        if address and not address.startswith("ray://"):
+            # this driver joins the cluster as a node: with the address of the interface that reaches the
+            # head (127.0.0.1 for a head on loopback), not the one Ray guesses from a route to the internet
+            ray.init(address=address, _node_ip_address=_local_ip(address), **quiet)
+        elif address:
             ray.init(address=address, **quiet)
         else:  # a local Ray for this run, on 127.0.0.1; its workers import this very copy of interpret
             here = str(Path(__file__).resolve().parents[2])
@@ -75,6 +91,10 @@ def lines(spec, config: dict, todo: range, *, jobs: int, address: str | None):
     try:  # chunks shrinking towards the end (games.chunks), handed to the free actors, given back in order
         for batch in pool.map(lambda actor, chunk: actor.play.remote(list(chunk)), chunks(todo, n)):
             yield from batch
+    except ray.exceptions.RayError as e:  # an actor or a node lost: the games written so far are kept
+        raise AnalysisError(f"the Ray cluster failed while playing ({type(e).__name__}: "
+                            f"{str(e).splitlines()[0] if str(e) else ''}); run the same command again to resume") \
+            from None
     finally:
         for a in actors:
             ray.kill(a)
