@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import results
 from . import runtime as rt
 from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
 from .match import Match
 from .model import Action, key_of, label_for, label_of
-from .state import clone, from_json, to_json
+from .state import clone, from_json, initial, to_json
 
 __all__ = ["Game", "Step", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
@@ -65,7 +66,7 @@ class Game(Flow):
     def new_game(self, seed: int = 0, forced=None) -> dict:
         """The state after setup (setup choices, if any, are the first decisions)."""
         m = self.m
-        st = m.new_state(seed)
+        st = initial(m, seed)
         if forced:
             st["forced"] = list(forced)
         ctx = rt.Ctx(st, m)
@@ -87,14 +88,14 @@ class Game(Flow):
         win = st["flow"].get("win")
         if win:
             return win[1][0]  # an out-of-turn window is open: its first seat decides
-        p = self.m.turn_player(st)
+        p = rt.turn_player(self.m, st)
         return p.id if p is not None else None
 
     def is_terminal(self, st) -> bool:
         return st["flow"]["phase"] == "over"
 
     def step_name(self, st) -> str | None:
-        return self.m.step_name(st)
+        return rt.step_name(self.m, st)
 
     def legal_actions(self, st) -> list[Action]:
         """The actions the deciding seat may play now, in a stable order.
@@ -150,14 +151,14 @@ class Game(Flow):
             for a in m.window_actions[win[0][0]]:
                 self._walk(ctx, a, out, labels=labels)
             return out
-        player = m.turn_player(st)
+        player = rt.turn_player(m, st)
         if player is None:
             return []
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer
         out = []
-        for a in m.actions_by_step.get(m.step_name(st), ()):
+        for a in m.actions_by_step.get(rt.step_name(m, st), ()):
             self._walk(ctx, a, out, labels=labels, first_only=first_only)
             if first_only and out:
                 break
@@ -233,7 +234,7 @@ class Game(Flow):
             opts = ", ".join(key_of(v) for v in rt.decode(m, p["options"]))
             raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}",
                                      RefusalKind.NOT_AN_OPTION)
-        player = m.turn_player(st)
+        player = rt.turn_player(m, st)
         win = st["flow"].get("win")
         if win:
             w = m.windows[win[0][0]]
@@ -268,7 +269,7 @@ class Game(Flow):
             hint = did_you_mean(action.name, m.action_by_name)
             raise IllegalActionError(action, f"no action `{action.name}` in this game" + (f"; {hint}" if hint else ""),
                                      RefusalKind.UNKNOWN_ACTION)
-        step = m.step_name(st)
+        step = rt.step_name(m, st)
         if a.name in m.never_legal:
             ctx = rt.Ctx(st, m, player)
             for f, reason, _ in a.requires:
@@ -416,10 +417,10 @@ class Game(Flow):
 
     def ranking(self, st) -> list[int]:
         """Seat indices from first to last: score, then each tie-break in order."""
-        return self.m.ranking(st)
+        return results.ranking(self.m, st)
 
     def winners(self, st) -> list[int]:
-        return self.m.winners(st)
+        return results.winners(self.m, st)
 
     def check_invariants(self, st) -> list[str]:
         """The content's declared invariants that do not hold in `st`."""
@@ -468,7 +469,7 @@ class Game(Flow):
             raise ContentError(e.problem) from None
         except CompileError as e:
             raise ContentError(self.m.compiler.problem(e)) from None
-        ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else self.m.turn_player(st))
+        ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else rt.turn_player(self.m, st))
         ctx.locals = [None] * scope.size
         return f(ctx)
 

@@ -33,6 +33,22 @@ class Ctx:
         self.viewer = None  # while texts are written for one seat: the ids of the cards it can identify
 
 
+def turn_player(m, st):
+    """The seat whose turn it is (a Seat), or None outside play."""
+    flow = st["flow"]
+    order = flow.get("order") or []
+    pos = flow.get("pos", 0)
+    if flow.get("phase") != "play" or pos >= len(order):
+        return None
+    return m.seats[order[pos]]
+
+
+def step_name(m, st):
+    """The name of the current step of the turn, or None."""
+    i = st["flow"].get("step", 0)
+    return m.step_names[i] if 0 <= i < len(m.step_names) else None
+
+
 def spend(ctx, n: int, loc, what: str) -> None:
     """Spend `n` steps of the decision's budget (a loop's iterations, a repeat, cards drawn)."""
     b = ctx.budget - n

@@ -176,7 +176,7 @@ class Runner:
         size = scope.size
 
         def run(st):
-            ctx = rt.Ctx(st, self.game.m, self.game.m.turn_player(st))
+            ctx = rt.Ctx(st, self.game.m, rt.turn_player(self.game.m, st))
             ctx.locals = values + [None] * (size - len(values))
             return f(ctx)
         return run, src
@@ -344,7 +344,7 @@ class Runner:
             scope = Scope(list(names))
             try:
                 f = self.game.m.compiler.expr(SourceText.plain(piece), scope)
-                ctx = rt.Ctx(self.pos.state, self.game.m, self.game.m.turn_player(self.pos.state))
+                ctx = rt.Ctx(self.pos.state, self.game.m, rt.turn_player(self.game.m, self.pos.state))
                 ctx.locals = list(names.values()) + [None] * (scope.size - len(names))
                 parts.append(f"{piece} = {label_of(f(ctx))}")
             except Exception:

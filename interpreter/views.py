@@ -269,13 +269,13 @@ def visible_cards_ids(game, state, seat) -> set:
 def _flow(game, state) -> dict:
     m = game.m
     flow = state["flow"]
-    turn = m.turn_player(state)
+    turn = rt.turn_player(m, state)
     out = {
         "phase": flow["phase"],
         "round": flow["round"],
         "order": [_seat_key(m, i) for i in flow.get("order") or []],
         "turn": turn.key if turn is not None else None,
-        "step": m.step_name(state) if flow["phase"] == "play" else None,
+        "step": rt.step_name(m, state) if flow["phase"] == "play" else None,
         "deciding": _seat_key(m, game.current_player(state)),
     }
     if flow.get("win"):  # an out-of-turn window is open (flow.turn.windows)
