@@ -231,7 +231,9 @@ def view(game, state, seat: int | None) -> dict:
 
 
 def _seat_key(m, i):
-    return m.seats[i].key if i is not None else None
+    if i is None:
+        return None
+    return m.seats[i].key if i >= 0 else "chance"  # CHANCE (-1): a chance node, explicit chance
 
 
 def _redact(m, text: str, visible: set) -> str:
