@@ -97,25 +97,25 @@ def shuffle_list(ctx, items: list, what: str, zone=None) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def _force_order(ctx, items, keys, what, zone):
-    from .model import key_of
+def _force_order(ctx, items, wanted, what, zone):
+    """Put the cards (or values) named in `wanted` first, in that order; the others keep theirs.
+    A name is a card's key, or a card's name (the first such card not yet placed)."""
+    from .model import Card, key_of
     m = ctx.m
-    if zone is not None:
-        first = [m.card_by_key[k].id if k in m.card_by_key else k for k in keys]
-        shown = {c: m.cards[c].key for c in items}
-    else:
-        first = []
-        for k in keys:
-            first.extend(v for v in items if key_of(v) == k and v not in first)
-        shown = {id(v): key_of(v) for v in items}
-    missing = [k for k, c in zip(keys, first) if c not in items] if zone is not None else \
-        [k for k in keys if not any(key_of(v) == k for v in items)]
-    if missing:
-        have = ", ".join(sorted(set(shown.values()))[:20]) or "nothing"
-        raise RuleRuntimeError(f"a scenario forced the order of a shuffle of {what} with "
-                               f"{', '.join(map(str, missing))}, which it does not hold (it holds: {have})")
-    rest = [v for v in items if v not in first]
-    items[:] = first + rest
+    values = [m.cards[i] for i in items] if zone is not None else list(items)
+    left = list(range(len(values)))
+    first = []
+    for k in wanted:
+        hit = next((i for i in left if key_of(values[i]) == k), None)
+        if hit is None:
+            hit = next((i for i in left if type(values[i]) is Card and values[i].name == k), None)
+        if hit is None:
+            have = ", ".join(sorted({key_of(v) for v in values})[:20]) or "nothing"
+            raise RuleRuntimeError(f"a scenario forced the order of the shuffle of {what} with {k}, "
+                                   f"which it does not hold (it holds: {have})")
+        left.remove(hit)
+        first.append(hit)
+    items[:] = [items[i] for i in first + left]
 
 
 def forced_random(ctx, n: int) -> int | None:

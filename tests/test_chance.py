@@ -103,3 +103,71 @@ def test_dice_are_one_die_per_node():
         attacks = [a for a in acts if a.name == "attack"]
         st = g.apply(st, (attacks or acts)[rr.randrange(len(attacks or acts))])
     assert seen == {6}
+
+
+PICKS = """
+game: {name: t}
+cards:
+  a: {}
+  b: {}
+  c: {}
+  d: {}
+zones:
+  pile: {visibility: hidden}
+  order: {visibility: public}
+vars: {game: {picked: 0, mixed: []}}
+flow:
+  setup: |
+    for c in cards do move c to pile end
+actions:
+  mix: {effect: "shuffle pile"}
+  pick: {effect: picked = random(10)}
+  mixed: {effect: "mixed = shuffled(pile.cards)"}
+  end_turn: {effect: finish turn}
+"""
+
+
+def test_scenarios_force_shuffles_and_random_draws(make_game):
+    from interpreter.position import Position
+    game = make_game(PICKS)
+    pos = Position(game, game.new_game(seed=1))
+    pos.force_shuffle(["c", "a"], "pile").force_random(7, 0).force_shuffle(["d"])
+    st = game.apply(pos.state, "mix")
+    keys = [game.m.cards[i].key for i in st["z"][game.m.zone_by_name["pile"].id]]
+    assert keys[:2] == ["c", "a"] and sorted(keys[2:]) == ["b", "d"]
+    st = game.apply(st, "pick")
+    assert st["gv"]["picked"] == 7
+    st = game.apply(st, "pick")
+    assert st["gv"]["picked"] == 0
+    st = game.apply(st, "mixed")  # a list shuffled: forced by a shuffle of anything
+    assert game.evaluate(st, "[c.key for c in mixed]")[0] == "d"
+    assert st["forced"] == []
+    # random(n) forced out of its range: a clear rule error
+    pos = Position(game, game.new_game(seed=1)).force_random(10)
+    with pytest.raises(Exception, match=r"give 0 to 9"):
+        game.apply(pos.state, "pick")
+
+
+def test_forced_shuffles_follow_their_kind_in_order(make_game):
+    """A forced die waits for a roll: a shuffle met first draws from the generator, as before."""
+    game = make_game(PICKS)
+    st = game.new_game(seed=2, forced=[{"random": 3}])
+    st = game.apply(st, "mix")
+    assert st["forced"] == [{"random": 3}]
+    assert game.apply(st, "pick")["gv"]["picked"] == 3
+
+
+def test_a_scenario_whose_forced_shuffle_is_never_drawn_fails(tmp_path, write_game):
+    from interpreter.scenario import run_file
+    folder = write_game(PICKS)
+    tmp_path = folder / "scenarios"
+    tmp_path.mkdir()
+    (tmp_path / "s.yaml").write_text(
+        "scenario: {title: unused}\nsteps:\n  - shuffle: {pile: [a]}\n  - do: pick\n", encoding="utf-8")
+    (tmp_path / "t.yaml").write_text(
+        "scenario: {title: used}\nsteps:\n  - shuffle: {pile: [b, a]}\n  - do: mix\n"
+        "  - expect: first(pile.cards).key == \"b\"\n", encoding="utf-8")
+    bad = run_file(tmp_path / "s.yaml", None)
+    assert not bad.ok and "forced and never drawn: shuffle of pile (a)" in bad.failures[0].message
+    good = run_file(tmp_path / "t.yaml", None)
+    assert good.ok, [f.render() for f in good.failures]
