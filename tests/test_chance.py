@@ -171,3 +171,35 @@ def test_a_scenario_whose_forced_shuffle_is_never_drawn_fails(tmp_path, write_ga
     assert not bad.ok and "forced and never drawn: shuffle of pile (a)" in bad.failures[0].message
     good = run_file(tmp_path / "t.yaml", None)
     assert good.ok, [f.render() for f in good.failures]
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy:4", "mcts:60", "ismcts:60"])
+def test_agents_play_through_explicit_chance_nodes(kind):
+    """Agents decide at player nodes of an explicit-chance game; their searches sample the chance
+    nodes they meet (here a Dark Agent game where the dice and reshuffles stop the rules)."""
+    from interpreter.agents import make_agent
+    from interpreter.agents.base import make_decision, sample_chance
+    g = Game.load("dark-agent", players=4)
+    st = g.new_game(7, chance="explicit")
+    rr = random.Random(1)
+    agents = [make_agent(kind, seed=s) for s in range(4)]
+    met = 0
+    for _ in range(60):
+        if g.is_terminal(st):
+            break
+        if g.is_chance(st):
+            met += 1
+            sample_chance(g, st, rr)
+            continue
+        d = make_decision(g, st)
+        a = agents[d.seat].act(d)
+        assert a in d.actions
+        last = getattr(agents[d.seat], "_last", None)
+        if last is not None:  # the search tree has nodes for the seats' choices only, never chance's
+            stack = [last[1]]
+            while stack:
+                node = stack.pop()
+                assert all(ch.mover >= 0 and str(k).split()[0] != "chance" for k, ch in node.children.items())
+                stack.extend(node.children.values())
+        st = g.apply(st, a)
+    assert met > 0
