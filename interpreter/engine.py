@@ -149,11 +149,8 @@ class Game(Flow):
             return [(a, f"{what}: {a.args[0]}") for a in _chance.outcome_actions(st)]
         if seat is None:
             return self._legal(st, labels=True)
-        from .views import redact_for, visible_cards_ids
-        out = self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
-        if st["pending"]:  # the prompt was written when the rule stopped, for nobody in particular
-            return [(a, redact_for(self, st, seat, text)) for a, text in out]
-        return out
+        from .views import visible_cards_ids
+        return self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
 
     def label(self, st, action: Action) -> str:
         for a, text in self._legal(st, labels=True):
@@ -172,11 +169,14 @@ class Game(Flow):
         if st["pending"]:
             p = st["pending"][-1]
             out = []
+            if labels:
+                from .views import prompt_for
+                prompt = prompt_for(self, st, p, viewer)  # written for the viewer, from values
             for v in rt.decode(m, p["options"]):
                 shown = label_of(v) if viewer is None else label_for(v, viewer)
-                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {shown}"))
+                out.append((Action("choose", (key_of(v),)), f"{prompt}: {shown}" if labels else None))
             if p["optional"]:
-                out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
+                out.append((Action("choose", ("none",)), f"{prompt}: none" if labels else None))
             return out
         win = st["flow"].get("win")
         if win:  # an out-of-turn window: declining first, then its actions, for its seat
