@@ -198,8 +198,8 @@ def _contents(ctx, zones):
 
 def _chosen_shuffle(ctx, coll):
     items = list(_coll(ctx, coll))
-    from . import rng
-    ctx.st["rng"] = rng.shuffle(ctx.st["rng"], items)
+    from .chance import shuffle_list
+    shuffle_list(ctx, items, "a list")
     return items
 
 

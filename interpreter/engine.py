@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import chance as _chance
 from . import results
 from . import runtime as rt
+from .chance import CHANCE, EXPLICIT, SAMPLED
 from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
@@ -24,7 +26,7 @@ from .match import Match
 from .model import Action, key_of, label_for, label_of
 from .state import clone, from_json, initial, to_json
 
-__all__ = ["Game", "Step", "clone", "from_json", "to_json"]  # the forward model and its state helpers
+__all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
 _MISSING = object()
 
@@ -63,19 +65,33 @@ class Game(Flow):
 
     # ---- start ----------------------------------------------------------------------
 
-    def new_game(self, seed: int = 0, forced=None) -> dict:
-        """The state after setup (setup choices, if any, are the first decisions)."""
+    def new_game(self, seed: int = 0, forced=None, chance: str = SAMPLED) -> dict:
+        """The state after setup (setup choices, if any, are the first decisions).
+
+        `chance`: "sampled" (the state's seeded generator picks every random outcome) or
+        "explicit" (the game stops at each random draw, a chance node: see chance.py)."""
         m = self.m
         st = initial(m, seed)
         if forced:
             st["forced"] = list(forced)
+        if chance == EXPLICIT:
+            st["flow"]["chance"] = EXPLICIT
+            _chance.run_explicit(self, st, None, start=self._start)
+            return st
+        if chance != SAMPLED:
+            raise ValueError(f"chance is {SAMPLED!r} or {EXPLICIT!r}, not {chance!r}")
+        self._start(st)
+        return st
+
+    def _start(self, st) -> None:
+        """Run the setup on a new state, up to the first decision."""
+        m = self.m
         ctx = rt.Ctx(st, m)
         if m.setup is not None:
             entry, scope = m.setup
             ctx.locals = [None] * scope.size
             self._run(ctx, entry)
         self._settle(ctx)
-        return st
 
     # ---- queries --------------------------------------------------------------------
 
@@ -83,6 +99,8 @@ class Game(Flow):
         """The seat index to decide now, or None when the game is over."""
         if st["flow"]["phase"] == "over":
             return None
+        if st["flow"].get("node") is not None:
+            return CHANCE
         if st["pending"]:
             return st["pending"][-1]["player"]
         win = st["flow"].get("win")
@@ -93,6 +111,19 @@ class Game(Flow):
 
     def is_terminal(self, st) -> bool:
         return st["flow"]["phase"] == "over"
+
+    def is_chance(self, st) -> bool:
+        """Whether `st` stands at a chance node (explicit chance only: see chance.py)."""
+        return st["flow"].get("node") is not None
+
+    def chance_outcomes(self, st) -> list[tuple[int, float]]:
+        """The outcomes of the chance node `st` stands at, with their probabilities (uniform);
+        [] when it is not a chance node. Outcome k is played as the action `chance k`."""
+        nd = st["flow"].get("node")
+        if nd is None:
+            return []
+        p = 1.0 / nd["n"]
+        return [(k, p) for k in range(nd["n"])]
 
     def step_name(self, st) -> str | None:
         return rt.step_name(self.m, st)
@@ -106,19 +137,21 @@ class Game(Flow):
         listed = self._listed
         if listed is not None and listed[0] is st:
             return listed[1][:]
+        if st["flow"].get("node") is not None:
+            return _chance.outcome_actions(st)
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
         """Legal actions with their labels, written for the deciding seat: a card it cannot
         identify (a concealed one, one in another's hidden zone) reads `a card`."""
         seat = self.current_player(st)
+        if seat == CHANCE:
+            what = st["flow"]["node"]["what"]
+            return [(a, f"{what}: {a.args[0]}") for a in _chance.outcome_actions(st)]
         if seat is None:
             return self._legal(st, labels=True)
-        from .views import redact_for, visible_cards_ids
-        out = self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
-        if st["pending"]:  # the prompt was written when the rule stopped, for nobody in particular
-            return [(a, redact_for(self, st, seat, text)) for a, text in out]
-        return out
+        from .views import visible_cards_ids
+        return self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
 
     def label(self, st, action: Action) -> str:
         for a, text in self._legal(st, labels=True):
@@ -132,14 +165,19 @@ class Game(Flow):
         m = self.m
         if st["flow"]["phase"] == "over":
             return []
+        if st["flow"].get("node") is not None:
+            return [(a, None) for a in _chance.outcome_actions(st)]
         if st["pending"]:
             p = st["pending"][-1]
             out = []
+            if labels:
+                from .views import prompt_for
+                prompt = prompt_for(self, st, p, viewer)  # written for the viewer, from values
             for v in rt.decode(m, p["options"]):
                 shown = label_of(v) if viewer is None else label_for(v, viewer)
-                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {shown}"))
+                out.append((Action("choose", (key_of(v),)), f"{prompt}: {shown}" if labels else None))
             if p["optional"]:
-                out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
+                out.append((Action("choose", ("none",)), f"{prompt}: none" if labels else None))
             return out
         win = st["flow"].get("win")
         if win:  # an out-of-turn window: declining first, then its actions, for its seat
@@ -214,6 +252,9 @@ class Game(Flow):
         m = self.m
         if st["flow"]["phase"] == "over":
             raise IllegalActionError(action, "the game is over", RefusalKind.GAME_OVER)
+        if st["flow"].get("node") is not None:
+            _chance.outcome_of(st, action)
+            return None, None
         if seat is not None and verify:
             deciding = self.current_player(st)
             if deciding != seat:
@@ -351,6 +392,11 @@ class Game(Flow):
         arguments are looked up by key and nothing is re-checked."""
         if isinstance(action, str):
             action = Action.parse(action)
+        if st["flow"].get("chance") is not None:
+            return _chance.run_explicit(self, st, action)
+        return self._apply_plain(st, action, checked)
+
+    def _apply_plain(self, st, action: Action, checked: bool) -> Step:
         player = self.current_player(st)
         ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
         if self._listed is not None and self._listed[0] is st:
@@ -476,5 +522,5 @@ class Game(Flow):
 
 # Python exceptions met while the rules run (recursion without end, values that do not go
 # together) leave the forward model as rule errors at the rule's position (guard.py).
-guard_methods(Game, ("new_game", "apply_in_place", "legal_actions", "legal_actions_with_labels", "label", "verify",
+guard_methods(Game, ("new_game", "apply_in_place", "chance_outcomes", "legal_actions", "legal_actions_with_labels", "label", "verify",
                      "can", "explain", "is_legal", "scores", "ranking", "winners", "check_invariants", "evaluate"))

@@ -33,6 +33,7 @@ class Match(World, Symbols, Linker, CompiledRules):
         self.on_entered = None  # the `on entered` triggers, if the content has any
         self.uses_chance = False  # set by the compiler: some rule rolls, shuffles or draws at random
         self.conts: list = []
+        self.prompts: dict = {}  # continuation id of a `choose` -> its prompt's template (views.prompt_for)
         self.generated: list = []  # (position, Python source) of every compiled expression (--source)
         self.compiler = Compiler(self)
         if type(players) is not int or not 1 <= players <= self.limits.players:

@@ -6,7 +6,7 @@ index from card to zone (``st["loc"]``) is always right.
 """
 from __future__ import annotations
 
-from . import rng
+from . import chance
 from .errors import RuleRuntimeError
 from .limits import DEFAULT, BudgetExceeded, size_failed, spend_failed
 from .model import Card, Seat, Zone, label_of
@@ -229,8 +229,7 @@ def cycle(ctx, zones, backward=False):
 
 
 def shuffle(ctx, zone):
-    st = ctx.st
-    st["rng"] = rng.shuffle(st["rng"], st["z"][zone.id])
+    chance.shuffle_list(ctx, ctx.st["z"][zone.id], zone.key, zone)
 
 
 def draw(ctx, n, src, dst):
@@ -262,20 +261,18 @@ def roll(ctx, n, sides=6):
     spend(ctx, max(n, 0), None, f"roll({n:,})")
     taken = 0
     for _ in range(n):
-        if forced:
+        if forced and type(forced[0]) is int:
             out.append(forced.pop(0))
             taken += 1
             continue
         if taken and st["flow"].get("forced_whole"):  # a scenario forced some dice of this roll, not all
             raise RuleRuntimeError(f"a roll of {n} dice, and only {taken} forced ({', '.join(map(str, out))}): "
                                    f"force every die of the roll, or none")
-        st["rng"], v = rng.below(st["rng"], sides)
-        out.append(v + 1)
+        out.append(chance.below(ctx, sides, f"a die (d{sides})") + 1)
     return out
 
 
 def random_below(ctx, n):
-    st = ctx.st
-    st["rng"], v = rng.below(st["rng"], n)
-    return v
+    v = chance.forced_random(ctx, n)
+    return v if v is not None else chance.below(ctx, n, f"random({n})")
 

@@ -170,6 +170,8 @@ class Continuations:
         optional = node.optional
         m = self.m
         kid = m.register(rest)
+        if node.prompt is not None:
+            m.prompts[kid] = prompt  # rendered again for each viewer from the saved locals (views.prompt_for)
         where = self.loc(node)
 
         def run(ctx):
