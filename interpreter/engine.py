@@ -19,8 +19,9 @@ from . import runtime as rt
 from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
+from .handles import arg_keys, resolve
 from .match import Match
-from .model import Action, key_of, label_for, label_of
+from .model import Action, label_for, label_of
 from .state import clone, from_json, to_json
 
 __all__ = ["Game", "Step", "clone", "from_json", "to_json"]  # the forward model and its state helpers
@@ -84,6 +85,8 @@ class Game(Flow):
             return None
         if st["pending"]:
             return st["pending"][-1]["player"]
+        if st["flow"].get("sim"):  # a simultaneous step: the first seat that has not chosen
+            return self._sim_seat(st)
         win = st["flow"].get("win")
         if win:
             return win[1][0]  # an out-of-turn window is open: its first seat decides
@@ -134,12 +137,14 @@ class Game(Flow):
         if st["pending"]:
             p = st["pending"][-1]
             out = []
-            for v in rt.decode(m, p["options"]):
+            for v, key in zip(*arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})):
                 shown = label_of(v) if viewer is None else label_for(v, viewer)
-                out.append((Action("choose", (key_of(v),)), f"{p['prompt']}: {shown}"))
+                out.append((Action("choose", (key,)), f"{p['prompt']}: {shown}"))
             if p["optional"]:
                 out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
             return out
+        if st["flow"].get("sim"):
+            return self._sim_listing(st, self._sim_seat(st), labels=labels, first_only=first_only, viewer=viewer)
         win = st["flow"].get("win")
         if win:  # an out-of-turn window: declining first, then its actions, for its seat
             w = m.windows[win[0][0]]
@@ -186,6 +191,9 @@ class Game(Flow):
             out.append((Action(a.name, ()), a.label(ctx) if labels and not first_only else None))
             return
         n = len(params)
+        m, st = self.m, ctx.st
+        seat = ctx.me.id if ctx.me is not None else None
+        memo = ctx.memo if ctx.memo is not None else {}
 
         def rec(i, keys):
             for f in by_level[i]:
@@ -195,9 +203,10 @@ class Game(Flow):
                 out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
                 return first_only
             _, slot, dom = params[i]
-            for v in list(dom(ctx) or []):
+            # a card the decider cannot identify is named by its place (handles.py)
+            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
                 ctx.locals[slot] = v
-                if rec(i + 1, keys + [key_of(v)]):
+                if rec(i + 1, keys + [k]):
                     return True
             ctx.locals[slot] = None
             return False
@@ -227,13 +236,15 @@ class Game(Flow):
             key = action.args[0]
             if key == "none" and p["optional"]:
                 return None, None
-            for v in rt.decode(m, p["options"]):
-                if key_of(v) == key:
-                    return None, None
-            opts = ", ".join(key_of(v) for v in rt.decode(m, p["options"]))
+            _, offered = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
+            if key in offered:
+                return None, None
+            opts = ", ".join(offered)
             raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}",
                                      RefusalKind.NOT_AN_OPTION)
         player = m.turn_player(st)
+        if st["flow"].get("sim"):
+            player = m.seats[self._sim_seat(st)]
         win = st["flow"].get("win")
         if win:
             w = m.windows[win[0][0]]
@@ -260,7 +271,7 @@ class Game(Flow):
             for (_, slot, _), key in zip(a.params, action.args):
                 v = by_key.get(key, _MISSING)
                 if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else key
+                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
                 ctx.locals[slot] = v
             return ctx, a
         if a is None:
@@ -293,14 +304,15 @@ class Game(Flow):
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}  # nothing changes the state while the action is checked
         ctx.locals = [None] * a.nslots
+        seat = player.id if player is not None else None
         for (pname, slot, dom), key in zip(a.params, action.args):
-            options = list(dom(ctx) or [])
-            for v in options:
-                if key_of(v) == key:
+            options, offered = arg_keys(m, st, seat, list(dom(ctx) or []), ctx.memo)
+            for v, k in zip(options, offered):
+                if k == key:
                     ctx.locals[slot] = v
                     break
             else:
-                shown = ", ".join(key_of(v) for v in options[:12]) or "none"
+                shown = ", ".join(offered[:12]) or "none"
                 raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})",
                                          RefusalKind.OUT_OF_DOMAIN)
         for f, reason, _ in a.requires:
@@ -366,8 +378,10 @@ class Game(Flow):
             ctx = rt.Ctx(st, m, m.seats[p["me"]] if p["me"] is not None else None)
             ctx.locals = rt.decode(m, p["locals"])
             ctx.stack = [(k, rt.decode(m, loc)) for k, loc in p["stack"]]
-            ctx.locals[p["slot"]] = None if action.args[0] == "none" else self._decode_choice(p, action.args[0])
+            ctx.locals[p["slot"]] = None if action.args[0] == "none" else self._decode_choice(st, p, action.args[0])
             self._run(ctx, m.conts[p["k"]])
+        elif st["flow"].get("sim"):  # a secret choice: recorded, done when every seat has chosen
+            self._sim_record(ctx, a)
         else:
             st["used"][a.name] = st["used"].get(a.name, 0) + 1
             if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
@@ -378,9 +392,9 @@ class Game(Flow):
         self._settle(ctx)
         return Step(action, player, ctx.events)
 
-    def _decode_choice(self, p, key):
-        for v in rt.decode(self.m, p["options"]):
-            if key_of(v) == key:
+    def _decode_choice(self, st, p, key):
+        for v, k in zip(*arg_keys(self.m, st, p["player"], rt.decode(self.m, p["options"]), {})):
+            if k == key:
                 return v
         return None
 
