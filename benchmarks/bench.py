@@ -82,8 +82,30 @@ def child_validate(game_name: str) -> dict:
     return {"title": v.title, "cold_s": cold, "warm_s": time.perf_counter() - start}
 
 
-def _child(*args) -> dict:
-    proc = subprocess.run([sys.executable, __file__, *map(str, args)], capture_output=True, text=True)
+def command_validate(game_name: str, repeat: int = 5) -> dict:
+    """The whole `interpret validate GAME` command in fresh processes (Python's start and the imports
+    included), the best of `repeat`: with nothing in the disk cache (INTERPRET_CACHE=off), and with
+    the cache a first run filled (interpreter/diskcache.py)."""
+    def best(env) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-m", "interpreter.play.cli", "validate", game_name],
+                                  capture_output=True, text=True, env=env)
+            times.append(time.perf_counter() - start)
+            if proc.returncode:
+                raise SystemExit(f"validate failed:\n{proc.stdout}{proc.stderr}")
+        return min(times)
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, INTERPRET_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        cold = best(dict(env, INTERPRET_CACHE="off"))
+        best(env)  # fills the cache
+        cached = best(env)
+    return {"command_cold_s": cold, "command_cached_s": cached}
+
+
+def _child(*args, env=None) -> dict:
+    proc = subprocess.run([sys.executable, __file__, *map(str, args)], capture_output=True, text=True, env=env)
     if proc.returncode:
         raise SystemExit(f"benchmark child failed:\n{proc.stderr}")
     return json.loads(proc.stdout)
@@ -116,8 +138,10 @@ def per_call_us(fn, min_time: float = 0.3) -> float:
 
 def run(game_name: str, *, players: int | None, games: int, seed: int) -> dict:
     _pin_one_core()
-    # validation in a fresh process: load + compile for every player count, grammar build included
-    v = _child("--child-validate", "--game", game_name)
+    # validation in a fresh process: load + compile for every player count, grammar build included,
+    # nothing read from the disk cache
+    v = _child("--child-validate", "--game", game_name, env=dict(os.environ, INTERPRET_CACHE="off"))
+    v.update(command_validate(game_name))
     game = load_game(game_name, players, {})
     st = mid_game_state(game)
     text = to_json(st)
@@ -142,6 +166,8 @@ def run(game_name: str, *, players: int | None, games: int, seed: int) -> dict:
         "state_json_bytes": len(text.encode()),
         "validate_ms": v["cold_s"] * 1000,
         "validate_warm_ms": v["warm_s"] * 1000,
+        "validate_command_ms": v["command_cold_s"] * 1000,
+        "validate_command_cached_ms": v["command_cached_s"] * 1000,
         "rss_loaded_mb": sim["rss_loaded_mb"],
         "rss_peak_mb": sim["rss_peak_mb"],
     }
@@ -167,6 +193,8 @@ def table(r: dict) -> str:
         ("clone() of a mid-game state", f"{r['clone_us']:.1f} µs"),
         ("JSON round trip of it", f"{r['json_round_trip_us']:.1f} µs ({r['state_json_bytes']:,} bytes)"),
         ("validate (load + compile)", f"{r['validate_ms']:.0f} ms in a fresh process ({r['validate_warm_ms']:.0f} ms again)"),
+        ("`interpret validate` command", f"{r['validate_command_ms']:.0f} ms with nothing cached, "
+                                         f"{r['validate_command_cached_ms']:.0f} ms with the disk cache"),
         ("peak memory of the simulation", f"{r['rss_peak_mb']:.1f} MB RSS ({r['rss_loaded_mb']:.1f} MB once loaded)"),
     ]
     w = max(len(k) for k, _ in rows)

@@ -2,6 +2,7 @@
 
     python benchmarks/strength.py ttt            # tic-tac-toe: mcts vs random, mcts vs mcts
     python benchmarks/strength.py c4 --games 100 # connect four: mcts vs random
+    python benchmarks/strength.py c4-openspiel --mcts 200   # mcts vs OpenSpiel's MCTSBot, 200 simulations each
     python benchmarks/strength.py dark --budget 1s --games 40
     python benchmarks/strength.py all --quick    # every match, few games, tiny budgets (what CI runs)
 
@@ -60,8 +61,9 @@ class Match:
         return self.wins + self.draws + self.losses
 
     def row(self) -> str:
-        lo, hi = wilson(self.wins, self.n)
-        rate = self.wins / self.n if self.n else 0.0
+        scored = self.wins + (self.draws / 2 if self.sides == "openspiel" else 0)  # a score: draws count half
+        lo, hi = wilson(scored, self.n)
+        rate = scored / self.n if self.n else 0.0
         length = sum(self.decisions) / len(self.decisions) if self.decisions else 0
         return (f"| {self.name} | {self.tested} vs {self.others} | {self.n} | {self.wins}/{self.draws}/{self.losses} "
                 f"| {100 * rate:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}] | {length:.0f} | {self.target} |")
@@ -109,6 +111,40 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
     match.decisions.append(n)
 
 
+def play_openspiel(match: Match, g: int, seed: int) -> None:
+    """Our `mcts` against OpenSpiel's own MCTSBot (random rollouts, MCTS-Solver, uct_c 2, as in
+    OpenSpiel's examples) at the same number of simulations, both on the game loaded through our
+    OpenSpiel adapter. Seats alternate from game to game; a draw counts half in the score."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts as os_mcts
+
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the `interpret` game)
+    sims = int(match.others.split(":")[1])
+    game = pyspiel.load_game(f"interpret(game={match.game})")
+    state = game.new_initial_state()
+    ours = g % 2
+    rng = np.random.RandomState(seed)
+    theirs = os_mcts.MCTSBot(game, 2.0, sims, os_mcts.RandomRolloutEvaluator(1, rng), random_state=rng, solve=True)
+    agent = make_agent(match.tested, bot_seed(seed, ours))
+    n = 0
+    while not state.is_terminal():
+        if state.current_player() == ours:
+            a = agent.act(make_decision(game.interpret, state._st, ours, keep=agent.keeps_decisions))
+            state.apply_action(game.index.id_of(a))
+        else:
+            state.apply_action(theirs.step(state))
+        n += 1
+    mine, other = state.returns()[ours], state.returns()[1 - ours]
+    if mine > other:
+        match.wins += 1
+    elif other > mine:
+        match.losses += 1
+    else:
+        match.draws += 1
+    match.decisions.append(n)
+
+
 def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
     b = budget
     t = mcts or ("200" if quick else "2000")
@@ -117,6 +153,8 @@ def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
         "ttt": [Match("tic-tac-toe", "tic-tac-toe", 2, f"mcts:{t}", "random", target="never loses in 200 games")],
         "ttt-self": [Match("tic-tac-toe, self-play", "tic-tac-toe", 2, f"mcts:{t}", f"mcts:{t}", target="draws")],
         "c4": [Match("connect four", "connect-four", 2, f"mcts:{c}", "random", target="≥ 95 %")],
+        "c4-openspiel": [Match("connect four, through the OpenSpiel adapter", "connect-four", 2, f"mcts:{c}",
+                               f"openspiel-mcts:{c}", sides="openspiel", target="scores ≥ 45 %")],
         "dark": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "random", target="≥ 80 %")],
         "dark-greedy": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "greedy", target="≥ 40 %")],
         "secrets": [Match("Agents Secrets, 6 players", "agents-secrets", 6, f"ismcts:{b}", "random", sides="company",
@@ -128,7 +166,7 @@ def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 dark dark-greedy secrets dog, or all")
+    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets dog, or all")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="1s", help="the ismcts budget: 1s, 0.2s, 300 (iterations)")
     ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
@@ -144,7 +182,7 @@ def main(argv=None) -> int:
         for m in table[key]:
             start = time.perf_counter()
             for g in range(args.games):
-                play(m, g, args.seed + g)
+                (play_openspiel if m.sides == "openspiel" else play)(m, g, args.seed + g)
                 if args.progress:
                     print(f"  {m.name}: game {g + 1}: {m.wins}/{m.draws}/{m.losses} "
                           f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)

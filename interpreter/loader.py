@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import limits as lim
+from .building import collector_paused
 from .dsl.scope import did_you_mean
 from .errors import ContentError, ErrorList, Location, Problem
 from .overlay import apply_variants, load_variants
@@ -221,6 +222,7 @@ def content_files(root: Path) -> list[Path]:
     return files
 
 
+@collector_paused
 def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Ruleset:
     """Read and check a game folder. Problems raise one ContentError listing all of them;
     with `keep_going`, problems found after the YAML was read are kept in `rs.problems`

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import limits as lim
 from . import runtime as rt
+from .building import collector_paused
 from .dsl.compiler import Compiler
 from .errors import ContentError, ErrorList, Location, Problem
 from .definition.parts import _copy
@@ -19,6 +20,7 @@ from .definition.world import World
 
 
 class Match(World, Symbols, Linker, CompiledRules):
+    @collector_paused
     def __init__(self, ruleset, players: int, options: dict | None = None, observer=None):
         self.rs = ruleset
         self.limits = getattr(ruleset, "limits", lim.DEFAULT)

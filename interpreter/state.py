@@ -3,15 +3,18 @@ from __future__ import annotations
 
 import json
 
+_copy = list.copy
+
 
 def clone(st: dict) -> dict:
     """A deep copy of a state, specialised for its known shape (much faster than deepcopy)."""
-    return {
-        "z": [z[:] for z in st["z"]],
+    cv, zv, pv = st["cv"], st["zv"], st["pv"]
+    return {  # map(list.copy, ...) copies a list of lists about a third faster than a comprehension
+        "z": list(map(_copy, st["z"])),
         "loc": st["loc"][:],
-        "cv": {k: v[:] for k, v in st["cv"].items()},
-        "zv": {k: v[:] for k, v in st["zv"].items()},
-        "pv": {k: v[:] for k, v in st["pv"].items()},
+        "cv": dict(zip(cv, map(_copy, cv.values()))),
+        "zv": dict(zip(zv, map(_copy, zv.values()))),
+        "pv": dict(zip(pv, map(_copy, pv.values()))),
         "gv": {k: (v[:] if type(v) is list else v) for k, v in st["gv"].items()},
         "rng": st["rng"],
         "forced": st["forced"][:],

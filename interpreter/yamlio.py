@@ -9,6 +9,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
+from . import diskcache
 from .errors import ContentError, Location, Problem
 from .limits import DEFAULT
 
@@ -128,6 +129,12 @@ def control_problem(text: str, name: str) -> Problem | None:
 
 
 def load_yaml_text(text: str, name: str):
+    cache = diskcache.store("yaml")
+    key = diskcache.key_of(text)
+    data = cache.get(key)
+    if data is not None:  # read before, with the same text: the same tree and positions
+        _attach(data, name, text.splitlines())
+        return data
     for check in (control_problem, nesting_problem):
         problem = check(text, name)
         if problem is not None:
@@ -142,6 +149,8 @@ def load_yaml_text(text: str, name: str):
         raise ContentError(Problem(loc, f"YAML syntax error: {msg}", context=ctx))
     except Exception as e:  # ruamel raises a few non-marked errors (duplicate keys, ...)
         raise ContentError(Problem(Location(name), f"YAML error: {e}"))
+    if data is not None:
+        cache.put(key, data)
     _attach(data, name, text.splitlines())
     return data
 

@@ -1,7 +1,10 @@
 """Shared fixtures: games built from YAML text, the bundled test games, random playouts."""
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -10,6 +13,20 @@ import pytest
 from interpreter.engine import Game
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def pytest_configure(config):
+    """The tests read and write a disk cache of their own (interpreter/diskcache.py), shared by the
+    xdist workers (started after this, they inherit it) and removed at the end."""
+    if "INTERPRET_CACHE_DIR" not in os.environ:
+        os.environ["INTERPRET_CACHE_DIR"] = tempfile.mkdtemp(prefix="interpret-test-cache-")
+        config._interpret_cache_dir = os.environ["INTERPRET_CACHE_DIR"]
+
+
+def pytest_unconfigure(config):
+    made = getattr(config, "_interpret_cache_dir", None)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 def pytest_addoption(parser):

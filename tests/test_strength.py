@@ -45,3 +45,16 @@ def test_mcts_beats_random_at_connect_four(long):
 def test_ismcts_beats_random_at_dark_agent():
     m = _run(strength.Match("dark", "dark-agent", 4, "ismcts:150", "random"), 8)
     assert m.wins >= 4, m.row()  # 25 % is equal strength
+
+
+def test_mcts_plays_openspiel_mctsbot_through_the_adapter(long):
+    """Our mcts against OpenSpiel's own MCTSBot, both on connect four loaded through the adapter
+    (pyspiel.load_game("interpret(game=connect-four)")); the figure is the benchmark's."""
+    pytest.importorskip("pyspiel")
+    m = strength.Match("c4-os", "connect-four", 2, "mcts:60" if long else "mcts:15",
+                       "openspiel-mcts:60" if long else "openspiel-mcts:15", sides="openspiel")
+    for g in range(10 if long else 2):
+        strength.play_openspiel(m, g, 700 + g)
+    assert m.n == (10 if long else 2) and all(7 <= d <= 42 for d in m.decisions), m.row()
+    if long:
+        assert m.wins + m.draws / 2 >= 0.3 * m.n, m.row()

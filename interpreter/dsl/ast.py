@@ -23,9 +23,8 @@ class Node:
 
     def children(self):
         """The sub-nodes, in source order (tokens and None left out)."""
-        for f in fields(self):
-            if f.name != "at":
-                yield from _nodes_in(getattr(self, f.name))
+        for name in _FIELDS[type(self)]:
+            yield from _nodes_in(getattr(self, name))
 
     def walk(self):
         """This node and every node below it, parents first, without recursion."""
@@ -44,8 +43,13 @@ def _nodes_in(v):
             yield from _nodes_in(x)
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a node class -> the names of its fields but `at`
+
+
 def node(cls):
-    return dataclass(slots=True, eq=False, repr=False)(cls)
+    cls = dataclass(slots=True, eq=False, repr=False)(cls)
+    _FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name != "at")
+    return cls
 
 
 # ---- expressions ---------------------------------------------------------------------------

@@ -28,9 +28,11 @@ generated source of an expression, for `--debug`.
 from __future__ import annotations
 
 import itertools
+import marshal
 
 from . import ast as A
 
+from .. import diskcache
 from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .ops import _AGGREGATES, _NUMBER, _arith
@@ -43,6 +45,17 @@ GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
 _BINOP_PY = {"+": "+", "-": "-", "*": "*", "/": "//", "//": "//", "%": "%"}
 _CMP_PY = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _compiled(source: str):
+    """The code object of a generated module, compiled once, or read from the disk cache."""
+    cache = diskcache.store("code", marshal.dumps, marshal.loads)
+    key = diskcache.key_of(source)
+    code = cache.get(key)
+    if code is None:
+        code = compile(source, GENERATED, "exec")
+        cache.put(key, code)
+    return code
 
 
 class _Text(str):
@@ -90,7 +103,7 @@ class ExprCodegen:
                     sites[lineno] = site
         code = _CODE_CACHE.get(source)
         if code is None:
-            code = _CODE_CACHE[source] = compile(source, GENERATED, "exec")
+            code = _CODE_CACHE[source] = _compiled(source)
         glob = dict(_HELPERS)
         glob.update(self.env)
         glob["_SITES"] = sites

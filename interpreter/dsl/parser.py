@@ -10,6 +10,7 @@ import functools
 from lark import Lark, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from .. import diskcache
 from ..errors import Problem
 from ..paths import grammar_path
 from ..yamlio import SourceText
@@ -53,12 +54,20 @@ def _describe(tokens) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str, kind: str):
-    """(typed tree, None), or (None, the lark node nested too deeply). Syntax errors raise."""
+    """(typed tree, None), or (None, the lark node nested too deeply). Syntax errors raise.
+    A text parsed by an earlier process is read from the disk cache (diskcache.py)."""
+    cache = diskcache.store("rules")
+    key = diskcache.key_of(kind, text)
+    typed = cache.get(key)
+    if typed is not None:
+        return typed, None
     tree = parser().parse(text, start=ENTRY[kind])
     deep = too_deep(tree)
     if deep is not None:
         return None, deep
-    return build(tree), None
+    typed = build(tree)
+    cache.put(key, typed)
+    return typed, None
 
 
 def parse(src: SourceText, kind: str):
