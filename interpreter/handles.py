@@ -78,9 +78,25 @@ def arg_key(m, st, seat: int | None, v, cache: dict | None = None) -> str:
 def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, list]:
     """(values, keys) of a parameter's options as `seat` sees them (arg_key), with the exception
     above: the options may come back reordered, never changed."""
-    keys = [arg_key(m, st, seat, v, cache) for v in values]
-    hidden = [i for i, (v, k) in enumerate(zip(values, keys)) if type(v) is Card and k != v.key]
-    if not hidden:
+    plan = m.__dict__.get("_handle_plan") or _plan(m)
+    loc = st["loc"]
+    concealing = getattr(m, "concealing", ())
+    keys = []
+    hidden = None
+    for v in values:
+        if type(v) is Card:
+            rule = plan[loc[v.id]]
+            if not concealing and (rule is None or (rule[0] == "seats" and seat in rule[1])):
+                keys.append(v.key)  # the frequent case: a card in the open, or in the seat's own zone
+                continue
+            k = arg_key(m, st, seat, v, cache)
+            if k != v.key:
+                hidden = hidden or []
+                hidden.append(len(keys))
+            keys.append(k)
+        else:
+            keys.append(key_of(v))
+    if hidden is None:
         return values, keys
     unseen = cache.get("_unseen")
     if unseen is None:
@@ -96,7 +112,7 @@ def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, 
     named = [i for i in hidden if unseen.get(values[i].back, set()) <= offered[values[i].back]]
     if not named:
         return values, keys
-    values, keys = list(values), list(keys)
+    values = list(values)
     for i, v in zip(named, sorted((values[i] for i in named), key=lambda c: c.id)):
         values[i], keys[i] = v, v.key
     return values, keys
