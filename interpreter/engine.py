@@ -158,6 +158,11 @@ class Game(Flow):
         player = m.turn_player(st)
         if player is None:
             return []
+        return self._list_step(st, player, labels=labels, first_only=first_only, viewer=viewer)
+
+    def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
+        """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
+        m = self.m
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer

@@ -63,16 +63,7 @@ class Simultaneous:
 
     def _sim_listing(self, st, seat: int, *, labels=False, first_only=False, viewer=None) -> list:
         """The (Action, label) pairs `seat` may choose in the current simultaneous step."""
-        m = self.m
-        ctx = rt.Ctx(st, m, m.seats[seat])
-        ctx.memo = {}
-        ctx.viewer = viewer
-        out = []
-        for a in m.actions_by_step.get(m.step_name(st), ()):
-            self._walk(ctx, a, out, labels=labels, first_only=first_only)
-            if first_only and out:
-                break
-        return out
+        return self._list_step(st, self.m.seats[seat], labels=labels, first_only=first_only, viewer=viewer)
 
     def _sim_record(self, ctx, a) -> None:
         """Record the bound action `a` as the secret choice of the seat that decides; reveal
