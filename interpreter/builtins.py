@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import networkx as nx
 
+from .results import score_of, winners
 from . import runtime as rt
 from .model import Card, Zone
 from .views import visible_keys
@@ -197,8 +198,8 @@ def _contents(ctx, zones):
 
 def _chosen_shuffle(ctx, coll):
     items = list(_coll(ctx, coll))
-    from . import rng
-    ctx.st["rng"] = rng.shuffle(ctx.st["rng"], items)
+    from .chance import shuffle_list
+    shuffle_list(ctx, items, "a list")
     return items
 
 
@@ -274,8 +275,8 @@ _BUILTINS = {
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
     "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
     "text": (lambda ctx, *parts: "".join(_text(p) for p in parts), None),
-    "score_of": (lambda ctx, p: ctx.m.score_of(ctx.st, p), (1,)),
-    "is_winner": (lambda ctx, p: p is not None and p.id in ctx.m.winners(ctx.st), (1,)),
+    "score_of": (lambda ctx, p: score_of(ctx.m, ctx.st, p), (1,)),
+    "is_winner": (lambda ctx, p: p is not None and p.id in winners(ctx.m, ctx.st), (1,)),
     "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
     "find": (_find, (2,)),
     "contents": (_contents, (1,)),

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import chance as _chance
+from . import results
 from . import runtime as rt
+from .chance import CHANCE, EXPLICIT, SAMPLED
 from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
 from .handles import arg_keys, resolve
 from .match import Match
 from .model import Action, label_for, label_of
-from .state import clone, from_json, to_json
+from .state import clone, from_json, initial, to_json
 
-__all__ = ["Game", "Step", "clone", "from_json", "to_json"]  # the forward model and its state helpers
+__all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
 _MISSING = object()
 
@@ -63,19 +66,33 @@ class Game(Flow):
 
     # ---- start ----------------------------------------------------------------------
 
-    def new_game(self, seed: int = 0, forced=None) -> dict:
-        """The state after setup (setup choices, if any, are the first decisions)."""
+    def new_game(self, seed: int = 0, forced=None, chance: str = SAMPLED) -> dict:
+        """The state after setup (setup choices, if any, are the first decisions).
+
+        `chance`: "sampled" (the state's seeded generator picks every random outcome) or
+        "explicit" (the game stops at each random draw, a chance node: see chance.py)."""
         m = self.m
-        st = m.new_state(seed)
+        st = initial(m, seed)
         if forced:
             st["forced"] = list(forced)
+        if chance == EXPLICIT:
+            st["flow"]["chance"] = EXPLICIT
+            _chance.run_explicit(self, st, None, start=self._start)
+            return st
+        if chance != SAMPLED:
+            raise ValueError(f"chance is {SAMPLED!r} or {EXPLICIT!r}, not {chance!r}")
+        self._start(st)
+        return st
+
+    def _start(self, st) -> None:
+        """Run the setup on a new state, up to the first decision."""
+        m = self.m
         ctx = rt.Ctx(st, m)
         if m.setup is not None:
             entry, scope = m.setup
             ctx.locals = [None] * scope.size
             self._run(ctx, entry)
         self._settle(ctx)
-        return st
 
     # ---- queries --------------------------------------------------------------------
 
@@ -83,6 +100,8 @@ class Game(Flow):
         """The seat index to decide now, or None when the game is over."""
         if st["flow"]["phase"] == "over":
             return None
+        if st["flow"].get("node") is not None:
+            return CHANCE
         if st["pending"]:
             return st["pending"][-1]["player"]
         if st["flow"].get("sim"):  # a simultaneous step: the first seat that has not chosen
@@ -90,14 +109,27 @@ class Game(Flow):
         win = st["flow"].get("win")
         if win:
             return win[1][0]  # an out-of-turn window is open: its first seat decides
-        p = self.m.turn_player(st)
+        p = rt.turn_player(self.m, st)
         return p.id if p is not None else None
 
     def is_terminal(self, st) -> bool:
         return st["flow"]["phase"] == "over"
 
+    def is_chance(self, st) -> bool:
+        """Whether `st` stands at a chance node (explicit chance only: see chance.py)."""
+        return st["flow"].get("node") is not None
+
+    def chance_outcomes(self, st) -> list[tuple[int, float]]:
+        """The outcomes of the chance node `st` stands at, with their probabilities (uniform);
+        [] when it is not a chance node. Outcome k is played as the action `chance k`."""
+        nd = st["flow"].get("node")
+        if nd is None:
+            return []
+        p = 1.0 / nd["n"]
+        return [(k, p) for k in range(nd["n"])]
+
     def step_name(self, st) -> str | None:
-        return self.m.step_name(st)
+        return rt.step_name(self.m, st)
 
     def legal_actions(self, st) -> list[Action]:
         """The actions the deciding seat may play now, in a stable order.
@@ -108,19 +140,21 @@ class Game(Flow):
         listed = self._listed
         if listed is not None and listed[0] is st:
             return listed[1][:]
+        if st["flow"].get("node") is not None:
+            return _chance.outcome_actions(st)
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
         """Legal actions with their labels, written for the deciding seat: a card it cannot
         identify (a concealed one, one in another's hidden zone) reads `a card`."""
         seat = self.current_player(st)
+        if seat == CHANCE:
+            what = st["flow"]["node"]["what"]
+            return [(a, f"{what}: {a.args[0]}") for a in _chance.outcome_actions(st)]
         if seat is None:
             return self._legal(st, labels=True)
-        from .views import redact_for, visible_cards_ids
-        out = self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
-        if st["pending"]:  # the prompt was written when the rule stopped, for nobody in particular
-            return [(a, redact_for(self, st, seat, text)) for a, text in out]
-        return out
+        from .views import visible_cards_ids
+        return self._legal(st, labels=True, viewer=visible_cards_ids(self, st, seat))
 
     def label(self, st, action: Action) -> str:
         for a, text in self._legal(st, labels=True):
@@ -134,14 +168,20 @@ class Game(Flow):
         m = self.m
         if st["flow"]["phase"] == "over":
             return []
+        if st["flow"].get("node") is not None:
+            return [(a, None) for a in _chance.outcome_actions(st)]
         if st["pending"]:
             p = st["pending"][-1]
             out = []
+            if labels:
+                from .views import prompt_for
+                prompt = prompt_for(self, st, p, viewer)  # written for the viewer, from values
+            # a card the chooser cannot identify is named by its place (handles.py)
             for v, key in zip(*arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})):
                 shown = label_of(v) if viewer is None else label_for(v, viewer)
-                out.append((Action("choose", (key,)), f"{p['prompt']}: {shown}"))
+                out.append((Action("choose", (key,)), f"{prompt}: {shown}" if labels else None))
             if p["optional"]:
-                out.append((Action("choose", ("none",)), f"{p['prompt']}: none"))
+                out.append((Action("choose", ("none",)), f"{prompt}: none" if labels else None))
             return out
         if st["flow"].get("sim"):
             return self._sim_listing(st, self._sim_seat(st), labels=labels, first_only=first_only, viewer=viewer)
@@ -155,7 +195,7 @@ class Game(Flow):
             for a in m.window_actions[win[0][0]]:
                 self._walk(ctx, a, out, labels=labels)
             return out
-        player = m.turn_player(st)
+        player = rt.turn_player(m, st)
         if player is None:
             return []
         return self._list_step(st, player, labels=labels, first_only=first_only, viewer=viewer)
@@ -167,7 +207,7 @@ class Game(Flow):
         ctx.memo = {}
         ctx.viewer = viewer
         out = []
-        for a in m.actions_by_step.get(m.step_name(st), ()):
+        for a in m.actions_by_step.get(rt.step_name(m, st), ()):
             self._walk(ctx, a, out, labels=labels, first_only=first_only)
             if first_only and out:
                 break
@@ -227,6 +267,9 @@ class Game(Flow):
         m = self.m
         if st["flow"]["phase"] == "over":
             raise IllegalActionError(action, "the game is over", RefusalKind.GAME_OVER)
+        if st["flow"].get("node") is not None:
+            _chance.outcome_of(st, action)
+            return None, None
         if seat is not None and verify:
             deciding = self.current_player(st)
             if deciding != seat:
@@ -247,7 +290,7 @@ class Game(Flow):
             opts = ", ".join(offered)
             raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}",
                                      RefusalKind.NOT_AN_OPTION)
-        player = m.turn_player(st)
+        player = rt.turn_player(m, st)
         if st["flow"].get("sim"):
             player = m.seats[self._sim_seat(st)]
         win = st["flow"].get("win")
@@ -284,7 +327,7 @@ class Game(Flow):
             hint = did_you_mean(action.name, m.action_by_name)
             raise IllegalActionError(action, f"no action `{action.name}` in this game" + (f"; {hint}" if hint else ""),
                                      RefusalKind.UNKNOWN_ACTION)
-        step = m.step_name(st)
+        step = rt.step_name(m, st)
         if a.name in m.never_legal:
             ctx = rt.Ctx(st, m, player)
             for f, reason, _ in a.requires:
@@ -367,6 +410,11 @@ class Game(Flow):
         arguments are looked up by key and nothing is re-checked."""
         if isinstance(action, str):
             action = Action.parse(action)
+        if st["flow"].get("chance") is not None:
+            return _chance.run_explicit(self, st, action)
+        return self._apply_plain(st, action, checked)
+
+    def _apply_plain(self, st, action: Action, checked: bool) -> Step:
         player = self.current_player(st)
         ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
         if self._listed is not None and self._listed[0] is st:
@@ -435,10 +483,10 @@ class Game(Flow):
 
     def ranking(self, st) -> list[int]:
         """Seat indices from first to last: score, then each tie-break in order."""
-        return self.m.ranking(st)
+        return results.ranking(self.m, st)
 
     def winners(self, st) -> list[int]:
-        return self.m.winners(st)
+        return results.winners(self.m, st)
 
     def check_invariants(self, st) -> list[str]:
         """The content's declared invariants that do not hold in `st`."""
@@ -487,12 +535,12 @@ class Game(Flow):
             raise ContentError(e.problem) from None
         except CompileError as e:
             raise ContentError(self.m.compiler.problem(e)) from None
-        ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else self.m.turn_player(st))
+        ctx = rt.Ctx(st, self.m, self.m.seats[me] if me is not None else rt.turn_player(self.m, st))
         ctx.locals = [None] * scope.size
         return f(ctx)
 
 
 # Python exceptions met while the rules run (recursion without end, values that do not go
 # together) leave the forward model as rule errors at the rule's position (guard.py).
-guard_methods(Game, ("new_game", "apply_in_place", "legal_actions", "legal_actions_with_labels", "label", "verify",
+guard_methods(Game, ("new_game", "apply_in_place", "chance_outcomes", "legal_actions", "legal_actions_with_labels", "label", "verify",
                      "can", "explain", "is_legal", "scores", "ranking", "winners", "check_invariants", "evaluate"))

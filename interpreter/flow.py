@@ -128,7 +128,7 @@ class Flow(Simultaneous):
                 return False
             new_step = seen is None or seen[0] != moment[0]
             flow["wseen"] = moment
-            step = m.step_name(st)
+            step = rt.step_name(m, st)
             due = [i for i, w in enumerate(m.windows)
                    if (w.steps is None or step in w.steps) and (new_step or w.each == "action")]
             if not due:
@@ -150,7 +150,7 @@ class Flow(Simultaneous):
     def _window_seats(self, ctx, w) -> list[int]:
         m = self.m
         f, size = w.seats
-        ctx.me = m.turn_player(ctx.st)
+        ctx.me = rt.turn_player(m, ctx.st)
         ctx.locals = [None] * size
         got = f(ctx)
         if not isinstance(got, list) or not all(isinstance(s, Seat) for s in got):
@@ -212,7 +212,7 @@ class Flow(Simultaneous):
             flow["win"] = flow["wseen"] = None
             flow["acts"] = 0
         st["used"] = {}
-        player = m.turn_player(st)
+        player = rt.turn_player(m, st)
         self._call_effect(ctx, m.turn_start, player)
         self._emit(ctx, "turn_start", [player])
         if st["pending"]:
@@ -223,7 +223,7 @@ class Flow(Simultaneous):
     def _next_step(self, ctx):
         st, m = ctx.st, self.m
         flow = st["flow"]
-        player = m.turn_player(st)
+        player = rt.turn_player(m, st)
         i = flow["step"] + 1
         while i < len(m.steps):
             step = m.steps[i]
@@ -240,7 +240,7 @@ class Flow(Simultaneous):
     def _end_turn(self, ctx, then: str):
         """End the turn, then go to the next turn (`next`) or end the round (`round`)."""
         st, m = ctx.st, self.m
-        player = m.turn_player(st)
+        player = rt.turn_player(m, st)
         if player is not None:
             self._emit(ctx, "turn_end", [player])
             self._call_effect(ctx, m.turn_end, player)
@@ -251,7 +251,7 @@ class Flow(Simultaneous):
 
     def _after_end_turn(self, ctx, then: str):
         st = ctx.st
-        if self.m.turn_player(st) is not None:
+        if rt.turn_player(self.m, st) is not None:
             self._reset(st, "turn")
             st["used"] = {}
         if st["flow"].get("finish") == "turn":

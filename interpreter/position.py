@@ -166,6 +166,18 @@ class Position:
         self.state["flow"]["forced_whole"] = True  # a scenario forces every die of a roll, or none (runtime.roll)
         return self
 
+    def force_shuffle(self, cards, zone: str | None = None) -> "Position":
+        """The next shuffle (of `zone`, or of anything: a zone or a `shuffled` list) puts `cards`
+        (keys or names) first, in this order; the others follow in the order they were."""
+        self.state["forced"].append({"order": [str(c) for c in cards],
+                                     "zone": self.zone(zone).key if zone is not None else None})
+        return self
+
+    def force_random(self, *values: int) -> "Position":
+        """The next `random(n)` draws give these values, in order."""
+        self.state["forced"].extend({"random": int(v)} for v in values)
+        return self
+
     def turn(self, seat, step: str | None = None, round: int | None = None, order=None) -> "Position":
         """Make it `seat`'s turn (optionally at a step, a round, with a given order of seats)."""
         self.game.forget_listing(self.state)

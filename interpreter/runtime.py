@@ -6,7 +6,7 @@ index from card to zone (``st["loc"]``) is always right.
 """
 from __future__ import annotations
 
-from . import rng
+from . import chance
 from .errors import RuleRuntimeError
 from .limits import DEFAULT, BudgetExceeded, size_failed, spend_failed
 from .model import Card, Seat, Zone, label_of
@@ -31,6 +31,22 @@ class Ctx:
         self.stack = []  # return frames (continuation id, caller locals) of suspendable calls
         self.events = []  # (event name, args) in the order they happened
         self.viewer = None  # while texts are written for one seat: the ids of the cards it can identify
+
+
+def turn_player(m, st):
+    """The seat whose turn it is (a Seat), or None outside play."""
+    flow = st["flow"]
+    order = flow.get("order") or []
+    pos = flow.get("pos", 0)
+    if flow.get("phase") != "play" or pos >= len(order):
+        return None
+    return m.seats[order[pos]]
+
+
+def step_name(m, st):
+    """The name of the current step of the turn, or None."""
+    i = st["flow"].get("step", 0)
+    return m.step_names[i] if 0 <= i < len(m.step_names) else None
 
 
 def spend(ctx, n: int, loc, what: str) -> None:
@@ -213,8 +229,7 @@ def cycle(ctx, zones, backward=False):
 
 
 def shuffle(ctx, zone):
-    st = ctx.st
-    st["rng"] = rng.shuffle(st["rng"], st["z"][zone.id])
+    chance.shuffle_list(ctx, ctx.st["z"][zone.id], zone.key, zone)
 
 
 def draw(ctx, n, src, dst):
@@ -246,20 +261,18 @@ def roll(ctx, n, sides=6):
     spend(ctx, max(n, 0), None, f"roll({n:,})")
     taken = 0
     for _ in range(n):
-        if forced:
+        if forced and type(forced[0]) is int:
             out.append(forced.pop(0))
             taken += 1
             continue
         if taken and st["flow"].get("forced_whole"):  # a scenario forced some dice of this roll, not all
             raise RuleRuntimeError(f"a roll of {n} dice, and only {taken} forced ({', '.join(map(str, out))}): "
                                    f"force every die of the roll, or none")
-        st["rng"], v = rng.below(st["rng"], sides)
-        out.append(v + 1)
+        out.append(chance.below(ctx, sides, f"a die (d{sides})") + 1)
     return out
 
 
 def random_below(ctx, n):
-    st = ctx.st
-    st["rng"], v = rng.below(st["rng"], n)
-    return v
+    v = chance.forced_random(ctx, n)
+    return v if v is not None else chance.below(ctx, n, f"random({n})")
 

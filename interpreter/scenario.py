@@ -176,10 +176,25 @@ class Runner:
         size = scope.size
 
         def run(st):
-            ctx = rt.Ctx(st, self.game.m, self.game.m.turn_player(st))
+            ctx = rt.Ctx(st, self.game.m, rt.turn_player(self.game.m, st))
             ctx.locals = values + [None] * (size - len(values))
             return f(ctx)
         return run, src
+
+    def card_ref(self, node, key, name: str) -> str:
+        """A card named in a forced shuffle: an alias (`$name` or `name`: its key), a card's key or
+        a card's name."""
+        name = str(name)
+        if name.startswith("$"):
+            name = name[1:]
+        if name in self.aliases:
+            return self.aliases[name].key
+        m = self.game.m
+        if name not in m.card_by_key and not any(c.name == name for c in m.cards):
+            from .dsl.compiler import did_you_mean
+            hint = did_you_mean(name, set(c.name for c in m.cards) | set(self.aliases))
+            self.fail(node, key, f"no card `{name}`" + (f" — {hint}" if hint else ""))
+        return name
 
     def card(self, node, key, name: str, dest: str | None = None) -> str:
         if name in self.aliases:
@@ -215,6 +230,11 @@ class Runner:
         for i, step in enumerate(self.doc.get("steps") or []):
             self.step(self.doc["steps"], i, step)
             self.done += 1
+        unused = [f for f in self.pos.state["forced"] if type(f) is dict]
+        if unused:  # a forced shuffle or random draw the rules never met: the scenario tests nothing
+            what = ", ".join(f"shuffle of {f['zone'] or 'anything'} ({', '.join(f['order'])})" if "order" in f
+                             else f"random {f['random']}" for f in unused)
+            self.fail(self.doc, "steps", f"forced and never drawn: {what}")
         for i, _ in enumerate(self.doc.get("expect") or []):
             self.expect(self.doc["expect"], i)
         for i, name in enumerate(self.doc.get("events") or []):
@@ -225,7 +245,7 @@ class Runner:
     def step(self, parent, index, step):
         pos = self.pos
         if not isinstance(step, dict) or len(step) != 1:
-            self.fail(parent, index, "a step is one of do, refused, legal, expect, dice, place, move, clear, set, turn")
+            self.fail(parent, index, "a step is one of do, refused, legal, expect, dice, shuffle, random, place, move, clear, set, turn")
         (kind, value), = step.items()
         try:
             if kind == "do":
@@ -244,6 +264,11 @@ class Runner:
                     self.expect(step, "expect")
             elif kind == "dice":
                 pos.force_dice(*value)
+            elif kind == "shuffle":  # {ZONE: [cards]} or [cards]: the next shuffle's order, these first
+                for zone, cards in (value.items() if isinstance(value, dict) else [(None, value)]):
+                    pos.force_shuffle([self.card_ref(cards, i, c) for i, c in enumerate(cards)], zone)
+            elif kind == "random":
+                pos.force_random(*value)
             elif kind == "place":
                 key = pos_place(pos, self.card(value, "card", value["card"], value["on"]), value["on"])
                 if value.get("as"):
@@ -344,7 +369,7 @@ class Runner:
             scope = Scope(list(names))
             try:
                 f = self.game.m.compiler.expr(SourceText.plain(piece), scope)
-                ctx = rt.Ctx(self.pos.state, self.game.m, self.game.m.turn_player(self.pos.state))
+                ctx = rt.Ctx(self.pos.state, self.game.m, rt.turn_player(self.game.m, self.pos.state))
                 ctx.locals = list(names.values()) + [None] * (scope.size - len(names))
                 parts.append(f"{piece} = {label_of(f(ctx))}")
             except Exception:

@@ -40,11 +40,11 @@ class Simultaneous:
                 seats = [s.id for s in m.seats]
             else:
                 f, size = sim_def.seats
-                ctx.me = m.turn_player(st)
+                ctx.me = rt.turn_player(m, st)
                 ctx.locals = [None] * size
                 got = f(ctx)
                 if not isinstance(got, list) or not all(isinstance(s, Seat) for s in got):
-                    raise RuleRuntimeError(f"the seats of simultaneous step `{m.step_name(st)}` must be a list "
+                    raise RuleRuntimeError(f"the seats of simultaneous step `{rt.step_name(m, st)}` must be a list "
                                            f"of players, not {label_of(got)}", sim_def.where)
                 seats = [s.id for s in got]
             seats = [s for s in seats if self._sim_listing(st, s, first_only=True)]
@@ -99,7 +99,7 @@ class Simultaneous:
         sim_def = self._sim_step(st)
         if sim_def is not None and sim_def.reveal is not None and sim["next"] == len(sim["chosen"]):
             sim["next"] += 1  # the reveal effect runs once
-            self._call_effect(ctx, sim_def.reveal, m.turn_player(st))
+            self._call_effect(ctx, sim_def.reveal, rt.turn_player(m, st))
             if st["pending"]:
                 flow["resume"] = "sim_reveal"
                 return

@@ -1,9 +1,33 @@
-"""A game state is plain data (lists, dicts, ints, texts): cloning it and its JSON form."""
+"""A game state is plain data (lists, dicts, ints, texts): the first one, cloning it and its JSON form."""
 from __future__ import annotations
 
 import json
 
 _copy = list.copy
+
+
+def initial(m, seed: int) -> dict:
+    """The state before setup: every card in its starting zone, every variable at its default."""
+    from .definition.parts import _copy as fresh
+    from .rng import seed_state
+    zl = [[] for _ in m.zones]
+    loc = list(m.start_zone)
+    for c in m.cards:
+        zl[loc[c.id]].append(c.id)
+    nc, nz, ns = len(m.cards), len(m.zones), len(m.seats)
+    return {
+        "z": zl,
+        "loc": loc,
+        "cv": {k: [fresh(v["default"]) for _ in range(nc)] for k, v in m.cvars.items()},
+        "zv": {k: [fresh(v["default"]) for _ in range(nz)] for k, v in m.zvars.items()},
+        "pv": {k: [fresh(v["default"]) for _ in range(ns)] for k, v in m.pvars.items()},
+        "gv": {k: fresh(v["default"]) for k, v in m.gvars.items()},
+        "rng": seed_state(seed),
+        "forced": [],
+        "flow": {"phase": "setup", "round": 0, "order": [], "pos": 0, "step": 0, "finish": None, "resume": None},
+        "used": {},
+        "pending": [],
+    }
 
 
 def clone(st: dict) -> dict:

@@ -232,34 +232,31 @@ def view(game, state, seat: int | None) -> dict:
 
 
 def _seat_key(m, i):
-    return m.seats[i].key if i is not None else None
+    if i is None:
+        return None
+    return m.seats[i].key if i >= 0 else "chance"  # CHANCE (-1): a chance node, explicit chance
 
 
-def _redact(m, text: str, visible: set) -> str:
-    """A rules text (a prompt) with the key of every card the seat cannot see replaced by `a card`."""
-    if not text:
-        return text
-    keys = getattr(m, "_key_pattern", None)
-    if keys is None:
-        import re
-        names = sorted(m.card_by_key, key=len, reverse=True)
-        keys = re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, names)) + r")(?![\w#.])") if names else False
-        m._key_pattern = keys
-    if not keys:
-        return text
-    return keys.sub(lambda mt: mt.group(0) if m.card_by_key[mt.group(0)].id in visible else "a card", text)
+def prompt_for(game, state, p: dict, visible: set | None) -> str:
+    """The prompt of the pending choice `p`, written for a seat that identifies the cards whose
+    ids are in `visible` (None: every card). The prompt's template is evaluated again from the
+    values the suspended rule saved (its locals): a card the seat cannot identify reads `a card`,
+    whatever its key or name looks like. Nothing changes the state while a choice is pending, so
+    the values are those the rule saw when it stopped."""
+    m = game.m
+    render = m.prompts.get(p["k"])
+    if render is None or visible is None:
+        return p["prompt"]
+    ctx = rt.Ctx(state, m, m.seats[p["me"]] if p["me"] is not None else None)
+    ctx.locals = rt.decode(m, p["locals"])
+    ctx.memo = {}
+    ctx.viewer = visible
+    return render(ctx)
 
 
 def _var_shown(spec, owner: int, seat) -> bool:
     vis = spec.get("visibility", "public")
     return vis == "public" or (vis == "owner" and seat is not None and owner is not None and owner == seat)
-
-
-def redact_for(game, state, seat: int, text: str) -> str:
-    """`text` as `seat` may read it: keys of cards it cannot see become `a card`."""
-    if not text:
-        return text
-    return _redact(game.m, text, visible_cards_ids(game, state, seat))
 
 
 def visible_cards_ids(game, state, seat) -> set:
@@ -270,13 +267,13 @@ def visible_cards_ids(game, state, seat) -> set:
 def _flow(game, state, seat=None) -> dict:
     m = game.m
     flow = state["flow"]
-    turn = m.turn_player(state)
+    turn = rt.turn_player(m, state)
     out = {
         "phase": flow["phase"],
         "round": flow["round"],
         "order": [_seat_key(m, i) for i in flow.get("order") or []],
         "turn": turn.key if turn is not None else None,
-        "step": m.step_name(state) if flow["phase"] == "play" else None,
+        "step": rt.step_name(m, state) if flow["phase"] == "play" else None,
         "deciding": _seat_key(m, game.current_player(state)),
     }
     if flow.get("win"):  # an out-of-turn window is open (flow.turn.windows)
@@ -291,7 +288,7 @@ def _pending(game, state, seat, present: _Presenter):
         return None
     m = game.m
     p = state["pending"][-1]
-    out = {"player": _seat_key(m, p["player"]), "prompt": _redact(m, p["prompt"], present.visible),
+    out = {"player": _seat_key(m, p["player"]), "prompt": prompt_for(game, state, p, present.visible),
            "optional": p["optional"]}
     if seat is not None and p["player"] == seat:
         # the chooser names each option by its key in `choose KEY`, so it sees them all
@@ -304,4 +301,4 @@ def _pending(game, state, seat, present: _Presenter):
     return out
 
 
-__all__ = ["view", "visible_cards", "concealed_ids", "redact_for"]
+__all__ = ["view", "visible_cards", "concealed_ids", "prompt_for"]

@@ -60,12 +60,17 @@ def test_openspiel_game_type_follows_the_content():
     da = _load("dark-agent", "players=4,variants=teams+no-dice")
     assert da.num_players() == 4
     assert da.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert _load("dark-agent", "").get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert _load("dark-agent", "").get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
 
 
 def test_openspiel_strings_keep_secrets():
     game = _load("agents-secrets", "players=6")
     state = game.new_initial_state()
+    assert state.is_chance_node()  # the setup's shuffles are chance nodes: dealt by OpenSpiel's chance player
+    pick = random.Random(3)
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(pick.choice(outcomes))
     mine, theirs = state.observation_string(0), state.observation_string(1)
     assert mine != theirs
     hand = [k for k in state._g.observe(state._st, 0)["zones"]["hand.p1"]["cards"]]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.analysis import Spec, analyze
+from interpreter.analysis import Batch, Spec, analyze
 from interpreter.analysis.stats import (chi2_sf, chi_square_even, mean_difference, quantiles, two_proportions,
                                         wilson)
 from interpreter.play.cli import main
@@ -92,6 +92,28 @@ def test_jobs_give_the_same_bytes_as_a_serial_run(tmp_path):
     serial = (tmp_path / "serial" / "results.jsonl").read_bytes()
     assert serial == (tmp_path / "jobs" / "results.jsonl").read_bytes()
     assert serial.count(b"\n") == 60
+
+
+def test_games_are_handed_out_in_chunks_shrinking_to_one_game():
+    from interpreter.analysis.games import chunks
+    for todo, workers in ((range(0, 500), 2), (range(37, 2000), 3), (range(5, 6), 2), (range(0, 0), 2)):
+        parts = chunks(todo, workers)
+        assert [i for c in parts for i in c] == list(todo)  # every game once, in order
+        sizes = [len(c) for c in parts]
+        assert sizes == sorted(sizes, reverse=True) and max(sizes, default=16) <= 16
+        if len(todo) > 20:
+            assert sizes[-workers:] == [1] * workers  # no worker left alone with a long chunk at the end
+            assert len(parts) < len(todo) / 4  # few messages
+
+
+def test_the_batch_plays_with_the_collector_frozen_and_restores_it(tmp_path):
+    import gc
+    seen = []
+    batch = Batch.prepare(Spec("tic-tac-toe"), tmp_path / "o")
+    batch.run(3, meanwhile=lambda: seen.append(gc.get_freeze_count()))  # serial: meanwhile is not called
+    assert seen == [] and gc.get_freeze_count() == 0
+    batch.run(8, jobs=2, meanwhile=lambda: seen.append(gc.get_freeze_count()))
+    assert seen and seen[0] > 1000 and gc.get_freeze_count() == 0
 
 
 def test_a_stopped_run_resumes_where_it_stopped(tmp_path):

@@ -16,10 +16,13 @@ What OpenSpiel gets:
   that observation and a digest of every observation the seat had since the start (perfect recall);
 - returns: +1 for each winner and -1 for each other seat, 0 for all when every seat wins (a draw).
 
-Chance: dice, shuffles and random draws come from the game's own generator, seeded by `seed`,
-so the game is `SAMPLED_STOCHASTIC` when its content uses chance at all (OpenSpiel's chance nodes
-are not offered yet: the engine does not stop at a roll). A bot given the state could predict the
-next roll: OpenSpiel algorithms that clone states see it too.
+Chance: a game whose content uses chance is `EXPLICIT_STOCHASTIC`. Its states are played in
+explicit chance mode (chance.py): every random draw is a chance node of OpenSpiel's chance player,
+with its outcomes listed and uniform: one die per node, and a shuffle of n cards as n - 1 nodes
+that each deal one card to one place (the steps of Fisher-Yates), as OpenSpiel's card games deal
+one card per node. A draw from a hidden pile takes the card its shuffle put on top. `seed` does
+not pick outcomes here (OpenSpiel's chance player does); the seat's information state is
+updated once a decision and its chance events are resolved, so it does not count the draws.
 """
 from __future__ import annotations
 
@@ -29,7 +32,9 @@ import json
 import numpy as np
 import pyspiel
 
+from ..chance import CHANCE, EXPLICIT, outcomes_bound
 from ..engine import Game, clone
+from ..model import Action
 from ..observation import observe
 from . import terminal_returns
 from .action_index import ActionIndex
@@ -43,7 +48,7 @@ def _type(short_name="interpret", *, perfect=False, chance=True, players=(1, _MA
         short_name=short_name,
         long_name="interpret: a tabletop game written as content",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=(pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if chance
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect
                      else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
@@ -100,15 +105,16 @@ class InterpretGame(pyspiel.Game):
         self.index = ActionIndex(self.interpret)
         n = len(self.interpret.m.seats)
         self.perfect = _is_perfect(self.interpret)
+        chance = getattr(self.interpret.m, "uses_chance", True)
+        self.interpret.chance_bound = outcomes_bound(self.interpret.m) if chance else None
         info = pyspiel.GameInfo(
             num_distinct_actions=self.index.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.interpret.chance_bound or 0,
             num_players=n,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=None,
             max_game_length=100_000)
-        chance = getattr(self.interpret.m, "uses_chance", True)
         super().__init__(_type(perfect=self.perfect, chance=chance), info, params)
         self._initial = None  # the state after setup and each seat's first digest, made once
 
@@ -129,7 +135,7 @@ class InterpretState(pyspiel.State):
         super().__init__(game)
         self._g = game.interpret
         self._index = game.index
-        self._st = st if st is not None else self._g.new_game(game.seed)
+        self._st = st if st is not None else self._g.new_game(game.seed, chance=EXPLICIT)
         # a digest of what each seat has observed after each move so far (its information state)
         self._seen = seen if seen is not None else [self._digest("", s) for s in range(len(self._g.m.seats))]
 
@@ -143,19 +149,36 @@ class InterpretState(pyspiel.State):
     def current_player(self):
         if self._g.is_terminal(self._st):
             return pyspiel.PlayerId.TERMINAL
+        if self._g.is_chance(self._st):
+            return pyspiel.PlayerId.CHANCE
         p = self._g.current_player(self._st)
         return int(p)
+
+    def is_chance_node(self):
+        return self._g.is_chance(self._st)
+
+    def chance_outcomes(self):
+        return self._g.chance_outcomes(self._st)
 
     def _legal_actions(self, player):
         if self._g.is_terminal(self._st) or player != self._g.current_player(self._st):
             return []
+        if player == CHANCE:
+            return [k for k, _ in self._g.chance_outcomes(self._st)]
         return sorted(self._index.id_of(a) for a in self._g.legal_actions(self._st))
 
     def _apply_action(self, action):
-        self._g.apply_in_place(self._st, self._index.action_of(action))
-        self._seen = [self._digest(d, s) for s, d in enumerate(self._seen)]
+        if self._g.is_chance(self._st):
+            self._g.apply_in_place(self._st, Action("chance", (str(action),)))
+        else:
+            self._g.apply_in_place(self._st, self._index.action_of(action))
+        if not self._g.is_chance(self._st):  # a decision and its chance events are resolved
+            self._seen = [self._digest(d, s) for s, d in enumerate(self._seen)]
 
     def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE or player == CHANCE:
+            node = self._st["flow"].get("node")
+            return f"{node['what']}: {action}" if node else f"chance {action}"
         return str(self._index.action_of(action))
 
     def is_terminal(self):

@@ -34,6 +34,14 @@ def observe(game, st, seat) -> dict:
     return game.observe(st, seat)
 
 
+def sample_chance(game, st, rng: random.Random) -> None:
+    """Resolve the chance nodes `st` stands at (explicit chance only: chance.py), each outcome
+    drawn uniformly with the agent's `rng` (every chance outcome is equally likely)."""
+    while game.is_chance(st):
+        outcomes = game.legal_actions(st)
+        game.apply_in_place(st, outcomes[rng.randrange(len(outcomes))], checked=False)
+
+
 def determinize(game, st, seat, rng: random.Random) -> dict:
     """A full state consistent with what `seat` knows of `st`, its random generator reseeded."""
     return game.determinize(st, seat, rng)
@@ -94,7 +102,7 @@ class Agent:
         return f"{type(self).__name__}(seed={self.seed})"
 
 
-__all__ = ["Agent", "Decision", "make_decision", "bot_seed", "observe", "determinize", "stuck"]
+__all__ = ["Agent", "Decision", "make_decision", "bot_seed", "observe", "determinize", "sample_chance", "stuck"]
 
 
 def stuck() -> RuleRuntimeError:

@@ -10,7 +10,7 @@ import time
 
 from ..engine import clone
 from ..model import Action
-from .base import Agent, Decision
+from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
 
 DEFAULT_SAMPLES = 4
@@ -51,6 +51,7 @@ class GreedyAgent(Agent):
             for i, a in enumerate(actions):
                 s = clone(st)
                 apply(s, a, checked=False)
+                sample_chance(game, s, self.rng)
                 totals[i] += ev.margin(s, decision.seat)
             k += 1
         self.last_values = tuple(zip(actions, totals))

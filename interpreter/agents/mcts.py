@@ -23,7 +23,7 @@ import math
 import time
 
 from ..model import Action
-from .base import Agent, Decision
+from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
 
 DEFAULT_ITERATIONS = 1000
@@ -113,6 +113,7 @@ class MCTSAgent(Agent):
         legal = game.legal_actions
         current = game.current_player
         over = game.is_terminal
+        chance = game.is_chance
         log, sqrt = math.log, math.sqrt
         c = self.c
         avail = self.availability
@@ -129,6 +130,10 @@ class MCTSAgent(Agent):
             node = root
             path = []
             while not over(st):  # selection, then expansion of one node
+                if chance(st):  # explicit chance: an outcome sampled, no node (every outcome is equally likely)
+                    acts = legal(st)
+                    apply(st, acts[rng.randrange(len(acts))], checked=False)
+                    continue
                 p = current(st)
                 acts = legal(st)
                 children = node.children
@@ -166,8 +171,9 @@ class MCTSAgent(Agent):
             depth = 0
             while depth < depth_max and not over(st):  # rollout
                 acts = legal(st)
+                if not chance(st):  # a chance outcome is drawn the same way (uniform), and not counted
+                    depth += 1
                 apply(st, acts[rng.randrange(len(acts))], checked=False)
-                depth += 1
             vals = values(st)
             root.visits += 1
             for ch in path:
@@ -216,6 +222,7 @@ class MCTSAgent(Agent):
                         ok = False
                         break
                     apply(st, a, checked=False)
+                    sample_chance(game, st, self.rng)
                 if not ok:
                     break  # the path is not playable in this sample; try the next node
                 if (current(st) == decision.seat and legal(st) == want_actions

@@ -38,7 +38,9 @@ def analyze(spec: Spec, *, games: int, out, jobs: int = 1, progress=None, game=N
     batch = Batch.prepare(spec, out, game=game)
     before = batch.done
     start = time.perf_counter()
-    records = batch.run(games, jobs=jobs, progress=progress, backend=backend, address=address)
+    from .plots import import_meanwhile  # the report's matplotlib, imported while the workers play
+    records = batch.run(games, jobs=jobs, progress=progress, backend=backend, address=address,
+                        meanwhile=import_meanwhile)
     seconds = time.perf_counter() - start
     played = max(0, min(games, batch.done) - before)
     summary = summarize(records, batch.config)

@@ -2,6 +2,7 @@
 a result line, and the per-process worker state shared by the local pool and Ray actors."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -111,6 +112,24 @@ def _init_worker(spec: Spec, config: dict) -> None:
         return  # a forked process: it has the parent's game already, compiled
     _worker["game"] = spec.load()
     _worker["config"] = config
+    gc.collect()
+    gc.freeze()  # the game lives as long as the process: out of the collector's sight (see runner.Batch.run)
+
+
+def chunks(todo: range, workers: int, largest: int = 16) -> list[range]:
+    """`todo` cut into chunks handed out to `workers`: large first (few messages), shrinking to one
+    game at the end (guided scheduling), so that no worker is left with a long chunk when the others
+    are done. Each chunk is a quarter of the games left per worker, at most `largest`."""
+    out, start, stop = [], todo.start, todo.stop
+    while start < stop:
+        size = max(1, min(largest, (stop - start) // (4 * max(1, workers))))
+        out.append(range(start, min(stop, start + size)))
+        start += size
+    return out
+
+
+def _play_chunk(indices: range) -> list[tuple[int, str | None, str | None]]:
+    return [_play_line(i) for i in indices]
 
 
 def _play_line(index: int) -> tuple[int, str | None, str | None]:

@@ -5,6 +5,8 @@ tie-break the content declares under `scoring.tiebreak`, in order, then the seat
 """
 from __future__ import annotations
 
+from ..results import facet_values as facet_values_of, ranking_keys
+
 SCORE = "score"
 SEAT_ORDER = "seat order"
 WINNER_RULE = "winner rule"
@@ -24,7 +26,7 @@ def decided_by(game, st, winners: list[int]) -> str:
     m = game.m
     if m.winner is not None:
         return WINNER_RULE if winners else NO_WINNER
-    keys = m.ranking_keys(st)
+    keys = ranking_keys(m, st)
     if len(keys) < 2:
         return SCORE
     order = sorted(range(len(keys)), key=lambda i: (keys[i], -i), reverse=True)
@@ -56,7 +58,7 @@ def plain(value):
 
 def facet_values(game, st) -> dict:
     """{facet: [value per seat]} for the facets the content declares under `analysis.facets`."""
-    return {name: [plain(v) for v in values] for name, values in game.m.facet_values(st).items()}
+    return {name: [plain(v) for v in values] for name, values in facet_values_of(game.m, st).items()}
 
 
 class LeadTracker:

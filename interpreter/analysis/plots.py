@@ -7,10 +7,24 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 
 COLOURS = {"bar": "#4c72b0", "even": "#c44e52", "hist": "#55a868", "alt": "#8172b2"}
 _STYLE = {"svg.hashsalt": "interpret-analysis", "svg.fonttype": "none", "font.size": 10,
           "axes.spines.top": False, "axes.spines.right": False}
+
+
+def _import() -> None:
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+
+
+def import_meanwhile() -> threading.Thread:
+    """Import matplotlib (half a second) in a thread of this process while workers play the games, rather
+    than after them. Start it after forking: a process forked during an import would inherit its lock."""
+    thread = threading.Thread(target=_import, name="import matplotlib", daemon=True)
+    thread.start()
+    return thread
 
 
 def _figure(width=6.4, height=3.4):

@@ -41,7 +41,8 @@ class BatchProgress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         self._progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                   TextColumn("games"), _speed_column(), TextColumn("left"), TimeRemainingColumn(),
-                                  console=Console(file=self.stream), transient=False)
+                                  console=Console(file=self.stream), transient=False,
+                                  refresh_per_second=4)  # its thread redraws the bar: 4 times a second is plenty
         self._progress.start()
         self._task = self._progress.add_task(self.label, total=total, completed=done, resumed=done)
 

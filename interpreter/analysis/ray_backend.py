@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .games import AnalysisError
+from .games import AnalysisError, chunks
 
 
 def _ray():
@@ -71,11 +71,9 @@ def lines(spec, config: dict, todo: range, *, jobs: int, address: str | None):
     n = max(1, min(n, len(todo)))
     Player = _actor_class(ray)
     actors = [Player.remote(spec, config) for _ in range(n)]
-    size = max(1, min(16, len(todo) // (n * 8)))
-    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     pool = ActorPool(actors)
-    try:
-        for batch in pool.map(lambda actor, chunk: actor.play.remote(list(chunk)), chunks):
+    try:  # chunks shrinking towards the end (games.chunks), handed to the free actors, given back in order
+        for batch in pool.map(lambda actor, chunk: actor.play.remote(list(chunk)), chunks(todo, n)):
             yield from batch
     finally:
         for a in actors:

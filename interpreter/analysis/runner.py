@@ -11,14 +11,15 @@ DIR resumes after the last complete line; a DIR holding another configuration is
 """
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .games import (RESULTS, RUN, AnalysisError, Spec, _init_worker, _play_line, _worker, configuration, encode,
-                    play_record)
+from .games import (RESULTS, RUN, AnalysisError, Spec, _init_worker, _play_chunk, _play_line, _worker, chunks,
+                    configuration, encode, play_record)
 
 
 def _differences(old: dict, new: dict) -> list[str]:
@@ -113,16 +114,27 @@ class Batch:
                 out.append(json.loads(line))
         return out
 
-    def run(self, games: int, jobs: int = 1, progress=None, backend: str = "local", address=None) -> list[dict]:
+    def run(self, games: int, jobs: int = 1, progress=None, backend: str = "local", address=None,
+            meanwhile=None) -> list[dict]:
         """Play games done..games-1, appending each line in index order; return the first `games` records.
-        backend "local": `jobs` processes here; "ray": Ray actors (ray_backend.py)."""
+        backend "local": `jobs` processes here; "ray": Ray actors (ray_backend.py).
+        `meanwhile()`, if given, is called once the games are played elsewhere (worker processes or Ray),
+        leaving this process idle: it may return a thread it started, joined before run returns."""
         if backend not in ("local", "ray"):
             raise AnalysisError(f"no backend {backend!r}: local or ray")
         todo = range(self.done, games)
+        # The game and everything loaded so far live as long as the batch: out of the collector's sight
+        # (gc.freeze), its full collections do not walk them after every few thousand game states, and
+        # forked workers do not copy the pages the collector would write to.
+        gc.collect()
+        gc.freeze()
         pool = self._pool(jobs, len(todo)) if backend == "local" else None  # before the bar's thread: fork quietly
+        helper = None
         try:
             if progress is not None:
                 progress.start(total=games, done=min(self.done, games))
+            if meanwhile is not None and (pool is not None or backend == "ray") and todo:
+                helper = meanwhile()
             with open(self.out / RESULTS, "a", encoding="utf-8") as f:
                 if backend == "ray" and todo:
                     from . import ray_backend
@@ -143,6 +155,9 @@ class Batch:
             if pool is not None:
                 pool.terminate()
                 pool.join()
+            if helper is not None:
+                helper.join()  # no thread outlives the run: the next batch of a sweep forks again
+            gc.unfreeze()
         return self.records(games)
 
     def _pool(self, jobs: int, games: int):
@@ -167,8 +182,10 @@ class Batch:
             finally:
                 _worker.clear()
             return
-        chunk = max(1, min(8, len(todo) // (jobs * 16)))
-        yield from pool.imap(_play_line, todo, chunksize=chunk)
+        # Chunks of games, shrinking towards the end, handed to whichever worker is free: few messages,
+        # and both workers busy to the last game (imap gives the chunks back in order).
+        for lines in pool.imap(_play_chunk, chunks(todo, jobs)):
+            yield from lines
 
 
 def default_jobs() -> int:

@@ -4,6 +4,7 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 """
 from __future__ import annotations
 
+from .. import runtime as rt
 from ..builtins import _BUILTINS, _CARD_ATTRS, _SEAT_ATTRS, _ZONE_ATTRS
 from ..dsl.scope import _MISS
 from ..model import Card, Seat, Zone
@@ -45,9 +46,9 @@ class Symbols:
         if name == "round":
             return lambda ctx: ctx.st["flow"]["round"]
         if name == "current":
-            return lambda ctx: self.turn_player(ctx.st)
+            return lambda ctx: rt.turn_player(self, ctx.st)
         if name == "step":
-            return lambda ctx: self.step_name(ctx.st)
+            return lambda ctx: rt.step_name(self, ctx.st)
         if name == "game_over":
             return lambda ctx: ctx.st["flow"]["phase"] == "over"
         return None

@@ -170,6 +170,8 @@ class Continuations:
         optional = node.optional
         m = self.m
         kid = m.register(rest)
+        if node.prompt is not None:
+            m.prompts[kid] = prompt  # rendered again for each viewer from the saved locals (views.prompt_for)
         where = self.loc(node)
 
         def run(ctx):
@@ -179,7 +181,7 @@ class Continuations:
                 return rest(ctx)
             player = by(ctx) if by is not None else ctx.me
             if player is None:
-                player = m.turn_player(ctx.st)
+                player = rt.turn_player(m, ctx.st)
             if type(player) is not Seat:
                 raise rt.RuleRuntimeError(f"`choose` has nobody to ask here ({label_of(player)}: no player's turn, "
                                           f"or `by` is not a player): write `by PLAYER`", where)

@@ -1,6 +1,8 @@
 """The end of a game as the end screen tells it: which tie-break separated seats with equal scores."""
 from __future__ import annotations
 
+from ..results import ranking_keys
+
 
 def tiebreak_names(game) -> list[str]:
     """Each tie-break in order: the content's words (`render.tiebreaks`), else its expression."""
@@ -14,7 +16,7 @@ def ending_lines(game, st, ranking: list[int]) -> list[str]:
     """A line per pair of neighbours in the ranking with equal scores: what put one before the other."""
     m = game.m
     try:
-        keys = m.ranking_keys(st)
+        keys = ranking_keys(m, st)
     except Exception:  # a tie-break that cannot be read here is not worth stopping the end screen
         return []
     names = tiebreak_names(game)
