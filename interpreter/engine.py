@@ -22,8 +22,9 @@ from .chance import CHANCE, EXPLICIT, SAMPLED
 from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
+from .handles import arg_keys, resolve
 from .match import Match
-from .model import Action, key_of, label_for, label_of
+from .model import Action, label_for, label_of
 from .state import clone, from_json, initial, to_json
 
 __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
@@ -103,6 +104,8 @@ class Game(Flow):
             return CHANCE
         if st["pending"]:
             return st["pending"][-1]["player"]
+        if st["flow"].get("sim"):  # a simultaneous step: the first seat that has not chosen
+            return self._sim_seat(st)
         win = st["flow"].get("win")
         if win:
             return win[1][0]  # an out-of-turn window is open: its first seat decides
@@ -173,12 +176,15 @@ class Game(Flow):
             if labels:
                 from .views import prompt_for
                 prompt = prompt_for(self, st, p, viewer)  # written for the viewer, from values
-            for v in rt.decode(m, p["options"]):
+            # a card the chooser cannot identify is named by its place (handles.py)
+            for v, key in zip(*arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})):
                 shown = label_of(v) if viewer is None else label_for(v, viewer)
-                out.append((Action("choose", (key_of(v),)), f"{prompt}: {shown}" if labels else None))
+                out.append((Action("choose", (key,)), f"{prompt}: {shown}" if labels else None))
             if p["optional"]:
                 out.append((Action("choose", ("none",)), f"{prompt}: none" if labels else None))
             return out
+        if st["flow"].get("sim"):
+            return self._sim_listing(st, self._sim_seat(st), labels=labels, first_only=first_only, viewer=viewer)
         win = st["flow"].get("win")
         if win:  # an out-of-turn window: declining first, then its actions, for its seat
             w = m.windows[win[0][0]]
@@ -192,6 +198,11 @@ class Game(Flow):
         player = rt.turn_player(m, st)
         if player is None:
             return []
+        return self._list_step(st, player, labels=labels, first_only=first_only, viewer=viewer)
+
+    def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
+        """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
+        m = self.m
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer
@@ -225,6 +236,9 @@ class Game(Flow):
             out.append((Action(a.name, ()), a.label(ctx) if labels and not first_only else None))
             return
         n = len(params)
+        m, st = self.m, ctx.st
+        seat = ctx.me.id if ctx.me is not None else None
+        memo = ctx.memo if ctx.memo is not None else {}
 
         def rec(i, keys):
             for f in by_level[i]:
@@ -234,9 +248,10 @@ class Game(Flow):
                 out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
                 return first_only
             _, slot, dom = params[i]
-            for v in list(dom(ctx) or []):
+            # a card the decider cannot identify is named by its place (handles.py)
+            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
                 ctx.locals[slot] = v
-                if rec(i + 1, keys + [key_of(v)]):
+                if rec(i + 1, keys + [k]):
                     return True
             ctx.locals[slot] = None
             return False
@@ -269,13 +284,15 @@ class Game(Flow):
             key = action.args[0]
             if key == "none" and p["optional"]:
                 return None, None
-            for v in rt.decode(m, p["options"]):
-                if key_of(v) == key:
-                    return None, None
-            opts = ", ".join(key_of(v) for v in rt.decode(m, p["options"]))
+            _, offered = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
+            if key in offered:
+                return None, None
+            opts = ", ".join(offered)
             raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}",
                                      RefusalKind.NOT_AN_OPTION)
         player = rt.turn_player(m, st)
+        if st["flow"].get("sim"):
+            player = m.seats[self._sim_seat(st)]
         win = st["flow"].get("win")
         if win:
             w = m.windows[win[0][0]]
@@ -302,7 +319,7 @@ class Game(Flow):
             for (_, slot, _), key in zip(a.params, action.args):
                 v = by_key.get(key, _MISSING)
                 if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else key
+                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
                 ctx.locals[slot] = v
             return ctx, a
         if a is None:
@@ -335,14 +352,15 @@ class Game(Flow):
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}  # nothing changes the state while the action is checked
         ctx.locals = [None] * a.nslots
+        seat = player.id if player is not None else None
         for (pname, slot, dom), key in zip(a.params, action.args):
-            options = list(dom(ctx) or [])
-            for v in options:
-                if key_of(v) == key:
+            options, offered = arg_keys(m, st, seat, list(dom(ctx) or []), ctx.memo)
+            for v, k in zip(options, offered):
+                if k == key:
                     ctx.locals[slot] = v
                     break
             else:
-                shown = ", ".join(key_of(v) for v in options[:12]) or "none"
+                shown = ", ".join(offered[:12]) or "none"
                 raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})",
                                          RefusalKind.OUT_OF_DOMAIN)
         for f, reason, _ in a.requires:
@@ -413,8 +431,10 @@ class Game(Flow):
             ctx = rt.Ctx(st, m, m.seats[p["me"]] if p["me"] is not None else None)
             ctx.locals = rt.decode(m, p["locals"])
             ctx.stack = [(k, rt.decode(m, loc)) for k, loc in p["stack"]]
-            ctx.locals[p["slot"]] = None if action.args[0] == "none" else self._decode_choice(p, action.args[0])
+            ctx.locals[p["slot"]] = None if action.args[0] == "none" else self._decode_choice(st, p, action.args[0])
             self._run(ctx, m.conts[p["k"]])
+        elif st["flow"].get("sim"):  # a secret choice: recorded, done when every seat has chosen
+            self._sim_record(ctx, a)
         else:
             st["used"][a.name] = st["used"].get(a.name, 0) + 1
             if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
@@ -425,9 +445,9 @@ class Game(Flow):
         self._settle(ctx)
         return Step(action, player, ctx.events)
 
-    def _decode_choice(self, p, key):
-        for v in rt.decode(self.m, p["options"]):
-            if key_of(v) == key:
+    def _decode_choice(self, st, p, key):
+        for v, k in zip(*arg_keys(self.m, st, p["player"], rt.decode(self.m, p["options"]), {})):
+            if k == key:
                 return v
         return None
 

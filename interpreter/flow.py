@@ -6,11 +6,12 @@ from __future__ import annotations
 from . import runtime as rt
 from .errors import Location, RuleRuntimeError
 from .model import Seat, label_of
+from .simultaneous import Simultaneous
 
 _MAX_SETTLE = 10_000
 
 
-class Flow:
+class Flow(Simultaneous):
     # ---- the flow of rounds, turns and steps -------------------------------------------
 
     def _call_effect(self, ctx, compiled, me=None):
@@ -56,6 +57,8 @@ class Flow:
                     self._after_end_turn(ctx, resume.split(":")[1])
                 elif resume == "round_ended":
                     self._after_round_end(ctx)
+                elif resume == "sim_reveal":
+                    self._sim_reveal(ctx)
                 continue
             if flow["phase"] == "setup":
                 self._start_round(ctx)
@@ -81,6 +84,10 @@ class Flow:
             step = m.steps[flow["step"]] if flow["step"] < len(m.steps) else None
             if step is None:
                 self._end_turn(ctx, then="next")
+                continue
+            if step.sim is not None:  # every seat of a set chooses in secret (simultaneous.py)
+                if self._sim_decides(ctx, step.sim):
+                    return
                 continue
             if m.windows and self._window_decides(ctx):
                 return
@@ -199,6 +206,8 @@ class Flow:
         if flow["pos"] >= len(flow["order"]):
             return
         flow["step"] = -1
+        if flow.get("sim") is not None:
+            flow["sim"] = None
         if m.windows:  # a game without windows keeps none of their bookkeeping in its state
             flow["win"] = flow["wseen"] = None
             flow["acts"] = 0

@@ -126,6 +126,8 @@ def relabel(game, st, mapping: dict) -> dict:
             out["gv"][name] = fix(v, g)
     if st["pending"]:
         out["pending"] = _remap_tagged(st["pending"], g)
+    if st["flow"].get("sim"):  # the secret choices of a simultaneous step (simultaneous.py)
+        out["flow"]["sim"] = _remap_tagged(st["flow"]["sim"], g)
     return out
 
 
@@ -153,12 +155,18 @@ def determinize(game, st, seat: int | None, rng: random.Random) -> dict:
     """A full state consistent with what `seat` sees in `st`, sampled with `rng`.
 
     Samples that break one of the content's invariants are drawn again (up to MAX_TRIES; then
-    the last one is returned, as any sample is consistent with the observation)."""
+    the last one is returned, as any sample is consistent with the observation). The secret
+    choices other seats made in a pending simultaneous step are drawn again among their legal
+    actions in the sample: the seat only knows that they have chosen."""
     for _ in range(MAX_TRIES - 1):
         out = _sample(game, st, seat, rng)
         if not game.m.invariants or _rules_hold(game, out):
-            return out
-    return _sample(game, st, seat, rng)
+            break
+    else:
+        out = _sample(game, st, seat, rng)
+    if out["flow"].get("sim"):
+        game.sim_redraw(out, _seat_index(game, seat), rng)
+    return out
 
 
 def _sample(game, st, seat, rng) -> dict:

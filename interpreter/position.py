@@ -201,6 +201,13 @@ class Position:
         if self.m.windows:
             flow["win"] = None
             flow["wseen"] = [flow["step"], flow.get("acts", 0)]
+        # a simultaneous step starts afresh: its seats choose from the first one (simultaneous.py)
+        if flow.get("sim") is not None:
+            flow["sim"] = None
+        sim = self.game._sim_step(self.state)
+        if sim is not None:
+            from . import runtime as rt
+            self.game._sim_decides(rt.Ctx(self.state, self.m), sim)
         return self
 
 

@@ -17,7 +17,8 @@ in its zone's list, its variables are not shown and references to it are None
 (a piece turned face down on the board). The view is plain JSON data:
 
     {"seat": "p1" | None,
-     "flow": {"phase", "round", "turn", "step", "order", "deciding"[, "window"]},  # window: when one is open
+     "flow": {"phase", "round", "turn", "step", "order", "deciding"[, "window"][, "simultaneous"]},
+        # window: when one is open; simultaneous: {"chosen", "waiting"[, "mine"]} in a simultaneous step
      "zones": {zone key: {"count": n, "cards": [keys]} | {"count": n} | {"count": n, "top": key}},
      "cards": {card key: {card variable: value}},    # only cards this seat can see
      "players": {seat key: {"name": ..., "vars": {...}}},
@@ -220,7 +221,7 @@ def view(game, state, seat: int | None) -> dict:
 
     return {
         "seat": m.seats[seat].key if seat is not None else None,
-        "flow": _flow(game, state),
+        "flow": _flow(game, state, seat),
         "zones": zones,
         "cards": cards,
         "players": players,
@@ -263,7 +264,7 @@ def visible_cards_ids(game, state, seat) -> set:
     return {m.card_by_key[k].id for k in visible_cards(game, state, seat)}
 
 
-def _flow(game, state) -> dict:
+def _flow(game, state, seat=None) -> dict:
     m = game.m
     flow = state["flow"]
     turn = rt.turn_player(m, state)
@@ -277,6 +278,8 @@ def _flow(game, state) -> dict:
     }
     if flow.get("win"):  # an out-of-turn window is open (flow.turn.windows)
         out["window"] = m.windows[flow["win"][0][0]].name
+    if flow.get("sim"):  # a simultaneous step: who has chosen is public, a choice only its seat's
+        out["simultaneous"] = game.sim_public(state, seat)
     return out
 
 

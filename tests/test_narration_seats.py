@@ -30,8 +30,9 @@ def test_a_seats_account_names_only_what_that_seat_saw(tmp_path):
     p3 = (tmp_path / "p3.txt").read_text(encoding="utf-8")
     mine = [line for line in p2.splitlines() if ". p2 Boris: play " in line]
     assert mine and all("a card" not in line for line in mine)  # its own moves in full
-    theirs = [line for line in p2.splitlines() if ". p3 Carol: play " in line]
-    assert theirs and all("play a card" in line for line in theirs)  # the others' cards unseen
+    theirs = [line for line in p2.splitlines() if ". p3 Carol: play" in line]
+    # the others' choices are secret (a simultaneous step): neither the card nor the destination
+    assert theirs and all("play: a secret choice" in line for line in theirs)
     assert p2 != p3
     assert _play(tmp_path, "agents-secrets", "--players", "4", "--auto", "--log-seat", "2", "p2.txt").returncode == 1
     assert _play(tmp_path, "agents-secrets", "--players", "4", "--auto", "--log-seat", "9", "x.txt").returncode == 2
@@ -42,5 +43,5 @@ def test_hot_seat_narrates_for_the_table_before_anyone_takes_the_keyboard(tmp_pa
     r = _play(tmp_path, "agents-secrets", "--players", "4", "--seed", "3", "--seat", "1=random",
               "--seat", "2=random", "--seat", "3=human", "--seat", "4=human", stdin="\nq\ny\n")
     before = r.stdout.split("your turn: press Enter")[0]
-    bot_moves = [line for line in before.splitlines() if ": play " in line]
-    assert bot_moves and all("play a card" in line for line in bot_moves), before
+    bot_moves = [line for line in before.splitlines() if ": play" in line]
+    assert bot_moves and all("play: a secret choice" in line for line in bot_moves), before

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine import Game, clone
 from interpreter.loader import load_ruleset
 from interpreter.observation import determinize, observe, relabel, unseen_slots
 
@@ -79,8 +79,23 @@ def _seen_pairs(g, st, seat, rng, n):
     return pairs[:n]
 
 
+def _other_choices(g, st, seat, rng):
+    """A copy of `st` where the secret choices the other seats made in a pending simultaneous step
+    are other legal ones (None when there is none to change)."""
+    if not st["flow"].get("sim") or not g.sim_choices_of_others(st, seat):
+        return None
+    other = clone(st)
+    g.sim_redraw(other, seat, random.Random(rng.randrange(10**6)))
+    return other if other["flow"]["sim"]["chosen"] != st["flow"]["sim"]["chosen"] else None
+
+
+SECRET_CHOICES = [0]  # how many times other seats' secret choices were changed (all tests of a run)
+
+
 def leak_check(game, variant, players, *, games, every, swaps):
-    """(decisions checked, swaps tried, leaks found, controls detected, controls tried)."""
+    """(decisions checked, swaps tried, leaks found, controls detected, controls tried). A swap is
+    two unseen cards trading places, or the other seats' secret choices of a pending simultaneous
+    step changed."""
     g = Game.load(game, players=players, variants=[variant] if variant else [])
     checked = tried = leaks = detected = controls = 0
     failures = []
@@ -100,6 +115,13 @@ def leak_check(game, variant, players, *, games, every, swaps):
                         if _seen_by(g, relabel(g, st, {a: b, b: a}), seat) != base:
                             leaks += 1
                             failures.append((seed, step, seat, g.m.cards[a].key, g.m.cards[b].key))
+                    other = _other_choices(g, st, seat, rng)
+                    if other is not None:
+                        tried += 1
+                        SECRET_CHOICES[0] += 1
+                        if _seen_by(g, other, seat) != base:
+                            leaks += 1
+                            failures.append((seed, step, seat, "the others' secret choices"))
                     for a, b in _seen_pairs(g, st, seat, rng, 1):
                         controls += 1
                         detected += _seen_by(g, relabel(g, st, {a: b, b: a}), seat) != base
@@ -118,6 +140,14 @@ def test_no_leak_when_unseen_cards_are_swapped(game, variant, players, request):
     assert leaks == 0, failures
     assert controls == 0 or detected == controls  # swapping what the seat sees is always noticed
     assert checked > 0
+
+
+def test_the_leak_check_covers_pending_secret_choices():
+    """Agents Secrets decides in simultaneous steps: the check changes the others' secret choices
+    there (and would see a leak: tests/test_simultaneous.py breaks `sim_redraw` on purpose)."""
+    before = SECRET_CHOICES[0]
+    checked, tried, leaks, *_ = leak_check("agents-secrets", None, 4, games=1, every=5, swaps=1)
+    assert leaks == 0 and SECRET_CHOICES[0] - before > 0
 
 
 @pytest.mark.parametrize("game,variant,players", CONFIGS, ids=[f"{g}-{v or 'base'}-{p}" for g, v, p in CONFIGS])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from ..errors import InterpretError
+from ..handles import HANDLE
 from ..model import Action, Card, Seat, Zone
 
 MAX_INT_ARG = 100  # integer arguments 0..MAX_INT_ARG are numbered (board columns, counts...)
@@ -31,6 +32,9 @@ def _kinds(m) -> dict:
            "seat": sorted(s.key for s in m.seats), "word": ["no", "none", "yes"]}
     taken = set(keys)
     out["int"] = [str(i) for i in range(MAX_INT_ARG + 1) if str(i) not in taken]
+    # a card the decider cannot identify is named by its place (handles.py): ZONE@N
+    out["slot"] = [f"{z.key}{HANDLE}{n}" for z in m.zones if z.visibility != "public"
+                   for n in range(1, (z.capacity or len(m.cards)) + 1)]
     return out
 
 
@@ -44,6 +48,8 @@ def _kind_of(m, key: str) -> str:
         return "seat"
     if key in ("yes", "no", "none"):
         return "word"
+    if HANDLE in key:
+        return "slot"
     return "int"
 
 
@@ -74,7 +80,7 @@ class ActionIndex:
                     for i, key in enumerate(a.args):
                         seen.setdefault((a.name, i), set()).add(_kind_of(m, key))
                 game.apply_in_place(st, actions[rng.randrange(len(actions))])
-        every = sorted(self.kinds)
+        every = sorted(k for k in self.kinds if k != "slot")  # places: only where one was seen
         self.names = sorted(arity)
         self.arity = arity
         self.values = {}  # (name, position) -> the keys numbered there

@@ -45,6 +45,17 @@ class ActionDef:
 class StepDef:
     name: str
     skip: object
+    sim: object = None  # a simultaneous step (flow.turn.steps[i].simultaneous): a SimultaneousDef
+
+
+@dataclass
+class SimultaneousDef:
+    """A step where every seat of a set chooses in secret; the choices are revealed together
+    (simultaneous.py)."""
+
+    seats: object  # (f, scope size): the seats that choose, in the order they are asked; None: every seat
+    reveal: object  # the effect run after every chosen action, or None
+    where: object = None  # the step's Location, for errors
 
 
 @dataclass

@@ -11,7 +11,7 @@ from ..dsl.scope import Scope, did_you_mean
 from ..dsl.parser import parse
 from ..model import Zone, label_of
 from ..yamlio import SourceText, resolve_parent
-from .parts import ActionDef, StepDef, WindowDef, _AlreadyReported, _names_in
+from .parts import ActionDef, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
 
 
 class CompiledRules:
@@ -53,12 +53,26 @@ class CompiledRules:
         for i, spec in enumerate(turn.get("steps") or [{"name": "play"}]):
             scope = Scope()
             skip = self._expr(spec, "skip", f"flow.turn.steps[{i}].skip", scope)
-            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None))
+            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None,
+                                      self._compile_simultaneous(i, spec)))
         self.step_names = [s.name for s in self.steps]
         self.windows = []
         for i, spec in enumerate(turn.get("windows") or []):
             self._guard(lambda i=i, spec=spec: self._compile_window(i, spec))
         self.window_action_names = {n: w for w in self.windows for n in w.actions}
+
+    def _compile_simultaneous(self, i, spec):
+        """flow.turn.steps[i].simultaneous: `true`, or {seats: players expr, reveal: effect}."""
+        sim = spec.get("simultaneous")
+        if sim is None or sim is False:
+            return None
+        where = f"flow.turn.steps[{i}].simultaneous"
+        if sim is True:
+            return SimultaneousDef(None, None, self.rs.where_of(spec, "simultaneous"))
+        scope = Scope()
+        seats = self._expr(sim, "seats", f"{where}.seats", scope)
+        return SimultaneousDef((seats, scope.size) if seats is not None else None,
+                               self._effect(sim, "reveal", f"{where}.reveal"), self.rs.where_of(spec, "simultaneous"))
 
     def _compile_window(self, i, spec):
         where = f"flow.turn.windows[{i}]"

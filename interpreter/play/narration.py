@@ -29,6 +29,7 @@ class Narrator:
         self.round = None
         self.turn = None
         self.unnamed = []  # hide() -> move(): cards a label speaks of without naming them
+        self.sim_secret = False  # hide() -> move(): the move is a secret choice of a simultaneous step
         self.out = out or _out
 
     def start(self, st, seed: int, seats: list[str], *, resumed: int = 0) -> None:
@@ -69,6 +70,8 @@ class Narrator:
         if self.quiet:
             return label
         self.unnamed = []
+        # a secret choice of a simultaneous step: the others learn that it was made, not what
+        self.sim_secret = bool(st_before["flow"].get("sim")) and player != self.viewer and self.viewer is not None
         if action is not None and player != self.viewer and self.viewer is not None:
             self.unnamed = self.unseen_unnamed(st_before, action, label)
         return self.renderer.speak(st_before, None if player == self.viewer else self.viewer, label)
@@ -110,9 +113,10 @@ class Narrator:
         m = self.game.m
         if player != self.viewer:  # a label not yet hidden (hide() speaks with titles, which stay)
             label = self.renderer.redact(st_after, self.viewer, label)
-            if self.secret(st_after) and action is not None:
+            if (self.secret(st_after) or self.sim_secret) and action is not None:
                 label = f"{action.name.replace('_', ' ')}: a secret choice"
         self.unnamed = []
+        self.sim_secret = False
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
         self.out(f"{n:>5}. {who}: {label}{how}")
         for line in self.events(st_after, events, player):
