@@ -187,13 +187,17 @@ class Linker(Powers):
         self.function_defs = {name: spec for name, spec in rs.functions.items()}
         self._functions = {}
         self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
+        # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
+        self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
         self._handlers = {"on": {}, "instead": {}}
         for kind in ("on", "instead"):
             for name, items in self.triggers[kind].items():
                 params = self.procedure_params.get(name, self.event_params.get(name, []))
                 hs = []
-                for trigger, snip, binding in items:
+                for j, (trigger, snip, binding) in enumerate(items):
+                    self.compiler.replacing = (name, j) if kind == "instead" else None
                     h = self._guard(lambda: self._compile_handler(trigger, snip, params, binding))
+                    self.compiler.replacing = None
                     if h is not None:
                         hs.append(h)
                 self._handlers[kind][name] = hs
@@ -373,6 +377,41 @@ class Linker(Powers):
         after_chain = self._dispatch_cps(afters, self.ret)
         main = self._disp(body, after_chain, None) if body is not None else after_chain
         self._proc_cps[name] = self._dispatch_cps(insteads, main, first_only=True, then=after_chain)
+        self._plain_cps[name] = main
+        only_body = self._disp(body, self.ret, None) if body is not None else self.ret
+        for i in range(len(insteads)):  # what the i-th replacement's `super` runs: the next ones, then the body
+            self._super_cps[(name, i)] = self._dispatch_cps(insteads[i + 1:], only_body, first_only=True,
+                                                            then=self.ret)
+
+        def run(ctx, args, h):
+            if h is not None:
+                ctx.locals = args + [None] * (h.nslots - h.nargs)
+                h.direct(ctx)
+
+        def plain(ctx, args, body=body, afters=afters):
+            saved = ctx.locals
+            try:
+                run(ctx, args, body)
+                for h in afters:
+                    ctx.locals = args + [None] * (h.nslots - h.nargs)
+                    if h.cond is None or h.cond(ctx):
+                        h.direct(ctx)
+            finally:
+                ctx.locals = saved
+        self._plain_direct[name] = plain
+        for i in range(len(insteads)):
+            def sup(ctx, args, rest=tuple(insteads[i + 1:]), body=body):
+                saved = ctx.locals
+                try:
+                    for h in rest:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                            return
+                    run(ctx, args, body)
+                finally:
+                    ctx.locals = saved
+            self._super_direct[(name, i)] = sup
         if not self.procedure_suspends(name):
             def direct(ctx, args, body=body, insteads=insteads, afters=afters):
                 saved = ctx.locals
@@ -425,6 +464,22 @@ class Linker(Powers):
     def procedure_direct(self, name):
         procs = self._proc_direct
         return lambda ctx, args: procs[name](ctx, args)
+
+    def procedure_entry_cps_plain(self, name):
+        procs = self._plain_cps
+        return (lambda ctx: procs[name](ctx)), len(self.procedure_params.get(name, []))
+
+    def procedure_direct_plain(self, name):
+        procs = self._plain_direct
+        return lambda ctx, args: procs[name](ctx, args)
+
+    def super_entry_cps(self, name, i):
+        chains = self._super_cps
+        return (lambda ctx: chains[(name, i)](ctx)), len(self.procedure_params.get(name, []))
+
+    def super_direct(self, name, i):
+        chains = self._super_direct
+        return lambda ctx, args: chains[(name, i)](ctx, args)
 
     def event_direct(self, name):
         evs = self._event_direct

@@ -194,7 +194,8 @@ class CompiledRules:
         for pname, dom in params:
             if pname == "this" and bound_from:
                 snip = self.rs.snippet(holder, "from", f"action {name}.from")
-                compiled_params.append((pname, scope.slots[pname], self._copy_in(c.expr(snip.src, scope), card,
+                # shown as `card` in refusals ("... is not a possible card now"): `this` names it in rules
+                compiled_params.append(("card", scope.slots[pname], self._copy_in(c.expr(snip.src, scope), card,
                                                                                   snip.src.locate(1, 1))))
                 continue
             optional = isinstance(dom, dict) and bool(dom.get("optional"))
