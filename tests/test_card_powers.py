@@ -230,3 +230,30 @@ def test_a_modifier_of_a_function_not_declared_modifiable_is_refused(make_game):
       - {modify: income, value: "1"}
 """).replace("    modifiable: true\n", ""))
     assert "function `income` is not modifiable" in str(e.value)
+
+
+def test_super_chains_through_replacements_of_a_procedure_that_waits_for_a_choice(make_game):
+    game = make_game(cards("""
+  amp:
+    start: pile
+    while: this in me.hand
+    powers:
+      - rule: "instead of hurt_chosen: super(n + 1)"
+  damp:
+    start: pile
+    while: this in me.hand
+    powers:
+      - rule: "instead of hurt_chosen: super(n * 10)"
+""").replace("procedures:\n", """procedures:
+  hurt_chosen:
+    params: [n]
+    effect: |
+      choose p from players prompt "who is hurt"
+      p.hurt += n
+""").replace("  work: {effect: do pay(1)}", "  work: {effect: do pay(1)}\n  strike: {effect: do hurt_chosen(3)}"))
+    st = game.new_game(seed=1)
+    to_hand(game, st, "amp")
+    to_hand(game, st, "damp")
+    game.apply_in_place(st, "strike")
+    game.apply_in_place(st, "choose p2")
+    assert game.evaluate(st, "seat(2).hurt") == 40   # amp: 3 + 1, then damp: 4 * 10, then the procedure
