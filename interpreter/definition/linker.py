@@ -39,11 +39,12 @@ class Linker(Powers):
         for builtin_event, params in _ENGINE_EVENTS.items():
             self.event_params.setdefault(builtin_event, params)
         # event/procedure -> [(tree, snippet, binding)]: the binding is None for the rules' triggers,
-        # (card, its `while`) for a card's power (powers.py), one entry per copy of the card
+        # (card, its `while`) for a card's power (powers.py), one entry per copy of the card. The
+        # cards' powers come first, in card order, then the rules' triggers in file order.
         self.triggers = {"on": {}, "instead": {}}
+        self._collect_powers()
         for snip in rs.triggers:
             self._add_trigger(snip)
-        self._collect_powers()
         self.procedure_trees = {}
         for name, spec in rs.procedures.items():
             snip = rs.snippet(spec, "effect", f"procedure {name}")
