@@ -44,7 +44,7 @@ def test_validate_names_a_bundled_file_relative_to_the_game_folder(cwd, tmp_path
                        "  - {op: remove, path: functions.media_optional}\n", encoding="utf-8")
     assert cli.main(["validate", "dark-agent", "--variant", str(variant)]) == 1
     err = capsys.readouterr().err
-    assert "\ndark-agent/specials.yaml:34:12: unknown function `media_optional`" in err, err
+    assert "\ndark-agent/specials.yaml:26:12: unknown function `media_optional`" in err, err
     _no_install_path(err)
 
 
