@@ -156,7 +156,7 @@ class Recorder:
         """Trigger handlers and procedure bodies, before Match chains them together."""
         for kind in ("on", "instead"):
             for name, items in m.triggers[kind].items():
-                for (_, snip), h in zip(items, m._handlers[kind].get(name, [])):
+                for (_, snip, _b), h in zip(items, m._handlers[kind].get(name, [])):
                     key = Rule("trigger", "", _where(snip.src)).key
                     h.body = self._count("trigger", key, h.body)
                     h.direct = self._count("trigger", key, h.direct)

@@ -746,8 +746,9 @@ def rules_texts(doc):
     for t in doc.get("triggers") or []:
         yield (t["rule"] if isinstance(t, dict) else t), "trigger"
     for a in (doc.get("actions") or {}).values():
-        yield a["effect"], "effect"
-        yield from ((v, "expr") for v in (a.get("params") or {}).values())
+        if a.get("effect"):  # a group (`members: group`) may have none
+            yield a["effect"], "effect"
+        yield from (((v["from"] if isinstance(v, dict) else v), "expr") for v in (a.get("params") or {}).values())
         yield from (((r["check"] if isinstance(r, dict) else r), "expr") for r in a.get("require") or [])
     flow = doc.get("flow") or {}
     rnd, turn = flow.get("round") or {}, flow.get("turn") or {}

@@ -41,10 +41,10 @@ def test_validate_names_a_bundled_file_relative_to_the_game_folder(cwd, tmp_path
     _chdir(monkeypatch, tmp_path, cwd)
     variant = tmp_path / "drop.yaml"
     variant.write_text("variant: {name: drop, base: dark-agent}\nchanges:\n"
-                       "  - {op: remove, path: functions.has_agency}\n", encoding="utf-8")
+                       "  - {op: remove, path: functions.media_optional}\n", encoding="utf-8")
     assert cli.main(["validate", "dark-agent", "--variant", str(variant)]) == 1
     err = capsys.readouterr().err
-    assert "\ndark-agent/specials.yaml:31:12: unknown function `has_agency`" in err, err
+    assert "\ndark-agent/specials.yaml:26:12: unknown function `media_optional`" in err, err
     _no_install_path(err)
 
 

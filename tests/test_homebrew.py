@@ -70,3 +70,13 @@ def test_every_pair_of_variants_validates_or_is_refused_by_a_declared_conflict(a
 def test_every_bundled_variant_of_every_game_validates(path, capsys):
     game = path.parent.parent.name
     assert cli.main(["validate", game, "--variant", path.stem]) == 0, capsys.readouterr().err
+
+
+def test_two_homebrew_cards_compose(capsys):
+    """Issue 10: a homebrew agency and a homebrew equipment, one file each, load together and
+    both powers work in one game (scenarios/both.yaml), each alone too."""
+    suisse, fumigene = (str(EXAMPLE / "variants" / f) for f in ("agence-suisse.yaml", "fumigene.yaml"))
+    assert cli.main(["validate", "dark-agent", "--variant", suisse, "--variant", fumigene]) == 0
+    for scenario in ("suisse.yaml", "fumigene.yaml", "both.yaml"):
+        results = run_paths([EXAMPLE / "scenarios" / scenario])
+        assert results and all(r.ok for r in results), [f.render() for r in results for f in r.failures]

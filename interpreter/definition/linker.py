@@ -14,9 +14,10 @@ from ..dsl.parser import ParseFailure, parse
 from ..errors import Location
 from ..yamlio import SourceText, Snippet
 from .parts import Handler, _AlreadyReported
+from .powers import Powers
 
 
-class Linker:
+class Linker(Powers):
     # ---- rules: procedures, events, triggers ---------------------------------------------
 
     def _collect_rules(self):
@@ -37,26 +38,13 @@ class Linker:
         self.event_params = {name: list(params or []) for name, params in rs.events.items()}
         for builtin_event, params in _ENGINE_EVENTS.items():
             self.event_params.setdefault(builtin_event, params)
-        self.triggers = {"on": {}, "instead": {}}  # event/procedure -> [(tree parts, snippet)]
+        # event/procedure -> [(tree, snippet, binding)]: the binding is None for the rules' triggers,
+        # (card, its `while`) for a card's power (powers.py), one entry per copy of the card. The
+        # cards' powers come first, in card order, then the rules' triggers in file order.
+        self.triggers = {"on": {}, "instead": {}}
+        self._collect_powers()
         for snip in rs.triggers:
-            try:
-                tree = parse(snip.src, "trigger")
-            except ParseFailure as e:
-                self.errors.problems.append(e.problem)
-                continue
-            kind, name = tree.kind, str(tree.event)
-            if name not in self.event_params and name not in self.procedure_params:
-                loc = snip.src.locate(tree.event.line, tree.event.column)
-                self.errors.add(loc, f"trigger on unknown event `{name}`",
-                                hint=did_you_mean(name, list(self.event_params) + list(self.procedure_params))
-                                or "declare it under `events:` or `procedures:`", context=snip.src.context(loc))
-                continue
-            if kind == "instead" and name not in self.procedure_params:
-                loc = snip.src.locate(tree.event.line, tree.event.column)
-                self.errors.add(loc, f"`instead of {name}`: only a procedure can be replaced",
-                                hint="declare it under `procedures:` and call it with `do`")
-                continue
-            self.triggers[kind].setdefault(name, []).append((tree, snip))
+            self._add_trigger(snip)
         self.procedure_trees = {}
         for name, spec in rs.procedures.items():
             snip = rs.snippet(spec, "effect", f"procedure {name}")
@@ -66,6 +54,30 @@ class Linker:
                 self.errors.problems.append(e.problem)
                 self.procedure_trees[name] = []
         self._suspends = self._suspension_analysis()
+
+    def _add_trigger(self, snip, binding=None):
+        """Parse a trigger (`on EVENT ...` or `instead of PROCEDURE ...`) and index it by its hook;
+        returns its tree, or None when it has a problem (reported)."""
+        try:
+            tree = parse(snip.src, "trigger")
+        except ParseFailure as e:
+            self.errors.problems.append(e.problem)
+            return None
+        kind, name = tree.kind, str(tree.event)
+        if name not in self.event_params and name not in self.procedure_params:
+            loc = snip.src.locate(tree.event.line, tree.event.column)
+            self.errors.add(loc, f"trigger on unknown event `{name}`",
+                            hint=did_you_mean(name, list(self.event_params) + list(self.procedure_params))
+                            or "declare it under `events:` or `procedures:`", context=snip.src.context(loc))
+            return None
+        if kind == "instead" and name not in self.procedure_params:
+            loc = snip.src.locate(tree.event.line, tree.event.column)
+            self.errors.add(loc, f"`instead of {name}`: only a procedure can be replaced",
+                            hint="declare it under `procedures:` and call it with `do`")
+            return None
+        for b in (binding if binding is not None else [None]):
+            self.triggers[kind].setdefault(name, []).append((tree, snip, b))
+        return tree
 
     @staticmethod
     def _calls(body, out):
@@ -82,12 +94,12 @@ class Linker:
             out = set()
             self._calls(self.procedure_trees.get(name, []), out)
             for kind in ("on", "instead"):
-                for trigger, _ in self.triggers[kind].get(name, []):
+                for trigger, *_ in self.triggers[kind].get(name, []):
                     self._calls(trigger.body, out)
             deps[("do", name)] = out
         for name in self.event_params:
             out = set()
-            for trigger, _ in self.triggers["on"].get(name, []):
+            for trigger, *_ in self.triggers["on"].get(name, []):
                 self._calls(trigger.body, out)
             deps[("emit", name)] = out
         sus = {k: False for k in deps}
@@ -120,17 +132,23 @@ class Linker:
             return self.conts[kid](ctx)
         return None
 
-    def _compile_handler(self, trigger, snip, params):
-        """A trigger: its condition and its body, in a scope holding the event's arguments."""
-        return self._compile_body(trigger.body, snip, params, cond_tree=trigger.cond, kind="trigger")
+    def _compile_handler(self, trigger, snip, params, binding=None):
+        """A trigger: its condition and its body, in a scope holding the event's arguments (and,
+        for a card's power, `this` and the card's `while`)."""
+        return self._compile_body(trigger.body, snip, params, cond_tree=trigger.cond, kind="trigger",
+                                  binding=binding)
 
-    def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect"):
+    def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect", binding=None):
         """A body (a procedure, or a trigger with its condition), compiled both ways: as
         continuations (it may wait for a choice) and, when it cannot, as a direct call."""
         c = self.compiler
         scope = Scope(params)
+        if binding is not None:
+            scope.bound["this"] = binding.card
         c.src, c.kind = snip.src, kind
         cond = c.e(cond_tree, scope) if cond_tree is not None else None
+        if binding is not None:
+            cond = self._power_condition(binding, scope, cond)
         c.src, c.kind = snip.src, kind
         body = c.seq(stmts, scope, self.ret)
         direct = None
@@ -170,13 +188,17 @@ class Linker:
         self.function_defs = {name: spec for name, spec in rs.functions.items()}
         self._functions = {}
         self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
+        # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
+        self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
         self._handlers = {"on": {}, "instead": {}}
         for kind in ("on", "instead"):
             for name, items in self.triggers[kind].items():
                 params = self.procedure_params.get(name, self.event_params.get(name, []))
                 hs = []
-                for trigger, snip in items:
-                    h = self._guard(lambda: self._compile_handler(trigger, snip, params))
+                for j, (trigger, snip, binding) in enumerate(items):
+                    self.compiler.replacing = (name, j) if kind == "instead" else None
+                    h = self._guard(lambda: self._compile_handler(trigger, snip, params, binding))
+                    self.compiler.replacing = None
                     if h is not None:
                         hs.append(h)
                 self._handlers[kind][name] = hs
@@ -195,7 +217,7 @@ class Linker:
         self.on_entered = None
         if self._handlers["on"].get("entered"):
             if self.event_suspends("entered"):
-                _, snip = self.triggers["on"]["entered"][0]
+                _, snip, _ = self.triggers["on"]["entered"][0]
                 self.errors.add(snip.src.locate(1, 1), "`on entered` triggers cannot ask for a choice",
                                 hint="they run inside every move; do the choice in an action or a procedure")
             else:
@@ -203,7 +225,7 @@ class Linker:
                 self.on_entered = lambda ctx, card, zone: dispatch(ctx, [card, zone])
         for name in ("round_start", "round_end", "turn_start", "turn_end"):  # emitted by the flow itself
             if self._handlers["on"].get(name) and self.event_suspends(name):
-                _, snip = self.triggers["on"][name][0]
+                _, snip, _ = self.triggers["on"][name][0]
                 self.errors.add(snip.src.locate(1, 1), f"`on {name}` triggers cannot ask for a choice (`choose`, "
                                                        f"or a procedure or event that does)",
                                 hint="the flow runs them between decisions; ask in flow.round.start/"
@@ -232,7 +254,10 @@ class Linker:
             f = c.expr(snip.src, scope)
         finally:
             c.src, c.kind = saved
-        self._functions[name] = (f, len(params), scope.size)
+        size = scope.size
+        if self.__dict__.get("modifiers", {}).get(name):
+            f, size = self._modified(name, f, params, size)
+        self._functions[name] = (f, len(params), size)
         return self._functions[name]
 
     def function_caller(self, name, nargs, node, compiler):
@@ -278,8 +303,8 @@ class Linker:
     def inline_body(self, name, seen=None):
         """(tree, params, source) of a function small and simple enough to compile at its call
         sites (no filters, aggregates or calls of functions that are not themselves inlined), else None."""
-        if self.observer is not None:
-            return None  # every call of a function is counted: none is compiled in place
+        if self.observer is not None or self.__dict__.get("modifiers", {}).get(name):
+            return None  # every call of a function is counted / cards modify its value: not in place
         cache = self.__dict__.setdefault("_inline", {})
         if name in cache:
             return cache[name]
@@ -353,6 +378,41 @@ class Linker:
         after_chain = self._dispatch_cps(afters, self.ret)
         main = self._disp(body, after_chain, None) if body is not None else after_chain
         self._proc_cps[name] = self._dispatch_cps(insteads, main, first_only=True, then=after_chain)
+        self._plain_cps[name] = main
+        only_body = self._disp(body, self.ret, None) if body is not None else self.ret
+        for i in range(len(insteads)):  # what the i-th replacement's `super` runs: the next ones, then the body
+            self._super_cps[(name, i)] = self._dispatch_cps(insteads[i + 1:], only_body, first_only=True,
+                                                            then=self.ret)
+
+        def run(ctx, args, h):
+            if h is not None:
+                ctx.locals = args + [None] * (h.nslots - h.nargs)
+                h.direct(ctx)
+
+        def plain(ctx, args, body=body, afters=afters):
+            saved = ctx.locals
+            try:
+                run(ctx, args, body)
+                for h in afters:
+                    ctx.locals = args + [None] * (h.nslots - h.nargs)
+                    if h.cond is None or h.cond(ctx):
+                        h.direct(ctx)
+            finally:
+                ctx.locals = saved
+        self._plain_direct[name] = plain
+        for i in range(len(insteads)):
+            def sup(ctx, args, rest=tuple(insteads[i + 1:]), body=body):
+                saved = ctx.locals
+                try:
+                    for h in rest:
+                        ctx.locals = args + [None] * (h.nslots - h.nargs)
+                        if h.cond is None or h.cond(ctx):
+                            h.direct(ctx)
+                            return
+                    run(ctx, args, body)
+                finally:
+                    ctx.locals = saved
+            self._super_direct[(name, i)] = sup
         if not self.procedure_suspends(name):
             def direct(ctx, args, body=body, insteads=insteads, afters=afters):
                 saved = ctx.locals
@@ -405,6 +465,22 @@ class Linker:
     def procedure_direct(self, name):
         procs = self._proc_direct
         return lambda ctx, args: procs[name](ctx, args)
+
+    def procedure_entry_cps_plain(self, name):
+        procs = self._plain_cps
+        return (lambda ctx: procs[name](ctx)), len(self.procedure_params.get(name, []))
+
+    def procedure_direct_plain(self, name):
+        procs = self._plain_direct
+        return lambda ctx, args: procs[name](ctx, args)
+
+    def super_entry_cps(self, name, i):
+        chains = self._super_cps
+        return (lambda ctx: chains[(name, i)](ctx)), len(self.procedure_params.get(name, []))
+
+    def super_direct(self, name, i):
+        chains = self._super_direct
+        return lambda ctx, args: chains[(name, i)](ctx, args)
 
     def event_direct(self, name):
         evs = self._event_direct

@@ -114,8 +114,8 @@ class CompiledRules:
     def _compile_actions(self):
         self.actions: list[ActionDef] = []
         self.action_by_name: dict[str, ActionDef] = {}
-        for name, spec in self.rs.actions.items():
-            a = self._guard(lambda: self._compile_action(name, spec))
+        for name, spec, card, group in self._action_entries():
+            a = self._guard(lambda: self._compile_action(name, spec, card, group))
             if a is not None:
                 self.actions.append(a)
                 self.action_by_name[name] = a
@@ -133,8 +133,55 @@ class CompiledRules:
             # to know quickly whether anything is legal: cheapest first
             self.actions_by_cost[s] = sorted(self.actions_by_step[s], key=lambda a: len(a.params))
 
-    def _compile_action(self, name, spec):
-        steps = spec.get("step")
+    def _action_entries(self):
+        """(name, spec, card name or None, group spec or None) of every action, in listing order:
+        the rules' actions, where a group (`members: group`) stands for its members (the card
+        actions naming it, in card order), then the card actions of no group, in card order."""
+        rs = self.rs
+        groups = {n: s for n, s in rs.actions.items() if (s or {}).get("members") == "group"}
+        card_actions = [(a, aspec, cname) for cname, cspec in rs.cards.items()
+                        for a, aspec in (cspec.get("actions") or {}).items()]
+        seen = {n: rs.where_of(rs.actions, n) for n in rs.actions}
+        for a, aspec, cname in card_actions:
+            if a in seen:
+                self.errors.add(rs.where_of(rs.cards[cname]["actions"], a), f"card `{cname}`: an action `{a}` "
+                                f"already exists", hint=f"first defined at {seen[a]}")
+            seen[a] = rs.where_of(rs.cards[cname]["actions"], a)
+            g = aspec.get("group")
+            if g is not None and g not in groups:
+                self.errors.add(rs.where_of(aspec, "group"), f"action `{a}`: no action group `{g}`",
+                                hint=did_you_mean(g, list(groups)) or "declare it under `actions:` with `members: group`")
+        out = []
+        for name, spec in rs.actions.items():
+            if name in groups:
+                out += [(a, aspec, cname, spec) for a, aspec, cname in card_actions if aspec.get("group") == name]
+            else:
+                g = spec.get("group")
+                if g is not None and g not in groups:
+                    self.errors.add(rs.where_of(spec, "group"), f"action `{name}`: no action group `{g}`",
+                                    hint=did_you_mean(g, list(groups)) or "")
+                out.append((name, spec, None, groups.get(g)))
+        out += [(a, aspec, cname, None) for a, aspec, cname in card_actions if aspec.get("group") is None]
+        return out
+
+    def _group_limit(self, group):
+        """A group's shared limit: a requirement over the uses of its members this turn."""
+        n = group.get("limit")
+        gname = next((k for k, v in self.rs.actions.items() if v is group), "?")
+        members = frozenset(a for c in self.rs.cards.values() for a, s in (c.get("actions") or {}).items()
+                            if s.get("group") == gname) | {a for a, s in self.rs.actions.items() if s.get("group") == gname}
+        reason = group.get("limit_reason") or f"the actions of `{gname}` may be played {n} time(s) per turn"
+
+        def check(ctx):
+            used = ctx.st["used"]
+            return sum(used.get(a, 0) for a in members) < n
+        return check, (lambda ctx: reason), 0
+
+    def _compile_action(self, name, spec, card=None, group=None):
+        """An action of the rules, or of a card (`card`: its name; `this` is the card, or with `from:`
+        its first parameter, the first copy of the card in that zone), in a group or not."""
+        group = group or {}
+        steps = spec.get("step", group.get("step"))
         if isinstance(steps, str):
             steps = [steps]
         if steps is not None:
@@ -143,12 +190,36 @@ class CompiledRules:
                     self.errors.add(self.rs.where_of(spec, "step"), f"action `{name}`: unknown step `{s}`",
                                     hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
         params = list((spec.get("params") or {}).items())
+        holder = spec if spec.get("from") else group
+        bound_from = card is not None and bool(holder.get("from"))
+        if bound_from:
+            params = [("this", None)] + params
         scope = Scope([p for p, _ in params])
         c = self.compiler
+        if card is not None and not bound_from:
+            copies = self.copies_of(card)
+            if len(copies) != 1:
+                self.errors.add(self.rs.where_of(spec), f"action `{name}` of card `{card}`, which has {len(copies)} "
+                                f"copies: which one is `this`?", hint="say where it is played from with `from: ZONE` "
+                                "(`this` is then the first copy there)")
+                raise _AlreadyReported()
+            scope.bound["this"] = copies[0]
         compiled_params = []
         for pname, dom in params:
-            snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
+            if pname == "this" and bound_from:
+                snip = self.rs.snippet(holder, "from", f"action {name}.from")
+                # shown as `card` in refusals ("... is not a possible card now"): `this` names it in rules
+                compiled_params.append(("card", scope.slots[pname], self._copy_in(c.expr(snip.src, scope), card,
+                                                                                  snip.src.locate(1, 1))))
+                continue
+            optional = isinstance(dom, dict) and bool(dom.get("optional"))
+            if isinstance(dom, dict):
+                snip = self.rs.snippet(dom, "from", f"action {name}.params.{pname}")
+            else:
+                snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
             f = c.expr(snip.src, scope)
+            if optional:
+                f = (lambda g: lambda ctx: list(g(ctx) or []) + [None])(f)
             tree = parse(snip.src, "expr")
             if isinstance(tree, (A.Num, A.Neg, A.Str, A.Compare, A.Not, A.And, A.Or)) or (
                     type(tree) is A.Const and tree.value is not None):
@@ -160,8 +231,12 @@ class CompiledRules:
         requires = []
         static_false = []
         failed = False
-        for i, req in enumerate(spec.get("require") or []):
-            def one(i=i, req=req):
+        if group.get("limit"):
+            requires.append(self._group_limit(group))
+        reqs = [(group, i, r) for i, r in enumerate(group.get("require") or [])]
+        reqs += [(spec, i, r) for i, r in enumerate(spec.get("require") or [])]
+        for holder_spec, i, req in reqs:
+            def one(i=i, req=req, spec=holder_spec):
                 if isinstance(req, dict):
                     snip = self.rs.snippet(req, "check", f"action {name}.require[{i}]")
                     reason = req.get("reason") or f"requires {req['check']}"
@@ -193,12 +268,14 @@ class CompiledRules:
             return c.template_text(name + "".join(f" {{{p}}}" for p, _ in params), scope)
         label = self._guard(make_label)
 
-        def make_effect():
+        def make_effect(spec, k):
             snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
             stmts = parse(snip.src, "effect").body if snip else []
             c.src, c.kind = (snip.src if snip else None), "effect"
-            return c.seq(stmts, scope, self.ret)
-        effect = self._guard(make_effect)
+            return c.seq(stmts, scope, k)
+        effect = self._guard(lambda: make_effect(spec, self.ret))
+        if effect is not None and group.get("effect"):  # the group's effect first, then the action's
+            effect = self._guard(lambda: make_effect(group, effect))
         if failed or label is None or effect is None:
             raise _AlreadyReported()
         who = None
@@ -206,6 +283,21 @@ class CompiledRules:
                       label, effect, scope.size, spec.get("section", ""), who)
         a.static_false = static_false
         return a
+
+    def _copy_in(self, zonef, card, where):
+        """The domain of `this` for a card action with `from:`: the first copy of the card in that
+        zone (copies are interchangeable), or nothing."""
+        cards = self.cards
+
+        def dom(ctx):
+            z = zonef(ctx)
+            if type(z) is not Zone:
+                raise rt.RuleRuntimeError(f"`from:` must give a zone, not {label_of(z)}", where)
+            for i in ctx.st["z"][z.id]:
+                if cards[i].name == card:
+                    return [cards[i]]
+            return []
+        return dom
 
     @staticmethod
     def _domain(f, pname, where):

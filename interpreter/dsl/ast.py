@@ -304,6 +304,14 @@ class Do(Stmt):
     name: Token
     args: list
     at: Pos
+    unpreventable: bool = False  # `do P(...) unpreventable`: P's `instead of` replacements do not apply
+
+
+@node
+class Super(Stmt):
+    """`super` or `super(ARGS)` in an `instead of P` rule: what it replaces (the next replacements, then P)."""
+    args: Optional[list]
+    at: Pos
 
 
 @node
@@ -509,7 +517,10 @@ class _Build(Transformer):
         return Emit(c[0], _args(c[1]), _at(meta))
 
     def do_stmt(self, meta, c):
-        return Do(c[0], _args(c[1]), _at(meta))
+        return Do(c[0], _args(c[1]), _at(meta), c[2] is not None)
+
+    def super_stmt(self, meta, c):
+        return Super(_args(c[0]) if c and c[0] is not None else None, _at(meta))
 
     def finish_stmt(self, meta, c):
         return Finish(c[0], _at(meta))

@@ -163,7 +163,8 @@ class ExprCodegen:
             v = node.value
         elif t is A.Name:
             name = str(node.name)
-            if name in scope.inlined or name in scope.slots or name == "me" or name in self.m.gvars:
+            if (name in scope.inlined or name in scope.slots or name in scope.bound or name == "me"
+                    or name in self.m.gvars):
                 return None
             v = self.m.constant(name)
             if v is _MISS or type(v) is not int:
@@ -204,6 +205,8 @@ class ExprCodegen:
             return arg
         if name in scope.slots:
             return f"L[{int(scope.slots[name])}]"
+        if name in scope.bound:
+            return self.const(scope.bound[name])
         if name == "me":
             return "ctx.me"
         if name in m.gvars:
@@ -216,7 +219,7 @@ class ExprCodegen:
         builtin = m.builtin_value(name)
         if builtin is not None:
             return self.closure(builtin)
-        known = list(scope.slots) + ["me"] + list(m.gvars) + m.constant_names() + m.builtin_value_names()
+        known = list(scope.slots) + list(scope.bound) + ["me"] + list(m.gvars) + m.constant_names() + m.builtin_value_names()
         raise CompileError(f"unknown name `{name}`", node, hint=did_you_mean(name, known))
 
     def _attr_text(self, kind: str, name: str, o: str):

@@ -38,6 +38,7 @@ class Compiler(Continuations, Templates):
         self.m = m
         self.src: SourceText | None = None
         self.kind = "expr"
+        self.replacing = None  # (procedure, index) while an `instead of` rule is compiled: what `super` runs
         self.codegen = ExprCodegen(self)
 
     # ---- entry points ----------------------------------------------------------------
@@ -323,7 +324,10 @@ class Compiler(Continuations, Templates):
         name = str(node.name)
         argfs = self.args(node.args, scope)
         self.check_arity(node, name, len(argfs))
-        dispatch = (self.m.procedure_direct if type(node) is A.Do else self.m.event_direct)(name)
+        if type(node) is A.Do:
+            dispatch = (self.m.procedure_direct_plain if node.unpreventable else self.m.procedure_direct)(name)
+        else:
+            dispatch = self.m.event_direct(name)
         loc = self.loc(node)
 
         def run(ctx):
@@ -334,6 +338,34 @@ class Compiler(Continuations, Templates):
                 spend_failed(ctx, loc, f"`{name}`")
             ctx.events.append((name, args))
             dispatch(ctx, args)
+        return run
+
+    def super_call(self, node, scope):
+        """(procedure, f(ctx) -> the argument values) of `super`: its own arguments, or the
+        replaced procedure's parameters as they are now."""
+        if self.replacing is None:
+            raise CompileError("`super` runs what an `instead of` rule replaces: it is only written in one", node,
+                               hint="call the procedure with `do NAME(...)`")
+        name, _ = self.replacing
+        n = len(self.m.procedure_params[name])
+        if node.args is None:
+            return name, (lambda ctx: ctx.locals[:n])
+        if len(node.args) != n:
+            raise CompileError(f"`super` of `{name}` takes {n} argument(s), got {len(node.args)}", node)
+        argfs = self.args(node.args, scope)
+        return name, (lambda ctx: [a(ctx) for a in argfs])
+
+    def s_super_stmt(self, node, scope):
+        name, argsf = self.super_call(node, scope)
+        dispatch = self.m.super_direct(*self.replacing)
+        loc = self.loc(node)
+
+        def run(ctx):
+            b = ctx.budget - 1
+            ctx.budget = b
+            if b < 0:
+                spend_failed(ctx, loc, f"`super` of `{name}`")
+            dispatch(ctx, argsf(ctx))
         return run
 
     def s_choose_stmt(self, node, scope):  # only reached when wrongly compiled direct
@@ -471,6 +503,7 @@ Compiler._STATEMENTS.update({
     A.Assign: Compiler.s_assign_stmt, A.Move: Compiler.s_move_stmt, A.Swap: Compiler.s_swap_stmt,
     A.Cycle: Compiler.s_cycle_stmt, A.Shuffle: Compiler.s_shuffle_stmt, A.Draw: Compiler.s_draw_stmt,
     A.Emit: Compiler.s_call_stmt, A.Do: Compiler.s_call_stmt, A.Choose: Compiler.s_choose_stmt,
+    A.Super: Compiler.s_super_stmt,
 })
 
 __all__ = ["Compiler", "CompileError", "Scope", "ParseFailure", "did_you_mean", "_MISS"]

@@ -31,6 +31,8 @@ class Continuations:
             return self.m.procedure_suspends(str(node.name))
         if t is A.Emit:
             return self.m.event_suspends(str(node.name))
+        if t is A.Super:
+            return self.replacing is not None and self.m.procedure_suspends(self.replacing[0])
         if t in (A.If, A.For, A.Repeat):
             return any(self.suspends(c) for c in node.children() if isinstance(c, A.Stmt))
         return False
@@ -139,10 +141,24 @@ class Continuations:
                 ctx.locals[left] = _num(n)
                 return loop(ctx)
             return start
+        if t is A.Super:
+            name, argsf = self.super_call(node, scope)
+            entry, nslots = m.super_entry_cps(*self.replacing)
+            kid = m.register(rest)
+
+            def run(ctx):
+                args = argsf(ctx)
+                ctx.stack.append((kid, ctx.locals))
+                ctx.locals = args + [None] * (nslots - len(args))
+                return entry(ctx)
+            return run
         if t in (A.Do, A.Emit):
             name = str(node.name)
             argfs = self.args(node.args, scope)
-            entry, nslots = (m.procedure_entry_cps(name) if t is A.Do else m.event_entry_cps(name))
+            if t is A.Do:
+                entry, nslots = (m.procedure_entry_cps_plain if node.unpreventable else m.procedure_entry_cps)(name)
+            else:
+                entry, nslots = m.event_entry_cps(name)
             kid = m.register(rest)
             self.check_arity(node, name, len(argfs))
 

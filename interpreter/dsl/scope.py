@@ -30,6 +30,7 @@ class Scope:
         self.slots: dict[str, int] = {}
         self.size = 0
         self.inlined: dict = {}  # an inlined function's parameters: name -> its argument's Python text
+        self.bound: dict = {}  # names bound to a value known at load time (`this`: the card of a power)
         for n in names:
             self.add(n)
 

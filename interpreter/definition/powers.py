@@ -1,0 +1,121 @@
+"""Card powers: the triggers, replacements and modifiers a card declares in its own entry.
+
+A card entry may hold `powers:` (a list of `rule: "on EVENT ...: ..."` / `rule: "instead of
+PROCEDURE ...: ..."` and `modify: FUNCTION, value: EXPR`) and `while:` (when the card's powers
+apply, default always). Inside them `this` is the card, a value known at load time: a card with
+several copies (or one per player) has its powers once per copy, each with its own `this`.
+
+Everything is linked here, once per match: a card's triggers join the rules' triggers under their
+hook (linker.py), its modifiers are kept by the function they modify (compiled around it,
+`_modified`). Nothing scans the cards while playing.
+
+A part of Match (match.py) through Linker; `self` is the Match being built.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..dsl.parser import ParseFailure, parse
+from ..dsl.scope import Scope, did_you_mean
+from ..yamlio import Snippet, SourceText
+
+
+class Binding(NamedTuple):
+    """What a card's power is bound to: its card (`this`) and the card's `while` (or None)."""
+
+    card: object
+    while_: object  # Snippet of the card's `while:`, or None
+
+
+class Powers:
+    def copies_of(self, name) -> list:
+        """Every card instance of the definition `name` (copies and per-player cards), in id order."""
+        cache = self.__dict__.get("_copies")
+        if cache is None:
+            cache = self._copies = {}
+            for c in self.cards:
+                cache.setdefault(c.name, []).append(c)
+        return cache.get(name, [])
+
+    def card_while(self, name, spec):
+        """The Snippet of a card's `while:` (checked to parse), or None."""
+        if not spec.get("while"):
+            return None
+        snip = self.rs.snippet(spec, "while", f"cards.{name}.while")
+        try:
+            parse(snip.src, "expr")
+        except ParseFailure as e:
+            self.errors.problems.append(e.problem)
+            return None
+        return snip
+
+    def _collect_powers(self):
+        """Index every card's triggers and replacements by hook, and its modifiers by function."""
+        self.modifiers = {}  # function name -> [(value Snippet, when Snippet or None, Binding)]
+        for name, spec in self.rs.cards.items():
+            powers = spec.get("powers") or []
+            if not powers:
+                continue
+            copies = self.copies_of(name)
+            w = self.card_while(name, spec)
+            bindings = [Binding(c, w) for c in copies]
+            for i, p in enumerate(powers):
+                where = f"cards.{name}.powers[{i}]"
+                if "rule" in p:
+                    self._add_trigger(Snippet(SourceText.of(p, "rule"), where, p.get("id")), bindings)
+                    continue
+                fn = str(p["modify"])
+                spec_fn = self.rs.functions.get(fn)
+                if spec_fn is None:
+                    self.errors.add(self.rs.where_of(p, "modify"), f"{where}: no function `{fn}` to modify",
+                                    hint=did_you_mean(fn, [f for f, s in self.rs.functions.items()
+                                                           if s.get("modifiable")]) or
+                                    "a card modifies a function the rules declare with `modifiable: true`")
+                    continue
+                if not spec_fn.get("modifiable"):
+                    self.errors.add(self.rs.where_of(p, "modify"), f"{where}: function `{fn}` is not modifiable",
+                                    hint=f"the rules expose it to cards with `modifiable: true` on functions.{fn}")
+                    continue
+                value = self.rs.snippet(p, "value", f"{where}.value")
+                when = self.rs.snippet(p, "when", f"{where}.when") if p.get("when") else None
+                self.modifiers.setdefault(fn, []).extend((value, when, b) for b in bindings)
+
+    def _power_condition(self, binding, scope, cond):
+        """A power's condition: the card's `while` (compiled in the power's scope), then its own."""
+        if binding.while_ is None:
+            return cond
+        c = self.compiler
+        saved = c.src, c.kind
+        try:
+            w = c.within(binding.while_.src, lambda: c.e(parse(binding.while_.src, "expr"), scope))
+        finally:
+            c.src, c.kind = saved
+        if cond is None:
+            return w
+        return lambda ctx: w(ctx) and cond(ctx)
+
+    def _modified(self, name, base, params, size):
+        """The function `name` with its modifiers applied in card order: each active one turns the
+        value so far (`value`) into its own; returns (f, frame size)."""
+        c = self.compiler
+        mods = []
+        for value, when, binding in self.modifiers[name]:
+            scope = Scope(list(params) + ["value"])
+            scope.bound["this"] = binding.card
+            f = c.expr(value.src, scope)
+            cond = c.expr(when.src, scope) if when is not None else None
+            cond = self._power_condition(binding, scope, cond)
+            mods.append((cond, f))
+            size = max(size, scope.size)
+        slot = len(params)
+        mods = tuple(mods)
+
+        def modified(ctx):
+            v = base(ctx)
+            loc = ctx.locals
+            for cond, f in mods:
+                loc[slot] = v
+                if cond is None or cond(ctx):
+                    v = f(ctx)
+            return v
+        return modified, size
