@@ -70,6 +70,11 @@ class Powers:
         """A lasting effect: its powers, bound once (`this`: the card's first copy) under the
         condition `me.NAME`, and a trigger per event of its `until` ending it for every player."""
         where = f"cards.{card}.effects.{name}"
+        powers = spec.get("powers") or []
+        copies = self.copies_of(card)
+        if powers and copies:  # first: a power answering the event that ends the effect still applies
+            active = Snippet(SourceText.plain(f"me.{name}"), f"{where}.active")
+            self._add_powers(powers, [Binding(copies[0], active)], f"{where}.powers")
         until = spec.get("until") or []
         for ev in ([until] if isinstance(until, str) else list(until)):
             if ev in ("turn", "round"):
@@ -82,11 +87,6 @@ class Powers:
             default = self.pvars[name]["default"] if name in self.pvars else False
             text = f"on {ev}: for p in players do p.{name} = {_literal(default)} end"
             self._add_trigger(Snippet(SourceText.plain(text), f"{where}.until"), None)
-        powers = spec.get("powers") or []
-        copies = self.copies_of(card)
-        if powers and copies:
-            active = Snippet(SourceText.plain(f"me.{name}"), f"{where}.active")
-            self._add_powers(powers, [Binding(copies[0], active)], f"{where}.powers")
 
     def _add_powers(self, powers, bindings, prefix):
         for i, p in enumerate(powers):
