@@ -134,6 +134,8 @@ class Powers:
             scope = Scope(list(params) + ["value"])
             scope.bound["this"] = binding.card
             f = c.expr(value.src, scope)
+            if self.observer is not None:  # coverage (coverage.py): counted when it applies
+                f = self.observer.instrument_modifier(value.src, f)
             cond = c.expr(when.src, scope) if when is not None else None
             cond = self._power_condition(binding, scope, cond)
             mods.append((cond, f))
