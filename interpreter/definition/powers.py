@@ -142,6 +142,16 @@ class Powers:
             size = max(size, scope.size)
         slot = len(params)
         mods = tuple(mods)
+        if len(mods) == 1:  # the common case (one card modifies the value): no loop
+            (cond1, f1), = mods
+
+            def modified1(ctx):
+                v = base(ctx)
+                ctx.locals[slot] = v
+                if cond1 is None or cond1(ctx):
+                    return f1(ctx)
+                return v
+            return modified1, size
 
         def modified(ctx):
             v = base(ctx)
