@@ -17,6 +17,10 @@ from .parts import Handler, _AlreadyReported
 from .powers import Powers
 
 
+def _not_compiled(ctx, loc, *args):
+    raise rt.RuleRuntimeError("internal: a function called before it was compiled", loc)
+
+
 class Linker(Powers):
     # ---- rules: procedures, events, triggers ---------------------------------------------
 
@@ -187,6 +191,7 @@ class Linker(Powers):
         rs = self.rs
         self.function_defs = {name: spec for name, spec in rs.functions.items()}
         self._functions = {}
+        self.__dict__.setdefault("_direct", {})
         self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
         # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
         self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
@@ -250,15 +255,34 @@ class Linker(Powers):
         self._functions[name] = None  # recursion guard: resolved late
         c = self.compiler
         saved = c.src, c.kind
+        direct = self._direct_ok(name)
         try:
-            f = c.expr(snip.src, scope)
+            f = c.expr(snip.src, scope, (name, len(params), self._is_pure(name)) if direct else None)
         finally:
             c.src, c.kind = saved
         size = scope.size
         if self.__dict__.get("modifiers", {}).get(name):
             f, size = self._modified(name, f, params, size)
+        if direct:
+            self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
         return self._functions[name]
+
+    def _direct_ok(self, name) -> bool:
+        """Whether calls of `name` go straight to its generated `_call`: not when an observer counts
+        them (coverage) or cards modify its value."""
+        return self.observer is None and not self.__dict__.get("modifiers", {}).get(name)
+
+    def direct_caller(self, name, nargs, node):
+        """[call] for generated code: `call(ctx, position, *values)` runs the content function
+        `name` (filled in when it is compiled, so that it may be called before, or by itself);
+        None when its calls go through `function_caller`."""
+        params = self.function_defs[name].get("params") or []
+        if nargs != len(params):
+            raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
+        if not self._direct_ok(name):
+            return None
+        return self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])
 
     def function_caller(self, name, nargs, node, compiler):
         """`call(ctx, *values)` calling the content function `name` with argument values already

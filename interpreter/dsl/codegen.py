@@ -37,7 +37,7 @@ from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .ops import _AGGREGATES, _NUMBER, _arith
 from .scope import _MISS, CompileError, Scope, did_you_mean
-from ..model import label_of
+from ..model import Card, Seat, Zone, label_of
 
 _CODE_CACHE: dict[str, object] = {}
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
@@ -62,6 +62,10 @@ class _Text(str):
     """An inlined function's argument: Python text to use in place of its parameter."""
 
 
+class _Range(tuple):
+    """(low, high, position) of a `range(low, high)` known at load time, as a loop's collection."""
+
+
 def source_of(f) -> str | None:
     """The generated Python source of a compiled expression (None for a closure)."""
     return getattr(f, "_interpret_source", None)
@@ -76,8 +80,10 @@ class ExprCodegen:
 
     # ---- one expression -> one function ----------------------------------------------------
 
-    def function(self, node: A.Expr, scope):
-        """Compile the expression tree `node` to f(ctx)."""
+    def function(self, node: A.Expr, scope, caller=None):
+        """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
+        function, its number of parameters, whether it is pure), f also has `_interpret_call`:
+        ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
         saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where"))
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
@@ -87,9 +93,30 @@ class ExprCodegen:
         self.where = self.c.loc(node)
         try:
             text = self.x(node, scope)
+            if caller is not None:
+                self._caller(text, scope, *caller)
             return self._build(text)
         finally:  # the closure compiler may call back here in the middle of a text
             self.env, self.values, self.helpers, self.names, self.sites, self.where = saved
+
+    def _caller(self, text, scope, name, n, pure):
+        """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
+        own frame, spending one step of the budget; a pure one is remembered while the state
+        cannot change (ctx.memo), under the same key as linker.function_caller."""
+        args = [f"a{i}" for i in range(n)]
+        frame = "[" + ", ".join(args + ["None"] * (max(scope.size, n) - n)) + "]"
+        body = ["ctx.budget = b = ctx.budget - 1", "if b < 0:",
+                f"    _spend_failed(ctx, loc, {self.const(f'calls of `{name}`')})"]
+        if pure:
+            miss = self.const(_MISS)
+            body += ["memo = ctx.memo", "if memo is not None:",
+                     f"    key = ({', '.join([self.const(name)] + args)},)", "    try:",
+                     f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
+                     f"    else:", f"        if v is not {miss}:", "            return v"]
+        body += ["saved = ctx.locals", f"ctx.locals = L = {frame}", f"v = {text}", "ctx.locals = saved"]
+        if pure:
+            body += ["if memo is not None:", "    memo[key] = v"]
+        self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
 
     def _build(self, text: str):
         body = ["L = ctx.locals"] if ("L[" in text or "(ctx, L)" in text) else []
@@ -112,6 +139,8 @@ class ExprCodegen:
         exec(code, glob)  # defines _expr and its helpers; the text holds only generated names
         f = glob["_expr"]
         f._interpret_source = source
+        if "_call" in glob:
+            f._interpret_call = glob["_call"]
         generated = getattr(self.m, "generated", None)
         if generated is not None:
             generated.append((self.where, source))
@@ -246,17 +275,52 @@ class ExprCodegen:
             return f"{self.const(m.player_zones[name])}[{o}.id]"
         return None
 
+    def kind_of(self, node, scope):
+        """What an expression gives, when known at load time: "zv" a zone or none, "cv" a card or
+        none, "pv" a player or none; else None. Its attributes are then read without type tests."""
+        t = type(node)
+        if t is A.Call:
+            if str(node.fn) == "cell" and len(node.args) == 2 and "cell" not in self.m.function_defs:
+                from ..builtins import _cell
+                b = self.m.builtin_function("cell")
+                return "zv" if b is not None and b[0] is _cell else None
+            return None
+        if t is A.Attr:
+            k = self.kind_of(node.obj, scope)
+            name = str(node.name)
+            if k == "zv" and name in ("card", "top") and name not in self.m.vars_of("zv"):
+                return "cv"
+            if k in ("zv", "cv") and name == "owner" and name not in self.m.vars_of(k):
+                return "pv"
+            return None
+        if t is A.Name:
+            name = str(node.name)
+            if name in scope.inlined or name in scope.slots:
+                return None
+            v = scope.bound[name] if name in scope.bound else None
+            if v is None and name not in self.m.gvars and name != "me":
+                v = self.m.constant(name)
+            return {Zone: "zv", Card: "cv", Seat: "pv"}.get(type(v))
+        return None
+
     def g_attr(self, node, scope):
         c, m = self.c, self.m
         obj = node.obj
         is_me = (type(obj) is A.Name and str(obj.name) == "me"
                  and "me" not in scope.slots and "me" not in scope.inlined)
-        o = self.x(obj, scope)
         name = str(node.name)
+        kind = self.kind_of(obj, scope)
+        o = self.x(obj, scope)
         get = m.attr_handlers(name)[3]
         if get is None:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
+        self.env["_CARDS"] = m.cards
+        if kind is not None:
+            t = self.tmp()
+            text = self._attr_text(kind, name, t)
+            if text is not None:  # the object's kind is known: no type test
+                return f"({text} if ({t} := {o}) is not None else None)"
         loc = c.loc(node.name)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
@@ -376,21 +440,41 @@ class ExprCodegen:
 
     def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=()):
         name = f"_g{next(self.names)}"
-        it = self.const(self.c.iterable_at)
+        if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers, spent as it would
+            lo, hi, rloc = items_text
+            n = max(hi - lo + 1, 0)
+            head = [f"ctx.budget = b = ctx.budget - {n}", "if b < 0:",
+                    f"    _spend_failed(ctx, {self.const(rloc)}, {self.const('range')})",
+                    f"ctx.budget = b = b - {n}"]
+            items = self.const(tuple(range(lo, hi + 1)))
+        else:
+            it = self.const(self.c.iterable_at)
+            head = [f"items = {it}({items_text}, {loc})",
+                    f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
+            items = "items"
         self.define(name, "ctx, L", [
-            f"items = {it}({items_text}, {loc})",
-            f"b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))",
-            "ctx.budget = b",
+            *head,
             "if b < 0:",
             f"    _spend_failed(ctx, {loc}, {self.const(what)})",
             *first_lines,
-            "for x in items:",
+            f"for x in {items}:",
             *body_lines,
             *result_lines])
         return f"{name}(ctx, L)"
 
+    def coll(self, node, scope):
+        """The text of a collection a loop goes through, or a `_Range` when it is `range(a, b)`
+        with bounds known at load time (the loop then goes through constant numbers)."""
+        from ..builtins import _range
+        if type(node) is A.Call and str(node.fn) == "range" and len(node.args) == 2 \
+                and "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,)):
+            lo, hi = self.static_int(node.args[0], scope), self.static_int(node.args[1], scope)
+            if lo is not None and hi is not None and hi - lo + 1 <= min(self.m.limits.collection, 64):
+                return _Range((lo, hi, self.c.loc(node)))
+        return self.x(node, scope)
+
     def g_where_it(self, node, scope):
-        coll = self.x(node.coll, scope)
+        coll = self.coll(node.coll, scope)
         slot = scope.hidden()
         saved = scope.slots.get("it")
         scope.slots["it"] = slot
@@ -407,7 +491,7 @@ class ExprCodegen:
                           ["return out"], first_lines=["out = []"])
 
     def _generator(self, node, scope, value, name, coll, cond, what):
-        coll_t = self.x(coll, scope)
+        coll_t = self.coll(coll, scope)
         slot = scope.add(str(name))
         val_t = self.x(value, scope)
         cond_t = self.x(cond, scope) if cond is not None else None
@@ -457,6 +541,9 @@ class ExprCodegen:
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
                 return self._inline(inline, [self.x(a, scope) for a in argnodes])
             args = "".join(", " + self.x(a, scope) for a in argnodes)
+            holder = m.direct_caller(fname, len(argnodes), node)
+            if holder is not None:  # its generated `_call`, once it is compiled
+                return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
             return f"{self.const(m.function_caller(fname, len(argnodes), node, c))}(ctx{args})"
         args = [self.x(a, scope) for a in argnodes]
         if fname in _AGGREGATES and len(args) == 1:
@@ -471,6 +558,7 @@ class ExprCodegen:
             return f"_zone_of({self.const(zfam)}, {args[0]}, {self.const(fname)}, {self.const(loc)})"
         builtin = m.builtin_function(fname)
         if builtin is not None:
+            from ..builtins import _cell
             fn, arity = builtin
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
@@ -478,6 +566,10 @@ class ExprCodegen:
             site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
             self.env[site] = fn
             self.sites[site + "("] = (fname, loc)
+            if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
+                ta, tb = self.tmp(), self.tmp()
+                return (f"({self.const(m.cell_at)}.get(({ta}, {tb})) if ((_type({ta} := {args[0]}) is int) & "
+                        f"(_type({tb} := {args[1]}) is int)) else (\n{site}(\nctx, {ta}, {tb})))")
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
