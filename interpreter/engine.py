@@ -203,11 +203,18 @@ class Game(Flow):
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
         m = self.m
+        out = []
+        actions = m.actions_by_step.get(rt.step_name(m, st), ())
+        used = st["used"]
+        for a in actions:  # a definition whose limit is reached this turn gives nothing
+            if a.limit is None or used.get(a.name, 0) < a.limit:
+                break
+        else:
+            return out
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer
-        out = []
-        for a in m.actions_by_step.get(rt.step_name(m, st), ()):
+        for a in actions:
             self._walk(ctx, a, out, labels=labels, first_only=first_only)
             if first_only and out:
                 break
@@ -239,6 +246,24 @@ class Game(Flow):
         m, st = self.m, ctx.st
         seat = ctx.me.id if ctx.me is not None else None
         memo = ctx.memo if ctx.memo is not None else {}
+        if n == 1:  # the frequent case of one parameter, without the recursion below
+            for f in by_level[0]:
+                if not f(ctx):
+                    return
+            _, slot, dom = params[0]
+            checks, loc, name = by_level[1], ctx.locals, a.name
+            label = a.label if labels and not first_only else None
+            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
+                loc[slot] = v
+                for f in checks:
+                    if not f(ctx):
+                        break
+                else:
+                    out.append((Action(name, (k,)), label(ctx) if label is not None else None))
+                    if first_only:
+                        return
+            loc[slot] = None
+            return
 
         def rec(i, keys):
             for f in by_level[i]:

@@ -84,7 +84,9 @@ class ExprCodegen:
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
         function, its number of parameters, whether it is pure), f also has `_interpret_call`:
         ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
-        saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where"))
+        saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where",
+                                                     "slot_kinds"))
+        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
         self.helpers: list[str] = []
@@ -97,7 +99,7 @@ class ExprCodegen:
                 self._caller(text, scope, *caller)
             return self._build(text)
         finally:  # the closure compiler may call back here in the middle of a text
-            self.env, self.values, self.helpers, self.names, self.sites, self.where = saved
+            self.env, self.values, self.helpers, self.names, self.sites, self.where, self.slot_kinds = saved
 
     def _caller(self, text, scope, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -247,6 +249,8 @@ class ExprCodegen:
             return self.const(value)
         builtin = m.builtin_value(name)
         if builtin is not None:
+            if name in ("cells", "players", "cards", "rows", "columns"):  # fixed at load time
+                return self.const(builtin(None))
             return self.closure(builtin)
         known = list(scope.slots) + list(scope.bound) + ["me"] + list(m.gvars) + m.constant_names() + m.builtin_value_names()
         raise CompileError(f"unknown name `{name}`", node, hint=did_you_mean(name, known))
@@ -295,8 +299,10 @@ class ExprCodegen:
             return None
         if t is A.Name:
             name = str(node.name)
-            if name in scope.inlined or name in scope.slots:
+            if name in scope.inlined:
                 return None
+            if name in scope.slots:
+                return self.slot_kinds.get(scope.slots[name])
             v = scope.bound[name] if name in scope.bound else None
             if v is None and name not in self.m.gvars and name != "me":
                 v = self.m.constant(name)
@@ -316,7 +322,7 @@ class ExprCodegen:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
         self.env["_CARDS"] = m.cards
-        if kind is not None:
+        if kind in ("zv", "cv", "pv"):
             t = self.tmp()
             text = self._attr_text(kind, name, t)
             if text is not None:  # the object's kind is known: no type test
@@ -379,11 +385,16 @@ class ExprCodegen:
         py = _BINOP_PY[op]
         loc = self.const(self.c.loc(node.op))
         ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
-        if sa is not None and sb is None:
-            ta = str(sa)
+        ia, ib = self.kind_of(node.left, scope) == "int", self.kind_of(node.right, scope) == "int"
+        if sa is not None or ia:
+            ta = str(sa) if sa is not None else a
+        if sb is not None or ib:
+            tb = str(sb) if sb is not None else b
+        if (sa is not None or ia) and (sb is not None or ib):
+            both = "True"
+        elif sa is not None or ia:
             both = f"_type({tb} := {b}) is int"
-        elif sb is not None and sa is None:
-            tb = str(sb)
+        elif sb is not None or ib:
             both = f"_type({ta} := {a}) is int"
         else:
             both = f"((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int))"
@@ -473,13 +484,42 @@ class ExprCodegen:
                 return _Range((lo, hi, self.c.loc(node)))
         return self.x(node, scope)
 
+    def elem_kind(self, node, scope):
+        """The kind (see `kind_of`) of every item of a collection, when known at load time: the
+        numbers of a `_Range`, the board's cells, the players, cards, a zone's cards."""
+        t = type(node)
+        if t is A.Call and str(node.fn) == "range":
+            return "int" if type(self.coll(node, scope)) is _Range else None
+        if t is A.Where:
+            return self.elem_kind(node.coll, scope)
+        if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) == "zv" \
+                and "cards" not in self.m.vars_of("zv"):
+            return "cv"
+        if t is A.Name:
+            name = str(node.name)
+            if (name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars
+                    or self.m.constant(name) is not _MISS):
+                return None
+            return {"cells": "zv", "players": "pv", "cards": "cv"}.get(name)
+        return None
+
+    def _with_kind(self, slot, kind, write):
+        """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
+        saved = self.slot_kinds.get(slot)
+        self.slot_kinds[slot] = kind
+        try:
+            return write()
+        finally:
+            self.slot_kinds[slot] = saved
+
     def g_where_it(self, node, scope):
         coll = self.coll(node.coll, scope)
+        kind = self.elem_kind(node.coll, scope)
         slot = scope.hidden()
         saved = scope.slots.get("it")
         scope.slots["it"] = slot
         try:
-            cond = self.x(node.cond, scope)
+            cond = self._with_kind(slot, kind, lambda: self.x(node.cond, scope))
         finally:
             if saved is None:
                 del scope.slots["it"]
@@ -492,9 +532,10 @@ class ExprCodegen:
 
     def _generator(self, node, scope, value, name, coll, cond, what):
         coll_t = self.coll(coll, scope)
+        kind = self.elem_kind(coll, scope)
         slot = scope.add(str(name))
-        val_t = self.x(value, scope)
-        cond_t = self.x(cond, scope) if cond is not None else None
+        val_t, cond_t = self._with_kind(slot, kind, lambda: (
+            self.x(value, scope), self.x(cond, scope) if cond is not None else None))
         loc = self.const(self.c.loc(node))
         return coll_t, int(slot), val_t, cond_t, loc
 
