@@ -296,6 +296,8 @@ class ExprCodegen:
                 return "cv"
             if k in ("zv", "cv") and name == "owner" and name not in self.m.vars_of(k):
                 return "pv"
+            if k == "cv" and name in ("zone", "cell"):
+                return "zv"
             return None
         if t is A.Name:
             name = str(node.name)
@@ -321,7 +323,7 @@ class ExprCodegen:
         if get is None:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
-        self.env["_CARDS"] = m.cards
+        self.env["_CARDS"], self.env["_ZONES"] = m.cards, m.zones
         if kind in ("zv", "cv", "pv"):
             t = self.tmp()
             text = self._attr_text(kind, name, t)
@@ -460,7 +462,7 @@ class ExprCodegen:
             items = self.const(tuple(range(lo, hi + 1)))
         else:
             it = self.const(self.c.iterable_at)
-            head = [f"items = {it}({items_text}, {loc})",
+            head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
                     f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
             items = "items"
         self.define(name, "ctx, L", [
