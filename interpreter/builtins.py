@@ -68,6 +68,7 @@ _ZONE_ATTRS = {
 }
 
 ZONE_ATTR_TEXT = {
+    "cards": "_list(_map(_CARD_AT, ctx.st['z'][{o}.id]))",
     "card": "(_CARDS[{t}[0]] if ({t} := ctx.st['z'][{o}.id]) else None)",
     "top": "(_CARDS[{t}[0]] if ({t} := ctx.st['z'][{o}.id]) else None)",
     "count": "_len(ctx.st['z'][{o}.id])",

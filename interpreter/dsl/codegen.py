@@ -284,7 +284,15 @@ class ExprCodegen:
         none, "pv" a player or none; else None. Its attributes are then read without type tests."""
         t = type(node)
         if t is A.Call:
-            if str(node.fn) == "cell" and len(node.args) == 2 and "cell" not in self.m.function_defs:
+            fname = str(node.fn)
+            if fname in self.m.function_defs:  # a small function compiled in place: what its text gives
+                inline = self.m.inline_body(fname)
+                if inline is None or len(inline[1]) != len(node.args):
+                    return None
+                inner = Scope()
+                inner.inlined = {p: _Text("") for p in inline[1]}
+                return self.kind_of(inline[0], inner)
+            if fname == "cell" and len(node.args) == 2:
                 from ..builtins import _cell
                 b = self.m.builtin_function("cell")
                 return "zv" if b is not None and b[0] is _cell else None
@@ -297,6 +305,9 @@ class ExprCodegen:
             if k in ("zv", "cv") and name == "owner" and name not in self.m.vars_of(k):
                 return "pv"
             if k == "cv" and name in ("zone", "cell"):
+                return "zv"
+            if k == "pv" and name in self.m.player_zones and name not in self.m.vars_of("pv") \
+                    and name not in ("name", "key", "index", "id", "next", "previous"):
                 return "zv"
             return None
         if t is A.Name:
@@ -323,7 +334,7 @@ class ExprCodegen:
         if get is None:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
-        self.env["_CARDS"], self.env["_ZONES"] = m.cards, m.zones
+        self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
         if kind in ("zv", "cv", "pv"):
             t = self.tmp()
             text = self._attr_text(kind, name, t)
@@ -424,6 +435,10 @@ class ExprCodegen:
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
         loc = self.const(self.c.loc(node))
+        if self.kind_of(node.coll, scope) == "zv":  # a card in a zone (or none): where the card is
+            ta, tb = self.tmp(), self.tmp()
+            call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
+            return f"(not {call})" if node.negated else call
         call = f"_contains(ctx, {b}, {a}, {loc})"
         return f"(not {call})" if node.negated else call
 
@@ -610,9 +625,18 @@ class ExprCodegen:
             self.env[site] = fn
             self.sites[site + "("] = (fname, loc)
             if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
-                ta, tb = self.tmp(), self.tmp()
-                return (f"({self.const(m.cell_at)}.get(({ta}, {tb})) if ((_type({ta} := {args[0]}) is int) & "
-                        f"(_type({tb} := {args[1]}) is int)) else (\n{site}(\nctx, {ta}, {tb})))")
+                tests, names = [], []
+                for a_node, a_text in zip(argnodes, args):
+                    if self.static_int(a_node, scope) is not None or self.kind_of(a_node, scope) == "int":
+                        names.append(a_text)
+                    else:
+                        t = self.tmp()
+                        names.append(t)
+                        tests.append(f"(_type({t} := {a_text}) is int)")
+                key = f"{self.const(m.cell_at)}.get(({names[0]}, {names[1]}))"
+                if not tests:
+                    return key
+                return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
