@@ -152,6 +152,13 @@ class ExprCodegen:
         """A function of the module. When the module calls built-ins, its body is wrapped so that an
         error inside one is reported at the call's position (`_SITES`: line -> call)."""
         lines = [f"def {name}({params}):"]
+        hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
+        for key, local in (("z", "_sz"), ("loc", "_sl")):
+            read = f"ctx.st['{key}']"
+            if any(read in b for b in body):
+                body = [b.replace(read, local) for b in body]
+                hoisted.append(f"{local} = {read}")
+        body = hoisted + body
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
@@ -413,7 +420,7 @@ class ExprCodegen:
             both = f"((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int))"
         if py in ("//", "%") and sb is None:
             both = f"{both} and {tb} != 0"
-        n = self.const(_NUMBER)
+        n = int(_NUMBER)
         return (f"({tr} if {both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n} "
                 f"else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))")
 
