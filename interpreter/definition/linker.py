@@ -323,15 +323,36 @@ class Linker(Powers):
 
     _IMPURE = {"roll", "random", "shuffled"}
     _INLINE_NODES = 20  # small enough to compile in place
+    _INLINE_LOOP_NODES = 40  # the same for a function that loops, called with a loop's variable
 
-    def inline_body(self, name, seen=None):
+    def inline_body(self, name, seen=None, loops=False):
         """(tree, params, source) of a function small and simple enough to compile at its call
-        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None."""
+        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None.
+        With `loops`, a function that loops may be too (called with a loop's variable, whose values
+        change at each call, so remembering them while the state cannot change gains little)."""
         if self.observer is not None or self.__dict__.get("modifiers", {}).get(name):
             return None  # every call of a function is counted / cards modify its value: not in place
         cache = self.__dict__.setdefault("_inline", {})
-        if name in cache:
-            return cache[name]
+        if (name, loops) in cache:
+            return cache[(name, loops)]
+        seen = set(seen or ()) | {name}
+        cache[(name, loops)] = None  # while deciding: a recursive function is never inlined
+        spec = self.function_defs[name]
+        snip = self.rs.snippet(spec, "expr", name)
+        if snip is None:
+            return None
+        try:
+            tree = parse(snip.src, "expr")
+        except ParseFailure:
+            return None
+        f = facts(tree)
+        ok = f.size <= (self._INLINE_LOOP_NODES if loops else self._INLINE_NODES) and (loops or not f.loops)
+        for callee in sorted(f.calls):
+            if callee in self._IMPURE or (callee in self.function_defs and
+                                           (callee in seen or self.inline_body(callee, seen, loops) is None)):
+                ok = False
+        cache[(name, loops)] = (tree, list(spec.get("params") or []), snip.src) if ok else None
+        return cache[(name, loops)]
         seen = set(seen or ()) | {name}
         cache[name] = None  # while deciding: a recursive function is never inlined
         spec = self.function_defs[name]

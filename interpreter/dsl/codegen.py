@@ -36,6 +36,7 @@ from .. import diskcache
 from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .ops import _AGGREGATES, _NUMBER, _arith
+from .analysis import facts
 from .scope import _MISS, CompileError, Scope, did_you_mean
 from ..model import Card, Seat, Zone, label_of
 
@@ -111,8 +112,9 @@ class ExprCodegen:
                 f"    _spend_failed(ctx, loc, {self.const(f'calls of `{name}`')})"]
         if pure:
             miss = self.const(_MISS)
+            key = self.const((name,)) if not args else f"({', '.join([self.const(name)] + args)},)"
             body += ["memo = ctx.memo", "if memo is not None:",
-                     f"    key = ({', '.join([self.const(name)] + args)},)", "    try:",
+                     f"    key = {key}", "    try:",
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
                      f"    else:", f"        if v is not {miss}:", "            return v"]
         body += ["saved = ctx.locals", f"ctx.locals = L = {frame}", f"v = {text}", "ctx.locals = saved"]
@@ -320,7 +322,7 @@ class ExprCodegen:
         if t is A.Name:
             name = str(node.name)
             if name in scope.inlined:
-                return None
+                return getattr(scope, "inlined_kinds", {}).get(name)
             if name in scope.slots:
                 return self.slot_kinds.get(scope.slots[name])
             v = scope.bound[name] if name in scope.bound else None
@@ -529,12 +531,15 @@ class ExprCodegen:
 
     def _with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
-        saved = self.slot_kinds.get(slot)
+        saved = self.slot_kinds.get(slot, _MISS)
         self.slot_kinds[slot] = kind
         try:
             return write()
         finally:
-            self.slot_kinds[slot] = saved
+            if saved is _MISS:
+                del self.slot_kinds[slot]
+            else:
+                self.slot_kinds[slot] = saved
 
     def g_where_it(self, node, scope):
         coll = self.coll(node.coll, scope)
@@ -603,8 +608,11 @@ class ExprCodegen:
         loc = c.loc(node)
         if fname in m.function_defs:
             inline = m.inline_body(fname)
+            if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
+                inline = m.inline_body(fname, loops=True)
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
-                return self._inline(inline, [self.x(a, scope) for a in argnodes])
+                return self._inline(inline, [self.x(a, scope) for a in argnodes],
+                                    [self.kind_of(a, scope) for a in argnodes], scope)
             args = "".join(", " + self.x(a, scope) for a in argnodes)
             holder = m.direct_caller(fname, len(argnodes), node)
             if holder is not None:  # its generated `_call`, once it is compiled
@@ -648,13 +656,23 @@ class ExprCodegen:
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
 
-    def _inline(self, inline, args):
+    def _loop_dependent(self, node, scope) -> bool:
+        """Whether an expression reads the variable of a loop being written (a slot it binds)."""
+        return any(n in scope.slots and scope.slots[n] in self.slot_kinds for n in facts(node).names)
+
+    def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain
-        reads, so reading one twice costs nothing and changes nothing)."""
+        reads, so reading one twice costs nothing and changes nothing). The variables of its
+        loops take slots of the caller's frame, after its own."""
         tree, params, src = inline
         inner = Scope()
+        inner.size = scope.size
         inner.inlined = {p: _Text(a) for p, a in zip(params, args)}
-        return self.c.within(src, lambda: self.x(tree, inner))
+        inner.inlined_kinds = dict(zip(params, kinds))
+        try:
+            return self.c.within(src, lambda: self.x(tree, inner))
+        finally:
+            scope.size = max(scope.size, inner.size)
 
 
 _WRITERS = {
