@@ -104,7 +104,7 @@ class ExprCodegen:
 
     def _caller(self, text, scope, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
-        own frame, spending one step of the budget; a pure one is remembered while the state
+        own frame (a list L: ctx.locals stays the caller's), spending one step of the budget; a pure one is remembered while the state
         cannot change (ctx.memo), under the same key as linker.function_caller."""
         args = [f"a{i}" for i in range(n)]
         frame = "[" + ", ".join(args + ["None"] * (max(scope.size, n) - n)) + "]"
@@ -117,7 +117,10 @@ class ExprCodegen:
                      f"    key = {key}", "    try:",
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
                      f"    else:", f"        if v is not {miss}:", "            return v"]
-        body += ["saved = ctx.locals", f"ctx.locals = L = {frame}", f"v = {text}", "ctx.locals = saved"]
+        # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
+        if "L[" in text or "(ctx, L)" in text:
+            body.append(f"L = {frame}")
+        body.append(f"v = {text}")
         if pure:
             body += ["if memo is not None:", "    memo[key] = v"]
         self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
