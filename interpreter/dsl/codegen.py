@@ -387,8 +387,8 @@ class ExprCodegen:
         loc = self.const(self.c.loc(node))
         to, tk = self.tmp(), self.tmp()
         if sk is not None:
-            return (f"({to}[{sk}] if _type({to} := {o}) is list and {-sk - 1 if sk < 0 else sk} < _len({to}) "
-                    f"else _index_slow({to}, {sk}, {loc}))")
+            size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
+            return f"({to}[{sk}] if _type({to} := {o}) is list and {size} else _index_slow({to}, {sk}, {loc}))"
         return (f"({to}[{tk}] if ((_type({to} := {o}) is list) & (_type({tk} := {k}) is int)) "
                 f"and -_len({to}) <= {tk} < _len({to}) else _index_slow({to}, {tk}, {loc}))")
 
