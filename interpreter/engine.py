@@ -30,6 +30,7 @@ from .state import clone, from_json, initial, to_json
 __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
 _MISSING = object()
+_new_action = tuple.__new__  # Action(name, args) without the Python-level __new__ of a NamedTuple
 
 
 @dataclass
@@ -259,10 +260,35 @@ class Game(Flow):
                     if not f(ctx):
                         break
                 else:
-                    out.append((Action(name, (k,)), label(ctx) if label is not None else None))
+                    out.append((_new_action(Action, (name, (k,))), label(ctx) if label is not None else None))
                     if first_only:
                         return
             loc[slot] = None
+            return
+        if n == 2:  # two parameters, the same way
+            for f in by_level[0]:
+                if not f(ctx):
+                    return
+            (_, s0, d0), (_, s1, d1) = params
+            c1, c2, loc, name = by_level[1], by_level[2], ctx.locals, a.name
+            label = a.label if labels and not first_only else None
+            for v0, k0 in zip(*arg_keys(m, st, seat, list(d0(ctx) or []), memo)):
+                loc[s0] = v0
+                for f in c1:
+                    if not f(ctx):
+                        break
+                else:
+                    for v1, k1 in zip(*arg_keys(m, st, seat, list(d1(ctx) or []), memo)):
+                        loc[s1] = v1
+                        for f in c2:
+                            if not f(ctx):
+                                break
+                        else:
+                            out.append((_new_action(Action, (name, (k0, k1))), label(ctx) if label is not None else None))
+                            if first_only:
+                                return
+                    loc[s1] = None
+            loc[s0] = None
             return
 
         def rec(i, keys):
@@ -270,7 +296,8 @@ class Game(Flow):
                 if not f(ctx):
                     return False
             if i == n:
-                out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
+                out.append((_new_action(Action, (a.name, tuple(keys))),
+                            a.label(ctx) if labels and not first_only else None))
                 return first_only
             _, slot, dom = params[i]
             # a card the decider cannot identify is named by its place (handles.py)

@@ -36,9 +36,9 @@ from .. import diskcache
 from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .ops import _AGGREGATES, _NUMBER, _arith
-from .analysis import facts
+from .known import Known, _Range, _Text
 from .scope import _MISS, CompileError, Scope, did_you_mean
-from ..model import Card, Seat, Zone, label_of
+from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
@@ -59,20 +59,12 @@ def _compiled(source: str):
     return code
 
 
-class _Text(str):
-    """An inlined function's argument: Python text to use in place of its parameter."""
-
-
-class _Range(tuple):
-    """(low, high, position) of a `range(low, high)` known at load time, as a loop's collection."""
-
-
 def source_of(f) -> str | None:
     """The generated Python source of a compiled expression (None for a closure)."""
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen:
+class ExprCodegen(Known):
     """Writes the Python source of expressions for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
@@ -116,7 +108,7 @@ class ExprCodegen:
             body += ["memo = ctx.memo", "if memo is not None:",
                      f"    key = {key}", "    try:",
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
-                     f"    else:", f"        if v is not {miss}:", "            return v"]
+                     "    else:", f"        if v is not {miss}:", "            return v"]
         # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
         if "L[" in text or "(ctx, L)" in text:
             body.append(f"L = {frame}")
@@ -198,34 +190,6 @@ class ExprCodegen:
             raise CompileError(f"internal: not an expression: {type(node).__name__}", node)
         return method(self, node, scope)
 
-    def static_int(self, node, scope):
-        """The value of an expression that is a whole number known at load time, else None:
-        a literal, a constant, or arithmetic of those (folded here, once)."""
-        t = type(node)
-        if t is A.Num:
-            v = node.value
-        elif t is A.Name:
-            name = str(node.name)
-            if (name in scope.inlined or name in scope.slots or name in scope.bound or name == "me"
-                    or name in self.m.gvars):
-                return None
-            v = self.m.constant(name)
-            if v is _MISS or type(v) is not int:
-                return None
-        elif t is A.Neg:
-            a = self.static_int(node.operand, scope)
-            v = None if a is None else -a
-        elif t is A.BinOp:
-            a = self.static_int(node.left, scope)
-            b = self.static_int(node.right, scope) if a is not None else None
-            op = str(node.op)
-            if b is None or (op in ("/", "//", "%") and b == 0):
-                return None
-            v = {"+": a + b, "-": a - b, "*": a * b}.get(op) if op in "+-*" else (a // b if op != "%" else a % b)
-        else:
-            return None
-        return v if v is not None and -_NUMBER <= v <= _NUMBER else None
-
     def g_number(self, node, scope):
         return str(int(node.value))
 
@@ -289,49 +253,6 @@ class ExprCodegen:
             return f"{o}.attrs.get({self.const(name)})"
         if kind == "pv" and name in m.player_zones:
             return f"{self.const(m.player_zones[name])}[{o}.id]"
-        return None
-
-    def kind_of(self, node, scope):
-        """What an expression gives, when known at load time: "zv" a zone or none, "cv" a card or
-        none, "pv" a player or none; else None. Its attributes are then read without type tests."""
-        t = type(node)
-        if t is A.Call:
-            fname = str(node.fn)
-            if fname in self.m.function_defs:  # a small function compiled in place: what its text gives
-                inline = self.m.inline_body(fname)
-                if inline is None or len(inline[1]) != len(node.args):
-                    return None
-                inner = Scope()
-                inner.inlined = {p: _Text("") for p in inline[1]}
-                return self.kind_of(inline[0], inner)
-            if fname == "cell" and len(node.args) == 2:
-                from ..builtins import _cell
-                b = self.m.builtin_function("cell")
-                return "zv" if b is not None and b[0] is _cell else None
-            return None
-        if t is A.Attr:
-            k = self.kind_of(node.obj, scope)
-            name = str(node.name)
-            if k == "zv" and name in ("card", "top") and name not in self.m.vars_of("zv"):
-                return "cv"
-            if k in ("zv", "cv") and name == "owner" and name not in self.m.vars_of(k):
-                return "pv"
-            if k == "cv" and name in ("zone", "cell"):
-                return "zv"
-            if k == "pv" and name in self.m.player_zones and name not in self.m.vars_of("pv") \
-                    and name not in ("name", "key", "index", "id", "next", "previous"):
-                return "zv"
-            return None
-        if t is A.Name:
-            name = str(node.name)
-            if name in scope.inlined:
-                return getattr(scope, "inlined_kinds", {}).get(name)
-            if name in scope.slots:
-                return self.slot_kinds.get(scope.slots[name])
-            v = scope.bound[name] if name in scope.bound else None
-            if v is None and name not in self.m.gvars and name != "me":
-                v = self.m.constant(name)
-            return {Zone: "zv", Card: "cv", Seat: "pv"}.get(type(v))
         return None
 
     def g_attr(self, node, scope):
@@ -502,48 +423,6 @@ class ExprCodegen:
             *result_lines])
         return f"{name}(ctx, L)"
 
-    def coll(self, node, scope):
-        """The text of a collection a loop goes through, or a `_Range` when it is `range(a, b)`
-        with bounds known at load time (the loop then goes through constant numbers)."""
-        from ..builtins import _range
-        if type(node) is A.Call and str(node.fn) == "range" and len(node.args) == 2 \
-                and "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,)):
-            lo, hi = self.static_int(node.args[0], scope), self.static_int(node.args[1], scope)
-            if lo is not None and hi is not None and hi - lo + 1 <= min(self.m.limits.collection, 64):
-                return _Range((lo, hi, self.c.loc(node)))
-        return self.x(node, scope)
-
-    def elem_kind(self, node, scope):
-        """The kind (see `kind_of`) of every item of a collection, when known at load time: the
-        numbers of a `_Range`, the board's cells, the players, cards, a zone's cards."""
-        t = type(node)
-        if t is A.Call and str(node.fn) == "range":
-            return "int" if type(self.coll(node, scope)) is _Range else None
-        if t is A.Where:
-            return self.elem_kind(node.coll, scope)
-        if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) == "zv" \
-                and "cards" not in self.m.vars_of("zv"):
-            return "cv"
-        if t is A.Name:
-            name = str(node.name)
-            if (name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars
-                    or self.m.constant(name) is not _MISS):
-                return None
-            return {"cells": "zv", "players": "pv", "cards": "cv"}.get(name)
-        return None
-
-    def _with_kind(self, slot, kind, write):
-        """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
-        saved = self.slot_kinds.get(slot, _MISS)
-        self.slot_kinds[slot] = kind
-        try:
-            return write()
-        finally:
-            if saved is _MISS:
-                del self.slot_kinds[slot]
-            else:
-                self.slot_kinds[slot] = saved
-
     def g_where_it(self, node, scope):
         coll = self.coll(node.coll, scope)
         kind = self.elem_kind(node.coll, scope)
@@ -658,10 +537,6 @@ class ExprCodegen:
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
-
-    def _loop_dependent(self, node, scope) -> bool:
-        """Whether an expression reads the variable of a loop being written (a slot it binds)."""
-        return any(n in scope.slots and scope.slots[n] in self.slot_kinds for n in facts(node).names)
 
     def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain
