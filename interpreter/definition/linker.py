@@ -353,24 +353,6 @@ class Linker(Powers):
                 ok = False
         cache[(name, loops)] = (tree, list(spec.get("params") or []), snip.src) if ok else None
         return cache[(name, loops)]
-        seen = set(seen or ()) | {name}
-        cache[name] = None  # while deciding: a recursive function is never inlined
-        spec = self.function_defs[name]
-        snip = self.rs.snippet(spec, "expr", name)
-        if snip is None:
-            return None
-        try:
-            tree = parse(snip.src, "expr")
-        except ParseFailure:
-            return None
-        f = facts(tree)
-        ok = f.size <= self._INLINE_NODES and not f.loops
-        for callee in sorted(f.calls):
-            if callee in self._IMPURE or (callee in self.function_defs and
-                                           (callee in seen or self.inline_body(callee, seen) is None)):
-                ok = False
-        cache[name] = (tree, list(spec.get("params") or []), snip.src) if ok else None
-        return cache[name]
 
     def _is_pure(self, name, seen=None) -> bool:
         """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""
