@@ -51,7 +51,8 @@ class Known:
 
     def kind_of(self, node, scope):
         """What an expression gives, when known at load time: "zv" a zone or none, "cv" a card or
-        none, "pv" a player or none; else None. Its attributes are then read without type tests."""
+        none, "pv" a player or none, "int" a whole number (a loop's variable over a constant range);
+        else None. Its attributes, or its arithmetic, are then written without type tests."""
         t = type(node)
         if t is A.Call:
             fname = str(node.fn)
@@ -95,20 +96,25 @@ class Known:
     def coll(self, node, scope):
         """The text of a collection a loop goes through, or a `_Range` when it is `range(a, b)`
         with bounds known at load time (the loop then goes through constant numbers)."""
+        r = self.static_range(node, scope)
+        return r if r is not None else self.x(node, scope)
+
+    def static_range(self, node, scope):
+        """`range(a, b)` with small bounds known at load time, as a `_Range`, else None."""
         from ..builtins import _range
         if type(node) is A.Call and str(node.fn) == "range" and len(node.args) == 2 \
                 and "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,)):
             lo, hi = self.static_int(node.args[0], scope), self.static_int(node.args[1], scope)
             if lo is not None and hi is not None and hi - lo + 1 <= min(self.m.limits.collection, 64):
                 return _Range((lo, hi, self.c.loc(node)))
-        return self.x(node, scope)
+        return None
 
     def elem_kind(self, node, scope):
         """The kind (see `kind_of`) of every item of a collection, when known at load time: the
         numbers of a `_Range`, the board's cells, the players, cards, a zone's cards."""
         t = type(node)
         if t is A.Call and str(node.fn) == "range":
-            return "int" if type(self.coll(node, scope)) is _Range else None
+            return "int" if self.static_range(node, scope) is not None else None
         if t is A.Where:
             return self.elem_kind(node.coll, scope)
         if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) == "zv" \
