@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
 from interpreter.engine import Game  # noqa: E402
+from interpreter.views import seat_sides  # noqa: E402
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -80,6 +81,10 @@ def tested_seats(match: Match, game: Game, st, g: int) -> set:
     if match.sides == "team":  # partners sit opposite (Agent DOG: seats 1 and 3, 2 and 4)
         first = g % 2
         return {s for s in range(n) if s % 2 == first}
+    if match.sides == "side":  # the seats of one side (`scoring.side` on the full state: who wins together)
+        sides = seat_sides(game, st)
+        mine = sorted(set(sides), key=repr)[g % len(set(sides))]
+        return {s for s in range(n) if sides[s] == mine}
     if match.sides == "company":  # the company of the seats (public `company` of Agents Secrets)
         companies = sorted(set(st["pv"]["company"]))
         mine = companies[g % len(companies)]
@@ -159,6 +164,8 @@ def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
         "dark-greedy": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "greedy", target="≥ 40 %")],
         "secrets": [Match("Agents Secrets, 6 players", "agents-secrets", 6, f"ismcts:{b}", "random", sides="company",
                           target="> 50 %")],
+        "secrets-side": [Match("Agents Secrets, 6 players, by loyalty", "agents-secrets", 6, f"ismcts:{b}", "random",
+                               sides="side", target="> 50 %")],
         "dog": [Match("Agent DOG, 4 players (teams)", "agent-dog", 4, f"ismcts:{b}", "random", sides="team",
                       target="≥ 80 %, shorter games")],
     }
