@@ -11,7 +11,10 @@ a company in Agents Secrets) and its opponents. The seats of the side under test
 game to game, so that no seat's advantage counts for it. A game is a win for the side when one
 of its seats is among the winners and none of the others is; a draw when nobody wins, or both do.
 In Agents Secrets a company wins with the other company's double agent: the side with more of
-the winners wins.
+the winners wins. `secrets` tests a company as seated (its double agent, an ismcts too, works for
+the other side: two loyal ismcts and the other company's random double agent against two loyal
+random and an ismcts double agent); `secrets-side` tests a side (`scoring.side`, ruling AS18): a
+company's loyal members and the other company's double agent, all ismcts, who win together.
 """
 from __future__ import annotations
 
@@ -173,7 +176,7 @@ def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets dog, or all")
+    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets secrets-side dog, or all")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="1s", help="the ismcts budget: 1s, 0.2s, 300 (iterations)")
     ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
