@@ -23,6 +23,10 @@ class Reader:
     def __contains__(self, cid) -> bool:
         return cid in self.visible
 
+    def also(self, ids) -> "Reader":
+        """The same reader, identifying the cards of `ids` as well (what it saw earlier)."""
+        return Reader(set(self.visible) | set(ids))
+
     def card(self, c: Card) -> str:
         """A card the reader identifies."""
         return c.key

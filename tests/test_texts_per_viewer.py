@@ -24,6 +24,12 @@ actions:
     effect: |
       move c to me.pocket
       log "{me.name} stole the {c.name} ({c}) into {c.zone}"
+  bury:
+    params: {c: table.cards}
+    label: "bury the {c.name}"
+    effect: |
+      log "{me.name} buries the {c.name} ({c})"
+      move c to deck
   look:
     params: {c: table.cards}
     label: "look at the {c.name} ({c.key}, worth {c.worth})"
@@ -34,7 +40,7 @@ actions:
 def test_an_attribute_of_a_card_the_reader_cannot_see_is_hidden(make_game):
     g = make_game(STEAL)
     st = g.new_game(0)
-    labels = sorted(label for _, label in g.legal_actions_with_labels(st))
+    labels = sorted(label for _, label in g.legal_actions_with_labels(st) if not label.startswith("bury"))
     # the gem lies in the hidden deck: its name, key, property, a function of it and a comparison
     # with it are hidden; where it lies is not
     assert labels == ["look at the coin (coin, worth 1)",
@@ -52,3 +58,14 @@ def test_a_message_of_the_rules_is_written_for_each_reader(make_game):
     thief, other = (visible_cards_ids(g, st, seat) for seat in (0, 1))
     assert said.for_viewer(thief) == "Player 1 stole the gem (gem) into pocket.p1"
     assert said.for_viewer(other) == "Player 1 stole the a card (a card) into pocket.p1"
+
+
+def test_a_card_seen_when_a_message_was_said_stays_named(make_game):
+    """The coin is on the table when the rule says it is buried, then goes into the hidden deck:
+    every seat saw it, the message names it; what happened to it afterwards does not matter."""
+    g = make_game(STEAL)
+    st = g.new_game(0)
+    step = g.apply_in_place(st, next(a for a in g.legal_actions(st) if a.name == "bury"))
+    (said,), = [args for name, args in step.events if name == "log"]
+    assert "coin" not in visible_cards_ids(g, st, 1) and "coin" not in str(visible_cards_ids(g, st, 1))
+    assert said.for_viewer(visible_cards_ids(g, st, 1), seat=1) == "Player 1 buries the coin (coin)"

@@ -148,14 +148,47 @@ class Piece:
         return label_for(value, viewer)
 
 
-class Said(str):
-    """A message from the rules (`log`): its text for everyone, and the values it was written
-    from, so that it is written again for each viewer (`for_viewer`). Equal to its text."""
+def _cards_in(v, out: list) -> None:
+    t = type(v)
+    if t is Card:
+        out.append(v)
+    elif t is list or t is tuple:
+        for x in v:
+            _cards_in(x, out)
 
-    def for_viewer(self, viewer) -> str:
+
+class Said(str):
+    """A message from the rules (`log`): its text for everyone, the values it was written from,
+    and which seats identified each card it names when it was said (`seen`: card id -> the seats,
+    None standing for a spectator), so that it is written again for each reader (`for_viewer`):
+    a card counts as identified by a reader who identifies it now or did when it was said. Equal
+    to its text."""
+
+    def for_viewer(self, viewer, seat=None) -> str:
+        """The message written for `viewer` (a Reader or a set of card ids; None: everything),
+        whose seat is `seat` (None: a spectator)."""
         if viewer is None:
             return str(self)
+        then = {cid for cid, seats in self.seen.items() if seat in seats}
+        if then:
+            viewer = viewer.also(then) if hasattr(viewer, "also") else set(viewer) | then
         return "".join(p if type(p) is str else p[0].text(p[1], p[2], viewer) for p in self.parts)
+
+
+def _seen_when_said(ctx, parts) -> dict:
+    """card id -> the seats (None: a spectator) that identify it in ctx.st, for every card `parts` name."""
+    cards: list = []
+    for p in parts:
+        if type(p) is not str:
+            _cards_in(p[1], cards)
+            _cards_in(p[2], cards)
+    if not cards:
+        return {}
+    from ..handles import arg_key
+    m, st = ctx.m, ctx.st
+    cache: dict = {}
+    seats = [None] + [s.id for s in m.seats]
+    return {c.id: frozenset(s for s in seats if arg_key(m, st, s, c, cache) == c.key) for c in cards}
 
 
 class Templates:
@@ -236,6 +269,7 @@ class Templates:
             written = tuple(p if type(p) is str else (p, *p.read(ctx)) for p in parts)
             s = Said("".join(p if type(p) is str else label_of(p[1]) for p in written))
             s.parts = written
+            s.seen = _seen_when_said(ctx, written)
             return s
         render.said = said
         return render

@@ -504,9 +504,12 @@ class Renderer:
 
     def say(self, st, viewer: int | None, message) -> str:
         """A message from the rules (a `log`) written for `viewer` from the values it was written
-        from (dsl/templates.Said); a plain text as it is."""
+        from (dsl/templates.Said): a card `viewer` saw when it was said, or sees in `st`, is named;
+        a plain text as it is."""
         for_viewer = getattr(message, "for_viewer", None)
-        return for_viewer(self.reader(st, viewer)) if for_viewer is not None else str(message)
+        if for_viewer is None:
+            return str(message)
+        return for_viewer(self.reader(st, viewer), seat=viewer if viewer not in (None, PUBLIC) else None)
 
     def cell_name(self, z: Zone) -> str:
         """A board cell as the board shows it: by its row and column (`r2c2`)."""
@@ -519,13 +522,17 @@ class TableReader(Reader):
     """A reader at the terminal: a card it can see by its title (and its owner's key), a board cell
     by its coordinates; what it cannot see as labels.Reader says."""
 
-    def __init__(self, renderer: Renderer, sight: Sight):
+    def __init__(self, renderer: Renderer, sight: Sight, extra: frozenset = frozenset()):
         self.renderer = renderer
         self.sight = sight
         self.cards = renderer.m.cards
+        self.extra = extra  # ids of cards it saw earlier (when a message was said)
 
     def __contains__(self, cid) -> bool:
-        return self.sight.sees(self.cards[cid])
+        return cid in self.extra or self.sight.sees(self.cards[cid])
+
+    def also(self, ids) -> "TableReader":
+        return TableReader(self.renderer, self.sight, self.extra | frozenset(ids))
 
     def card(self, c: Card) -> str:
         title = self.renderer.titles.get(c.name) or c.name
