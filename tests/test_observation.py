@@ -93,7 +93,7 @@ def _told(g, renderer, st, action, seat):
     """What `seat` is told of `action` played in `st` (interpret play's narration: the move's label,
     then the rules' messages and events), and the cards the move shows it by no means: hidden
     before and after, not moved (a card played face down and revealed at a resolution is shown
-    in passing), not spoken of by the events."""
+    in passing), not spoken of by the events, and the game goes on (the final count is public)."""
     from interpreter.play.narration import Narrator
     lines = []
     narrator = Narrator(g, renderer, viewer=seat, out=lambda *a: lines.append(" ".join(map(str, a))))
@@ -104,6 +104,8 @@ def _told(g, renderer, st, action, seat):
     hidden = {after["z"][z][p] for z, p in unseen_slots(g, after, seat)}
     moved = {cid for cid, (z0, z1) in enumerate(zip(st["loc"], after["loc"])) if z0 != z1}
     told = [label] + narrator.events(after, step.events, player)
+    if g.is_terminal(after):  # the final count is told to all: it may depend on any hidden card
+        return told, set()
     return told, hidden - moved - _mentioned(step.events)
 
 

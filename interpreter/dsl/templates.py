@@ -69,6 +69,8 @@ def reads_of(tree) -> list:
             reads = node.args
         bound = {var for var, _, _ in ranges}
         for r in reads:
+            if type(r) is A.Name and str(r.name) == "me" and "me" not in bound:
+                continue  # the seat the text is about: never a card
             free = _names(r) & bound
             if not free:
                 add(r)
@@ -154,15 +156,17 @@ def _cards_in(v, out: list) -> None:
         out.append(v)
     elif t is list or t is tuple:
         for x in v:
-            _cards_in(x, out)
+            if type(x) is Card:
+                out.append(x)
+            elif type(x) is list or type(x) is tuple:
+                _cards_in(x, out)
 
 
 class Said(str):
     """A message from the rules (`log`): its text for everyone, the values it was written from,
-    and which seats identified each card it names when it was said (`seen`: card id -> the seats,
-    None standing for a spectator), so that it is written again for each reader (`for_viewer`):
-    a card counts as identified by a reader who identifies it now or did when it was said. Equal
-    to its text."""
+    and where each card it names lay when it was said, so that it is written again for each
+    reader (`for_viewer`): a card counts as identified by a reader who identifies it now or did
+    when it was said. Equal to its text."""
 
     def for_viewer(self, viewer, seat=None) -> str:
         """The message written for `viewer` (a Reader or a set of card ids; None: everything),
@@ -174,21 +178,18 @@ class Said(str):
             viewer = viewer.also(then) if hasattr(viewer, "also") else set(viewer) | then
         return "".join(p if type(p) is str else p[0].text(p[1], p[2], viewer) for p in self.parts)
 
+    @property
+    def seen(self) -> dict:
+        """card id -> the seats (None: a spectator) that identified it when the message was said."""
+        from ..handles import seats_identifying
+        return {c: seats_identifying(self.m, *where) for c, where in self.where.items()}
 
-def _seen_when_said(ctx, parts) -> dict:
-    """card id -> the seats (None: a spectator) that identify it in ctx.st, for every card `parts` name."""
-    cards: list = []
-    for p in parts:
-        if type(p) is not str:
-            _cards_in(p[1], cards)
-            _cards_in(p[2], cards)
-    if not cards:
-        return {}
-    from ..handles import arg_key
-    m, st = ctx.m, ctx.st
-    cache: dict = {}
-    seats = [None] + [s.id for s in m.seats]
-    return {c.id: frozenset(s for s in seats if arg_key(m, st, s, c, cache) == c.key) for c in cards}
+
+def _where_said(ctx, cards) -> dict:
+    """card id -> (zone id, position, concealed, sides) of each of `cards` in ctx.st: enough to
+    tell later who identified it then (handles.seats_identifying)."""
+    from ..handles import place_of
+    return {c.id: place_of(ctx.m, ctx.st, c) for c in cards}
 
 
 class Templates:
@@ -266,10 +267,22 @@ class Templates:
             return "".join(out)
 
         def said(ctx) -> Said:
-            written = tuple(p if type(p) is str else (p, *p.read(ctx)) for p in parts)
-            s = Said("".join(p if type(p) is str else label_of(p[1]) for p in written))
+            written, text, cards = [], [], []
+            for p in parts:
+                if type(p) is str:
+                    written.append(p)
+                    text.append(p)
+                    continue
+                value, reads = p.read(ctx) if p.reads else (p.value(ctx), ())
+                written.append((p, value, reads))
+                text.append(label_of(value))
+                _cards_in(value, cards)
+                for r in reads:
+                    _cards_in(r, cards)
+            s = Said("".join(text))
             s.parts = written
-            s.seen = _seen_when_said(ctx, written)
+            s.m = ctx.m
+            s.where = _where_said(ctx, cards) if cards else {}
             return s
         render.said = said
         return render
