@@ -178,6 +178,12 @@ class Said(str):
             viewer = viewer.also(then) if hasattr(viewer, "also") else set(viewer) | then
         return "".join(p if type(p) is str else p[0].text(p[1], p[2], viewer) for p in self.parts)
 
+    def __copy__(self):
+        return self  # never changed once said
+
+    def __deepcopy__(self, memo):
+        return self
+
     @property
     def seen(self) -> dict:
         """card id -> the seats (None: a spectator) that identified it when the message was said."""
