@@ -11,7 +11,10 @@ a company in Agents Secrets) and its opponents. The seats of the side under test
 game to game, so that no seat's advantage counts for it. A game is a win for the side when one
 of its seats is among the winners and none of the others is; a draw when nobody wins, or both do.
 In Agents Secrets a company wins with the other company's double agent: the side with more of
-the winners wins.
+the winners wins. `secrets` tests a company as seated (its double agent, an ismcts too, works for
+the other side: two loyal ismcts and the other company's random double agent against two loyal
+random and an ismcts double agent); `secrets-side` tests a side (`scoring.side`, ruling AS19): a
+company's loyal members and the other company's double agent, all ismcts, who win together.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
 from interpreter.engine import Game  # noqa: E402
+from interpreter.views import seat_sides  # noqa: E402
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -80,6 +84,10 @@ def tested_seats(match: Match, game: Game, st, g: int) -> set:
     if match.sides == "team":  # partners sit opposite (Agent DOG: seats 1 and 3, 2 and 4)
         first = g % 2
         return {s for s in range(n) if s % 2 == first}
+    if match.sides == "side":  # the seats of one side (`scoring.side` on the full state: who wins together)
+        sides = seat_sides(game, st)
+        mine = sorted(set(sides), key=repr)[g % len(set(sides))]
+        return {s for s in range(n) if sides[s] == mine}
     if match.sides == "company":  # the company of the seats (public `company` of Agents Secrets)
         companies = sorted(set(st["pv"]["company"]))
         mine = companies[g % len(companies)]
@@ -159,6 +167,8 @@ def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
         "dark-greedy": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "greedy", target="≥ 40 %")],
         "secrets": [Match("Agents Secrets, 6 players", "agents-secrets", 6, f"ismcts:{b}", "random", sides="company",
                           target="> 50 %")],
+        "secrets-side": [Match("Agents Secrets, 6 players, by loyalty", "agents-secrets", 6, f"ismcts:{b}", "random",
+                               sides="side", target="> 50 %")],
         "dog": [Match("Agent DOG, 4 players (teams)", "agent-dog", 4, f"ismcts:{b}", "random", sides="team",
                       target="≥ 80 %, shorter games")],
     }
@@ -166,7 +176,7 @@ def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets dog, or all")
+    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets secrets-side dog, or all")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="1s", help="the ismcts budget: 1s, 0.2s, 300 (iterations)")
     ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")

@@ -37,7 +37,9 @@ _CARD_ATTRS = {
 
 # The same attributes as Python text for the code generator (dsl/codegen.py), `{o}` standing for
 # the object (a local name of the generated code): what it writes in place of a call.
-CARD_ATTR_TEXT = {"name": "{o}.name", "key": "{o}.key", "owner": "{o}.owner", "id": "{o}.id"}
+CARD_ATTR_TEXT = {"name": "{o}.name", "key": "{o}.key", "owner": "{o}.owner", "id": "{o}.id",
+                  "zone": "(_ZONES[{t}] if ({t} := ctx.st['loc'][{o}.id]) >= 0 else None)",
+                  "cell": "(_ZONES[{t}] if ({t} := ctx.st['loc'][{o}.id]) >= 0 and _ZONES[{t}].is_cell else None)"}
 
 
 def _zone_cards(ctx, z):
@@ -66,6 +68,7 @@ _ZONE_ATTRS = {
 }
 
 ZONE_ATTR_TEXT = {
+    "cards": "_list(_map(_CARD_AT, ctx.st['z'][{o}.id]))",
     "card": "(_CARDS[{t}[0]] if ({t} := ctx.st['z'][{o}.id]) else None)",
     "top": "(_CARDS[{t}[0]] if ({t} := ctx.st['z'][{o}.id]) else None)",
     "count": "_len(ctx.st['z'][{o}.id])",

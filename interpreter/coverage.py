@@ -8,10 +8,12 @@ file:line:col of its text:
 - a requirement of an action: evaluated true at least once, and false at least once
   (reported separately: a requirement never seen false is never shown to refuse anything);
 - a trigger: fired (its condition held and its body ran);
+- a card's power (`powers:`, and those of its lasting effects): a trigger or replacement fired,
+  a modifier applied (its card's condition held); a card's action counts as an action;
 - a procedure: its body ran; a function: it was called.
 
 `interpret test --mutate GAME` then changes the content one rule at a time (a requirement is
-removed, i.e. becomes `true`, or negated, `not (check)`; a trigger is removed), compiles it
+removed, i.e. becomes `true`, or negated, `not (check)`; a trigger or a card's power is removed), compiles it
 again, and runs only the scenarios where the change can show (those that evaluated the
 requirement, false for a removal; those where the trigger fired). A mutant that no scenario
 notices survives: the rule it changed is not pinned down by any scenario. A mutant that no
@@ -35,7 +37,7 @@ from .loader import load_ruleset
 from .yamlio import resolve_parent
 from .yamlio import SourceText, key_location
 
-KINDS = ("action", "requirement", "trigger", "procedure", "function")
+KINDS = ("action", "requirement", "trigger", "power", "procedure", "function")
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class Rule:
 
     @property
     def key(self) -> str:
-        if self.kind in ("requirement", "trigger"):
+        if self.kind in ("requirement", "trigger", "power"):
             return f"{self.location.file}:{self.location.line}:{self.location.column}"
         return self.name
 
@@ -73,15 +75,44 @@ def _name_location(table, name) -> Location:
         return Location(str(name))
 
 
-def requirement_sources(rs):
-    """(action name, index, parent node, key) of each requirement's text, as written."""
+def action_specs(rs):
+    """(name, spec, card name or None, group spec or None) of every action a match lists: the
+    rules' actions (a group, `members: group`, is no action of its own) and the cards' actions."""
+    groups = {n: s for n, s in rs.actions.items() if (s or {}).get("members") == "group"}
     for name, spec in rs.actions.items():
-        for i, req in enumerate(spec.get("require") or []):
-            if isinstance(req, dict):
-                node, key = resolve_parent(req, "check")
-            else:
-                node, key = resolve_parent(spec["require"], i)
-            yield name, i, node, key
+        if name not in groups:
+            yield name, spec, None, groups.get((spec or {}).get("group"))
+    for cname, cspec in rs.cards.items():
+        for name, spec in ((cspec or {}).get("actions") or {}).items():
+            yield name, spec, cname, groups.get((spec or {}).get("group"))
+
+
+def requirement_sources(rs):
+    """(action name, index, parent node, key) of each requirement's text, as written; the index
+    is the requirement's place in the action as compiled (its group's limit and requirements
+    first), so a group's requirement comes once per member action."""
+    for name, spec, _card, group in action_specs(rs):
+        i = 1 if (group or {}).get("limit") else 0
+        for holder in (group or {}, spec or {}):
+            for j, req in enumerate(holder.get("require") or []):
+                if isinstance(req, dict):
+                    node, key = resolve_parent(req, "check")
+                else:
+                    node, key = resolve_parent(holder["require"], j)
+                yield name, i, node, key
+                i += 1
+
+
+def power_sources(rs):
+    """(card name, powers list, index, parent node, key) of each card power's text (a trigger's
+    rule, a modifier's value), the card's own powers and its lasting effects' (powers.py)."""
+    for cname, cspec in rs.cards.items():
+        lists = [(cspec or {}).get("powers") or []]
+        lists += [(e or {}).get("powers") or [] for e in ((cspec or {}).get("effects") or {}).values()]
+        for powers in lists:
+            for i, p in enumerate(powers):
+                node, key = resolve_parent(p, "rule" if "rule" in p else "value")
+                yield cname, powers, i, node, key
 
 
 def _texts(value):
@@ -100,6 +131,8 @@ def rule_functions(rs) -> set:
     serve only the render templates or the invariants, which no scenario runs."""
     import re
     texts = list(_texts([rs.actions, rs.procedures, rs.flow, rs.scoring])) + [s.src.text for s in rs.triggers]
+    texts += list(_texts([{k: v for k, v in (c or {}).items() if k in ("powers", "actions", "effects", "while")}
+                          for c in rs.cards.values()]))
     names = set(rs.functions)
     calls = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
     reached, todo = set(), [n for t in texts for n in calls.findall(t) if n in names]
@@ -116,14 +149,24 @@ def rules_of(rs) -> list[Rule]:
     """Every rule unit of a ruleset (its variants applied), in file order per kind. Functions
     that only the render templates or the invariants call are left out (see rule_functions)."""
     out = []
-    for name in rs.actions:
-        out.append(Rule("action", name, _name_location(rs.actions, name)))
+    for name, _spec, card, _group in action_specs(rs):
+        table = rs.cards[card]["actions"] if card else rs.actions
+        out.append(Rule("action", name, _name_location(table, name)))
+    seen = set()
     for name, i, node, key in requirement_sources(rs):
         src = SourceText.of(node, key)
-        out.append(Rule("requirement", f"{name}[{i}]", _where(src), _short(src.text)))
+        rule = Rule("requirement", f"{name}[{i}]", _where(src), _short(src.text))
+        if rule.key not in seen:  # a group's requirement: once
+            seen.add(rule.key)
+            out.append(rule)
     for snip in rs.triggers:
         out.append(Rule("trigger", _short(snip.src.text.strip().split("\n")[0], 60), _where(snip.src),
                         _short(snip.src.text)))
+    for card, powers, i, node, key in power_sources(rs):
+        src = SourceText.of(node, key)
+        p = powers[i]
+        head = src.text.strip().split("\n")[0] if key == "rule" else f"modify {p.get('modify')}: {src.text.strip()}"
+        out.append(Rule("power", f"{card}: {_short(head, 60)}", _where(src), _short(src.text)))
     for name in rs.procedures:
         out.append(Rule("procedure", name, _name_location(rs.procedures, name)))
     used = rule_functions(rs)
@@ -156,13 +199,18 @@ class Recorder:
         """Trigger handlers and procedure bodies, before Match chains them together."""
         for kind in ("on", "instead"):
             for name, items in m.triggers[kind].items():
-                for (_, snip, _b), h in zip(items, m._handlers[kind].get(name, [])):
-                    key = Rule("trigger", "", _where(snip.src)).key
-                    h.body = self._count("trigger", key, h.body)
-                    h.direct = self._count("trigger", key, h.direct)
+                for (_, snip, binding), h in zip(items, m._handlers[kind].get(name, [])):
+                    what = "trigger" if binding is None else "power"
+                    key = Rule(what, "", _where(snip.src)).key
+                    h.body = self._count(what, key, h.body)
+                    h.direct = self._count(what, key, h.direct)
         for name, h in m._bodies.items():
             h.body = self._count("procedure", name, h.body)
             h.direct = self._count("procedure", name, h.direct)
+
+    def instrument_modifier(self, src, fn):
+        """A card's modifier (powers.py): counted when it applies."""
+        return self._count("power", Rule("power", "", _where(src)).key, fn)
 
     def instrument_rules(self, m):
         """Actions, their requirements and functions, once the match is compiled."""
@@ -268,6 +316,8 @@ class CoverageReport:
         out = {}
         for kind in KINDS:
             rules = [r for r in self.rules if r.kind == kind]
+            if kind == "power" and not rules:  # a game whose cards have no powers: no line for them
+                continue
             if kind == "requirement":
                 for outcome, label in ((True, "requirement true"), (False, "requirement false")):
                     n = sum(self.exercised(r, outcome) for r in rules)
@@ -285,7 +335,7 @@ class CoverageReport:
                 if not (t and f):
                     out.append((r, "never evaluated" if not (t or f) else ("never true" if not t else "never false")))
             elif not self.exercised(r):
-                out.append((r, {"action": "never played", "trigger": "never fired",
+                out.append((r, {"action": "never played", "trigger": "never fired", "power": "never applied",
                                 "procedure": "never run", "function": "never called"}[r.kind]))
         return sorted(out, key=lambda x: (x[0].location.file, x[0].location.line, x[0].location.column))
 
@@ -378,7 +428,7 @@ class Mutant:
             if self.mutation == "negate":
                 return f"requirement of `{action}` negated: not ({self.rule.text})"
             return f"requirement of `{action}` removed: {self.rule.text}"
-        return f"trigger removed: {self.rule.name}"
+        return f"{self.rule.kind} removed: {self.rule.name}"
 
     def applied(self, rs):
         """A context manager: this mutation made on `rs`'s content, undone on exit."""
@@ -404,6 +454,12 @@ class _Applied:
                     # removed: always true (the list itself is left as it is, so positions stay exact)
                     node[key] = f"not ({str(old).strip()})" if self.mutant.mutation == "negate" else "true"
                     self.undo = lambda node=node, key=key, old=old: node.__setitem__(key, old)
+                    break
+        elif rule.kind == "power":
+            for _, powers, i, node, key in power_sources(rs):
+                if Rule("power", "", _where(SourceText.of(node, key))).key == rule.key:
+                    p = powers.pop(i)
+                    self.undo = lambda powers=powers, i=i, p=p: powers.insert(i, p)
                     break
         else:
             for i, snip in enumerate(rs.triggers):
@@ -476,7 +532,7 @@ def run_mutation(game: str, variants=(), progress=None) -> MutationReport:
     for r in cov.rules:
         if r.kind == "requirement":
             mutants += [Mutant(r, "remove"), Mutant(r, "negate")]
-        elif r.kind == "trigger":
+        elif r.kind in ("trigger", "power"):
             mutants.append(Mutant(r, "remove"))
     for i, m in enumerate(mutants):
         # the scenarios where the change can show: a removed requirement only where it was false

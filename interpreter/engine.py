@@ -30,6 +30,7 @@ from .state import clone, from_json, initial, to_json
 __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
 _MISSING = object()
+_new_action = tuple.__new__  # Action(name, args) without the Python-level __new__ of a NamedTuple
 
 
 @dataclass
@@ -203,11 +204,18 @@ class Game(Flow):
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
         m = self.m
+        out = []
+        actions = m.actions_by_step.get(rt.step_name(m, st), ())
+        used = st["used"]
+        for a in actions:  # a definition whose limit is reached this turn gives nothing
+            if a.limit is None or used.get(a.name, 0) < a.limit:
+                break
+        else:
+            return out
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer
-        out = []
-        for a in m.actions_by_step.get(rt.step_name(m, st), ()):
+        for a in actions:
             self._walk(ctx, a, out, labels=labels, first_only=first_only)
             if first_only and out:
                 break
@@ -239,13 +247,57 @@ class Game(Flow):
         m, st = self.m, ctx.st
         seat = ctx.me.id if ctx.me is not None else None
         memo = ctx.memo if ctx.memo is not None else {}
+        if n == 1:  # the frequent case of one parameter, without the recursion below
+            for f in by_level[0]:
+                if not f(ctx):
+                    return
+            _, slot, dom = params[0]
+            checks, loc, name = by_level[1], ctx.locals, a.name
+            label = a.label if labels and not first_only else None
+            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
+                loc[slot] = v
+                for f in checks:
+                    if not f(ctx):
+                        break
+                else:
+                    out.append((_new_action(Action, (name, (k,))), label(ctx) if label is not None else None))
+                    if first_only:
+                        return
+            loc[slot] = None
+            return
+        if n == 2:  # two parameters, the same way
+            for f in by_level[0]:
+                if not f(ctx):
+                    return
+            (_, s0, d0), (_, s1, d1) = params
+            c1, c2, loc, name = by_level[1], by_level[2], ctx.locals, a.name
+            label = a.label if labels and not first_only else None
+            for v0, k0 in zip(*arg_keys(m, st, seat, list(d0(ctx) or []), memo)):
+                loc[s0] = v0
+                for f in c1:
+                    if not f(ctx):
+                        break
+                else:
+                    for v1, k1 in zip(*arg_keys(m, st, seat, list(d1(ctx) or []), memo)):
+                        loc[s1] = v1
+                        for f in c2:
+                            if not f(ctx):
+                                break
+                        else:
+                            out.append((_new_action(Action, (name, (k0, k1))), label(ctx) if label is not None else None))
+                            if first_only:
+                                return
+                    loc[s1] = None
+            loc[s0] = None
+            return
 
         def rec(i, keys):
             for f in by_level[i]:
                 if not f(ctx):
                     return False
             if i == n:
-                out.append((Action(a.name, tuple(keys)), a.label(ctx) if labels and not first_only else None))
+                out.append((_new_action(Action, (a.name, tuple(keys))),
+                            a.label(ctx) if labels and not first_only else None))
                 return first_only
             _, slot, dom = params[i]
             # a card the decider cannot identify is named by its place (handles.py)

@@ -17,7 +17,7 @@ named by key, in the order of their ids (so the order does not tell either).
 """
 from __future__ import annotations
 
-from .model import Card, key_of
+from .model import Card, Seat, Zone, key_of
 from .views import OWNER, PUBLIC, SIDE, TOP, seat_sides
 
 HANDLE = "@"
@@ -123,6 +123,8 @@ def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, 
                 hidden = hidden or []
                 hidden.append(len(keys))
             keys.append(k)
+        elif type(v) is Zone or type(v) is Seat:
+            keys.append(v.key)
         else:
             keys.append(key_of(v))
     if hidden is None:

@@ -239,3 +239,31 @@ def test_a_broken_evaluation_is_reported_with_its_place(tmp_path, capsys):
     (folder / "game.yaml").write_text(text.replace("  score: me.score\n", "  score: me.score\n  evaluation: me.scor\n"))
     code, _, err = run(capsys, "validate", folder)
     assert code == 1 and "game.yaml:" in err and "scor" in err
+
+
+def test_rollouts_play_on_while_the_evaluation_tells_nothing():
+    """Connect four's score is set by the end only: a rollout cut at 20 decisions would judge the
+    position "a draw", so rollouts play on to the end. Where the evaluation tells the seats apart
+    (Agents Secrets, once a mission is won), they are cut at the rollout depth."""
+    from interpreter.agents import make_agent, make_decision
+    from interpreter.engine import Game
+
+    def judged(name, players, decisions):
+        game = Game.load(name, players=players)
+        st = game.new_game(seed=3)
+        rng = random.Random(3)
+        for _ in range(decisions):
+            acts = game.legal_actions(st)
+            game.apply_in_place(st, acts[rng.randrange(len(acts))])
+        agent = make_agent("mcts:40", 1, rollout_depth=4)
+        seen = []
+        ev = agent.evaluator(game)
+        values = ev.values
+        ev.values = lambda s: (seen.append(game.is_terminal(s)), values(s))[1]
+        agent.act(make_decision(game, st))
+        return seen
+
+    four = judged("connect-four", 2, 0)
+    assert len(four) == 40 and all(four)
+    secrets = judged("agents-secrets", 6, 30)
+    assert len(secrets) == 40 and not any(secrets)

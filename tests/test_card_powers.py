@@ -257,3 +257,81 @@ def test_super_chains_through_replacements_of_a_procedure_that_waits_for_a_choic
     game.apply_in_place(st, "strike")
     game.apply_in_place(st, "choose p2")
     assert game.evaluate(st, "seat(2).hurt") == 40   # amp: 3 + 1, then damp: 4 * 10, then the procedure
+
+
+# ---- lasting effects: `effects:` on a card, `grant NAME [with VALUE]`, `until: turn|round|EVENT` ----
+
+LASTING = """
+  charm:
+    start: pile
+    effects:
+      lucky:                     # until the end of my turn: my income + 3, and no hurt
+        until: turn
+        powers:
+          - modify: income
+            value: value + 3
+          - rule: "instead of hurt when who == me: pass"
+      stash:                     # a value, until the next payday (or the end of the round)
+        until: [payday, round]
+        default: []
+        powers:
+          - rule: "on payday: me.gold += length(me.stash) * 100"
+    actions:
+      rub:
+        group: play_card
+        effect: |
+          grant lucky
+          grant stash with [1, 2]
+"""
+
+
+def test_a_lasting_effect_applies_its_powers_until_the_end_of_the_turn(make_game):
+    game = make_game(cards(LASTING))
+    st = game.new_game(seed=1)
+    game.apply_in_place(st, "work")
+    assert game.evaluate(st, "me.gold", me=0) == 1                    # nothing granted: income(1) = 1
+    to_hand(game, st, "charm")
+    game.apply_in_place(st, "rub charm")
+    assert game.evaluate(st, "me.lucky and me.stash == [1, 2]", me=0)   # plain player variables
+    game.apply_in_place(st, "fight")
+    assert game.evaluate(st, "me.hurt", me=0) == 0                    # the replacement, while lucky
+    game.apply_in_place(st, "work")
+    # income(1) + 3, and the stash's payday power (2 values): then `until: payday` ended it
+    assert game.evaluate(st, "me.gold", me=0) == 1 + 4 + 200
+    assert game.evaluate(st, "me.stash", me=0) == [] and game.evaluate(st, "me.lucky", me=0)
+    game.apply_in_place(st, "work")
+    assert game.evaluate(st, "me.gold", me=0) == 205 + 4               # stash gone, still lucky
+    game.apply_in_place(st, "end_turn")
+    assert not game.evaluate(st, "seat(1).lucky")                     # `until: turn`: the variable's reset
+    game.apply_in_place(st, "fight")
+    assert game.evaluate(st, "me.hurt", me=1) == 3                    # the other seat was never lucky
+
+
+def test_a_lasting_effect_is_plain_state_and_its_powers_apply_once_for_all_copies(make_game):
+    game = make_game(cards(LASTING.replace("  charm:\n    start: pile", "  charm:\n    copies: 2\n    start: pile")
+                           .replace("      rub:\n", "      rub:\n        from: me.hand\n")))
+    st = game.new_game(seed=1)
+    assert st["pv"]["lucky"] == [False, False] and st["pv"]["stash"] == [[], []]
+    to_hand(game, st, "charm#1")
+    to_hand(game, st, "charm#2")
+    game.apply_in_place(st, "rub charm#1")
+    game.apply_in_place(st, "work")
+    assert game.evaluate(st, "me.gold", me=0) == 1 + 3 + 200          # once, not once per copy
+
+
+@pytest.mark.parametrize("text, message", [
+    ("""
+  bad:
+    effects:
+      gold: {until: turn}
+""", "`gold` is already a player variable"),
+    ("""
+  bad:
+    effects:
+      lucky: {until: paydya}
+""", "`until` names no event `paydya`"),
+])
+def test_lasting_effect_mistakes_are_clear_errors(make_game, text, message):
+    with pytest.raises(ContentError) as e:
+        make_game(cards(text))
+    assert message in str(e.value)

@@ -90,3 +90,38 @@ def test_validate_prints_the_generated_source_of_a_rule(capsys):
     assert code == 0, err
     assert "def _expr(ctx):" in out and "# " in out and "game.yaml:4" in out
     assert "2 compiled expressions" in out
+
+
+def test_a_function_that_loops_is_compiled_in_place_when_called_with_a_loop_variable(tmp_path):
+    """`count_coins(z)` loops; called with the variable of a loop it is written in the caller's
+    text (its loop variable in the caller's frame), elsewhere it is called. Same values; an error
+    inside it still points into the function's own text."""
+    extra = ("functions:\n"
+             "  count_coins: {params: [z], expr: \"length(z.cards where it is token)\"}\n"
+             "  oops: {params: [n], expr: \"any(first(n) == 1 for i in range(1, 2))\"}\n")
+    g = Game.load(str(game_dir(tmp_path, extra)))
+    _, called = compiled(g, "count_coins(deck)")
+    _, inlined = compiled(g, "[count_coins(z) for z in [deck, discard]]")
+    assert "[0](ctx, " in called                               # through its generated _call
+    assert "[0](ctx, " not in inlined and inlined.count("for x in") == 2
+    st = g.new_game(seed=1)
+    assert g.evaluate(st, "[count_coins(z) for z in [deck, discard]]") == [3, 0]
+    assert g.evaluate(st, "count_coins(deck)") == 3
+    with pytest.raises(RuleRuntimeError) as info:
+        g.evaluate(st, "any(oops(k) for k in [5])")
+    loc = info.value.location
+    assert "first" in str(info.value) and loc is not None and loc.line == len(BASE.splitlines()) + 3
+
+
+def test_known_kinds_and_constant_ranges_skip_type_tests():
+    g = Game.load("tic-tac-toe")
+    _, src = compiled(g, "cell(1, 2).card.owner")
+    assert "_Zone" not in src and "_Card" not in src        # a cell, its card, its owner: no type tests
+    _, src = compiled(g, "all(i >= 0 for i in range(0, 2))")
+    assert "for x in _k" in src and "\n_c" not in src       # constant numbers: no call of range()
+    st = g.new_game(seed=1)
+    g.apply_in_place(st, "play r1c2")
+    assert g.evaluate(st, "cell(1, 2).card.owner") == g.m.seats[0]
+    assert g.evaluate(st, "cell(9, 9).card.owner") is None
+    assert g.evaluate(st, "[i * 2 for i in range(0, 2)]") == [0, 2, 4]
+    assert g.evaluate(st, "count(c.card.owner == me for c in cells)", me=0) == 1

@@ -121,3 +121,33 @@ def test_a_bundled_game_is_covered_from_any_folder(monkeypatch):
     monkeypatch.chdir(Path(__file__).resolve().parent.parent)
     report = run_coverage("agent-dog")
     assert not report.failures and report.summary()["action"] == (9, 9)
+
+
+CARDS = Path(__file__).parent / "fixtures" / "coverage-cards"
+
+
+def test_card_powers_and_card_actions_are_rules_of_their_own():
+    """A card's powers (its triggers and modifiers, those of its lasting effects too) and its
+    actions appear in the report, each at its own place in the card's entry (issue 10)."""
+    report = run_coverage(str(CARDS))
+    assert not report.failures
+    gaps = {(kind, name, what, loc.split("game.yaml:")[1])
+            for kind, name, what, loc in (( r.kind, r.name, w, str(r.location)) for r, w in report.unexercised())}
+    assert gaps == {
+        ("action", "polish", "never played", "16:7"),
+        ("action", "toss", "never played", "30:7"),
+        ("action", "done", "never played", "50:3"),
+        ("power", "ring: modify income: value * 100", "never applied", "24:20"),   # a lasting effect's
+        ("power", "dud: on paid when this in hand: me.score = 0", "never applied", "28:16"),
+    }
+    assert report.summary()["power"] == (2, 4) and report.summary()["action"] == (1, 4)
+    applied = {r.name for r in report.rules if r.kind == "power" and report.exercised(r)}
+    assert applied == {"ring: modify income: value + 1", "ring: on paid: me.score += 10"}
+
+
+def test_mutate_removes_card_powers_one_at_a_time():
+    report = run_mutation(str(CARDS))
+    status = {m.rule.name: m.status for m in report.mutants if m.rule.kind == "power"}
+    assert status == {"ring: modify income: value + 1": "killed", "ring: on paid: me.score += 10": "killed",
+                      "ring: modify income: value * 100": "uncovered",
+                      "dud: on paid when this in hand: me.score = 0": "uncovered"}

@@ -58,3 +58,57 @@ def test_mcts_plays_openspiel_mctsbot_through_the_adapter(long):
     assert m.n == (10 if long else 2) and all(7 <= d <= 42 for d in m.decisions), m.row()
     if long:
         assert m.wins + m.draws / 2 >= 0.3 * m.n, m.row()
+
+
+# ---- sides: who wins together (scoring.side) ---------------------------------------------------
+
+def test_agents_secrets_sides_are_loyalties_and_the_benchmark_tests_one():
+    """Agents Secrets: the company with the most points wins "and its double agent infiltrated in
+    the opposing company with it" (End of the Game). A side is the company a player truly works
+    for, and the side under test of `secrets-side` is one of them: two loyal members of one company
+    and the other company's double agent."""
+    from interpreter.agents.evaluate import Evaluator
+    from interpreter.engine import Game
+    from interpreter.views import seat_sides
+
+    game = Game.load("agents-secrets", players=6)
+    match = strength.matches("10", True)["secrets-side"][0]
+    for seed in range(4):
+        st = game.new_game(seed=seed)
+        company = st["pv"]["company"]
+        sides = seat_sides(game, st)
+        turned = [s for s in range(6) if sides[s] != company[s]]
+        assert len(turned) == 2 and {company[s] for s in turned} == {"cia", "kgb"}  # one double agent each
+        for g in range(2):
+            mine = strength.tested_seats(match, game, st, g)
+            assert len(mine) == 3 and len({sides[s] for s in mine}) == 1
+            assert len({company[s] for s in mine}) == 2  # the other company's double agent is in it
+        # cut-off values are per side, in [0, 1] like a finished game's (1 to each winner)
+        v = Evaluator(game).values(st)
+        assert all(v[s] == v[t] for s in range(6) for t in range(6) if sides[s] == sides[t])
+        assert abs(v[turned[0]] + v[turned[1]] - 1) < 1e-9
+
+
+def test_agent_dog_partners_are_a_side_and_progress_is_worth_something():
+    """Agent DOG (BUT DU JEU): partners (seats 1 and 3, 2 and 4) win together; the bots' hint
+    grows with the squares the team's pawns have travelled."""
+    import random
+
+    from interpreter.agents.evaluate import Evaluator
+    from interpreter.engine import Game
+    from interpreter.views import seat_sides
+
+    game = Game.load("agent-dog", players=4)
+    st = game.new_game(seed=1)
+    ev = Evaluator(game)
+    before = ev.heuristic(st)
+    rng = random.Random(1)
+    for _ in range(300):
+        acts = game.legal_actions(st)
+        game.apply_in_place(st, acts[rng.randrange(len(acts))])
+    sides = seat_sides(game, st)
+    assert sides[0] == sides[2] != sides[1] == sides[3]
+    h = ev.heuristic(st)
+    assert h[0] == h[2] and h[1] == h[3] and max(h) > max(before)
+    three = Game.load("agent-dog", players=3)
+    assert len(set(seat_sides(three, three.new_game(seed=1)))) == 3  # 2–3 players: each for themselves

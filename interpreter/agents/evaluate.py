@@ -31,6 +31,7 @@ class Evaluator:
         self.temperature = temperature
         self.expr = getattr(self.m, "evaluation", None)  # compiled scoring.evaluation, or None
         self.score = self.m.score
+        self.informative = False  # whether a cut-off position has ever told the seats apart (mcts.py)
 
     def heuristic(self, st) -> list[float]:
         """Each seat's raw value of `st`: `scoring.evaluation`, else the score."""
@@ -46,6 +47,12 @@ class Evaluator:
             ctx.locals = [None] * size
             out.append(_number(f(ctx)))
         return out
+
+    def flat(self, st) -> bool:
+        """Whether an unfinished `st` tells the seats apart not at all (every raw value the same):
+        a cut-off there would only say "a draw"."""
+        h = self.heuristic(st)
+        return max(h) == min(h) if h else True
 
     def sides(self, st) -> list:
         """Each seat's side (`scoring.side`, else the seat itself)."""

@@ -7,7 +7,10 @@ Open loop: a node is a sequence of actions from the decision, not a state. Each 
    each time, and a node's statistics average over it);
 2. walks down the tree by UCB1 among the actions legal in that state, applying them;
 3. adds one node (an action not yet tried there);
-4. plays uniformly random actions up to `rollout_depth` decisions, or to the end;
+4. plays uniformly random actions up to `rollout_depth` decisions, or to the end; as long as
+   the evaluation has never told the seats apart at a cut-off (a score only the end of the game
+   sets: every unfinished position is "a draw"), rollouts play on past the cut-off until it
+   does, at most 10 times as deep (the agent's evaluator remembers once it has);
 5. evaluates the position (Evaluator.values: 1/0 at the end, else a softmax of the score or
    of `scoring.evaluation`) and adds, at each node, the value for the seat that chose the
    action leading to it (several players: each node is judged by its mover).
@@ -29,6 +32,7 @@ from .evaluate import Evaluator
 DEFAULT_ITERATIONS = 1000
 DEFAULT_ROLLOUT_DEPTH = 20
 EXPLORATION = 0.7  # values are in [0, 1]: about 1/sqrt(2)
+FLAT_DEPTH_FACTOR = 10  # while the evaluation has told nothing, rollouts play on, up to 10 times as deep
 REUSE_CANDIDATES = 24  # nodes tried when looking for the position reached since the last decision
 REUSE_SAMPLES = 3
 
@@ -108,7 +112,9 @@ class MCTSAgent(Agent):
         """Run iterations from `root` until the budget is spent; return how many ran."""
         game = decision.game
         rng = self.rng
-        values = self.evaluator(game).values
+        ev = self.evaluator(game)
+        values = ev.values
+        depth_cap = FLAT_DEPTH_FACTOR * self.rollout_depth
         apply = game.apply_in_place
         legal = game.legal_actions
         current = game.current_player
@@ -168,8 +174,15 @@ class MCTSAgent(Agent):
                 apply(st, best_a, checked=False)
                 path.append(best_ch)
                 node = best_ch
-            depth = 0
-            while depth < depth_max and not over(st):  # rollout
+            depth, cut = 0, depth_max
+            while not over(st):  # rollout
+                if depth >= cut:  # the cut-off, unless the evaluation has never told the seats apart
+                    if ev.informative or cut >= depth_cap:
+                        break
+                    if not ev.flat(st):
+                        ev.informative = True
+                        break
+                    cut += 1
                 acts = legal(st)
                 if not chance(st):  # a chance outcome is drawn the same way (uniform), and not counted
                     depth += 1

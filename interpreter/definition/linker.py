@@ -17,6 +17,10 @@ from .parts import Handler, _AlreadyReported
 from .powers import Powers
 
 
+def _not_compiled(ctx, loc, *args):
+    raise rt.RuleRuntimeError("internal: a function called before it was compiled", loc)
+
+
 class Linker(Powers):
     # ---- rules: procedures, events, triggers ---------------------------------------------
 
@@ -187,6 +191,7 @@ class Linker(Powers):
         rs = self.rs
         self.function_defs = {name: spec for name, spec in rs.functions.items()}
         self._functions = {}
+        self.__dict__.setdefault("_direct", {})
         self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
         # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
         self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
@@ -250,15 +255,34 @@ class Linker(Powers):
         self._functions[name] = None  # recursion guard: resolved late
         c = self.compiler
         saved = c.src, c.kind
+        direct = self._direct_ok(name)
         try:
-            f = c.expr(snip.src, scope)
+            f = c.expr(snip.src, scope, (name, len(params), self._is_pure(name)) if direct else None)
         finally:
             c.src, c.kind = saved
         size = scope.size
         if self.__dict__.get("modifiers", {}).get(name):
             f, size = self._modified(name, f, params, size)
+        if direct:
+            self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
         return self._functions[name]
+
+    def _direct_ok(self, name) -> bool:
+        """Whether calls of `name` go straight to its generated `_call`: not when an observer counts
+        them (coverage) or cards modify its value."""
+        return self.observer is None and not self.__dict__.get("modifiers", {}).get(name)
+
+    def direct_caller(self, name, nargs, node):
+        """[call] for generated code: `call(ctx, position, *values)` runs the content function
+        `name` (filled in when it is compiled, so that it may be called before, or by itself);
+        None when its calls go through `function_caller`."""
+        params = self.function_defs[name].get("params") or []
+        if nargs != len(params):
+            raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
+        if not self._direct_ok(name):
+            return None
+        return self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])
 
     def function_caller(self, name, nargs, node, compiler):
         """`call(ctx, *values)` calling the content function `name` with argument values already
@@ -299,17 +323,20 @@ class Linker(Powers):
 
     _IMPURE = {"roll", "random", "shuffled"}
     _INLINE_NODES = 20  # small enough to compile in place
+    _INLINE_LOOP_NODES = 40  # the same for a function that loops, called with a loop's variable
 
-    def inline_body(self, name, seen=None):
+    def inline_body(self, name, seen=None, loops=False):
         """(tree, params, source) of a function small and simple enough to compile at its call
-        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None."""
+        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None.
+        With `loops`, a function that loops may be too (called with a loop's variable, whose values
+        change at each call, so remembering them while the state cannot change gains little)."""
         if self.observer is not None or self.__dict__.get("modifiers", {}).get(name):
             return None  # every call of a function is counted / cards modify its value: not in place
         cache = self.__dict__.setdefault("_inline", {})
-        if name in cache:
-            return cache[name]
+        if (name, loops) in cache:
+            return cache[(name, loops)]
         seen = set(seen or ()) | {name}
-        cache[name] = None  # while deciding: a recursive function is never inlined
+        cache[(name, loops)] = None  # while deciding: a recursive function is never inlined
         spec = self.function_defs[name]
         snip = self.rs.snippet(spec, "expr", name)
         if snip is None:
@@ -319,13 +346,13 @@ class Linker(Powers):
         except ParseFailure:
             return None
         f = facts(tree)
-        ok = f.size <= self._INLINE_NODES and not f.loops
+        ok = f.size <= (self._INLINE_LOOP_NODES if loops else self._INLINE_NODES) and (loops or not f.loops)
         for callee in sorted(f.calls):
             if callee in self._IMPURE or (callee in self.function_defs and
-                                           (callee in seen or self.inline_body(callee, seen) is None)):
+                                           (callee in seen or self.inline_body(callee, seen, loops) is None)):
                 ok = False
-        cache[name] = (tree, list(spec.get("params") or []), snip.src) if ok else None
-        return cache[name]
+        cache[(name, loops)] = (tree, list(spec.get("params") or []), snip.src) if ok else None
+        return cache[(name, loops)]
 
     def _is_pure(self, name, seen=None) -> bool:
         """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""

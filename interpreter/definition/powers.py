@@ -5,6 +5,12 @@ PROCEDURE ...: ..."` and `modify: FUNCTION, value: EXPR`) and `while:` (when the
 apply, default always). Inside them `this` is the card, a value known at load time: a card with
 several copies (or one per player) has its powers once per copy, each with its own `this`.
 
+A card entry may also hold `effects:`, lasting effects its rules start with `grant NAME [with
+VALUE]`: each is a player variable NAME (world.py; its value, `default` while inactive), ended by
+its `until:` (`turn`, `round`: the variable's reset; an event: every player's NAME goes back to its
+default when the event happens) and holding `powers:` that apply while `me.NAME` is true (not
+false, none, 0 or empty), once however many copies the card has.
+
 Everything is linked here, once per match: a card's triggers join the rules' triggers under their
 hook (linker.py), its modifiers are kept by the function they modify (compiled around it,
 `_modified`). Nothing scans the cards while playing.
@@ -54,31 +60,56 @@ class Powers:
         self.modifiers = {}  # function name -> [(value Snippet, when Snippet or None, Binding)]
         for name, spec in self.rs.cards.items():
             powers = spec.get("powers") or []
-            if not powers:
+            if powers:
+                w = self.card_while(name, spec)
+                self._add_powers(powers, [Binding(c, w) for c in self.copies_of(name)], f"cards.{name}.powers")
+            for ename, espec in (spec.get("effects") or {}).items():
+                self._add_effect(name, ename, espec or {})
+
+    def _add_effect(self, card, name, spec):
+        """A lasting effect: its powers, bound once (`this`: the card's first copy) under the
+        condition `me.NAME`, and a trigger per event of its `until` ending it for every player."""
+        where = f"cards.{card}.effects.{name}"
+        powers = spec.get("powers") or []
+        copies = self.copies_of(card)
+        if powers and copies:  # first: a power answering the event that ends the effect still applies
+            active = Snippet(SourceText.plain(f"me.{name}"), f"{where}.active")
+            self._add_powers(powers, [Binding(copies[0], active)], f"{where}.powers")
+        until = spec.get("until") or []
+        for ev in ([until] if isinstance(until, str) else list(until)):
+            if ev in ("turn", "round"):
                 continue
-            copies = self.copies_of(name)
-            w = self.card_while(name, spec)
-            bindings = [Binding(c, w) for c in copies]
-            for i, p in enumerate(powers):
-                where = f"cards.{name}.powers[{i}]"
-                if "rule" in p:
-                    self._add_trigger(Snippet(SourceText.of(p, "rule"), where, p.get("id")), bindings)
-                    continue
-                fn = str(p["modify"])
-                spec_fn = self.rs.functions.get(fn)
-                if spec_fn is None:
-                    self.errors.add(self.rs.where_of(p, "modify"), f"{where}: no function `{fn}` to modify",
-                                    hint=did_you_mean(fn, [f for f, s in self.rs.functions.items()
-                                                           if s.get("modifiable")]) or
-                                    "a card modifies a function the rules declare with `modifiable: true`")
-                    continue
-                if not spec_fn.get("modifiable"):
-                    self.errors.add(self.rs.where_of(p, "modify"), f"{where}: function `{fn}` is not modifiable",
-                                    hint=f"the rules expose it to cards with `modifiable: true` on functions.{fn}")
-                    continue
-                value = self.rs.snippet(p, "value", f"{where}.value")
-                when = self.rs.snippet(p, "when", f"{where}.when") if p.get("when") else None
-                self.modifiers.setdefault(fn, []).extend((value, when, b) for b in bindings)
+            if ev not in self.event_params:
+                self.errors.add(self.rs.where_of(spec, "until"), f"{where}: `until` names no event `{ev}`",
+                                hint=did_you_mean(ev, list(self.event_params)) or
+                                "`turn`, `round`, or an event declared under `events:`")
+                continue
+            default = self.pvars[name]["default"] if name in self.pvars else False
+            text = f"on {ev}: for p in players do p.{name} = {_literal(default)} end"
+            self._add_trigger(Snippet(SourceText.plain(text), f"{where}.until"), None)
+
+    def _add_powers(self, powers, bindings, prefix):
+        for i, p in enumerate(powers):
+            where = f"{prefix}[{i}]"
+            if "rule" in p:
+                self._add_trigger(Snippet(SourceText.of(p, "rule"), where, p.get("id")), bindings)
+                continue
+            fn = str(p["modify"])
+            spec_fn = self.rs.functions.get(fn)
+            if spec_fn is None:
+                self.errors.add(self.rs.where_of(p, "modify"), f"{where}: no function `{fn}` to modify",
+                                hint=did_you_mean(fn, [f for f, s in self.rs.functions.items()
+                                                       if s.get("modifiable")]) or
+                                "a card modifies a function the rules declare with `modifiable: true`")
+                continue
+            if not spec_fn.get("modifiable"):
+                self.errors.add(self.rs.where_of(p, "modify"), f"{where}: function `{fn}` is not modifiable",
+                                hint=f"the rules expose it to cards with `modifiable: true` on functions.{fn}")
+                continue
+            value = self.rs.snippet(p, "value", f"{where}.value")
+            when = self.rs.snippet(p, "when", f"{where}.when") if p.get("when") else None
+            self.modifiers.setdefault(fn, []).extend((value, when, b) for b in bindings)
+
 
     def _power_condition(self, binding, scope, cond):
         """A power's condition: the card's `while` (compiled in the power's scope), then its own."""
@@ -103,12 +134,24 @@ class Powers:
             scope = Scope(list(params) + ["value"])
             scope.bound["this"] = binding.card
             f = c.expr(value.src, scope)
+            if self.observer is not None:  # coverage (coverage.py): counted when it applies
+                f = self.observer.instrument_modifier(value.src, f)
             cond = c.expr(when.src, scope) if when is not None else None
             cond = self._power_condition(binding, scope, cond)
             mods.append((cond, f))
             size = max(size, scope.size)
         slot = len(params)
         mods = tuple(mods)
+        if len(mods) == 1:  # the common case (one card modifies the value): no loop
+            (cond1, f1), = mods
+
+            def modified1(ctx):
+                v = base(ctx)
+                ctx.locals[slot] = v
+                if cond1 is None or cond1(ctx):
+                    return f1(ctx)
+                return v
+            return modified1, size
 
         def modified(ctx):
             v = base(ctx)
@@ -119,3 +162,18 @@ class Powers:
                     v = f(ctx)
             return v
         return modified, size
+
+
+def _literal(value) -> str:
+    """The rules text of a variable's default (false, 0, a text, an empty list...)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(v) for v in value) + "]"
+    raise ValueError(f"no rules text for {value!r}")

@@ -329,6 +329,7 @@ class World:
                 tables[kind][name] = {"type": typ, "default": to_plain(default, int_keys=True), "reset": reset,
                                       "conceals": kind == "card" and bool(spec.get("conceals")),
                                       "visibility": spec.get("visibility", "public")}
+        self._effect_vars()
         # card variables that, while true, hide their card's identity from every view (views.py)
         self.concealing = [name for name, spec in self.cvars.items() if spec["conceals"]]
         self._codecs = {}
@@ -337,6 +338,26 @@ class World:
             for name, spec in table.items():
                 self._codecs[(kind, name)] = rt.codec(self, spec["type"])
                 self.resets[spec["reset"]].append((kind, name, spec["default"]))
+
+    def _effect_vars(self):
+        """A card's lasting effects (`effects:`, powers.py) are player variables: NAME holds the
+        effect's value for each player (its `default`, false unless said, while inactive). Its
+        `until` turn or round is the variable's reset; its events end it in powers.py."""
+        for cname, cspec in self.rs.cards.items():
+            for ename, espec in ((cspec or {}).get("effects") or {}).items():
+                espec = espec or {}
+                if ename in self.pvars:
+                    self.errors.add(self.rs.where_of(cspec["effects"], ename),
+                                    f"cards.{cname}.effects: `{ename}` is already a player variable",
+                                    hint="a lasting effect is a player variable of its own: give it another name")
+                    continue
+                until = espec.get("until") or []
+                until = [until] if isinstance(until, str) else list(until)
+                reset = next((r for r in ("turn", "round") if r in until), "never")
+                default = to_plain(espec.get("default", False), int_keys=True)
+                typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(default), "any")
+                self.pvars[ename] = {"type": typ, "default": default, "reset": reset, "conceals": False,
+                                     "visibility": "public"}
 
     def value_by_key(self) -> dict:
         """Cards, zones and seats by their stable key, and the keys of yes/no/none (see model.key_of)."""

@@ -537,6 +537,14 @@ class _Build(Transformer):
     def pass_stmt(self, meta, c):
         return Pass(_at(meta))
 
+    def grant_stmt(self, meta, c):
+        """`grant NAME [with VALUE]`: I start the lasting effect NAME (a card's `effects:`), which
+        is my player variable NAME: `me.NAME = VALUE` (true without `with`)."""
+        at = _at(meta)
+        me = Token("NAME", "me", start_pos=c[0].start_pos, line=c[0].line, column=c[0].column)
+        value = c[1] if c[1] is not None else Const(True, at)
+        return Assign(Attr(Name(me, at), c[0], at), Token("ASSIGN_OP", "="), value, at)
+
     # whole texts
     def start_effect(self, meta, c):
         return Effect(c[0], _at(meta))

@@ -36,6 +36,7 @@ from .. import diskcache
 from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .ops import _AGGREGATES, _NUMBER, _arith
+from .known import Known, _Range, _Text
 from .scope import _MISS, CompileError, Scope, did_you_mean
 from ..model import label_of
 
@@ -58,16 +59,12 @@ def _compiled(source: str):
     return code
 
 
-class _Text(str):
-    """An inlined function's argument: Python text to use in place of its parameter."""
-
-
 def source_of(f) -> str | None:
     """The generated Python source of a compiled expression (None for a closure)."""
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen:
+class ExprCodegen(Known):
     """Writes the Python source of expressions for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
@@ -76,9 +73,13 @@ class ExprCodegen:
 
     # ---- one expression -> one function ----------------------------------------------------
 
-    def function(self, node: A.Expr, scope):
-        """Compile the expression tree `node` to f(ctx)."""
-        saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where"))
+    def function(self, node: A.Expr, scope, caller=None):
+        """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
+        function, its number of parameters, whether it is pure), f also has `_interpret_call`:
+        ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
+        saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where",
+                                                     "slot_kinds"))
+        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
         self.helpers: list[str] = []
@@ -87,9 +88,34 @@ class ExprCodegen:
         self.where = self.c.loc(node)
         try:
             text = self.x(node, scope)
+            if caller is not None:
+                self._caller(text, scope, *caller)
             return self._build(text)
         finally:  # the closure compiler may call back here in the middle of a text
-            self.env, self.values, self.helpers, self.names, self.sites, self.where = saved
+            self.env, self.values, self.helpers, self.names, self.sites, self.where, self.slot_kinds = saved
+
+    def _caller(self, text, scope, name, n, pure):
+        """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
+        own frame (a list L: ctx.locals stays the caller's), spending one step of the budget; a pure one is remembered while the state
+        cannot change (ctx.memo), under the same key as linker.function_caller."""
+        args = [f"a{i}" for i in range(n)]
+        frame = "[" + ", ".join(args + ["None"] * (max(scope.size, n) - n)) + "]"
+        body = ["ctx.budget = b = ctx.budget - 1", "if b < 0:",
+                f"    _spend_failed(ctx, loc, {self.const(f'calls of `{name}`')})"]
+        if pure:
+            miss = self.const(_MISS)
+            key = self.const((name,)) if not args else f"({', '.join([self.const(name)] + args)},)"
+            body += ["memo = ctx.memo", "if memo is not None:",
+                     f"    key = {key}", "    try:",
+                     f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
+                     "    else:", f"        if v is not {miss}:", "            return v"]
+        # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
+        if "L[" in text or "(ctx, L)" in text:
+            body.append(f"L = {frame}")
+        body.append(f"v = {text}")
+        if pure:
+            body += ["if memo is not None:", "    memo[key] = v"]
+        self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
 
     def _build(self, text: str):
         body = ["L = ctx.locals"] if ("L[" in text or "(ctx, L)" in text) else []
@@ -112,6 +138,8 @@ class ExprCodegen:
         exec(code, glob)  # defines _expr and its helpers; the text holds only generated names
         f = glob["_expr"]
         f._interpret_source = source
+        if "_call" in glob:
+            f._interpret_call = glob["_call"]
         generated = getattr(self.m, "generated", None)
         if generated is not None:
             generated.append((self.where, source))
@@ -121,6 +149,13 @@ class ExprCodegen:
         """A function of the module. When the module calls built-ins, its body is wrapped so that an
         error inside one is reported at the call's position (`_SITES`: line -> call)."""
         lines = [f"def {name}({params}):"]
+        hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
+        for key, local in (("z", "_sz"), ("loc", "_sl")):
+            read = f"ctx.st['{key}']"
+            if any(read in b for b in body):
+                body = [b.replace(read, local) for b in body]
+                hoisted.append(f"{local} = {read}")
+        body = hoisted + body
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
@@ -154,34 +189,6 @@ class ExprCodegen:
         if method is None:
             raise CompileError(f"internal: not an expression: {type(node).__name__}", node)
         return method(self, node, scope)
-
-    def static_int(self, node, scope):
-        """The value of an expression that is a whole number known at load time, else None:
-        a literal, a constant, or arithmetic of those (folded here, once)."""
-        t = type(node)
-        if t is A.Num:
-            v = node.value
-        elif t is A.Name:
-            name = str(node.name)
-            if (name in scope.inlined or name in scope.slots or name in scope.bound or name == "me"
-                    or name in self.m.gvars):
-                return None
-            v = self.m.constant(name)
-            if v is _MISS or type(v) is not int:
-                return None
-        elif t is A.Neg:
-            a = self.static_int(node.operand, scope)
-            v = None if a is None else -a
-        elif t is A.BinOp:
-            a = self.static_int(node.left, scope)
-            b = self.static_int(node.right, scope) if a is not None else None
-            op = str(node.op)
-            if b is None or (op in ("/", "//", "%") and b == 0):
-                return None
-            v = {"+": a + b, "-": a - b, "*": a * b}.get(op) if op in "+-*" else (a // b if op != "%" else a % b)
-        else:
-            return None
-        return v if v is not None and -_NUMBER <= v <= _NUMBER else None
 
     def g_number(self, node, scope):
         return str(int(node.value))
@@ -218,6 +225,8 @@ class ExprCodegen:
             return self.const(value)
         builtin = m.builtin_value(name)
         if builtin is not None:
+            if name in ("cells", "players", "cards", "rows", "columns"):  # fixed at load time
+                return self.const(builtin(None))
             return self.closure(builtin)
         known = list(scope.slots) + list(scope.bound) + ["me"] + list(m.gvars) + m.constant_names() + m.builtin_value_names()
         raise CompileError(f"unknown name `{name}`", node, hint=did_you_mean(name, known))
@@ -251,12 +260,19 @@ class ExprCodegen:
         obj = node.obj
         is_me = (type(obj) is A.Name and str(obj.name) == "me"
                  and "me" not in scope.slots and "me" not in scope.inlined)
-        o = self.x(obj, scope)
         name = str(node.name)
+        kind = self.kind_of(obj, scope)
+        o = self.x(obj, scope)
         get = m.attr_handlers(name)[3]
         if get is None:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
+        self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
+        if kind in ("zv", "cv", "pv"):
+            t = self.tmp()
+            text = self._attr_text(kind, name, t)
+            if text is not None:  # the object's kind is known: no type test
+                return f"({text} if ({t} := {o}) is not None else None)"
         loc = c.loc(node.name)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
@@ -292,8 +308,8 @@ class ExprCodegen:
         loc = self.const(self.c.loc(node))
         to, tk = self.tmp(), self.tmp()
         if sk is not None:
-            return (f"({to}[{sk}] if _type({to} := {o}) is list and {-sk - 1 if sk < 0 else sk} < _len({to}) "
-                    f"else _index_slow({to}, {sk}, {loc}))")
+            size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
+            return f"({to}[{sk}] if _type({to} := {o}) is list and {size} else _index_slow({to}, {sk}, {loc}))"
         return (f"({to}[{tk}] if ((_type({to} := {o}) is list) & (_type({tk} := {k}) is int)) "
                 f"and -_len({to}) <= {tk} < _len({to}) else _index_slow({to}, {tk}, {loc}))")
 
@@ -315,17 +331,22 @@ class ExprCodegen:
         py = _BINOP_PY[op]
         loc = self.const(self.c.loc(node.op))
         ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
-        if sa is not None and sb is None:
-            ta = str(sa)
+        ia, ib = self.kind_of(node.left, scope) == "int", self.kind_of(node.right, scope) == "int"
+        if sa is not None or ia:
+            ta = str(sa) if sa is not None else a
+        if sb is not None or ib:
+            tb = str(sb) if sb is not None else b
+        if (sa is not None or ia) and (sb is not None or ib):
+            both = "True"
+        elif sa is not None or ia:
             both = f"_type({tb} := {b}) is int"
-        elif sb is not None and sa is None:
-            tb = str(sb)
+        elif sb is not None or ib:
             both = f"_type({ta} := {a}) is int"
         else:
             both = f"((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int))"
         if py in ("//", "%") and sb is None:
             both = f"{both} and {tb} != 0"
-        n = self.const(_NUMBER)
+        n = int(_NUMBER)
         return (f"({tr} if {both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n} "
                 f"else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))")
 
@@ -347,6 +368,10 @@ class ExprCodegen:
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
         loc = self.const(self.c.loc(node))
+        if self.kind_of(node.coll, scope) == "zv":  # a card in a zone (or none): where the card is
+            ta, tb = self.tmp(), self.tmp()
+            call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
+            return f"(not {call})" if node.negated else call
         call = f"_contains(ctx, {b}, {a}, {loc})"
         return f"(not {call})" if node.negated else call
 
@@ -376,26 +401,36 @@ class ExprCodegen:
 
     def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=()):
         name = f"_g{next(self.names)}"
-        it = self.const(self.c.iterable_at)
+        if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers, spent as it would
+            lo, hi, rloc = items_text
+            n = max(hi - lo + 1, 0)
+            head = [f"ctx.budget = b = ctx.budget - {n}", "if b < 0:",
+                    f"    _spend_failed(ctx, {self.const(rloc)}, {self.const('range')})",
+                    f"ctx.budget = b = b - {n}"]
+            items = self.const(tuple(range(lo, hi + 1)))
+        else:
+            it = self.const(self.c.iterable_at)
+            head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
+                    f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
+            items = "items"
         self.define(name, "ctx, L", [
-            f"items = {it}({items_text}, {loc})",
-            f"b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))",
-            "ctx.budget = b",
+            *head,
             "if b < 0:",
             f"    _spend_failed(ctx, {loc}, {self.const(what)})",
             *first_lines,
-            "for x in items:",
+            f"for x in {items}:",
             *body_lines,
             *result_lines])
         return f"{name}(ctx, L)"
 
     def g_where_it(self, node, scope):
-        coll = self.x(node.coll, scope)
+        coll = self.coll(node.coll, scope)
+        kind = self.elem_kind(node.coll, scope)
         slot = scope.hidden()
         saved = scope.slots.get("it")
         scope.slots["it"] = slot
         try:
-            cond = self.x(node.cond, scope)
+            cond = self._with_kind(slot, kind, lambda: self.x(node.cond, scope))
         finally:
             if saved is None:
                 del scope.slots["it"]
@@ -407,10 +442,11 @@ class ExprCodegen:
                           ["return out"], first_lines=["out = []"])
 
     def _generator(self, node, scope, value, name, coll, cond, what):
-        coll_t = self.x(coll, scope)
+        coll_t = self.coll(coll, scope)
+        kind = self.elem_kind(coll, scope)
         slot = scope.add(str(name))
-        val_t = self.x(value, scope)
-        cond_t = self.x(cond, scope) if cond is not None else None
+        val_t, cond_t = self._with_kind(slot, kind, lambda: (
+            self.x(value, scope), self.x(cond, scope) if cond is not None else None))
         loc = self.const(self.c.loc(node))
         return coll_t, int(slot), val_t, cond_t, loc
 
@@ -454,9 +490,15 @@ class ExprCodegen:
         loc = c.loc(node)
         if fname in m.function_defs:
             inline = m.inline_body(fname)
+            if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
+                inline = m.inline_body(fname, loops=True)
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
-                return self._inline(inline, [self.x(a, scope) for a in argnodes])
+                return self._inline(inline, [self.x(a, scope) for a in argnodes],
+                                    [self.kind_of(a, scope) for a in argnodes], scope)
             args = "".join(", " + self.x(a, scope) for a in argnodes)
+            holder = m.direct_caller(fname, len(argnodes), node)
+            if holder is not None:  # its generated `_call`, once it is compiled
+                return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
             return f"{self.const(m.function_caller(fname, len(argnodes), node, c))}(ctx{args})"
         args = [self.x(a, scope) for a in argnodes]
         if fname in _AGGREGATES and len(args) == 1:
@@ -471,6 +513,7 @@ class ExprCodegen:
             return f"_zone_of({self.const(zfam)}, {args[0]}, {self.const(fname)}, {self.const(loc)})"
         builtin = m.builtin_function(fname)
         if builtin is not None:
+            from ..builtins import _cell
             fn, arity = builtin
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
@@ -478,17 +521,36 @@ class ExprCodegen:
             site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
             self.env[site] = fn
             self.sites[site + "("] = (fname, loc)
+            if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
+                tests, names = [], []
+                for a_node, a_text in zip(argnodes, args):
+                    if self.static_int(a_node, scope) is not None or self.kind_of(a_node, scope) == "int":
+                        names.append(a_text)
+                    else:
+                        t = self.tmp()
+                        names.append(t)
+                        tests.append(f"(_type({t} := {a_text}) is int)")
+                key = f"{self.const(m.cell_at)}.get(({names[0]}, {names[1]}))"
+                if not tests:
+                    return key
+                return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
 
-    def _inline(self, inline, args):
+    def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain
-        reads, so reading one twice costs nothing and changes nothing)."""
+        reads, so reading one twice costs nothing and changes nothing). The variables of its
+        loops take slots of the caller's frame, after its own."""
         tree, params, src = inline
         inner = Scope()
+        inner.size = scope.size
         inner.inlined = {p: _Text(a) for p, a in zip(params, args)}
-        return self.c.within(src, lambda: self.x(tree, inner))
+        inner.inlined_kinds = dict(zip(params, kinds))
+        try:
+            return self.c.within(src, lambda: self.x(tree, inner))
+        finally:
+            scope.size = max(scope.size, inner.size)
 
 
 _WRITERS = {

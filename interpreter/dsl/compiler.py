@@ -71,11 +71,11 @@ class Compiler(Continuations, Templates):
             column = off - (before.rfind("\n") + 1) + 1
         return src.locate(line, column)
 
-    def expr(self, src: SourceText, scope: Scope):
-        """Compile an expression text; returns f(ctx)."""
+    def expr(self, src: SourceText, scope: Scope, caller=None):
+        """Compile an expression text; returns f(ctx) (see ExprCodegen.function for `caller`)."""
         self.src, self.kind = src, "expr"
         tree = parse(src, "expr")
-        return self.within(src, lambda: self.e(tree, scope), restore=False)
+        return self.within(src, lambda: self.codegen.function(tree, scope, caller), restore=False)
 
     def within(self, src: SourceText, compile_, restore: bool = True):
         """Run `compile_()` with positions taken in the expression text `src`; a CompileError

@@ -83,3 +83,65 @@ def test_the_overlay_plays_each_for_themselves_at_4():
 def test_partenaire_totals_split_points_among_distinct_pawns(dog, text, value):
     """Ruling D8: the totals a Partenaire's points can make, one share per pawn (a content function)."""
     assert dog.evaluate(dog.new_game(seed=1), text) == value
+
+
+# ---- the cards declare what they do (issue 10): a homebrew card is one entry --------------------
+
+BASE_FILES_NAMING = ("copie", "echange", "partenaire", "depart_1_11", "depart_13")
+
+
+def test_no_base_rule_file_names_a_card():
+    """play.yaml offers each card what its entry declares (`steps`, tags depart, swap, share, copy):
+    no rule names a card (render.yaml, display only, is left out)."""
+    import re
+    from pathlib import Path
+    folder = Path(__file__).resolve().parents[2] / "content" / "agent-dog"
+    found = []
+    for f in sorted(folder.glob("*.yaml")):
+        if f.name in ("cards.yaml", "render.yaml"):
+            continue
+        for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#")[0]
+            for name in BASE_FILES_NAMING:
+                if re.search(rf"(?<![\w]){name}(?![\w])", code):
+                    found.append(f"{f.name}:{i}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+def test_a_homebrew_card_is_one_variant_entry(tmp_path):
+    """A « Départ 5 » and a « Grand Échange » added by one variant file play like the rulebook's
+    cards: the actions offer them what their entries declare, and a Copie copies them."""
+    from interpreter.scenario import run_file
+    (tmp_path / "homebrew-dog.yaml").write_text("""
+variant: {name: homebrew-dog, title: "Homebrew DOG cards", base: agent-dog}
+changes:
+  - op: add
+    path: cards.depart_5
+    value: {copies: 2, start: deck, tags: [red, depart], props: {steps: [5], face: "Départ 5"}}
+  - op: add
+    path: cards.grand_echange
+    value: {copies: 2, start: deck, tags: [red, swap], props: {steps: [2], face: "Grand Échange"}}
+""", encoding="utf-8")
+    (tmp_path / "homebrew.yaml").write_text("""
+scenario: {title: "homebrew cards", game: agent-dog, players: 4, seed: 10, variants: [homebrew-dog.yaml]}
+steps:
+  - clear: [hand.p1, hand.p2, hand.p3, hand.p4]
+  - set: {giving: false}
+  - move: {card: depart_5, to: hand.p1, as: five}
+  - move: {card: depart_5, to: hand.p1, as: five2}
+  - move: {card: copie, to: hand.p2, as: copy1}
+  - move: {card: grand_echange, to: hand.p3, as: swap}
+  - move: {card: n2, to: hand.p4, as: two}
+  - turn: {player: p1, step: play}
+  - refused: {do: advance $five t0 t6}                 # its steps: 5
+  - do: advance $five t0 t5
+  - legal: advance $copy1 t16 t21                      # the Copie copies the homebrew card
+  - do: advance $copy1 t16 t21
+  - expect: copied == "depart_5"
+  - expect: can_advance(swap) and (can_exchange(swap) == (length(infiltrated_cells()) >= 2))   # its steps; a swap card
+  - do: advance $swap t32 t34
+  - do: advance $two t20 t22
+  - legal: enter $five2                                # a depart card: a new pawn on the free start square
+""", encoding="utf-8")
+    result = run_file(tmp_path / "homebrew.yaml")
+    assert not result.failures, result.failures
