@@ -75,6 +75,35 @@ def arg_key(m, st, seat: int | None, v, cache: dict | None = None) -> str:
     return f"{m.zones[zid].key}{HANDLE}{st['z'][zid].index(cid) + 1}"
 
 
+def place_of(m, st, card) -> tuple:
+    """(zone id, position, concealed, the seats' sides or None) of `card` in `st`: what
+    seats_identifying needs to tell, later, who identified the card in `st`."""
+    zid = st["loc"][card.id]
+    if zid < 0:
+        return zid, 0, True, None
+    concealed = any(st["cv"][name][card.id] for name in getattr(m, "concealing", ()))
+    rule = _plan(m)[zid]
+    sides = seat_sides(_Def(m), st) if rule is not None and rule[0] == "side" else None
+    return zid, st["z"][zid].index(card.id), concealed, sides
+
+
+def seats_identifying(m, zid: int, pos: int, concealed: bool, sides) -> frozenset:
+    """The seats (None: a spectator) that identify a card at `place_of` (zone id, position...)."""
+    if concealed or zid < 0:
+        return frozenset()
+    everyone = [None] + [s.id for s in m.seats]
+    rule = _plan(m)[zid]
+    if rule is None or (rule[0] == "top" and pos == 0):
+        return frozenset(everyone)
+    kind, seats = rule
+    if kind == "seats":
+        return seats
+    if kind == "side" and seats:
+        owner = next(iter(seats))
+        return frozenset(s.id for s in m.seats if sides[s.id] == sides[owner])
+    return frozenset()
+
+
 def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, list]:
     """(values, keys) of a parameter's options as `seat` sees them (arg_key), with the exception
     above: the options may come back reordered, never changed."""
@@ -140,4 +169,4 @@ class _Def:
         self.m = m
 
 
-__all__ = ["arg_key", "arg_keys", "resolve", "HANDLE"]
+__all__ = ["arg_key", "arg_keys", "resolve", "place_of", "seats_identifying", "HANDLE"]

@@ -103,7 +103,11 @@ def key_of(value) -> str:
 
 def label_for(value, visible) -> str:
     """`value` as a seat reads it in a text: a card it cannot identify (its id is not in `visible`)
-    is `a card`."""
+    is `a card`. `visible` may also be a reader of its own (labels.Reader: `text(value)`), which
+    then writes the value its way."""
+    text = getattr(visible, "text", None)
+    if text is not None:
+        return text(value)
     if isinstance(value, Card):
         return value.key if value.id in visible else "a card"
     if isinstance(value, list):

@@ -15,8 +15,9 @@ Both are derived from the visibility content declares (views.py explains the rul
   shuffles are not known either). It depends only on what the seat sees: two states that differ
   by a relabelling of unseen cards of the same back give the same sample for the same `rng`.
 
-What a seat saw earlier and no longer sees (a card it watched go into a hand) is not remembered:
-a sample is consistent with the current observation, not with the whole history.
+What a seat saw earlier and no longer sees (a card it watched go into a hand) is remembered by a
+memory.Memory kept beside the game (never in the state); `determinize(..., memory=...)` keeps
+each remembered card in its zone.
 """
 from __future__ import annotations
 
@@ -131,6 +132,30 @@ def relabel(game, st, mapping: dict) -> dict:
     return out
 
 
+def _remembered_first(places: list, new: list, memory: dict, rng: random.Random) -> list:
+    """`new` (the cards dealt to `places`, in order) changed so that each remembered card
+    (memory: card id -> zone id) lands on a place of its zone, drawn with `rng`; the others keep
+    their shuffled order on the places left."""
+    remembered = {}
+    for cid in new:
+        z = memory.get(cid)
+        if z is not None:
+            remembered.setdefault(z, []).append(cid)
+    if not remembered:
+        return new
+    out: list = [None] * len(places)
+    for z in sorted(remembered):
+        free = [i for i, (zz, _) in enumerate(places) if zz == z and out[i] is None]
+        cards = remembered[z]
+        if len(free) < len(cards):  # memory out of date for this state: keep what fits
+            cards = cards[:len(free)]
+        for i, cid in zip(rng.sample(free, len(cards)), cards):
+            out[i] = cid
+    placed = {cid for cid in out if cid is not None}
+    rest = iter(cid for cid in new if cid not in placed)
+    return [cid if cid is not None else next(rest) for cid in out]
+
+
 MAX_TRIES = 200  # samples tried before giving up on the content's invariants
 
 
@@ -151,37 +176,41 @@ def _rules_hold(game, st) -> bool:
     return True
 
 
-def determinize(game, st, seat: int | None, rng: random.Random) -> dict:
+def determinize(game, st, seat: int | None, rng: random.Random, *, memory: dict | None = None) -> dict:
     """A full state consistent with what `seat` sees in `st`, sampled with `rng`.
 
-    Samples that break one of the content's invariants are drawn again (up to MAX_TRIES; then
-    the last one is returned, as any sample is consistent with the observation). The secret
+    `memory` (memory.Memory.of(seat): card id -> zone id) is what the seat remembers of cards it
+    saw and no longer sees: each such card is dealt again only among the unseen places of its
+    zone. Samples that break one of the content's invariants are drawn again (up to MAX_TRIES;
+    then the last one is returned, as any sample is consistent with the observation). The secret
     choices other seats made in a pending simultaneous step are drawn again among their legal
     actions in the sample: the seat only knows that they have chosen."""
     for _ in range(MAX_TRIES - 1):
-        out = _sample(game, st, seat, rng)
+        out = _sample(game, st, seat, rng, memory)
         if not game.m.invariants or _rules_hold(game, out):
             break
     else:
-        out = _sample(game, st, seat, rng)
+        out = _sample(game, st, seat, rng, memory)
     if out["flow"].get("sim"):
         game.sim_redraw(out, _seat_index(game, seat), rng)
     return out
 
 
-def _sample(game, st, seat, rng) -> dict:
+def _sample(game, st, seat, rng, memory=None) -> dict:
     m = game.m
     slots = unseen_slots(game, st, seat)
     by_back: dict[str, list] = {}
     for z, pos in slots:
         cid = st["z"][z][pos]
-        by_back.setdefault(m.cards[cid].back, []).append(cid)
+        by_back.setdefault(m.cards[cid].back, []).append((z, cid))
     mapping = {}
     for back in sorted(by_back):
-        old = by_back[back]
-        new = sorted(old)  # the set of unseen cards of this back, whatever their arrangement
+        places = by_back[back]
+        new = sorted(cid for _, cid in places)  # the unseen cards of this back, whatever their arrangement
         rng.shuffle(new)
-        for a, b in zip(old, new):
+        if memory:
+            new = _remembered_first(places, new, memory, rng)
+        for (_, a), b in zip(places, new):
             if a != b:
                 mapping[a] = b
     out = relabel(game, st, mapping) if mapping else clone(st)

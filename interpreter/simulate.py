@@ -15,7 +15,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .agents import bot_seed, make_agent, make_decision, stuck
+from .agents import RandomAgent, bot_seed, make_agent, make_decision, stuck
+from .memory import Memory
 from .errors import InterpretError
 
 MAX_DECISIONS = 100_000
@@ -60,6 +61,8 @@ def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS
     decisions = 0
     played = [] if record else None
     is_terminal, current_player, apply_in_place = game.is_terminal, game.current_player, game.apply_in_place
+    # what the seats remember, for the agents that sample states (random play never does)
+    memory = Memory(game) if any(not isinstance(a, RandomAgent) for a in agents) else None
     try:
         while not is_terminal(st):
             if decisions >= max_decisions:
@@ -69,10 +72,13 @@ def play_out(game, seed: int, *, agents=None, max_decisions: int = MAX_DECISIONS
             if p is None or not 0 <= p < len(agents):
                 raise SimulationError(str(stuck()), seed=seed, decisions=decisions)
             agent = agents[p]
-            action = agent.act(make_decision(game, st, p, keep=agent.keeps_decisions))
+            action = agent.act(make_decision(game, st, p, keep=agent.keeps_decisions, memory=memory))
             if played is not None:
                 played.append(str(action))
-            apply_in_place(st, action, checked=False)
+            if memory is not None:
+                memory.apply(st, action, checked=False)
+            else:
+                apply_in_place(st, action, checked=False)
             decisions += 1
             if observe is not None:
                 observe(st)

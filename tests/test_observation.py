@@ -89,6 +89,54 @@ def _other_choices(g, st, seat, rng):
     return other if other["flow"]["sim"]["chosen"] != st["flow"]["sim"]["chosen"] else None
 
 
+def _told(g, renderer, st, action, seat):
+    """What `seat` is told of `action` played in `st` (interpret play's narration: the move's label,
+    then the rules' messages and events), and the cards the move shows it by no means: hidden
+    before and after, not moved (a card played face down and revealed at a resolution is shown
+    in passing), not spoken of by the events, and the game goes on (the final count is public)."""
+    from interpreter.play.narration import Narrator
+    lines = []
+    narrator = Narrator(g, renderer, viewer=seat, out=lambda *a: lines.append(" ".join(map(str, a))))
+    player = g.current_player(st)
+    label = narrator.hide(st, player, "", action)
+    after = clone(st)
+    step = g.apply_in_place(after, action)
+    hidden = {after["z"][z][p] for z, p in unseen_slots(g, after, seat)}
+    moved = {cid for cid, (z0, z1) in enumerate(zip(st["loc"], after["loc"])) if z0 != z1}
+    told = [label] + narrator.events(after, step.events, player)
+    if g.is_terminal(after):  # the final count is told to all: it may depend on any hidden card
+        return told, set()
+    return told, hidden - moved - _mentioned(step.events)
+
+
+def _mentioned(events) -> set:
+    """The ids of the cards the events of a move speak of (their arguments, the values a message
+    of the rules was written from): the rules may show them in passing (a reveal), and the
+    narration then names them, though they are hidden again after the move."""
+    out = set()
+
+    def walk(v):
+        if type(v).__name__ == "Card":
+            out.add(v.id)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+    for _name, args in events:
+        walk(list(args))
+        for a in args:
+            walk([p[1:] for p in getattr(a, "parts", ()) if type(p) is tuple])
+    return out
+
+
+def _swapped_action(g, action, a, b):
+    """`action` with the cards `a` and `b` exchanged among its arguments (as relabel does to a state)."""
+    from interpreter.model import Action
+    ka, kb = g.m.cards[a].key, g.m.cards[b].key
+    return Action(action.name, tuple(kb if x == ka else ka if x == kb else x for x in action.args))
+
+
+NARRATED = [0, 0]  # swaps whose narration was compared, and narrations told (all tests of a run)
+
 SECRET_CHOICES = [0]  # how many times other seats' secret choices were changed (all tests of a run)
 
 
@@ -96,7 +144,9 @@ def leak_check(game, variant, players, *, games, every, swaps):
     """(decisions checked, swaps tried, leaks found, controls detected, controls tried). A swap is
     two unseen cards trading places, or the other seats' secret choices of a pending simultaneous
     step changed."""
+    from interpreter.play.render import Renderer
     g = Game.load(game, players=players, variants=[variant] if variant else [])
+    renderer = Renderer(g)
     checked = tried = leaks = detected = controls = 0
     failures = []
     for seed in range(games):
@@ -105,16 +155,29 @@ def leak_check(game, variant, players, *, games, every, swaps):
         for step in range(3000):
             if g.is_terminal(st):
                 break
+            action = rng.choice(g.legal_actions(st))
             if step % every == 0:
                 seats = {g.current_player(st), rng.randrange(len(g.m.seats))} - {None}
                 for seat in seats:
                     checked += 1
                     base = _seen_by(g, st, seat)
+                    told, hidden_after = _told(g, renderer, st, action, seat)
+                    NARRATED[1] += 1
                     for a, b in _unseen_pairs(g, st, seat, rng, swaps):
                         tried += 1
-                        if _seen_by(g, relabel(g, st, {a: b, b: a}), seat) != base:
+                        other = relabel(g, st, {a: b, b: a})
+                        if _seen_by(g, other, seat) != base:
                             leaks += 1
                             failures.append((seed, step, seat, g.m.cards[a].key, g.m.cards[b].key))
+                        elif g.explain(other, str(mapped := _swapped_action(g, action, a, b))) is None:
+                            # the same move there: its label must not tell the cards apart, nor the
+                            # rest of its narration when the move shows neither card
+                            NARRATED[0] += 1
+                            again = _told(g, renderer, other, mapped, seat)[0]
+                            if again[0] != told[0] or ({a, b} <= hidden_after and again != told):
+                                leaks += 1
+                                failures.append((seed, step, seat, "narration", g.m.cards[a].key,
+                                                 g.m.cards[b].key, told))
                     other = _other_choices(g, st, seat, rng)
                     if other is not None:
                         tried += 1
@@ -125,7 +188,7 @@ def leak_check(game, variant, players, *, games, every, swaps):
                     for a, b in _seen_pairs(g, st, seat, rng, 1):
                         controls += 1
                         detected += _seen_by(g, relabel(g, st, {a: b, b: a}), seat) != base
-            g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+            g.apply_in_place(st, action)
     return checked, tried, leaks, detected, controls, failures[:5]
 
 
@@ -277,3 +340,15 @@ def test_a_label_hides_what_its_reader_cannot_see_and_keeps_its_words(make_game)
     st = g.new_game(0)
     assert [label for _, label in g.legal_actions_with_labels(st)] == [
         "take a card next to coin, or give to nobody"]
+
+
+def test_the_leak_check_covers_narration(monkeypatch):
+    """The narration is compared too: a narrator that wrote every move's label for an all-seeing
+    reader (the regex-free equivalent of forgetting to hide) is caught."""
+    from interpreter.play.render import Renderer
+    real = Renderer.label
+    monkeypatch.setattr(Renderer, "label", lambda self, st, viewer, action: real(self, st, None, action))
+    before = NARRATED[0]
+    checked, tried, leaks, detected, controls, failures = leak_check("agent-dog", None, 4, games=1, every=5, swaps=2)
+    assert NARRATED[0] > before
+    assert leaks > 0 and any("narration" in f for f in failures)

@@ -28,9 +28,10 @@ def make_agent(spec, seed: int = 0, **options) -> Agent:
     return cls(seed, iterations=spec.iterations, seconds=spec.seconds, **options)
 
 
-def decide(agent: Agent, game, st):
-    """The action `agent` plays at the decision of `st` (the seat deciding now)."""
-    return agent.act(make_decision(game, st, keep=agent.keeps_decisions))
+def decide(agent: Agent, game, st, memory=None):
+    """The action `agent` plays at the decision of `st` (the seat deciding now); `memory` (a
+    memory.Memory) is what the seats remember of the cards they saw."""
+    return agent.act(make_decision(game, st, keep=agent.keeps_decisions, memory=memory))
 
 
 __all__ = ["Agent", "Decision", "make_decision", "make_agent", "decide", "bot_seed", "AGENTS", "KINDS", "LEVELS",

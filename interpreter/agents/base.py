@@ -42,8 +42,12 @@ def sample_chance(game, st, rng: random.Random) -> None:
         game.apply_in_place(st, outcomes[rng.randrange(len(outcomes))], checked=False)
 
 
-def determinize(game, st, seat, rng: random.Random) -> dict:
-    """A full state consistent with what `seat` knows of `st`, its random generator reseeded."""
+def determinize(game, st, seat, rng: random.Random, memory: dict | None = None) -> dict:
+    """A full state consistent with what `seat` knows of `st`, its random generator reseeded;
+    `memory`: what the seat remembers of cards it no longer sees (memory.Memory.of)."""
+    if memory:
+        from ..observation import determinize as sample
+        return sample(game, st, seat, rng, memory=memory)
     return game.determinize(st, seat, rng)
 
 
@@ -68,21 +72,23 @@ class Decision:
         return self._sample(rng)
 
 
-def make_decision(game, st, seat: int | None = None, *, keep: bool = True) -> Decision:
+def make_decision(game, st, seat: int | None = None, *, keep: bool = True, memory=None) -> Decision:
     """The decision of `seat` (default: the seat deciding now) in `st`.
 
     With `keep` the decision holds a copy of `st`, so that it stays valid after the game moves
     on (agents that reuse their search tree sample past decisions). Without it the caller
-    promises not to change `st` while the decision is in use."""
+    promises not to change `st` while the decision is in use. `memory` (a memory.Memory) is
+    what the seats remember: samples keep the cards the seat remembers in their zones."""
     if seat is None:
         seat = game.current_player(st)
     actions = tuple(game.legal_actions(st))
     if not actions:
         raise stuck()
     held = clone(st) if keep else st
+    remembered = memory.of(seat) if memory is not None else None
     return Decision(seat, actions, game,
                     lambda: observe(game, held, seat),
-                    lambda rng: determinize(game, held, seat, rng))
+                    lambda rng: determinize(game, held, seat, rng, remembered))
 
 
 class Agent:

@@ -135,10 +135,10 @@ class Compiler(Continuations, Templates):
         return run
 
     def s_log_stmt(self, node, scope):
-        fmt = self.template(node.message, scope)
+        said = self.template(node.message, scope).said  # written again for each viewer (templates.Said)
 
         def run(ctx):
-            ctx.events.append(("log", [fmt(ctx)]))
+            ctx.events.append(("log", [said(ctx)]))
         return run
 
     def s_finish_stmt(self, node, scope):

@@ -138,7 +138,7 @@ def cmd_replay(args) -> int:
         except ValueError as e:
             raise LogError(where, f"not an action: {e}") from None
         labels = dict(game.legal_actions_with_labels(st))
-        shown = narrator.hide(st, p, labels.get(action, text))
+        shown = narrator.hide(st, p, labels.get(action, text), action if action in labels else None)
         try:
             step = game.apply_in_place(st, action)
         except IllegalActionError as e:

@@ -44,7 +44,7 @@ def choices_for(game, renderer, st, seat: int) -> list[Choice]:
     """The legal moves as `seat` reads them, identical ones (same words) merged into the first."""
     seen = {}
     for action, raw in game.legal_actions_with_labels(st):
-        shown = renderer.speak(st, seat, raw)
+        shown = renderer.label(st, seat, action)
         if shown not in seen:
             seen[shown] = Choice(action, shown, raw)
     return list(seen.values())

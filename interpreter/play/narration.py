@@ -2,7 +2,8 @@
 
 What a player would see at the table is told as it happens, in the words of the content's
 `render.narrate:` templates (one per event or procedure, its parameters bound by name), each drawn
-for the viewer: a card the viewer cannot see is "?" there, and "a card" in a move's label.
+for the viewer: a card the viewer cannot see is "?" there, and "a card" in a move's label and the
+rules' messages, which are written for the viewer from their values (Renderer.label, Renderer.say).
 """
 from __future__ import annotations
 
@@ -28,8 +29,6 @@ class Narrator:
         self.quiet = quiet
         self.round = None
         self.turn = None
-        self.unnamed = []  # hide() -> move(): cards a label speaks of without naming them
-        self.sim_secret = False  # hide() -> move(): the move is a secret choice of a simultaneous step
         self.out = out or _out
 
     def start(self, st, seed: int, seats: list[str], *, resumed: int = 0) -> None:
@@ -64,34 +63,20 @@ class Narrator:
         self.out(f"   ── turn of {s.key} {s.name}" + (" (you)" if p == self.viewer else "") + " ──")
 
     def hide(self, st_before, player: int | None, label: str, action=None) -> str:
-        """A move's label as the viewer may read it, named as the board names things, decided
-        before the move (a card revealed by the move itself, such as the last card of a hidden
-        pile, must not tell who played it)."""
+        """A move's label as the viewer may read it, written from the values `action` binds as the
+        viewer saw the state before the move (a card the move itself reveals, such as a card
+        turned face up at a resolution, must not tell who played it): a card the viewer cannot
+        see reads `a card`, whatever the label reads of it but its place `?` (dsl/templates.py).
+        `label` (the deciding seat's) is kept for a quiet narrator, and without an action for
+        the deciding seat itself or a narrator who sees everything."""
         if self.quiet:
             return label
-        self.unnamed = []
+        if action is None:
+            return label if self.viewer is None or player == self.viewer else "a move"
         # a secret choice of a simultaneous step: the others learn that it was made, not what
-        self.sim_secret = bool(st_before["flow"].get("sim")) and player != self.viewer and self.viewer is not None
-        if action is not None and player != self.viewer and self.viewer is not None:
-            self.unnamed = self.unseen_unnamed(st_before, action, label)
-        return self.renderer.speak(st_before, None if player == self.viewer else self.viewer, label)
-
-    def unseen_unnamed(self, st, action, label: str) -> list:
-        """The cards of `action` the viewer cannot see in `st` and that its label speaks of without
-        naming them (a secret vote's suspect: `vote against Boris`); named ones become "a card"."""
-        by_key = self.game.m.card_by_key
-        cards = [by_key[a] for a in action.args if a in by_key and a not in label]
-        if not cards:
-            return []
-        sight = self.renderer.sight(st, self.viewer)
-        return [c for c in cards if not sight.sees(c)]
-
-    def secret(self, st_after) -> bool:
-        """Is the move's label about a card the viewer saw neither before nor after the move?"""
-        if not self.unnamed:
-            return False
-        sight = self.renderer.sight(st_after, self.viewer)
-        return any(not sight.sees(c) for c in self.unnamed)
+        if st_before["flow"].get("sim") and player != self.viewer and self.viewer is not None:
+            return f"{action.name.replace('_', ' ')}: a secret choice"
+        return self.renderer.label(st_before, self.viewer, action)
 
     def events(self, st_after, events, player: int | None = None) -> list[str]:
         """The lines telling `events` (in the order they happened) as the viewer may know them."""
@@ -99,7 +84,7 @@ class Narrator:
         lines = []
         for name, args in events:
             if name == "log":
-                lines.append(r.speak(st_after, self.viewer, str(args[0])))
+                lines.append(r.say(st_after, self.viewer, args[0]))
             else:
                 text = r.narrate(st_after, self.viewer, name, args, me=player)
                 if text:
@@ -108,15 +93,10 @@ class Narrator:
 
     def move(self, st_after, *, n: int, player: int | None, label: str, events, how: str = "",
              action=None) -> None:
+        """Tell a move: `label` as hide() wrote it for the viewer, then its events."""
         if self.quiet:
             return
         m = self.game.m
-        if player != self.viewer:  # a label not yet hidden (hide() speaks with titles, which stay)
-            label = self.renderer.redact(st_after, self.viewer, label)
-            if (self.secret(st_after) or self.sim_secret) and action is not None:
-                label = f"{action.name.replace('_', ' ')}: a secret choice"
-        self.unnamed = []
-        self.sim_secret = False
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
         self.out(f"{n:>5}. {who}: {label}{how}")
         for line in self.events(st_after, events, player):

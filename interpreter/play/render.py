@@ -30,7 +30,8 @@ from ..dsl.compiler import CompileError, Scope
 from ..dsl.parser import ParseFailure
 from ..errors import ErrorList
 from ..guard import guard_methods
-from ..model import Card, Seat, Zone
+from ..labels import Reader, action_label
+from ..model import Card, Seat, Zone, label_of
 from ..yamlio import SourceText
 
 _PIECE = re.compile(r"\{([^{}]*)\}")
@@ -43,7 +44,7 @@ HIDDEN = "?"
 class Template:
     """A text with compiled `{expression}` pieces; `names` are bound to locals 0.. in order."""
 
-    parts: tuple  # str or f(ctx)
+    parts: tuple  # str or dsl.templates.Piece
     size: int  # locals needed
 
     def render(self, game, st, sight: "Sight", *, me=None, bound=(), none: str = "-") -> str:
@@ -55,7 +56,14 @@ class Template:
                 out.append(p)
                 continue
             try:
-                v = p(ctx)
+                if sight.viewer is None or not p.reads:
+                    v = p.value(ctx)
+                else:  # what it reads of a card the viewer cannot see hides it (dsl/templates.Piece)
+                    v, reads = p.read(ctx)
+                    hidden = p.hides(reads, sight)
+                    if hidden is not None:
+                        out.append(HIDDEN)
+                        continue
                 out.append(none if v is None else sight.text(v))
             except Exception as e:  # a render expression must never stop a game
                 out.append(f"<{type(e).__name__}: {e}>")
@@ -94,7 +102,7 @@ def compile_template(match, parent, key, *, names: tuple[str, ...], errors: Erro
         piece_src = _piece_source(src, mt.start(1), mt.group(1))
         compiler = match.compiler
         try:
-            parts.append(compiler.expr(piece_src, scope))
+            parts.append(compiler.piece(piece_src, scope))
         except ParseFailure as e:
             errors.problems.append(e.problem)
             ok = False
@@ -164,6 +172,10 @@ class Sight:
             remembered = renderer.memory.get(viewer)
             if remembered and self._visible is not None:
                 self._visible |= remembered.known(st)
+
+    def __contains__(self, cid) -> bool:
+        """Whether the viewer sees the card of id `cid` (what dsl/templates.Piece asks)."""
+        return self.sees(self.game.m.cards[cid])
 
     def sees(self, card: Card) -> bool:
         if self.viewer is None:
@@ -269,8 +281,7 @@ class Renderer:
         self.points_template = compile_template(m, spec, "points", names=("p",), errors=errors) \
             if "points" in spec else None
         self.memory: dict = {}  # viewer -> Memory, for the viewers whose play is narrated (remember())
-        self._cells = None  # board cells whose keys are not their coordinates, built when first needed
-        self._keys = None  # a regular expression matching every card key, built when first needed
+        self._cells = None  # board cell id -> its coordinates (cell_name), built when first needed
         errors.raise_if_any()
         self.grid_cells = {}
         for z in m.cells:
@@ -482,57 +493,58 @@ class Renderer:
 
     # -- naming what happened without telling what a viewer may not know
 
-    def redact(self, st, viewer: int | None, text: str) -> str:
-        """`text` (an action's label, a message from the rules) with every card key `viewer`
-        cannot see in `st` replaced by "a card"."""
-        if viewer is None or not text:
-            return text
-        if not self._pattern():
-            return text
-        sight = self.sight(st, viewer)
-        by_key = self.m.card_by_key
-        return self._keys.sub(lambda mt: mt.group(0) if sight.sees(by_key[mt.group(0)]) else "a card", text)
+    def reader(self, st, viewer: int | None) -> "TableReader":
+        """How `viewer` reads the values of a text in `st` (labels.Reader): a card it cannot see is
+        `a card`, one it can by its title, a board cell by its coordinates."""
+        return TableReader(self, self.sight(st, viewer))
 
-    def coordinates(self, text: str) -> str:
-        """`text` with each board cell named by its row and column (`r2c2`), as the board shows them."""
+    def label(self, st, viewer: int | None, action) -> str:
+        """The label of `action` (legal in `st`) written for `viewer` from the values it binds."""
+        return action_label(self.game, st, action, self.reader(st, viewer))
+
+    def say(self, st, viewer: int | None, message) -> str:
+        """A message from the rules (a `log`) written for `viewer` from the values it was written
+        from (dsl/templates.Said): a card `viewer` saw when it was said, or sees in `st`, is named;
+        a plain text as it is."""
+        for_viewer = getattr(message, "for_viewer", None)
+        if for_viewer is None:
+            return str(message)
+        return for_viewer(self.reader(st, viewer), seat=viewer if viewer not in (None, PUBLIC) else None)
+
+    def cell_name(self, z: Zone) -> str:
+        """A board cell as the board shows it: by its row and column (`r2c2`)."""
         if self._cells is None:
-            names = {z.key: f"r{r}c{c}" for (r, c), z in self.grid_cells.items() if z.key != f"r{r}c{c}"}
-            self._cells = (re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
-                                      + r")(?![\w#])"), names) if names else False
-        if not self._cells:
-            return text
-        pattern, names = self._cells
-        return pattern.sub(lambda mt: names[mt.group(0)], text)
-
-    def _pattern(self):
-        """A regular expression matching every card key (False: no cards), built when first needed."""
-        if self._keys is None:
-            keys = sorted(self.m.card_by_key, key=len, reverse=True)
-            self._keys = re.compile(r"(?<![\w#.])(" + "|".join(map(re.escape, keys)) + r")(?![\w#.])") \
-                if keys else False
-        return self._keys
-
-    def speak(self, st, viewer: int | None, text: str) -> str:
-        """`text` (an action's label) with every card key named as the board draws the card:
-        its title (with its owner's key when it has one), or "a card" when `viewer` cannot see it."""
-        if not text:
-            return text
-        text = self.coordinates(text)
-        if not self._pattern():
-            return text
-        sight = self.sight(st, viewer)
-        by_key = self.m.card_by_key
-
-        def name(mt):
-            c = by_key[mt.group(0)]
-            if not sight.sees(c):
-                return "a card"
-            title = self.titles.get(c.name) or c.name
-            return f"{title}/{c.owner.key}" if c.owner is not None else title
-        return self._keys.sub(name, text)
+            self._cells = {z.id: f"r{r}c{c}" for (r, c), z in self.grid_cells.items()}
+        return self._cells.get(z.id, z.key)
 
 
-__all__ = ["Renderer", "Sight", "Template", "compile_template", "HIDDEN", "PUBLIC"]
+class TableReader(Reader):
+    """A reader at the terminal: a card it can see by its title (and its owner's key), a board cell
+    by its coordinates; what it cannot see as labels.Reader says."""
+
+    def __init__(self, renderer: Renderer, sight: Sight, extra: frozenset = frozenset()):
+        self.renderer = renderer
+        self.sight = sight
+        self.cards = renderer.m.cards
+        self.extra = extra  # ids of cards it saw earlier (when a message was said)
+
+    def __contains__(self, cid) -> bool:
+        return cid in self.extra or self.sight.sees(self.cards[cid])
+
+    def also(self, ids) -> "TableReader":
+        return TableReader(self.renderer, self.sight, self.extra | frozenset(ids))
+
+    def card(self, c: Card) -> str:
+        title = self.renderer.titles.get(c.name) or c.name
+        return f"{title}/{c.owner.key}" if c.owner is not None else title
+
+    def other(self, v) -> str:
+        if type(v) is Zone and v.is_cell:
+            return self.renderer.cell_name(v)
+        return label_of(v)
 
 
-guard_methods(Renderer, ("screen", "redact"))  # a rule failing in a template is a rule error (guard.py)
+__all__ = ["Renderer", "Sight", "TableReader", "Template", "compile_template", "HIDDEN", "PUBLIC"]
+
+
+guard_methods(Renderer, ("screen", "label", "say"))  # a rule failing in a template is a rule error (guard.py)

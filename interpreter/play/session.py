@@ -5,9 +5,10 @@ import os
 import secrets
 import sys
 
-from ..agents import bot_seed, decide, make_agent
+from ..agents import RandomAgent, bot_seed, decide, make_agent
 from ..engine import clone
 from ..errors import InterpretError
+from ..memory import Memory
 from .common import HUMAN, UsageError, _err, _n, _out, game_folder, load_game, parse_options, seat_kinds
 from .narration import Narrator
 from .render import PUBLIC
@@ -167,6 +168,10 @@ def cmd_play(args) -> int:
     players = {i: (Human(game, renderer, i, can_undo=lambda i=i: history.why_not(i)) if k == HUMAN
                    else make_agent(k, bot_seed(seed, i)))
                for i, k in enumerate(kinds)}
+    # what the seats remember of the cards they saw, for the bots that sample states (memory.py);
+    # a resumed or undone game starts it again (forgetting is always safe)
+    searching = any(not isinstance(p, (Human, RandomAgent)) for p in players.values())
+    memory = Memory(game) if searching else None
     narrators = [Narrator(game, renderer, viewer=viewer, quiet=args.quiet)]
     accounts = []
     for seat_text, account_path in args.log_seat or ():  # a seat's own account: what that seat saw, as text
@@ -216,6 +221,7 @@ def cmd_play(args) -> int:
                     action, label, forced = who.choose(st)
                 except Undo:
                     n, st = history.undo(p)
+                    memory = Memory(game) if searching else None
                     _out(f"   Undone: back to decision {n + 1}, your move again.")
                     for each in narrators:
                         each.round = each.turn = None
@@ -226,12 +232,12 @@ def cmd_play(args) -> int:
                 else:
                     how = " (the only possible move)"
             else:
-                action = decide(who, game, st)
+                action = decide(who, game, st, memory)
                 label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
             labels = [each.hide(st, p, label, action) for each in narrators]
             rng_before = st["rng"]
             known_before = history.known(st) if history is not None else None
-            step = game.apply_in_place(st, action)
+            step = game.apply_in_place(st, action) if memory is None else memory.apply(st, action)
             n += 1
             if history is not None:
                 history.after(n, rng_before, known_before, st)
