@@ -69,3 +69,16 @@ def test_a_card_seen_when_a_message_was_said_stays_named(make_game):
     (said,), = [args for name, args in step.events if name == "log"]
     assert "coin" not in visible_cards_ids(g, st, 1) and "coin" not in str(visible_cards_ids(g, st, 1))
     assert said.for_viewer(visible_cards_ids(g, st, 1), seat=1) == "Player 1 buries the coin (coin)"
+
+
+def test_a_card_read_through_a_loop_variable_is_hidden(make_game):
+    # `z.top` is a card reached through the loop's variable, not the loop's collection (zones):
+    # every value it takes is read, so the hidden gem on top of the deck hides the sum
+    g = make_game(STEAL.replace('label: "bury the {c.name}"',
+                                'label: "bury the {c.name} (tops worth {sum(z.top.worth for z in [deck, table])})"'))
+    st = g.new_game(0)
+    labels = [label for _, label in g.legal_actions_with_labels(st) if label.startswith("bury")]
+    assert labels == ["bury the coin (tops worth ?)"]
+    # the same text for a reader who sees everything gives the figure
+    action = next(a for a in g.legal_actions(st) if a.name == "bury")
+    assert g.label(st, action) == "bury the coin (tops worth 6)"
