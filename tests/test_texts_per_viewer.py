@@ -82,3 +82,15 @@ def test_a_card_read_through_a_loop_variable_is_hidden(make_game):
     # the same text for a reader who sees everything gives the figure
     action = next(a for a in g.legal_actions(st) if a.name == "bury")
     assert g.label(st, action) == "bury the coin (tops worth 6)"
+
+
+def test_a_card_read_in_a_loop_nested_through_a_loop_variable_is_hidden(make_game):
+    # the inner loop's collection (`z.cards`) depends on the outer loop's variable: every card
+    # of every zone is checked, and the hidden gem hides the sum
+    g = make_game(STEAL.replace('label: "bury the {c.name}"',
+                                'label: "bury the {c.name} (all worth {sum(sum(x.worth for x in z.cards) for z in [deck, table])})"'))
+    st = g.new_game(0)
+    labels = [label for _, label in g.legal_actions_with_labels(st) if label.startswith("bury")]
+    assert labels == ["bury the coin (all worth ?)"]
+    action = next(a for a in g.legal_actions(st) if a.name == "bury")
+    assert g.label(st, action) == "bury the coin (all worth 6)"

@@ -44,11 +44,10 @@ def reads_of(tree) -> list:
     object of an attribute other than its place, the operands of a comparison, a membership or a
     tag test, the arguments of a function (but PASSING_CALLS). When one of those reads a variable
     bound inside the piece (`c` of `sum(c.value for c in deck.cards)`, `it` of a `where`), the
-    collection it ranges over is read instead, and so is every value the read takes over that
-    collection (`[z.card for z in cells]` for `sum(z.card.worth for z in cells)`). Sub-expressions
-    that depend on a variable bound by a comprehension whose collection itself depends on another
-    one are not seen (a comprehension nested in another, over a collection reached through the
-    outer one's variable)."""
+    collection it ranges over is read instead, and so is every value the read takes over the
+    loops it depends on (`[z.card for z in cells]` for `sum(z.card.worth for z in cells)`, nested
+    lists when a loop's collection depends on an outer loop's variable). A loop's condition is not
+    applied: every value of its collection counts."""
     out: list = []
     seen: set = set()
 
@@ -80,10 +79,17 @@ def reads_of(tree) -> list:
             for var, coll, closed in ranges:
                 if var in free and closed:
                     add(coll)
-                    if type(r) is not A.Name and free == {var}:
-                        # what is read through the variable (`z.card` of `for z in cells`): every
-                        # value it takes, as the list `[z.card for z in cells]`
-                        add(A.ListFor(r, Token("NAME", var), coll, None, r.at))
+            if type(r) is A.Name and len(ranges) == 1:
+                continue  # the variable itself: its collection, added above
+            # every value the read takes over the loops it depends on, innermost first:
+            # `[z.card for z in cells]` for `sum(z.card.worth for z in cells)`, and
+            # `[[c for c in z.cards] for z in cells]` when a collection depends on an outer variable
+            each, used = r, set(free)
+            for var, coll, _ in reversed(ranges):
+                if var in used:
+                    each = A.ListFor(each, Token("NAME", var), coll, None, r.at)
+                    used |= _names(coll)
+            add(each)
         if t is A.ListFor or t is A.Aggregate or t is A.Where:
             visit(node.coll, ranges)
             var = "it" if t is A.Where else str(node.var)
