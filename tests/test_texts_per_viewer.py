@@ -4,6 +4,8 @@ attributes (`{c.name}`, `{c.owner.name}`, a property, a comparison, a function o
 place stays readable (`{c.cell}`). interpreter/dsl/templates.py."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter.views import visible_cards_ids
 
 STEAL = """
@@ -71,26 +73,19 @@ def test_a_card_seen_when_a_message_was_said_stays_named(make_game):
     assert said.for_viewer(visible_cards_ids(g, st, 1), seat=1) == "Player 1 buries the coin (coin)"
 
 
-def test_a_card_read_through_a_loop_variable_is_hidden(make_game):
-    # `z.top` is a card reached through the loop's variable, not the loop's collection (zones):
-    # every value it takes is read, so the hidden gem on top of the deck hides the sum
-    g = make_game(STEAL.replace('label: "bury the {c.name}"',
-                                'label: "bury the {c.name} (tops worth {sum(z.top.worth for z in [deck, table])})"'))
+
+@pytest.mark.parametrize("piece", [
+    # `z.top` is a card reached through the loop's variable, not the loop's collection (zones)
+    "sum(z.top.worth for z in [deck, table])",
+    # the inner loop's collection (`z.cards`) depends on the outer loop's variable
+    "sum(sum(x.worth for x in z.cards) for z in [deck, table])",
+])
+def test_a_card_read_through_a_loop_variable_is_hidden(make_game, piece):
+    # every value the read takes is checked: the hidden gem in the deck hides the sum
+    g = make_game(STEAL.replace('label: "bury the {c.name}"', 'label: "bury the {c.name} (worth {%s})"' % piece))
     st = g.new_game(0)
     labels = [label for _, label in g.legal_actions_with_labels(st) if label.startswith("bury")]
-    assert labels == ["bury the coin (tops worth ?)"]
+    assert labels == ["bury the coin (worth ?)"]
     # the same text for a reader who sees everything gives the figure
     action = next(a for a in g.legal_actions(st) if a.name == "bury")
-    assert g.label(st, action) == "bury the coin (tops worth 6)"
-
-
-def test_a_card_read_in_a_loop_nested_through_a_loop_variable_is_hidden(make_game):
-    # the inner loop's collection (`z.cards`) depends on the outer loop's variable: every card
-    # of every zone is checked, and the hidden gem hides the sum
-    g = make_game(STEAL.replace('label: "bury the {c.name}"',
-                                'label: "bury the {c.name} (all worth {sum(sum(x.worth for x in z.cards) for z in [deck, table])})"'))
-    st = g.new_game(0)
-    labels = [label for _, label in g.legal_actions_with_labels(st) if label.startswith("bury")]
-    assert labels == ["bury the coin (all worth ?)"]
-    action = next(a for a in g.legal_actions(st) if a.name == "bury")
-    assert g.label(st, action) == "bury the coin (all worth 6)"
+    assert g.label(st, action) == "bury the coin (worth 6)"

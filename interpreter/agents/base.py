@@ -15,6 +15,7 @@ the same seed, budget and decisions give the same actions.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
@@ -91,7 +92,7 @@ def make_decision(game, st, seat: int | None = None, *, keep: bool = True, memor
                     lambda rng: determinize(game, held, seat, rng, remembered))
 
 
-class Agent:
+class Agent(ABC):
     """A player that is a program. Subclasses set `kind` and implement `act`."""
 
     kind = "agent"
@@ -101,8 +102,9 @@ class Agent:
         self.seed = seed
         self.rng = random.Random(seed)
 
+    @abstractmethod
     def act(self, decision: Decision) -> Action:
-        raise NotImplementedError
+        """The action this agent chooses among `decision.actions`."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"
