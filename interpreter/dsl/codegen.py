@@ -35,6 +35,7 @@ from . import ast as A
 from .. import diskcache
 from .. import runtime as rt
 from .generated import _HELPERS, _size_of
+from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
 from .known import Known, _Range, _Text
 from .scope import _MISS, CompileError, Scope, did_you_mean
@@ -64,8 +65,8 @@ def source_of(f) -> str | None:
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen(Known):
-    """Writes the Python source of expressions for one `Compiler` (one match)."""
+class ExprCodegen(Known, Statements):
+    """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
         self.c = compiler
@@ -73,26 +74,33 @@ class ExprCodegen(Known):
 
     # ---- one expression -> one function ----------------------------------------------------
 
+    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs")
+
     def function(self, node: A.Expr, scope, caller=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
         function, its number of parameters, whether it is pure), f also has `_interpret_call`:
         ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
-        saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where",
-                                                     "slot_kinds"))
-        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
-        self.env: dict = {}  # the module's globals: every value the text names
-        self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
-        self.helpers: list[str] = []
-        self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
-        self.names = itertools.count(1)
-        self.where = self.c.loc(node)
+        saved = tuple(self.__dict__.get(k) for k in self._STATE)
+        self._reset(node)
         try:
             text = self.x(node, scope)
             if caller is not None:
                 self._caller(text, scope, *caller)
             return self._build(text)
         finally:  # the closure compiler may call back here in the middle of a text
-            self.env, self.values, self.helpers, self.names, self.sites, self.where, self.slot_kinds = saved
+            for k, v in zip(self._STATE, saved):
+                setattr(self, k, v)
+
+    def _reset(self, node) -> None:
+        """Start a new module, whose errors nobody foresaw are reported at `node`."""
+        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
+        self.env: dict = {}  # the module's globals: every value the text names
+        self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
+        self.helpers: list[str] = []
+        self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
+        self.stmt_locs: list = []  # the positions of statements (statements.py)
+        self.names = itertools.count(1)
+        self.where = self.c.loc(node) if node is not None else None
 
     def _caller(self, text, scope, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -120,6 +128,10 @@ class ExprCodegen(Known):
     def _build(self, text: str):
         body = ["L = ctx.locals"] if ("L[" in text or "(ctx, L)" in text) else []
         self.define("_expr", "ctx", body + [f"return {text}"])
+        return self._module("_expr")
+
+    def _module(self, entry: str):
+        """Compile the functions written so far as one module; its function `entry`."""
         source = "\n".join(self.helpers) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
@@ -134,9 +146,11 @@ class ExprCodegen(Known):
         glob.update(self.env)
         glob["_SITES"] = sites
         glob["_WHERE"] = self.where  # the expression's position: where an unforeseen error is reported
+        if self.stmt_locs:
+            glob["_LINES"] = self.lines_of(source)  # line -> the statement written there
         glob["__builtins__"] = {}
-        exec(code, glob)  # defines _expr and its helpers; the text holds only generated names
-        f = glob["_expr"]
+        exec(code, glob)  # defines the entry and its helpers; the text holds only generated names
+        f = glob[entry]
         f._interpret_source = source
         if "_call" in glob:
             f._interpret_call = glob["_call"]
