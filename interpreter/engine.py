@@ -23,6 +23,7 @@ from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
 from .handles import arg_keys, resolve
+from .listing import step_lister
 from .match import Match
 from .model import Action, label_for, label_of
 from .state import clone, from_json, initial, to_json
@@ -50,6 +51,7 @@ class Game(Flow):
         self.seats = match.seats
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
+        self._step_listers = {}  # step name -> its generated listing (listing.py)
 
     def __deepcopy__(self, memo):
         return self  # a game is a frozen definition: copies of a state share it
@@ -204,22 +206,14 @@ class Game(Flow):
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
         m = self.m
-        out = []
-        actions = m.actions_by_step.get(rt.step_name(m, st), ())
-        used = st["used"]
-        for a in actions:  # a definition whose limit is reached this turn gives nothing
-            if a.limit is None or used.get(a.name, 0) < a.limit:
-                break
-        else:
-            return out
+        step = rt.step_name(m, st)
+        lister = self._step_listers.get(step)
+        if lister is None:
+            lister = step_lister(self, step)
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer
-        for a in actions:
-            self._walk(ctx, a, out, labels=labels, first_only=first_only)
-            if first_only and out:
-                break
-        return out
+        return lister(ctx, [], labels and not first_only, first_only)
 
     # ---- one legality path: walk an action definition's parameters ------------------
     #
