@@ -23,7 +23,7 @@ from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
 from .handles import arg_keys, resolve
-from .listing import step_lister
+from .listing import step_lister, window_lister
 from .match import Match
 from .model import Action, label_for, label_of
 from .state import clone, from_json, initial, to_json
@@ -31,7 +31,6 @@ from .state import clone, from_json, initial, to_json
 __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
 _MISSING = object()
-_new_action = tuple.__new__  # Action(name, args) without the Python-level __new__ of a NamedTuple
 
 
 @dataclass
@@ -195,9 +194,7 @@ class Game(Flow):
             ctx.memo = {}
             ctx.viewer = viewer
             out = [(Action(w.decline), f"{w.decline} ({w.name})" if labels else None)]
-            for a in m.window_actions[win[0][0]]:
-                self._walk(ctx, a, out, labels=labels)
-            return out
+            return window_lister(self, win[0][0])(ctx, out, labels, False)
         player = rt.turn_player(m, st)
         if player is None:
             return []
@@ -215,93 +212,12 @@ class Game(Flow):
         ctx.viewer = viewer
         return lister(ctx, [], labels and not first_only, first_only)
 
-    # ---- one legality path: walk an action definition's parameters ------------------
+    # ---- one legality path --------------------------------------------------------
     #
-    # Listing (every legal binding), verifying an action (its binding, or why there is none)
-    # and binding a trusted action (one taken from the listing) all walk a definition the
-    # same way: parameter by parameter, each bound from its domain, each requirement checked.
-
-    def _walk(self, ctx, a, out, *, labels=True, first_only=False):
-        """Append to `out` the legal (Action, label) pairs of definition `a`.
-
-        Each requirement is checked as soon as the parameters it reads are bound,
-        so whole branches of the parameter product are cut early."""
-        if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
-            return
-        ctx.locals = [None] * a.nslots
-        params = a.params
-        by_level = a.requires_by_level
-        if not params:  # the frequent case of an action without parameters
-            for f in by_level[0]:
-                if not f(ctx):
-                    return
-            out.append((Action(a.name, ()), a.label(ctx) if labels and not first_only else None))
-            return
-        n = len(params)
-        m, st = self.m, ctx.st
-        seat = ctx.me.id if ctx.me is not None else None
-        memo = ctx.memo if ctx.memo is not None else {}
-        if n == 1:  # the frequent case of one parameter, without the recursion below
-            for f in by_level[0]:
-                if not f(ctx):
-                    return
-            _, slot, dom = params[0]
-            checks, loc, name = by_level[1], ctx.locals, a.name
-            label = a.label if labels and not first_only else None
-            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
-                loc[slot] = v
-                for f in checks:
-                    if not f(ctx):
-                        break
-                else:
-                    out.append((_new_action(Action, (name, (k,))), label(ctx) if label is not None else None))
-                    if first_only:
-                        return
-            loc[slot] = None
-            return
-        if n == 2:  # two parameters, the same way
-            for f in by_level[0]:
-                if not f(ctx):
-                    return
-            (_, s0, d0), (_, s1, d1) = params
-            c1, c2, loc, name = by_level[1], by_level[2], ctx.locals, a.name
-            label = a.label if labels and not first_only else None
-            for v0, k0 in zip(*arg_keys(m, st, seat, list(d0(ctx) or []), memo)):
-                loc[s0] = v0
-                for f in c1:
-                    if not f(ctx):
-                        break
-                else:
-                    for v1, k1 in zip(*arg_keys(m, st, seat, list(d1(ctx) or []), memo)):
-                        loc[s1] = v1
-                        for f in c2:
-                            if not f(ctx):
-                                break
-                        else:
-                            out.append((_new_action(Action, (name, (k0, k1))), label(ctx) if label is not None else None))
-                            if first_only:
-                                return
-                    loc[s1] = None
-            loc[s0] = None
-            return
-
-        def rec(i, keys):
-            for f in by_level[i]:
-                if not f(ctx):
-                    return False
-            if i == n:
-                out.append((_new_action(Action, (a.name, tuple(keys))),
-                            a.label(ctx) if labels and not first_only else None))
-                return first_only
-            _, slot, dom = params[i]
-            # a card the decider cannot identify is named by its place (handles.py)
-            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
-                ctx.locals[slot] = v
-                if rec(i + 1, keys + [k]):
-                    return True
-            ctx.locals[slot] = None
-            return False
-        rec(0, [])
+    # Listing (every legal binding: listing.py, one generated function per step), verifying an
+    # action (its binding, or why there is none) and binding a trusted action (one taken from
+    # the listing) go through a definition the same way: parameter by parameter, each bound from
+    # its domain, each requirement checked as soon as the parameters it reads are bound.
 
     def _bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
         """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.

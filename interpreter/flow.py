@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import runtime as rt
 from .errors import Location, RuleRuntimeError
 from .model import Seat, label_of
+from .listing import window_lister
 from .simultaneous import Simultaneous
 
 _MAX_SETTLE = 10_000
@@ -162,12 +163,7 @@ class Flow(Simultaneous):
         m = self.m
         ctx = rt.Ctx(st, m, m.seats[seat])
         ctx.memo = {}
-        out = []
-        for a in m.window_actions[i]:
-            self._walk(ctx, a, out, first_only=True)
-            if out:
-                return True
-        return False
+        return bool(window_lister(self, i)(ctx, [], False, True))
 
     def _start_round(self, ctx):
         st = ctx.st

@@ -22,7 +22,7 @@ once per step (on first use) as Python source, in the way dsl/codegen.py writes 
         ...
         return out
 
-It walks the definitions as `Game._walk` does (the same order, the same requirements at the same
+It walks the definitions as a player reads them (the same order, the same requirements at the same
 parameter, the same budget spent by domains and requirements), without walking data: each
 definition's parameters are nested loops, each requirement a call of its compiled check. The
 text holds only generated names and integers; every value (names, checks, domains) is a global.
@@ -38,10 +38,19 @@ _new_action = tuple.__new__
 
 def step_lister(game, step):
     """list_step(ctx, out, lab, first) for the actions of step `step` (cached on the game)."""
+    return lister(game, step, game.m.actions_by_step.get(step, ()))
+
+
+def window_lister(game, i):
+    """The same for the actions of the i-th out-of-turn window."""
+    return lister(game, ("window", i), game.m.window_actions[i])
+
+
+def lister(game, key, actions):
     listers = game.__dict__.setdefault("_step_listers", {})
-    f = listers.get(step)
+    f = listers.get(key)
     if f is None:
-        f = listers[step] = _write(game.m, tuple(game.m.actions_by_step.get(step, ())))
+        f = listers[key] = _write(game.m, tuple(actions))
     return f
 
 
@@ -98,4 +107,4 @@ def _loops(a, i, ind, lines, const):
     lines.append(f"{ind}L[{int(slot)}] = None")
 
 
-__all__ = ["step_lister"]
+__all__ = ["step_lister", "window_lister"]

@@ -98,7 +98,7 @@ class Statements:
     def s_if(self, node, scope):
         out = []
         for i, (cond, body) in enumerate(node.branches):
-            mark = self.mark(node)
+            mark = self.mark(node if i == 0 else cond)  # an `elif` line: its condition's position
             out += [mark, f"{'if' if i == 0 else 'elif'} {self.x(cond, scope)}:"] + self.block(body, scope)
         if node.otherwise is not None:
             out += ["else:"] + self.block(node.otherwise, scope)
