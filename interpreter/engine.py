@@ -207,6 +207,13 @@ class Game(Flow):
         lister = self._step_listers.get(step)
         if lister is None:
             lister = step_lister(self, step)
+        if lister.capped is not None:  # every definition limited: nothing to list once all are used up
+            used = st["used"]
+            for name, limit in lister.capped:
+                if used.get(name, 0) < limit:
+                    break
+            else:
+                return []
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer

@@ -86,6 +86,8 @@ def _write(m, actions):
     exec(_compiled(source), env)
     f = env["_listing"]
     f._interpret_source = source
+    # every definition limited per turn: ((name, limit), ...), to see at once that none is left
+    f.capped = tuple((a.name, a.limit) for a in actions) if all(a.limit is not None for a in actions) else None
     return f
 
 
