@@ -165,3 +165,13 @@ def test_a_step_is_listed_by_one_generated_function():
     listed = g.legal_actions(st)
     assert len(listed) == 8 and "play r2c2" not in map(str, listed) and all(g.can(st, a) for a in listed)
     assert g.explain(st, "play r2c2") == "r2c2 already holds a mark"
+
+
+def test_cells_of_a_grid_and_items_of_constant_number_lists_are_known_numbers():
+    """A cell of the grid from `cells` is never none and its row and column are numbers; an item
+    of a constant list of number lists (`directions`) is a number: no type tests on either."""
+    g = Game.load("tic-tac-toe")
+    text = "sum(sum(c.row * 10 + d[1] for d in directions) for c in cells)"
+    _, src = compiled(g, text)
+    assert "_index_slow" not in src and "_type(_t" not in src and "L[0].attrs.get(" in src
+    assert g.evaluate(g.new_game(seed=1), text) == 40 * 18 + 9  # 4 directions of 9 cells; their column steps sum to 1

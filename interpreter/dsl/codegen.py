@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import marshal
+import re
 
 from . import ast as A
 
@@ -42,6 +43,7 @@ from .scope import _MISS, CompileError, Scope, did_you_mean
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
+_PLAIN = re.compile(r"L\[\d+\](\[-?\d+\])?|_k\d+")  # texts that read a value (a local, a global) without computing
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
@@ -282,9 +284,13 @@ class ExprCodegen(Known, Statements):
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
         self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
-        if kind in ("zv", "cv", "pv"):
+        if kind == "cell" and _PLAIN.fullmatch(o):  # a cell, never none, read from a local: nothing to test
+            text = self._attr_text("zv", name, o)
+            if text is not None:
+                return text
+        if kind in ("zv", "cv", "pv", "cell"):
             t = self.tmp()
-            text = self._attr_text(kind, name, t)
+            text = self._attr_text("zv" if kind == "cell" else kind, name, t)
             if text is not None:  # the object's kind is known: no type test
                 return f"({text} if ({t} := {o}) is not None else None)"
         loc = c.loc(node.name)
@@ -321,6 +327,8 @@ class ExprCodegen(Known, Statements):
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
         loc = self.const(self.c.loc(node))
         to, tk = self.tmp(), self.tmp()
+        if self.in_ints(self.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
+            return f"{o}[{sk}]"
         if sk is not None:
             size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
             return f"({to}[{sk}] if _type({to} := {o}) is list and {size} else _index_slow({to}, {sk}, {loc}))"
@@ -344,25 +352,27 @@ class ExprCodegen(Known, Statements):
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
         loc = self.const(self.c.loc(node.op))
-        ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
-        ia, ib = self.kind_of(node.left, scope) == "int", self.kind_of(node.right, scope) == "int"
-        if sa is not None or ia:
-            ta = str(sa) if sa is not None else a
-        if sb is not None or ib:
-            tb = str(sb) if sb is not None else b
-        if (sa is not None or ia) and (sb is not None or ib):
-            both = "True"
-        elif sa is not None or ia:
-            both = f"_type({tb} := {b}) is int"
-        elif sb is not None or ib:
-            both = f"_type({ta} := {a}) is int"
-        else:
-            both = f"((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int))"
+        tr = self.tmp()
+        ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
+        tb, test_b = self._operand(b, sb, self.kind_of(node.right, scope) == "int")
+        tests = [t for t in (test_a, test_b) if t is not None]
+        both = " & ".join(tests) if len(tests) > 1 else tests[0] if tests else None
         if py in ("//", "%") and sb is None:
-            both = f"{both} and {tb} != 0"
+            both = f"{both} and {tb} != 0" if both else f"{tb} != 0"
         n = int(_NUMBER)
-        return (f"({tr} if {both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n} "
-                f"else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))")
+        cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
+        return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
+
+    def _operand(self, text, static, known_int):
+        """(the name of an operand's value, the test that evaluates it once, or None): a number
+        known at load time is its literal; a plain read of a number is read again; any other
+        operand is kept in a temporary (tested to be a whole number unless known to be one)."""
+        if static is not None:
+            return str(static), None
+        if known_int and _PLAIN.fullmatch(text):
+            return text, None
+        t = self.tmp()
+        return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")
 
     def g_compare(self, node, scope):
         a, op = self.x(node.left, scope), str(node.op)
@@ -382,7 +392,7 @@ class ExprCodegen(Known, Statements):
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
         loc = self.const(self.c.loc(node))
-        if self.kind_of(node.coll, scope) == "zv":  # a card in a zone (or none): where the card is
+        if self.kind_of(node.coll, scope) in ("zv", "cell"):  # a card in a zone (or none): where the card is
             ta, tb = self.tmp(), self.tmp()
             call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
             return f"(not {call})" if node.negated else call

@@ -50,9 +50,10 @@ class Known:
         return v if v is not None and -_NUMBER <= v <= _NUMBER else None
 
     def kind_of(self, node, scope):
-        """What an expression gives, when known at load time: "zv" a zone or none, "cv" a card or
-        none, "pv" a player or none, "int" a whole number (a loop's variable over a constant range);
-        else None. Its attributes, or its arithmetic, are then written without type tests."""
+        """What an expression gives, when known at load time: "zv" a zone or none, "cell" a cell of
+        the grid (never none: its row and column are numbers), "cv" a card or none, "pv" a player
+        or none, "int" a whole number (a loop's variable over a constant range), "ints:N" a list
+        of at least N whole numbers (an item of a constant list of such lists); else None. Its attributes, or its arithmetic, are then written without type tests."""
         t = type(node)
         if t is A.Call:
             fname = str(node.fn)
@@ -71,6 +72,10 @@ class Known:
         if t is A.Attr:
             k = self.kind_of(node.obj, scope)
             name = str(node.name)
+            if k == "cell":
+                if name in ("row", "column") and name not in self.m.vars_of("zv"):
+                    return "int"  # a cell of the grid (never none) knows its row and column
+                k = "zv"
             if k == "zv" and name in ("card", "top") and name not in self.m.vars_of("zv"):
                 return "cv"
             if k in ("zv", "cv") and name == "owner" and name not in self.m.vars_of(k):
@@ -81,6 +86,13 @@ class Known:
                     and name not in ("name", "key", "index", "id", "next", "previous"):
                 return "zv"
             return None
+        if t is A.BinOp:  # whole numbers give a whole number (or a rule error)
+            sides = (node.left, node.right)
+            return "int" if all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int"
+                                for x in sides) else None
+        if t is A.Index:
+            k, i = self.kind_of(node.obj, scope), self.static_int(node.key, scope)
+            return "int" if self.in_ints(k, i) else None
         if t is A.Name:
             name = str(node.name)
             if name in scope.inlined:
@@ -117,16 +129,32 @@ class Known:
             return "int" if self.static_range(node, scope) is not None else None
         if t is A.Where:
             return self.elem_kind(node.coll, scope)
-        if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) == "zv" \
+        if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) in ("zv", "cell") \
                 and "cards" not in self.m.vars_of("zv"):
             return "cv"
         if t is A.Name:
             name = str(node.name)
-            if (name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars
-                    or self.m.constant(name) is not _MISS):
+            if name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars:
                 return None
-            return {"cells": "zv", "players": "pv", "cards": "cv"}.get(name)
+            v = self.m.constant(name)
+            if v is not _MISS:  # a constant list of lists of whole numbers: "ints:N", N the shortest
+                if type(v) is list and v and all(type(x) is list and all(type(i) is int for i in x) for x in v):
+                    return f"ints:{min(len(x) for x in v)}"
+                return None
+            if name == "cells":
+                cells = self.m.builtin_value("cells")(None)
+                grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
+                return "cell" if grid else "zv"
+            return {"players": "pv", "cards": "cv"}.get(name)
         return None
+
+    @staticmethod
+    def in_ints(kind, i) -> bool:
+        """Whether item i (known at load time) of a list of kind "ints:N" is there: a number."""
+        if i is None or type(kind) is not str or not kind.startswith("ints:"):
+            return False
+        n = int(kind[5:])
+        return -n <= i < n
 
     def _with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
