@@ -273,7 +273,7 @@ class Game(Flow):
             if action.name not in w.actions:
                 raise IllegalActionError(action, f"window `{w.name}` is open: {player.key} may play "
                                                  + ", ".join(f"`{n}`" for n in (w.decline,) + w.actions))
-        else:
+        elif m.windows:
             w = m.window_action_names.get(action.name)
             if w is not None:
                 raise IllegalActionError(action, f"`{action.name}` is played in window `{w.name}`, "
@@ -282,14 +282,14 @@ class Game(Flow):
                 raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
         a = m.action_by_name.get(action.name)
         if not verify:
-            ctx = rt.Ctx(st, m, player)
-            ctx.locals = [None] * a.nslots
-            by_key = m.value_by_key()
-            for (_, slot, _), key in zip(a.params, action.args):
-                v = by_key.get(key, _MISSING)
-                if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
-                ctx.locals[slot] = v
+            ctx = rt.Ctx(st, m, player, [None] * a.nslots)
+            if a.params:
+                by_key, loc = m.value_by_key(), ctx.locals
+                for (_, slot, _), key in zip(a.params, action.args):
+                    v = by_key.get(key, _MISSING)
+                    if v is _MISSING:
+                        v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
+                    loc[slot] = v
             return ctx, a
         if a is None:
             from .dsl.compiler import did_you_mean

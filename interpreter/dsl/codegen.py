@@ -285,6 +285,8 @@ class ExprCodegen(Known, Statements):
                                hint=did_you_mean(name, m.attribute_names()))
         self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
         if kind == "cell" and _PLAIN.fullmatch(o):  # a cell, never none, read from a local: nothing to test
+            if name in ("row", "column") and name not in m.vars_of("zv"):
+                return f"{o}.attrs[{self.const(name)}]"  # every cell of the grid has both (known.py)
             text = self._attr_text("zv", name, o)
             if text is not None:
                 return text
