@@ -173,5 +173,5 @@ def test_cells_of_a_grid_and_items_of_constant_number_lists_are_known_numbers():
     g = Game.load("tic-tac-toe")
     text = "sum(sum(c.row * 10 + d[1] for d in directions) for c in cells)"
     _, src = compiled(g, text)
-    assert "_index_slow" not in src and "_type(_t" not in src and "L[0].attrs.get(" in src
+    assert "_index_slow" not in src and "_type(_t" not in src and "L[0].attrs[" in src
     assert g.evaluate(g.new_game(seed=1), text) == 40 * 18 + 9  # 4 directions of 9 cells; their column steps sum to 1
