@@ -125,10 +125,17 @@ class Known:
         """The kind (see `kind_of`) of every item of a collection, when known at load time: the
         numbers of a `_Range`, the board's cells, the players, cards, a zone's cards."""
         t = type(node)
-        if t is A.Call and str(node.fn) == "range":
-            return "int" if self.static_range(node, scope) is not None else None
+        if t is A.Call and str(node.fn) == "range":  # the built-in gives whole numbers (or fails)
+            from ..builtins import _range
+            known = "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,))
+            return "int" if known and len(node.args) == 2 else None
         if t is A.Where:
             return self.elem_kind(node.coll, scope)
+        if t is A.ListFor:  # [VALUE for VAR in ITEMS]: what VALUE gives
+            slot = scope.slots.get(str(node.var))
+            if slot is None:
+                return None
+            return self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
         if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) in ("zv", "cell") \
                 and "cards" not in self.m.vars_of("zv"):
             return "cv"
