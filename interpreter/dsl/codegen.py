@@ -39,7 +39,7 @@ from .generated import _HELPERS, _size_of
 from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
 from .known import Known, _Range, _Text
-from .scope import _MISS, CompileError, Scope, did_you_mean
+from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
@@ -83,7 +83,7 @@ class ExprCodegen(Known, Statements):
         function, its number of parameters, whether it is pure), f also has `_interpret_call`:
         ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
         saved = tuple(self.__dict__.get(k) for k in self._STATE)
-        self._reset(node)
+        self._reset(node, scope)
         try:
             text = self.x(node, scope)
             if caller is not None:
@@ -93,8 +93,8 @@ class ExprCodegen(Known, Statements):
             for k, v in zip(self._STATE, saved):
                 setattr(self, k, v)
 
-    def _reset(self, node) -> None:
-        """Start a new module, whose errors nobody foresaw are reported at `node`."""
+    def _reset(self, node, scope) -> None:
+        """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text)."""
         self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
@@ -102,7 +102,7 @@ class ExprCodegen(Known, Statements):
         self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
         self.stmt_locs: list = []  # the positions of statements (statements.py)
         self.names = itertools.count(1)
-        self.where = self.c.loc(node) if node is not None else None
+        self.where = self.c.loc(node, scope) if node is not None else None
 
     def _caller(self, text, scope, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -295,7 +295,7 @@ class ExprCodegen(Known, Statements):
             text = self._attr_text("zv" if kind == "cell" else kind, name, t)
             if text is not None:  # the object's kind is known: no type test
                 return f"({text} if ({t} := {o}) is not None else None)"
-        loc = c.loc(node.name)
+        loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
             try:
@@ -327,7 +327,7 @@ class ExprCodegen(Known, Statements):
     def g_index(self, node, scope):
         sk = self.static_int(node.key, scope)
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         to, tk = self.tmp(), self.tmp()
         if self.in_ints(self.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
             return f"{o}[{sk}]"
@@ -342,7 +342,7 @@ class ExprCodegen(Known, Statements):
         if folded is not None:
             return str(folded)
         v = self.x(node.operand, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         t = self.tmp()
         return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
 
@@ -353,7 +353,7 @@ class ExprCodegen(Known, Statements):
         sa, sb = self.static_int(node.left, scope), self.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
-        loc = self.const(self.c.loc(node.op))
+        loc = self.const(self.c.loc(node.op, scope))
         tr = self.tmp()
         ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
         tb, test_b = self._operand(b, sb, self.kind_of(node.right, scope) == "int")
@@ -383,7 +383,7 @@ class ExprCodegen(Known, Statements):
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
-        loc = self.const(self.c.loc(node.op))
+        loc = self.const(self.c.loc(node.op, scope))
         kop = self.const(op)
         ta, tb = self.tmp(), self.tmp()
         if is_const and v is not None:
@@ -393,7 +393,7 @@ class ExprCodegen(Known, Statements):
 
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         if self.kind_of(node.coll, scope) in ("zv", "cell"):  # a card in a zone (or none): where the card is
             ta, tb = self.tmp(), self.tmp()
             call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
@@ -462,7 +462,7 @@ class ExprCodegen(Known, Statements):
                 del scope.slots["it"]
             else:
                 scope.slots["it"] = saved
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
                           ["return out"], first_lines=["out = []"])
@@ -473,7 +473,7 @@ class ExprCodegen(Known, Statements):
         slot = scope.add(str(name))
         val_t, cond_t = self._with_kind(slot, kind, lambda: (
             self.x(value, scope), self.x(cond, scope) if cond is not None else None))
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         return coll_t, int(slot), val_t, cond_t, loc
 
     def g_comprehension(self, node, scope):
@@ -504,7 +504,7 @@ class ExprCodegen(Known, Statements):
                               [f"    L[{slot}] = x", f"    if {test}:", f"        return {want}"],
                               [f"return {not want}"])
         values = self._list_of(node, scope, value, name, coll, cond)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"
 
     def g_call(self, node, scope):
@@ -513,7 +513,7 @@ class ExprCodegen(Known, Statements):
         if fname in m._IMPURE:
             m.uses_chance = True
         argnodes = node.args
-        loc = c.loc(node)
+        loc = c.loc(node, scope)
         if fname in m.function_defs:
             inline = m.inline_body(fname)
             if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
@@ -525,7 +525,7 @@ class ExprCodegen(Known, Statements):
             holder = m.direct_caller(fname, len(argnodes), node)
             if holder is not None:  # its generated `_call`, once it is compiled
                 return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
-            return f"{self.const(m.function_caller(fname, len(argnodes), node, c))}(ctx{args})"
+            return f"{self.const(m.function_caller(fname, len(argnodes), node, c.loc(node, scope)))}(ctx{args})"
         args = [self.x(a, scope) for a in argnodes]
         if fname in _AGGREGATES and len(args) == 1:
             return (f"_aggregate_of(ctx, {self.const(_AGGREGATES[fname])}, {args[0]}, {self.const(fname)}, "
@@ -569,12 +569,12 @@ class ExprCodegen(Known, Statements):
         reads, so reading one twice costs nothing and changes nothing). The variables of its
         loops take slots of the caller's frame, after its own."""
         tree, params, src = inline
-        inner = Scope()
+        inner = Scope(src=src)
         inner.size = scope.size
         inner.inlined = {p: _Text(a) for p, a in zip(params, args)}
         inner.inlined_kinds = dict(zip(params, kinds))
         try:
-            return self.c.within(src, lambda: self.x(tree, inner))
+            return stamped(src, "expr", lambda: self.x(tree, inner))
         finally:
             scope.size = max(scope.size, inner.size)
 

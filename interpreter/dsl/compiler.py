@@ -20,7 +20,7 @@ from ..yamlio import SourceText
 from . import ast as A
 from .analysis import facts
 from .codegen import ExprCodegen
-from .scope import _MISS, CompileError, Scope, did_you_mean
+from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from .parser import ParseFailure, parse
 
 
@@ -28,74 +28,61 @@ from .continuations import Continuations
 from .templates import Templates
 
 
+def locate(node, src: SourceText | None, kind: str) -> Location:
+    """Where `node` (a typed node or a token) of the text `src` is, in its content file. In an
+    expression (`kind` "expr") folded over several YAML lines, positions are offsets of the
+    one-line text the parser read."""
+    if src is None:
+        return Location("<rules>")
+    line = column = None
+    if isinstance(node, Token):
+        line, column = node.line, node.column
+    elif isinstance(node, A.Node) and node.at is not None:
+        line, column = node.at[0], node.at[1]
+    if line is None:
+        return src.locate(1, 1)
+    if kind == "expr" and "\n" in src.text:
+        off = column - 1
+        before = src.text[:off]
+        line = before.count("\n") + 1
+        column = off - (before.rfind("\n") + 1) + 1
+    return src.locate(line, column)
+
+
 class Compiler(Continuations, Templates):
     """Compiles the snippets of one match. `m` is the match being built."""
 
     def __init__(self, m):
         self.m = m
-        self.src: SourceText | None = None
-        self.kind = "expr"
-        self.replacing = None  # (procedure, index) while an `instead of` rule is compiled: what `super` runs
         self.codegen = ExprCodegen(self)
 
     # ---- entry points ----------------------------------------------------------------
 
-    def problem(self, e: CompileError) -> Problem:
-        saved = self.src, self.kind
-        if getattr(e, "src", None) is not None:  # the text it was raised in (a {piece} of a template...)
-            self.src, self.kind = e.src, e.kind
-        try:
-            loc = self.loc(e.node)
-            return Problem(loc, e.message, hint=e.hint, context=self.src.context(loc) if self.src else "")
-        finally:
-            self.src, self.kind = saved
+    @staticmethod
+    def problem(e: CompileError) -> Problem:
+        """The problem a CompileError reports, at its position in the text it was raised in."""
+        loc = locate(e.node, e.src, e.kind)
+        return Problem(loc, e.message, hint=e.hint, context=e.src.context(loc) if e.src else "")
 
-    def loc(self, node) -> Location:
-        src = self.src
-        if src is None:
-            return Location("<rules>")
-        line = column = None
-        if isinstance(node, Token):
-            line, column = node.line, node.column
-        elif isinstance(node, A.Node) and node.at is not None:
-            line, column = node.at[0], node.at[1]
-        if line is None:
-            return src.locate(1, 1)
-        if self.kind == "expr" and "\n" in src.text:
-            off = column - 1
-            before = src.text[:off]
-            line = before.count("\n") + 1
-            column = off - (before.rfind("\n") + 1) + 1
-        return src.locate(line, column)
+    @staticmethod
+    def loc(node, scope) -> Location:
+        """Where `node` of the text compiled in `scope` is, in its content file."""
+        return locate(node, scope.src, scope.kind)
 
     def expr(self, src: SourceText, scope: Scope, caller=None):
-        """Compile an expression text; returns f(ctx) (see ExprCodegen.function for `caller`)."""
-        self.src, self.kind = src, "expr"
+        """Compile an expression text; returns f(ctx) (see ExprCodegen.function for `caller`).
+        `scope` holds its locals; it is read from `src`."""
         tree = parse(src, "expr")
-        return self.within(src, lambda: self.codegen.function(tree, scope, caller), restore=False)
+        scope = scope if scope.src is src else scope.reading(src)
+        return stamped(src, "expr", lambda: self.codegen.function(tree, scope, caller))
 
-    def within(self, src: SourceText, compile_, restore: bool = True):
-        """Run `compile_()` with positions taken in the expression text `src`; a CompileError
-        leaving it keeps that text (it is reported there)."""
-        saved = self.src, self.kind
-        self.src, self.kind = src, "expr"
-        try:
-            return compile_()
-        except CompileError as e:
-            if getattr(e, "src", None) is None:
-                e.src, e.kind = src, "expr"
-            raise
-        finally:
-            if restore:
-                self.src, self.kind = saved
-
-    def super_target(self, node):
+    def super_target(self, node, scope):
         """(procedure, number of its parameters) of `super`: what the `instead of` rule being
         compiled replaces; its arguments, when written, must be that many."""
-        if self.replacing is None:
+        if scope.replacing is None:
             raise CompileError("`super` runs what an `instead of` rule replaces: it is only written in one", node,
                                hint="call the procedure with `do NAME(...)`")
-        name, _ = self.replacing
+        name, _ = scope.replacing
         n = len(self.m.procedure_params[name])
         if node.args is not None and len(node.args) != n:
             raise CompileError(f"`super` of `{name}` takes {n} argument(s), got {len(node.args)}", node)
@@ -104,7 +91,7 @@ class Compiler(Continuations, Templates):
     def super_call(self, node, scope):
         """(procedure, f(ctx) -> the argument values) of `super`: its own arguments, or the
         replaced procedure's parameters as they are now."""
-        name, n = self.super_target(node)
+        name, n = self.super_target(node, scope)
         if node.args is None:
             return name, (lambda ctx: ctx.locals[:n])
         argfs = self.args(node.args, scope)
@@ -132,7 +119,7 @@ class Compiler(Continuations, Templates):
 
     def e(self, node, scope):
         """An expression tree compiled to f(ctx): Python source written by codegen.py."""
-        return self.codegen.function(node, scope)
+        return stamped(scope.src, scope.kind, lambda: self.codegen.function(node, scope))
 
     def string(self, tok) -> str:
         s = str(tok)[1:-1]

@@ -28,7 +28,7 @@ from ..model import Card, Seat, Zone
 from . import ast as A
 from . import kinds
 from .ops import _NUMBER, _arith
-from .scope import CompileError, did_you_mean
+from .scope import CompileError, did_you_mean, stamped
 
 _MARK = "# @"  # a line `# @N`: the lines after it are statement N's (until the next mark)
 
@@ -38,8 +38,11 @@ class Statements:
         """f(ctx) running `stmts`, then returning `then[0](ctx)` (`then`: a one-element holder,
         filled when what follows is compiled; None: nothing). A `stop` ends the statements and
         returns `stop(ctx)` (None: nothing)."""
+        return stamped(scope.src, scope.kind, lambda: self._statements(stmts, scope, then, stop))
+
+    def _statements(self, stmts, scope, then, stop):
         saved = tuple(self.__dict__.get(k) for k in self._STATE)
-        self._reset(stmts[0] if stmts else None)
+        self._reset(stmts[0] if stmts else None, scope)
         try:
             body = []
             for s in stmts:
@@ -67,13 +70,13 @@ class Statements:
             out += self.s(s, scope)
         return ["    " + line for line in (out or ["pass"])]
 
-    def mark(self, node) -> str:
+    def mark(self, node, scope) -> str:
         """The line that maps the lines after it to `node`'s position."""
-        self.stmt_locs.append(self.c.loc(node))
+        self.stmt_locs.append(self.c.loc(node, scope))
         return f"{_MARK}{len(self.stmt_locs) - 1}"
 
     def s_let(self, node, scope):
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         value = self.x(node.value, scope)  # the value first: `let x = x + 1` reads the outer x
         slot = scope.add(str(node.name))
         return [mark, f"L[{int(slot)}] = {value}"]
@@ -82,47 +85,47 @@ class Statements:
         return ["pass"]
 
     def s_stop(self, node, scope):
-        return [self.mark(node), "raise _Stop()"]
+        return [self.mark(node, scope), "raise _Stop()"]
 
     def s_fail(self, node, scope):
         msg = self.c.string(node.message)
-        return [self.mark(node), f"raise _RuleRuntimeError({self.const(msg)}, {self.const(self.c.loc(node))})"]
+        return [self.mark(node, scope), f"raise _RuleRuntimeError({self.const(msg)}, {self.const(self.c.loc(node, scope))})"]
 
     def s_log(self, node, scope):
         said = self.c.template(node.message, scope).said  # written again for each viewer (templates.Said)
-        return [self.mark(node), f"ctx.events.append(({self.const('log')}, [{self.const(said)}(ctx)]))"]
+        return [self.mark(node, scope), f"ctx.events.append(({self.const('log')}, [{self.const(said)}(ctx)]))"]
 
     def s_finish(self, node, scope):
-        return [self.mark(node), f"_finish(ctx.st[{self.const('flow')}], {self.const(str(node.what))})"]
+        return [self.mark(node, scope), f"_finish(ctx.st[{self.const('flow')}], {self.const(str(node.what))})"]
 
     def s_if(self, node, scope):
         out = []
         for i, (cond, body) in enumerate(node.branches):
-            mark = self.mark(node if i == 0 else cond)  # an `elif` line: its condition's position
+            mark = self.mark(node if i == 0 else cond, scope)  # an `elif` line: its condition's position
             out += [mark, f"{'if' if i == 0 else 'elif'} {self.x(cond, scope)}:"] + self.block(body, scope)
         if node.otherwise is not None:
             out += ["else:"] + self.block(node.otherwise, scope)
         return out
 
     def s_for(self, node, scope):
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         slot = scope.add(str(node.var))
         coll = self.x(node.coll, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         t = self.tmp()
         body = self.block(node.body, scope)
         return [mark, f"for {t} in _for_items(ctx, {coll}, {loc}, {self.const(self.c.iterable_at)}):",
                 f"    L[{int(slot)}] = {t}"] + body
 
     def s_repeat(self, node, scope):
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         count = self.x(node.count, scope)
         body = self.block(node.body, scope)
-        return [mark, f"for {self.tmp()} in _repeat_times(ctx, {count}, {self.const(self.c.loc(node))}):"] + body
+        return [mark, f"for {self.tmp()} in _repeat_times(ctx, {count}, {self.const(self.c.loc(node, scope))}):"] + body
 
     def s_assign(self, node, scope):
         target, op, value = node.target, str(node.op), node.value
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         val = self.x(value, scope)
         setter = self.setter(target, scope)  # "...{v}..." with the value's text in place of {v}
         kinds.check_assigned(self.c, target, op, value, scope)
@@ -130,7 +133,7 @@ class Statements:
             t = self.tmp()
             return [mark, f"{t} = {val}", setter.format(v=t)]
         get = self.x(target, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
         py, n = op[0], int(_NUMBER)
         return [mark, f"{ta} = {get}", f"{tb} = {val}",
@@ -150,7 +153,7 @@ class Statements:
                 if enc is None:
                     return f"ctx.st[{self.const('gv')}][{self.const(name)}] = {{v}}"
                 return (f"_set_global(ctx, {self.const(name)}, {self.const(enc)}, {self.const(m.gvars[name]['type'])}, "
-                        f"{{v}}, {self.const(self.c.loc(node))})")
+                        f"{{v}}, {self.const(self.c.loc(node, scope))})")
             raise CompileError(f"`{name}` is not a variable", node,
                                hint=did_you_mean(name, list(scope.slots) + list(m.gvars)) or "declare it under `vars:`")
         if type(node) is A.Attr:
@@ -165,38 +168,38 @@ class Statements:
                 raise CompileError(f"`{name}` is not a variable of cards, players or zones", node.name,
                                    hint=did_you_mean(name, known) or "declare it under `vars:` to change it")
             return (f"_set_var(ctx, {obj}, {{v}}, {self.const(by_type)}, {self.const(name)}, "
-                    f"{self.const(self.c.loc(node))})")
+                    f"{self.const(self.c.loc(node, scope))})")
         raise CompileError("only a variable, or `thing.variable`, can be assigned", node)
 
     def s_move(self, node, scope):
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         what, where = self.x(node.what, scope), self.x(node.to, scope)
         top = node.place is not None and str(node.place) == "top"
-        return [mark, f"_move(ctx, {what}, {where}, {top}, {self.const(self.c.loc(node))})"]
+        return [mark, f"_move(ctx, {what}, {where}, {top}, {self.const(self.c.loc(node, scope))})"]
 
     def s_swap(self, node, scope):
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         a, b = self.x(node.a, scope), self.x(node.b, scope)
-        return [mark, f"_swap(ctx, {a}, {b}, {self.const(self.c.loc(node))})"]
+        return [mark, f"_swap(ctx, {a}, {b}, {self.const(self.c.loc(node, scope))})"]
 
     def s_cycle(self, node, scope):
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         zones = self.x(node.zones, scope)
         backward = node.direction is not None and str(node.direction) == "backward"
-        return [mark, f"_cycle(ctx, {zones}, {backward}, {self.const(self.c.loc(node))})"]
+        return [mark, f"_cycle(ctx, {zones}, {backward}, {self.const(self.c.loc(node, scope))})"]
 
     def s_shuffle(self, node, scope):
         self.m.uses_chance = True
-        mark = self.mark(node)
-        return [mark, f"_shuffle(ctx, {self.x(node.zone, scope)}, {self.const(self.c.loc(node))})"]
+        mark = self.mark(node, scope)
+        return [mark, f"_shuffle(ctx, {self.x(node.zone, scope)}, {self.const(self.c.loc(node, scope))})"]
 
     def s_draw(self, node, scope):
         if any(z.get("refill_from") for z in self.m.rs.zones.values()):
             self.m.uses_chance = True  # a draw from an empty pile shuffles its refill in
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         n = self.x(node.count, scope) if node.count is not None else "1"
         a, b = self.x(node.source, scope), self.x(node.to, scope)
-        return [mark, f"_draw(ctx, {n}, {a}, {b}, {self.const(self.c.loc(node))})"]
+        return [mark, f"_draw(ctx, {n}, {a}, {b}, {self.const(self.c.loc(node, scope))})"]
 
     def _dispatch(self, mark, name, args, dispatch, what, loc, args_first=True):
         """Lines of a call that cannot suspend: the budget's step, the event logged, the call."""
@@ -211,7 +214,7 @@ class Statements:
     def s_call(self, node, scope):
         """`emit EVENT(...)` or `do PROCEDURE(...)` that cannot suspend: logged, then dispatched."""
         c, m = self.c, self.m
-        mark = self.mark(node)
+        mark = self.mark(node, scope)
         name = str(node.name)
         args = "[" + ", ".join(self.x(a, scope) for a in node.args) + "]"
         c.check_arity(node, name, len(node.args))
@@ -219,15 +222,15 @@ class Statements:
             dispatch = (m.procedure_direct_plain if node.unpreventable else m.procedure_direct)(name)
         else:
             dispatch = m.event_direct(name)
-        return self._dispatch(mark, name, args, dispatch, f"`{name}`", c.loc(node))
+        return self._dispatch(mark, name, args, dispatch, f"`{name}`", c.loc(node, scope))
 
     def s_super(self, node, scope):
         c = self.c
-        mark = self.mark(node)
-        name, n = c.super_target(node)
+        mark = self.mark(node, scope)
+        name, n = c.super_target(node, scope)
         args = f"L[:{int(n)}]" if node.args is None else "[" + ", ".join(self.x(a, scope) for a in node.args) + "]"
-        dispatch = self.m.super_direct(*c.replacing)
-        return self._dispatch(mark, None, args, dispatch, f"`super` of `{name}`", c.loc(node), args_first=False)
+        dispatch = self.m.super_direct(*scope.replacing)
+        return self._dispatch(mark, None, args, dispatch, f"`super` of `{name}`", c.loc(node, scope), args_first=False)
 
     def s_choose(self, node, scope):  # only reached when wrongly compiled direct
         raise CompileError("internal: choose compiled as direct", node)
