@@ -117,13 +117,18 @@ def test_known_kinds_and_constant_ranges_skip_type_tests():
     g = Game.load("tic-tac-toe")
     _, src = compiled(g, "cell(1, 2).card.owner")
     assert "_Zone" not in src and "_Card" not in src        # a cell, its card, its owner: no type tests
-    _, src = compiled(g, "all(i >= 0 for i in range(0, 2))")
+    _, src = compiled(g, "all(i >= 0 for i in range(0, 9))")
     assert "for x in _k" in src and "\n_c" not in src       # constant numbers: no call of range()
+    _, src = compiled(g, "all(i >= 0 for i in range(0, 2))")
+    assert "for x in" not in src and "\n_c" not in src      # a few of them: one test each, no loop
     st = g.new_game(seed=1)
     g.apply_in_place(st, "play r1c2")
     assert g.evaluate(st, "cell(1, 2).card.owner") == g.m.seats[0]
     assert g.evaluate(st, "cell(9, 9).card.owner") is None
     assert g.evaluate(st, "[i * 2 for i in range(0, 2)]") == [0, 2, 4]
+    assert g.evaluate(st, "any(i * 1 + 0 == 2 for i in range(0, 2))") is True
+    assert g.evaluate(st, "all(i * 0 + 1 - 1 == 0 for i in range(0, 3))") is True
+    assert g.evaluate(st, "any(i == 3 for i in range(0, 2))") is False
     assert g.evaluate(st, "count(c.card.owner == me for c in cells)", me=0) == 1
 
 

@@ -43,7 +43,8 @@ from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
-_PLAIN = re.compile(r"L\[\d+\](\[-?\d+\])?|_k\d+")  # texts that read a value (a local, a global) without computing
+_UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
+_PLAIN = re.compile(r"L\[\d+\](\[-?\d+\]|\.attrs\[_k\d+\])?|_k\d+|\d+")  # texts that read a value (a local, a global) without computing
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
@@ -353,6 +354,10 @@ class ExprCodegen(Known, Statements):
         sa, sb = self.static_int(node.left, scope), self.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
+        simple = self._identity(op, a, sa, self.kind_of(node.left, scope) == "int",
+                                b, sb, self.kind_of(node.right, scope) == "int")
+        if simple is not None:
+            return simple
         loc = self.const(self.c.loc(node.op, scope))
         tr = self.tmp()
         ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
@@ -364,6 +369,30 @@ class ExprCodegen(Known, Statements):
         n = int(_NUMBER)
         cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
         return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
+
+    @staticmethod
+    def _identity(op, a, sa, ia, b, sb, ib):
+        """The text of `a op b` when it is one of its operands or 0, both being whole numbers
+        (x * 1, x + 0, 0 * x...), else None. A dropped operand is a plain read: nothing is lost."""
+        if sa is None and a == "0":
+            sa = 0
+        if sb is None and b == "0":
+            sb = 0
+        ka, kb = sa is not None or ia, sb is not None or ib
+        if not (ka and kb):
+            return None
+        if op == "*":
+            if (sa == 0 and (sb is not None or _PLAIN.fullmatch(b))) or (sb == 0 and (sa is not None or _PLAIN.fullmatch(a))):
+                return "0"
+            if sa == 1:
+                return b
+            if sb == 1:
+                return a
+        if op == "+" and sa == 0:
+            return b
+        if op in ("+", "-") and sb == 0:
+            return a
+        return None
 
     def _operand(self, text, static, known_int):
         """(the name of an operand's value, the test that evaluates it once, or None): a number
@@ -425,7 +454,9 @@ class ExprCodegen(Known, Statements):
 
     # ---- loops: helper functions ----------------------------------------------------------
 
-    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=()):
+    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=(), unrolled=None):
+        """A helper going through the items (`unrolled`: the lines of each item of a constant
+        range, in place of the loop)."""
         name = f"_g{next(self.names)}"
         if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers, spent as it would
             lo, hi, rloc = items_text
@@ -444,8 +475,7 @@ class ExprCodegen(Known, Statements):
             "if b < 0:",
             f"    _spend_failed(ctx, {loc}, {self.const(what)})",
             *first_lines,
-            f"for x in {items}:",
-            *body_lines,
+            *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
             *result_lines])
         return f"{name}(ctx, L)"
 
@@ -496,6 +526,18 @@ class ExprCodegen(Known, Statements):
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
         if fname in ("any", "all") and not self.c._draws_chance(node):
             want = fname == "any"
+            r = self.static_range(coll, scope)
+            if r is not None and r[1] - r[0] + 1 <= _UNROLL:  # a few known numbers: one test each
+                scope.add(str(name))  # the frame keeps the slot the loop would take
+                lines = []
+                for i in range(r[0], r[1] + 1):
+                    val_t, cond_t = self._with_number(scope, str(name), i, lambda: (
+                        self.x(value, scope), self.x(cond, scope) if cond is not None else None))
+                    test = val_t if want else f"not {val_t}"
+                    lines += [f"if ({cond_t}) and {test}:" if cond_t is not None else f"if {test}:",
+                              f"    return {want}"]
+                loc = self.const(self.c.loc(node, scope))
+                return self._loop(r, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
             coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
             test = val_t if want else f"not {val_t}"
             if cond_t is not None:

@@ -16,6 +16,15 @@ class _Text(str):
     """An inlined function's argument: Python text to use in place of its parameter."""
 
 
+class _Int(_Text):
+    """A number known at load time standing for a name (a loop's variable, unrolled)."""
+
+    def __new__(cls, value: int):
+        text = super().__new__(cls, str(value) if value >= 0 else f"({value})")
+        text.value = value
+        return text
+
+
 class _Range(tuple):
     """(low, high, position) of a `range(low, high)` known at load time, as a loop's collection."""
 
@@ -29,8 +38,10 @@ class Known:
             v = node.value
         elif t is A.Name:
             name = str(node.name)
-            if (name in scope.inlined or name in scope.slots or name in scope.bound or name == "me"
-                    or name in self.m.gvars):
+            if name in scope.inlined:
+                v = scope.inlined[name]
+                return v.value if type(v) is _Int else None
+            if name in scope.slots or name in scope.bound or name == "me" or name in self.m.gvars:
                 return None
             v = self.m.constant(name)
             if v is _MISS or type(v) is not int:
@@ -162,6 +173,18 @@ class Known:
             return False
         n = int(kind[5:])
         return -n <= i < n
+
+    def _with_number(self, scope, name: str, value: int, write):
+        """`write()` while `name` stands for the number `value` (a loop unrolled)."""
+        saved = scope.inlined.get(name, _MISS)
+        scope.inlined[name] = _Int(value)
+        try:
+            return write()
+        finally:
+            if saved is _MISS:
+                del scope.inlined[name]
+            else:
+                scope.inlined[name] = saved
 
     def _with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
