@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import itertools
 import marshal
-import re
 
 from . import ast as A
 
@@ -38,13 +37,12 @@ from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
-from .known import Known, _Range, _Text
+from .known import _PLAIN, Known, _Range, _Text
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
-_PLAIN = re.compile(r"L\[\d+\](\[-?\d+\]|\.attrs\[_k\d+\])?|_k\d+|\d+")  # texts that read a value (a local, a global) without computing
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
@@ -369,41 +367,6 @@ class ExprCodegen(Known, Statements):
         n = int(_NUMBER)
         cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
         return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
-
-    @staticmethod
-    def _identity(op, a, sa, ia, b, sb, ib):
-        """The text of `a op b` when it is one of its operands or 0, both being whole numbers
-        (x * 1, x + 0, 0 * x...), else None. A dropped operand is a plain read: nothing is lost."""
-        if sa is None and a == "0":
-            sa = 0
-        if sb is None and b == "0":
-            sb = 0
-        ka, kb = sa is not None or ia, sb is not None or ib
-        if not (ka and kb):
-            return None
-        if op == "*":
-            if (sa == 0 and (sb is not None or _PLAIN.fullmatch(b))) or (sb == 0 and (sa is not None or _PLAIN.fullmatch(a))):
-                return "0"
-            if sa == 1:
-                return b
-            if sb == 1:
-                return a
-        if op == "+" and sa == 0:
-            return b
-        if op in ("+", "-") and sb == 0:
-            return a
-        return None
-
-    def _operand(self, text, static, known_int):
-        """(the name of an operand's value, the test that evaluates it once, or None): a number
-        known at load time is its literal; a plain read of a number is read again; any other
-        operand is kept in a temporary (tested to be a whole number unless known to be one)."""
-        if static is not None:
-            return str(static), None
-        if known_int and _PLAIN.fullmatch(text):
-            return text, None
-        t = self.tmp()
-        return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")
 
     def g_compare(self, node, scope):
         a, op = self.x(node.left, scope), str(node.op)

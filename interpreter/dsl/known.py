@@ -1,15 +1,23 @@
 """What the code generator knows of an expression at load time (a part of ExprCodegen, codegen.py):
 whole numbers it can fold, the kind of value an expression gives (a zone, a card, a player, a
 number: its attributes are then read without type tests), the numbers of a `range(a, b)` with
-known bounds (a loop goes through them as constants), and which expressions read a loop's variable.
+known bounds (a loop goes through them as constants), and which expressions read a loop's variable;
+arithmetic of known numbers (an operand evaluated once, identities such as x * 1 folded).
 """
 from __future__ import annotations
+
+import re
 
 from ..model import Card, Seat, Zone
 from . import ast as A
 from .analysis import facts
 from .ops import _NUMBER
 from .scope import _MISS, Scope
+
+
+_PLAIN = re.compile(r"L\[\d+\](\[-?\d+\]|\.attrs\[_k\d+\])?|_k\d+|\d+")
+# ^ generated texts that read a value without computing anything: a local, an item of it by a
+#   literal index, a cell's attribute, a global, a literal (reading one twice changes nothing)
 
 
 class _Text(str):
@@ -201,3 +209,38 @@ class Known:
     def _loop_dependent(self, node, scope) -> bool:
         """Whether an expression reads the variable of a loop being written (a slot it binds)."""
         return any(n in scope.slots and scope.slots[n] in self.slot_kinds for n in facts(node).names)
+
+    @staticmethod
+    def _identity(op, a, sa, ia, b, sb, ib):
+        """The text of `a op b` when it is one of its operands or 0, both being whole numbers
+        (x * 1, x + 0, 0 * x...), else None. A dropped operand is a plain read: nothing is lost."""
+        if sa is None and a == "0":
+            sa = 0
+        if sb is None and b == "0":
+            sb = 0
+        ka, kb = sa is not None or ia, sb is not None or ib
+        if not (ka and kb):
+            return None
+        if op == "*":
+            if (sa == 0 and (sb is not None or _PLAIN.fullmatch(b))) or (sb == 0 and (sa is not None or _PLAIN.fullmatch(a))):
+                return "0"
+            if sa == 1:
+                return b
+            if sb == 1:
+                return a
+        if op == "+" and sa == 0:
+            return b
+        if op in ("+", "-") and sb == 0:
+            return a
+        return None
+
+    def _operand(self, text, static, known_int):
+        """(the name of an operand's value, the test that evaluates it once, or None): a number
+        known at load time is its literal; a plain read of a number is read again; any other
+        operand is kept in a temporary (tested to be a whole number unless known to be one)."""
+        if static is not None:
+            return str(static), None
+        if known_int and _PLAIN.fullmatch(text):
+            return text, None
+        t = self.tmp()
+        return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")
