@@ -10,6 +10,7 @@ from .listing import window_lister
 from .simultaneous import Simultaneous
 
 _MAX_SETTLE = 10_000
+_MISSING = object()
 
 
 class Flow(Simultaneous):
@@ -219,12 +220,14 @@ class Flow(Simultaneous):
     def _next_step(self, ctx):
         st, m = ctx.st, self.m
         flow = st["flow"]
-        player = rt.turn_player(m, st)
+        player = _MISSING
         i = flow["step"] + 1
         while i < len(m.steps):
             step = m.steps[i]
             if step.skip is not None:
                 f, size = step.skip
+                if player is _MISSING:  # asked only of a step that may be skipped
+                    player = rt.turn_player(m, st)
                 ctx.me = player
                 ctx.locals = [None] * size
                 if f(ctx):
