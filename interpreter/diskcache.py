@@ -44,21 +44,44 @@ def fingerprint() -> str:
     """What the cached values depend on besides their texts: interpret's own code and libraries."""
     global _fingerprint
     if _fingerprint is None:
-        from importlib.metadata import PackageNotFoundError, version
-
         from .paths import grammar_path
         h = hashlib.sha256(sys.version.encode())
-        for lib in ("lark", "ruamel.yaml"):
-            try:
-                h.update(f"{lib} {version(lib)}".encode())
-            except PackageNotFoundError:
-                h.update(lib.encode())
+        for lib in ("lark", "ruamel.yaml", "jsonschema"):
+            h.update(f"{lib} {_installed(lib)}".encode())
         here = Path(__file__).resolve().parent
         for path in sorted(here.rglob("*.py")) + [grammar_path()]:
             h.update(path.name.encode())
             h.update(path.read_bytes())
         _fingerprint = h.hexdigest()[:16]
     return _fingerprint
+
+
+def _installed(lib: str) -> str:
+    """Which release of a library is installed: the names of its metadata folders next to it
+    (`lark-1.3.1.dist-info`), found without importing it or importlib.metadata (slow to import),
+    else the size and time of its main file."""
+    import importlib.util
+    import re
+    try:
+        spec = importlib.util.find_spec(lib)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin:
+        return "absent"
+    package = Path(spec.origin).parent
+    home = package.parent
+    for _ in lib.split(".")[1:]:  # ruamel/yaml/__init__.py: the metadata is beside ruamel/
+        home = home.parent
+    want = re.sub(r"[-_.]+", "_", lib).lower()
+    try:
+        names = sorted(n for n in os.listdir(home) if n.endswith((".dist-info", ".egg-info"))
+                       and re.sub(r"[-_.]+", "_", n.split("-")[0]).lower() == want)
+    except OSError:
+        names = []
+    if names:
+        return " ".join(names)
+    st = os.stat(spec.origin)
+    return f"{spec.origin} {st.st_size} {st.st_mtime_ns}"
 
 
 def key_of(*parts: str) -> bytes:
