@@ -10,7 +10,6 @@ from . import chance
 from .errors import RuleRuntimeError
 from .limits import DEFAULT, BudgetExceeded, size_failed, spend_failed
 from .model import Card, Seat, Zone, label_of
-from .state import zone_with, zone_without
 
 
 class Stop(Exception):
@@ -165,10 +164,13 @@ def move(ctx, card, zone, top=False):
         return
     if zone.capacity is not None and len(dest) >= zone.capacity:
         raise RuleRuntimeError(f"cannot move {card} to {zone}: it is full ({zone.capacity})")
-    if old >= 0:
-        zl[old] = zone_without(zl[old], card.id)
-    zl[zone.id] = zone_with(dest, card.id, top)
-    loc[card.id] = zone.id
+    cid = card.id
+    if old >= 0:  # zones' contents are tuples, replaced, never changed in place (state.py)
+        ids = zl[old]
+        i = ids.index(cid)
+        zl[old] = ids[:i] + ids[i + 1:]
+    zl[zone.id] = (cid, *dest) if top else (*dest, cid)
+    loc[cid] = zone.id
     if ctx.m.on_entered is not None:
         ctx.m.on_entered(ctx, card, zone)
 
