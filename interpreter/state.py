@@ -4,9 +4,9 @@ JSON form, and the few functions that change its shared parts.
 Layout: `z` is a list with one tuple of card ids per zone; `cv`, `zv`, `pv` map each variable of
 cards, zones and seats to a tuple of values indexed by id. Those tuples are never changed in place:
 a change puts a new tuple in their place (`put`, `zone_with`, `zone_without`, runtime.move), so
-`clone` shares them and copies only the containers around them (a mid-game Dark Agent state: 261
-references copied instead of 2,313). Everything else (`loc`, `gv`, `flow`, `used`, `pending`,
-`forced`) is copied by `clone`. Values are never changed in place either (`l += [x]` makes a new
+`clone` shares them and copies only the containers around them (mid-game in the largest bundled
+game, 140 cards and 70 zones: 261 references copied instead of 2,313). Everything else (`loc`,
+`gv`, `flow`, `used`, `pending`, `forced`) is copied by `clone`. Values are never changed in place either (`l += [x]` makes a new
 list). A writer that changed a shared tuple's contents would fail loudly (tuples have no
 `append`); one that wrote a list back is caught by tests/test_engine.py.
 """
