@@ -6,9 +6,9 @@ cards, zones and seats to a tuple of values indexed by id. Those tuples are neve
 a change puts a new tuple in their place (`put`, `zone_with`, `zone_without`, runtime.move), so
 `clone` shares them and copies only the containers around them (mid-game in the largest bundled
 game, 140 cards and 70 zones: 261 references copied instead of 2,313). Everything else (`loc`,
-`gv`, `flow`, `used`, `pending`, `forced`) is copied by `clone`. Values are never changed in place either (`l += [x]` makes a new
-list). A writer that changed a shared tuple's contents would fail loudly (tuples have no
-`append`); one that wrote a list back is caught by tests/test_engine.py.
+`gv`, `flow`, `used`, `pending`, `forced`) is copied by `clone`. Values are never changed in place
+either (`l += [x]` makes a new list). A writer that changed a shared tuple's contents would fail
+loudly (tuples have no `append`); one that wrote a list back is caught by tests/test_engine.py.
 """
 from __future__ import annotations
 
