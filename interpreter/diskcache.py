@@ -1,12 +1,14 @@
 """A cache on disk of what is slow to rebuild and depends only on a text, as Python keeps .pyc files:
-YAML files read with their positions, rules texts parsed into typed trees, and generated Python
-compiled to code objects. A fresh process that loads a game it loaded before skips that work.
+YAML files read with their positions, rules texts parsed into typed trees, generated Python
+compiled to code objects, and which documents the JSON Schema passed (schema.py). A fresh process
+that loads a game it loaded before skips that work.
 
 - Where: `$INTERPRET_CACHE_DIR`, else `$XDG_CACHE_HOME/interpret`, else `~/.cache/interpret`.
   `INTERPRET_CACHE=off` turns it off.
 - Each store is one file under a folder named by a fingerprint of interpret itself (its Python
-  modules, its grammar, the Python, lark and ruamel.yaml versions), so a changed interpret never
-  reads what an older one wrote. Keys are the texts themselves (hashed): a changed text is a miss.
+  modules, its grammar, the Python, lark, ruamel.yaml and jsonschema versions), so a changed
+  interpret never reads what an older one wrote. Keys are the texts themselves (hashed): a changed
+  text is a miss.
 - Stores are read once, when first asked, and written back at exit when something was added,
   merged with what another process may have written meanwhile, through a temporary file and a
   rename (never half-written). A store that cannot be read is ignored and rebuilt.
