@@ -18,6 +18,7 @@ from ..errors import Location, Problem
 from ..limits import BudgetExceeded, spend_failed
 from ..model import Card, Seat, Zone, label_of
 from ..yamlio import SourceText
+from ..state import put
 from . import ast as A
 from . import kinds
 from .analysis import facts
@@ -434,7 +435,7 @@ class Compiler(Continuations, Templates):
                     raise rt.RuleRuntimeError(f"cannot set `{name}` on {o!r}", loc)
                 kind, enc = entry
                 try:
-                    ctx.st[kind][name][o.id] = enc(v) if enc else v
+                    put(ctx.st[kind], name, o.id, enc(v) if enc else v)
                 except (AttributeError, TypeError):
                     typ = m.vars_of(kind)[name]["type"]
                     raise rt.RuleRuntimeError(f"`{name}` holds a {typ}, not {label_of(v)}", loc) from None
