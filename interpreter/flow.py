@@ -299,6 +299,6 @@ class Flow(Simultaneous):
             else:
                 values = st[kind][name]
                 if isinstance(default, list):
-                    st[kind][name] = [list(default) for _ in values]
+                    st[kind][name] = tuple([list(default) for _ in values])
                 else:
-                    st[kind][name] = [default] * len(values)
+                    st[kind][name] = (default,) * len(values)

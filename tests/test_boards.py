@@ -92,3 +92,40 @@ actions:
 """)
     st = g.new_game(seed=1)
     assert [z.key for z in g.evaluate(st, "neighbors(cell(1, 2))")] == expected
+
+
+GRID_AND_EDGES = """
+game: {name: g, players: {min: 1, max: 2}}
+board:
+  grid: {columns: 4, edges: all, rows: [{rows: 1-3}]}
+  cells:
+    - {name: far, attrs: {kind: far}}
+  edges:
+    - {from: far, to: r1c1, kind: bridge}
+    - {from: r3c4, to: far, kind: bridge}
+flow: {turn: {steps: [{name: play}]}}
+actions:
+  pass: {effect: finish game}
+"""
+
+
+@pytest.mark.parametrize("text", [RING, GRID_AND_EDGES], ids=["ring", "grid"])
+def test_the_board_graph_is_built_as_networkx_would_build_it(make_game, text):
+    """The board's graph (definition/graph.py, without networkx) holds and iterates the same nodes,
+    neighbours and edges as the networkx.Graph it stands for; paths still come from networkx."""
+    import networkx as nx
+    g = make_game(text)
+    mine = g.m.graph
+    theirs = mine.as_networkx()
+    assert type(mine) is not nx.Graph and isinstance(theirs, nx.Graph)
+    assert list(mine.nodes) == list(theirs.nodes) and len(mine.nodes) == len(g.m.cells)
+    assert {n: mine.nodes[n] for n in mine.nodes} == dict(theirs.nodes(data=True))
+    assert [list(mine.neighbors(n)) for n in mine.nodes] == [list(theirs.neighbors(n)) for n in theirs.nodes]
+    assert list(mine.edges(data=True)) == list(theirs.edges(data=True))
+    st = g.new_game(seed=1)
+    cells = g.m.cells
+    for a in cells:
+        for b in cells:
+            want = nx.shortest_path(theirs, a.id, b.id) if nx.has_path(theirs, a.id, b.id) else []
+            got = g.evaluate(st, f'path(zone_named("{a.key}"), zone_named("{b.key}"))')
+            assert [z.id for z in got] == want

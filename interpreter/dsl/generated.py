@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import runtime as rt
 from ..limits import BudgetExceeded, spend_failed
 from ..model import Card, Seat, Zone, label_of
+from ..state import put
 from .ops import _num
 
 
@@ -176,9 +177,10 @@ def _set_var(ctx, o, v, by_type, name, loc):
         raise rt.RuleRuntimeError(f"cannot set `{name}` on {o!r}", loc)
     kind, enc, typ = entry
     try:
-        ctx.st[kind][name][o.id] = enc(v) if enc else v
+        v = enc(v) if enc else v
     except (AttributeError, TypeError):
         raise rt.RuleRuntimeError(f"`{name}` holds a {typ}, not {label_of(v)}", loc) from None
+    put(ctx.st[kind], name, o.id, v)  # the variable's table is a tuple: replaced, never changed in place
 
 
 def _move(ctx, w, z, top, loc):
