@@ -6,6 +6,7 @@ board graph, chance. Content refers to them by name (`cell.row`, `neighbors(c, "
 """
 from __future__ import annotations
 
+import networkx as nx
 
 from .results import score_of, winners
 from . import runtime as rt
@@ -107,9 +108,8 @@ def _neighbors(ctx, z, kind=None):
 def _path(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).path(a, b, kind)
-    import networkx as nx
     try:
-        ids = nx.shortest_path(ctx.m.graph.as_networkx(), a.id, b.id)
+        ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:
         return []
     return [ctx.m.zones[i] for i in ids]
@@ -118,9 +118,8 @@ def _path(ctx, a, b, kind=None):
 def _distance(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).distance(a, b, kind)
-    import networkx as nx
     try:
-        return nx.shortest_path_length(ctx.m.graph.as_networkx(), a.id, b.id)
+        return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:
         return None
 

@@ -374,5 +374,8 @@ def test_a_whole_game_keeps_the_shared_parts_of_its_states_tuples(seed):
         assert to_json(state) == before, f"{action} on a clone changed the original"
         state = twin
         assert shared_parts_not_tuples(state) == [], f"after {action}"
+        if steps % 10 == 0:  # what a searching bot plays on: a determinized state, shaped alike
+            seen = game.determinize(state, steps % 4, random.Random(steps))
+            assert shared_parts_not_tuples(seen) == [], f"determinized after {action}"
         steps += 1
     assert steps > 50

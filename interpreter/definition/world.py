@@ -4,6 +4,7 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 """
 from __future__ import annotations
 
+import networkx as nx
 
 from .. import limits as lim
 from .. import runtime as rt
@@ -12,7 +13,6 @@ from ..dsl.parser import ParseFailure
 from ..errors import Location
 from ..model import Card, Seat, Zone
 from ..yamlio import SourceText, resolve_parent, to_plain
-from .graph import BoardGraph
 from .parts import RESETS
 
 
@@ -54,7 +54,7 @@ class World:
         return default
 
     def _build_board(self):
-        self.graph = BoardGraph()
+        self.graph = nx.Graph()
         self.cells: list[Zone] = []
         self.zones: list[Zone] = []
         self.zone_by_name: dict[str, Zone] = {}
