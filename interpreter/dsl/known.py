@@ -184,27 +184,11 @@ class Known:
 
     def _with_number(self, scope, name: str, value: int, write):
         """`write()` while `name` stands for the number `value` (a loop unrolled)."""
-        saved = scope.inlined.get(name, _MISS)
-        scope.inlined[name] = _Int(value)
-        try:
-            return write()
-        finally:
-            if saved is _MISS:
-                del scope.inlined[name]
-            else:
-                scope.inlined[name] = saved
+        return _with_entry(scope.inlined, name, _Int(value), write)
 
     def _with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
-        saved = self.slot_kinds.get(slot, _MISS)
-        self.slot_kinds[slot] = kind
-        try:
-            return write()
-        finally:
-            if saved is _MISS:
-                del self.slot_kinds[slot]
-            else:
-                self.slot_kinds[slot] = saved
+        return _with_entry(self.slot_kinds, slot, kind, write)
 
     def _loop_dependent(self, node, scope) -> bool:
         """Whether an expression reads the variable of a loop being written (a slot it binds)."""
@@ -244,3 +228,16 @@ class Known:
             return text, None
         t = self.tmp()
         return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")
+
+
+def _with_entry(table: dict, key, value, write):
+    """`write()` while `table[key]` is `value`; the entry as it was afterwards."""
+    saved = table.get(key, _MISS)
+    table[key] = value
+    try:
+        return write()
+    finally:
+        if saved is _MISS:
+            del table[key]
+        else:
+            table[key] = saved
