@@ -47,7 +47,7 @@ def window_lister(game, i):
 
 
 def lister(game, key, actions):
-    listers = game.__dict__.setdefault("_step_listers", {})
+    listers = game._step_listers
     f = listers.get(key)
     if f is None:
         f = listers[key] = _write(game.m, tuple(actions))

@@ -14,7 +14,7 @@ procedure's body, or the part of one before a `choose`) becomes one generated fu
                 ...
         except _Stop:
             return _k7(ctx)                             # `stop`: the end of the body
-        return _k8(ctx)                                 # what comes after (a continuation)
+        return _k8[0](ctx)                              # what comes after (a continuation)
 
 The same guarantees as expressions hold: only names the generator made and integers it checked
 are in the text, every content value is a global under a mangled name, no builtins are reachable,
