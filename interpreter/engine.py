@@ -51,6 +51,7 @@ class Game(Flow):
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
         self._step_listers = {}  # step name -> its generated listing (listing.py)
+        self._plan_flow()
 
     def __deepcopy__(self, memo):
         return self  # a game is a frozen definition: copies of a state share it
@@ -282,15 +283,7 @@ class Game(Flow):
                 raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
         a = m.action_by_name.get(action.name)
         if not verify:
-            ctx = rt.Ctx(st, m, player, [None] * a.nslots)
-            if a.params:
-                by_key, loc = m.value_by_key(), ctx.locals
-                for (_, slot, _), key in zip(a.params, action.args):
-                    v = by_key.get(key, _MISSING)
-                    if v is _MISSING:
-                        v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
-                    loc[slot] = v
-            return ctx, a
+            return self._trusted_ctx(st, a, player, action), a
         if a is None:
             from .dsl.compiler import did_you_mean
             hint = did_you_mean(action.name, m.action_by_name)
@@ -338,6 +331,20 @@ class Game(Flow):
         ctx.memo = None
         return ctx, a
 
+    def _trusted_ctx(self, st, a, player, action: Action):
+        """The context of definition `a` played by `player` with the arguments of `action`, which
+        is trusted to come from the listing: each argument is looked up by its key."""
+        m = self.m
+        ctx = rt.Ctx(st, m, player, [None] * a.nslots)
+        if a.params:
+            by_key, loc = m.value_by_key(), ctx.locals
+            for (_, slot, _), key in zip(a.params, action.args):
+                v = by_key.get(key, _MISSING)
+                if v is _MISSING:
+                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
+                loc[slot] = v
+        return ctx
+
     # ---- verify / can / do ---------------------------------------------------------
 
     def verify(self, st, action: Action | str, *, seat: int | None = None) -> None:
@@ -384,6 +391,15 @@ class Game(Flow):
         return self._apply_plain(st, action, checked)
 
     def _apply_plain(self, st, action: Action, checked: bool) -> Step:
+        listed = self._listed
+        if listed is not None and listed[0] is st:
+            # the flow stopped here for the turn's player (listed[2]) with these actions: no
+            # choice is pending, no window open, no simultaneous step; a trusted action is done
+            # at once, nothing asked again
+            if not checked and (a := self.m.action_by_name.get(action.name)) is not None:
+                self._listed = None
+                player = listed[2]
+                return self._do(self._trusted_ctx(st, a, player, action), a, action, player.id)
         player = self.current_player(st)
         ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
         if self._listed is not None and self._listed[0] is st:
@@ -405,11 +421,22 @@ class Game(Flow):
         elif st["flow"].get("sim"):  # a secret choice: recorded, done when every seat has chosen
             self._sim_record(ctx, a)
         else:
-            st["used"][a.name] = st["used"].get(a.name, 0) + 1
-            if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
-                st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
-            self._run(ctx, a.effect)
+            return self._do(ctx, a, action, player)
         if not st["pending"]:
+            self._reset(st, "action")  # modifiers that last for this action only
+        self._settle(ctx)
+        return Step(action, player, ctx.events)
+
+    def _do(self, ctx, a, action: Action, player) -> Step:
+        """Do the bound action `a` of the turn's player (or of an open window's seat), then move
+        the flow on to the next decision."""
+        st, m = ctx.st, self.m
+        used = st["used"]
+        used[a.name] = used.get(a.name, 0) + 1
+        if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
+            st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
+        self._run(ctx, a.effect)
+        if not st["pending"] and m.resets["action"]:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)
