@@ -21,7 +21,11 @@ class Flow(Simultaneous):
         never asked about, events the flow emits without an `on` trigger are not emitted."""
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
-        self._on = m._handlers["on"]
+        self._on = on = m._handlers["on"]
+        # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
+        # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
+        self._quiet_turns = not (m.turn_start or m.turn_end or on.get("turn_start") or on.get("turn_end")
+                                 or m.resets["turn"] or self._skips or m.windows)
 
     def _call_effect(self, ctx, compiled, me=None):
         if compiled is None:
@@ -52,6 +56,7 @@ class Flow(Simultaneous):
         seats = self.m.seats
         steps = self.m.steps
         nsteps = len(steps)
+        quiet_turns = self._quiet_turns
         for n in range(_MAX_SETTLE):
             if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
                 return self._settle_any(ctx, n)
@@ -63,13 +68,24 @@ class Flow(Simultaneous):
             player = seats[order[pos]]
             i = flow["step"]
             if i >= nsteps:
+                if quiet_turns:  # _end_turn, then _start_turn, when nothing runs between turns
+                    st["used"] = {}
+                    flow["pos"] = pos = pos + 1
+                    if pos < len(order):
+                        flow["step"] = 0
+                        if flow.get("sim") is not None:
+                            flow["sim"] = None
+                    continue
                 self._end_turn(ctx, "next", player)
                 continue
             if steps[i].sim is not None or flow.get("sim"):
                 return self._settle_any(ctx, n)
             if self._has_action(st, player):
                 return
-            self._next_step(ctx, player)
+            if self._skips:
+                self._next_step(ctx, player)
+            else:
+                flow["step"] = i + 1
         raise self._unsettled()
 
     def _settle_any(self, ctx, done: int):
