@@ -204,7 +204,8 @@ class Game(Flow):
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
         m = self.m
-        step = rt.step_name(m, st)
+        i = st["flow"].get("step", 0)
+        step = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
         lister = self._step_listers.get(step)
         if lister is None:
             lister = step_lister(self, step)
