@@ -26,6 +26,7 @@ from .handles import arg_keys, resolve
 from .listing import step_lister, window_lister
 from .match import Match
 from .model import Action, label_for, label_of
+from .rng import seed_state
 from .state import clone, from_json, initial, to_json
 
 __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
@@ -51,6 +52,7 @@ class Game(Flow):
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
         self._step_listers = {}  # step name -> its generated listing (listing.py)
+        self._started = None  # (state after the start, its listing) when the start draws nothing (new_game)
         self._plan_flow()
 
     def __deepcopy__(self, memo):
@@ -75,6 +77,15 @@ class Game(Flow):
         `chance`: "sampled" (the state's seeded generator picks every random outcome) or
         "explicit" (the game stops at each random draw, a chance node: see chance.py)."""
         m = self.m
+        started = self._started
+        if started is not None and chance == SAMPLED and not forced:
+            # the start drew nothing at random: it is the same for every seed, but for the generator
+            first, listed = started
+            st = clone(first)
+            st["rng"] = seed_state(seed)
+            if listed is not None:
+                self._listed = (st, listed[1], listed[2])
+            return st
         st = initial(m, seed)
         if forced:
             st["forced"] = list(forced)
@@ -85,6 +96,10 @@ class Game(Flow):
         if chance != SAMPLED:
             raise ValueError(f"chance is {SAMPLED!r} or {EXPLICIT!r}, not {chance!r}")
         self._start(st)
+        if not forced and m.observer is None and st["rng"] == seed_state(seed):
+            # no draw read the generator, so the start depended neither on it nor on the seed
+            listed = self._listed if self._listed is not None and self._listed[0] is st else None
+            self._started = (clone(st), listed)
         return st
 
     def _start(self, st) -> None:

@@ -151,3 +151,29 @@ def test_a_turn_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
     while not game.is_terminal(st):
         game.apply_in_place(st, "pass", checked=False)
     assert len(ended) == 3 and game.evaluate(st, "ends") == 3
+
+
+def test_a_start_that_draws_nothing_is_made_once(monkeypatch):
+    """A start that draws nothing at random does not depend on the seed: the next games begin from a
+    copy of it, with their own generator, and are the games a fresh start makes. A start that draws
+    (Dark Agent shuffles its decks) is made for every game."""
+    starts = []
+    original = Game._start
+    monkeypatch.setattr(Game, "_start", lambda self, st: (starts.append(1), original(self, st))[1])
+    game = Game.load("tic-tac-toe")
+    first = game.new_game(seed=1)
+    again = [game.new_game(seed=s) for s in (2, 3)]
+    assert len(starts) == 1
+    assert game.legal_actions(again[0]) == game.legal_actions(first)
+    game.apply_in_place(again[0], "play r2c2", checked=False)  # a copy: the others are untouched
+    for seed, st in ((1, first), (3, again[1])):
+        fresh = Game.load("tic-tac-toe").new_game(seed=seed)
+        assert to_json(st) == to_json(fresh)
+    starts.clear()
+    assert to_json(game.new_game(seed=4, forced=[1])) != to_json(game.new_game(seed=4))  # forced: started anew
+    assert len(starts) == 1
+    starts.clear()
+    dark = Game.load("dark-agent", players=4)
+    dark.new_game(seed=1)
+    dark.new_game(seed=2)
+    assert len(starts) == 2 and dark._started is None
