@@ -15,7 +15,19 @@ Open loop: a node is a sequence of actions from the decision, not a state. Each 
    of `scoring.evaluation`) and adds, at each node, the value for the seat that chose the
    action leading to it (several players: each node is judged by its mover).
 
-The action played is the root's most visited. Between two decisions of the same seat the tree
+Simultaneous secret choices (simultaneous.py) are decoupled, as in simultaneous-move MCTS: at
+the node where such a step opens, each of its seats chooses on statistics of its own, which do
+not depend on what the seats before it chose in secret; the node below is that of the joint
+choice, revealed to all. Otherwise, since the forward model asks the seats one after the other, a
+later seat would answer in the tree a choice it cannot see. A seat chooses there by regret
+matching (Lisý, Kovařík, Lanctot, Bošanský 2013, "Convergence of Monte Carlo tree search in
+simultaneous move games"): its mean strategy tends to an equilibrium, where UCB1 cycles (matching
+pennies). When the decision itself is a later seat's in such a step, the earlier seats' choices
+(re-drawn by the sample) are forgotten and chosen again in the search, each by its own statistics.
+
+The action played is the root's most visited; a secret choice is drawn from the root's mean
+strategy, among the actions it plays at least half as often as its favourite (a mixed strategy:
+a seat that always made the same secret choice could be read). Between two decisions of the same seat the tree
 is kept and the search goes on from the node the game reached, when it can be found: the node
 whose path, replayed on states sampled from the previous decision, gives the observation and
 the actions the seat has now (the information allows it in games without hidden moves).
@@ -32,20 +44,31 @@ from .evaluate import Evaluator
 DEFAULT_ITERATIONS = 1000
 DEFAULT_ROLLOUT_DEPTH = 20
 EXPLORATION = 0.7  # values are in [0, 1]: about 1/sqrt(2)
+SIM_EXPLORATION = 0.1  # regret matching at secret choices: this share of the draws is uniform
+SIM_PURIFY = 0.5  # a secret choice is drawn among the actions played at least half as often as the favourite
 FLAT_DEPTH_FACTOR = 10  # while the evaluation has told nothing, rollouts play on, up to 10 times as deep
 REUSE_CANDIDATES = 24  # nodes tried when looking for the position reached since the last decision
 REUSE_SAMPLES = 3
 
 
 class Node:
-    __slots__ = ("mover", "children", "visits", "total", "avail")
+    __slots__ = ("mover", "children", "visits", "total", "avail", "sim", "regret", "mean")
 
     def __init__(self, mover):
-        self.mover = mover  # the seat that chose the action leading here
-        self.children = {}  # Action -> Node
+        self.mover = mover  # the seat that chose the action leading here (None: a joint choice's node)
+        self.children = {}  # Action -> Node; at a simultaneous step, the joint choice (a tuple) -> Node
         self.visits = 0
         self.total = 0.0  # sum of the values, for `mover`
         self.avail = 0  # how often the action leading here was legal when its parent was visited
+        self.sim = None  # at a simultaneous step: seat -> {Action -> Node}, each seat's own statistics
+        self.regret = 0.0  # a secret choice's: cumulated regret of not having chosen it (regret matching)
+        self.mean = 0.0  # ... and the sum of its probabilities in the strategies played
+
+    def choices(self, seat: int) -> dict:
+        """The children of the root that `seat` chooses among (its statistics in a simultaneous step)."""
+        if self.sim is not None and seat in self.sim:
+            return self.sim[seat]
+        return self.children
 
 
 class MCTSAgent(Agent):
@@ -92,21 +115,39 @@ class MCTSAgent(Agent):
         self.stats["iterations"] += n
         self.stats["seconds"] += time.perf_counter() - start
         self.stats["decisions"] += 1
-        best = self.best_action(root, actions)
-        self.last_values = tuple((a, root.children[a].visits, root.children[a].total) if a in root.children
-                                 else (a, 0, 0.0) for a in actions)
+        mine = root.choices(decision.seat)
+        if root.sim is not None and decision.seat in root.sim:
+            best = self.mixed_action(mine, actions)
+        else:
+            best = self.best_action(mine, actions)
+        self.last_values = tuple((a, mine[a].visits, mine[a].total) if a in mine else (a, 0, 0.0) for a in actions)
         self._last = (decision, root, best) if self.reuse else None
         return best
 
     @staticmethod
-    def best_action(root: Node, actions) -> Action:
+    def best_action(children: dict, actions) -> Action:
         best, key = actions[0], None
         for a in actions:
-            ch = root.children.get(a)
+            ch = children.get(a)
             k = (ch.visits, ch.total / ch.visits) if ch is not None and ch.visits else (0, 0.0)
             if key is None or k > key:
                 best, key = a, k
         return best
+
+    def mixed_action(self, table: dict, actions) -> Action:
+        """A secret choice: drawn from the mean strategy (regret matching) at the root, among the
+        actions played at least SIM_PURIFY times as often as the most played one."""
+        means = [table[a].mean if a in table else 0.0 for a in actions]
+        top = max(means)
+        if top <= 0:
+            return self.best_action(table, actions)
+        kept = [(a, x) for a, x in zip(actions, means) if x >= SIM_PURIFY * top]
+        r = self.rng.random() * sum(x for _, x in kept)
+        for a, x in kept:
+            r -= x
+            if r < 0:
+                return a
+        return kept[-1][0]
 
     def search(self, decision: Decision, root: Node) -> int:
         """Run iterations from `root` until the budget is spent; return how many ran."""
@@ -120,6 +161,7 @@ class MCTSAgent(Agent):
         current = game.current_player
         over = game.is_terminal
         chance = game.is_chance
+        waiting, rewind = game.sim_waiting, game.sim_rewind
         log, sqrt = math.log, math.sqrt
         c = self.c
         avail = self.availability
@@ -133,12 +175,20 @@ class MCTSAgent(Agent):
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
             st = decision.sample(rng)
+            rewind(st)  # a decision inside a simultaneous step: the seats before it choose again, below
             node = root
             path = []
+            regrets = []  # the secret choices made: (seat, the entries available, the one chosen, its probability)
             while not over(st):  # selection, then expansion of one node
                 if chance(st):  # explicit chance: an outcome sampled, no node (every outcome is equally likely)
                     acts = legal(st)
                     apply(st, acts[rng.randrange(len(acts))], checked=False)
+                    continue
+                seats = waiting(st)
+                if seats:  # a simultaneous step: every seat of it chooses here, decoupled
+                    node, added = self._joint(game, st, node, len(seats), path, regrets)
+                    if added:
+                        break
                     continue
                 p = current(st)
                 acts = legal(st)
@@ -191,9 +241,69 @@ class MCTSAgent(Agent):
             root.visits += 1
             for ch in path:
                 ch.visits += 1
-                ch.total += vals[ch.mover]
+                if ch.mover is not None:
+                    ch.total += vals[ch.mover]
+            for s, entries, chosen, prob in regrets:  # regret matching: importance-sampled regrets
+                x = vals[s]
+                for e in entries:
+                    e.regret -= x
+                chosen.regret += x / prob
             n += 1
         return n
+
+    def _joint(self, game, st, node: Node, count: int, path: list, regrets: list) -> tuple[Node, bool]:
+        """Selection through the `count` secret choices of a simultaneous step opened at `node`: each
+        seat by regret matching on its own statistics at `node` (over the actions available in this
+        sample), blind to the choices made before it; then the node of the joint choice. Returns
+        that node and whether it was just added (the expansion)."""
+        rng = self.rng
+        apply, legal, current = game.apply_in_place, game.legal_actions, game.current_player
+        tables = node.sim
+        if tables is None:
+            tables = node.sim = {}
+        joint = []
+        for _ in range(count):
+            s = current(st)
+            acts = legal(st)
+            table = tables.get(s)
+            if table is None:
+                table = tables[s] = {}
+            entries = []
+            for a in acts:
+                ch = table.get(a)
+                if ch is None:
+                    ch = table[a] = Node(s)
+                ch.avail += 1
+                entries.append(ch)
+            k = len(entries)
+            positive = [e.regret if e.regret > 0 else 0.0 for e in entries]
+            total = sum(positive)
+            if total > 0:
+                strategy = [x / total for x in positive]
+            else:
+                strategy = [1 / k] * k
+            r = rng.random()
+            i = k - 1
+            for j, (e, p) in enumerate(zip(entries, strategy)):
+                e.mean += p
+                q = (1 - SIM_EXPLORATION) * p + SIM_EXPLORATION / k
+                if r < q and i == k - 1:
+                    i, prob = j, q
+                r -= q
+            if i == k - 1:
+                prob = (1 - SIM_EXPLORATION) * strategy[i] + SIM_EXPLORATION / k
+            a, ch = acts[i], entries[i]
+            regrets.append((s, entries, ch, prob))
+            path.append(ch)
+            apply(st, a, checked=False)
+            joint.append(a)
+        key = tuple(joint)
+        child = node.children.get(key)
+        added = child is None
+        if added:
+            child = node.children[key] = Node(None)
+        path.append(child)
+        return child, added
 
     # ---- tree reuse -------------------------------------------------------------------------
 
@@ -230,12 +340,15 @@ class MCTSAgent(Agent):
             for _ in range(REUSE_SAMPLES):
                 st = old.sample(self.rng)
                 ok = True
-                for a in (played,) + path:
-                    if game.is_terminal(st) or a not in legal(st):
-                        ok = False
+                for step in (played,) + path:
+                    for a in step if isinstance(step, tuple) else (step,):  # a tuple: a joint secret choice
+                        if game.is_terminal(st) or a not in legal(st):
+                            ok = False
+                            break
+                        apply(st, a, checked=False)
+                        sample_chance(game, st, self.rng)
+                    if not ok:
                         break
-                    apply(st, a, checked=False)
-                    sample_chance(game, st, self.rng)
                 if not ok:
                     break  # the path is not playable in this sample; try the next node
                 if (current(st) == decision.seat and legal(st) == want_actions
