@@ -9,7 +9,7 @@ which it was available (availability counts), not all the parent's visits.
 
 Simultaneous secret choices are hidden from the others' observations, and determinization
 re-draws them; in the tree each seat of such a step chooses on statistics of its own, blind to
-the choices made before it (decoupled, regret matching: MCTSAgent's `_joint`).
+the choices made before it (decoupled UCT: MCTSAgent's `_joint`).
 The rest (rollouts cut at a depth and evaluated, values per mover, tree reuse) is MCTSAgent's.
 """
 from __future__ import annotations
