@@ -234,6 +234,20 @@ def test_error_inside_a_label_points_at_the_label(make_game):
     assert at(p) == where(text, "label", "nn")
 
 
+def test_each_text_reports_its_own_errors_and_the_compiler_keeps_no_current_text(make_game):
+    """Positions travel with the scope of the text compiled (issue 9 item 1): no compiler-wide
+    "current source" that a nested text (a reason, a label, a {piece}) could leave pointing
+    elsewhere."""
+    text = (BASE + '  broken:\n    params: {n: "range(1, 2)"}\n    require:\n      - "n > nope"\n'
+            '      - check: "n > 0"\n        reason: "needs {nm}"\n    label: "take {nx}"\n    effect: log "{ny}"\n')
+    problems = problems_of(make_game, text)
+    found = {p.message.split("`")[1]: at(p) for p in problems}
+    assert found == {"nope": where(text, "n > nope", "nope"), "nm": where(text, "reason", "nm"),
+                     "nx": where(text, "label", "nx"), "ny": where(text, "log \"{ny", "ny")}, found
+    game = make_game(BASE)
+    assert not {"src", "kind", "replacing"} & set(vars(game.m.compiler)), vars(game.m.compiler)
+
+
 # ---- names, tags, procedures, events, arity ------------------------------------------------
 
 def add_action(effect: str, extra: str = "") -> str:

@@ -136,27 +136,26 @@ class Linker(Powers):
             return self.conts[kid](ctx)
         return None
 
-    def _compile_handler(self, trigger, snip, params, binding=None):
+    def _compile_handler(self, trigger, snip, params, binding=None, replacing=None):
         """A trigger: its condition and its body, in a scope holding the event's arguments (and,
-        for a card's power, `this` and the card's `while`)."""
+        for a card's power, `this` and the card's `while`). `replacing`: (procedure, index) of an
+        `instead of` rule."""
         return self._compile_body(trigger.body, snip, params, cond_tree=trigger.cond, kind="trigger",
-                                  binding=binding)
+                                  binding=binding, replacing=replacing)
 
-    def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect", binding=None):
+    def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect", binding=None, replacing=None):
         """A body (a procedure, or a trigger with its condition), compiled both ways: as
         continuations (it may wait for a choice) and, when it cannot, as a direct call."""
         c = self.compiler
-        scope = Scope(params)
+        scope = Scope(params, src=snip.src, kind=kind, replacing=replacing)
         if binding is not None:
             scope.bound["this"] = binding.card
-        c.src, c.kind = snip.src, kind
         cond = c.e(cond_tree, scope) if cond_tree is not None else None
         if binding is not None:
             cond = self._power_condition(binding, scope, cond)
-        c.src, c.kind = snip.src, kind
         body = c.seq(stmts, scope, self.ret)
         direct = None
-        if not any(c.suspends(s) for s in stmts):
+        if not any(c.suspends(s, scope) for s in stmts):
             fns = tuple(c.stmt(s, scope) for s in stmts)
 
             def direct(ctx, fns=fns):
@@ -171,7 +170,9 @@ class Linker(Powers):
         """An expression made of literals, operators and constants (options) only."""
         return facts(tree).static(self.constants)
 
-    def _guard(self, fn):
+    def _guard(self, fn, src=None):
+        """`fn()`, its problems reported; None if it had any. `src`: the text compiled, where a
+        text nested too deeply to compile is reported."""
         try:
             return fn()
         except ParseFailure as e:
@@ -181,7 +182,6 @@ class Linker(Powers):
         except _AlreadyReported:
             pass
         except RecursionError:  # text within the nesting cap whose compiled form still nests too deep
-            src = self.compiler.src
             where = src.locate(1, 1) if src is not None else Location(self.rs.name)
             self.errors.add(where, "rules nested too deeply to compile (functions inlined into each other?)",
                             hint="split the text: a `let`, a function or a procedure for a part")
@@ -201,16 +201,16 @@ class Linker(Powers):
                 params = self.procedure_params.get(name, self.event_params.get(name, []))
                 hs = []
                 for j, (trigger, snip, binding) in enumerate(items):
-                    self.compiler.replacing = (name, j) if kind == "instead" else None
-                    h = self._guard(lambda: self._compile_handler(trigger, snip, params, binding))
-                    self.compiler.replacing = None
+                    replacing = (name, j) if kind == "instead" else None
+                    h = self._guard(lambda: self._compile_handler(trigger, snip, params, binding, replacing),
+                                    snip.src)
                     if h is not None:
                         hs.append(h)
                 self._handlers[kind][name] = hs
         self._bodies = {}
         for name, stmts in self.procedure_trees.items():
             snip = rs.snippet(rs.procedures[name], "effect", f"procedure {name}") or Snippet(SourceText.plain(""), name)
-            h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]))
+            h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]), snip.src)
             if h is not None:
                 self._bodies[name] = h
         if self.observer is not None and not self.errors.problems:
@@ -254,12 +254,8 @@ class Linker(Powers):
         scope = Scope(params)
         self._functions[name] = None  # recursion guard: resolved late
         c = self.compiler
-        saved = c.src, c.kind
         direct = self._direct_ok(name)
-        try:
-            f = c.expr(snip.src, scope, (name, len(params), self._is_pure(name)) if direct else None)
-        finally:
-            c.src, c.kind = saved
+        f = c.expr(snip.src, scope, (name, len(params), self._is_pure(name)) if direct else None)
         size = scope.size
         if self.__dict__.get("modifiers", {}).get(name):
             f, size = self._modified(name, f, params, size)
@@ -284,7 +280,7 @@ class Linker(Powers):
             return None
         return self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])
 
-    def function_caller(self, name, nargs, node, compiler):
+    def function_caller(self, name, nargs, node, loc):
         """`call(ctx, *values)` calling the content function `name` with argument values already
         computed (what generated code calls). Pure calls are cached while the state cannot change."""
         params = list(self.function_defs[name].get("params") or [])
@@ -292,7 +288,6 @@ class Linker(Powers):
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
         holder = self._functions
         pure = self._is_pure(name)
-        loc = compiler.loc(node)
         spent = lim.spend_failed
         compile_function = self._compile_function
 

@@ -115,12 +115,8 @@ class Powers:
         """A power's condition: the card's `while` (compiled in the power's scope), then its own."""
         if binding.while_ is None:
             return cond
-        c = self.compiler
-        saved = c.src, c.kind
-        try:
-            w = c.within(binding.while_.src, lambda: c.e(parse(binding.while_.src, "expr"), scope))
-        finally:
-            c.src, c.kind = saved
+        src = binding.while_.src
+        w = self.compiler.e(parse(src, "expr"), scope.reading(src))
         if cond is None:
             return w
         return lambda ctx: w(ctx) and cond(ctx)

@@ -24,17 +24,15 @@ class CompiledRules:
 
         def build():
             stmts = parse(snip.src, "effect").body
-            scope = Scope(params)
-            c = self.compiler
-            c.src, c.kind = snip.src, "effect"
-            return (c.seq(stmts, scope, self.ret), scope)
-        return self._guard(build)
+            scope = Scope(params, src=snip.src, kind="effect")
+            return (self.compiler.seq(stmts, scope, self.ret), scope)
+        return self._guard(build, snip.src)
 
     def _expr(self, spec, key, where, scope):
         snip = self.rs.snippet(spec, key, where)
         if snip is None:
             return None
-        return self._guard(lambda: self.compiler.expr(snip.src, scope))
+        return self._guard(lambda: self.compiler.expr(snip.src, scope), snip.src)
 
     def _compile_flow(self):
         flow = self.rs.flow
@@ -248,14 +246,13 @@ class CompiledRules:
                 # check a requirement as soon as the parameters it reads are bound
                 used = _names_in(parse(snip.src, "expr"))
                 level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
-                c.src = snip.src
                 if self._is_static(parse(snip.src, "expr")):
                     try:
                         if not f(rt.Ctx({}, self)):
                             static_false.append(None)  # false whatever happens
                     except Exception:
                         pass
-                return f, c.template_text(reason, scope, src=reason_src), level
+                return f, c.template_text(reason, scope.reading(snip.src), src=reason_src), level
             r = self._guard(one)  # each part on its own: every problem of the action is reported
             if r is None:
                 failed = True
@@ -271,8 +268,7 @@ class CompiledRules:
         def make_effect(spec, k):
             snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
             stmts = parse(snip.src, "effect").body if snip else []
-            c.src, c.kind = (snip.src if snip else None), "effect"
-            return c.seq(stmts, scope, k)
+            return c.seq(stmts, scope.reading(snip.src if snip else None, "effect"), k)
         effect = self._guard(lambda: make_effect(spec, self.ret))
         if effect is not None and group.get("effect"):  # the group's effect first, then the action's
             effect = self._guard(lambda: make_effect(group, effect))

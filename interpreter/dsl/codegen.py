@@ -37,7 +37,7 @@ from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .ops import _AGGREGATES, _NUMBER, _arith
 from .known import Known, _Range, _Text
-from .scope import _MISS, CompileError, Scope, did_you_mean
+from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
@@ -85,7 +85,7 @@ class ExprCodegen(Known):
         self.helpers: list[str] = []
         self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
         self.names = itertools.count(1)
-        self.where = self.c.loc(node)
+        self.where = self.c.loc(node, scope)
         try:
             text = self.x(node, scope)
             if caller is not None:
@@ -273,7 +273,7 @@ class ExprCodegen(Known):
             text = self._attr_text(kind, name, t)
             if text is not None:  # the object's kind is known: no type test
                 return f"({text} if ({t} := {o}) is not None else None)"
-        loc = c.loc(node.name)
+        loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
             try:
@@ -305,7 +305,7 @@ class ExprCodegen(Known):
     def g_index(self, node, scope):
         sk = self.static_int(node.key, scope)
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         to, tk = self.tmp(), self.tmp()
         if sk is not None:
             size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
@@ -318,7 +318,7 @@ class ExprCodegen(Known):
         if folded is not None:
             return str(folded)
         v = self.x(node.operand, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         t = self.tmp()
         return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
 
@@ -329,7 +329,7 @@ class ExprCodegen(Known):
         sa, sb = self.static_int(node.left, scope), self.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
-        loc = self.const(self.c.loc(node.op))
+        loc = self.const(self.c.loc(node.op, scope))
         ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
         ia, ib = self.kind_of(node.left, scope) == "int", self.kind_of(node.right, scope) == "int"
         if sa is not None or ia:
@@ -357,7 +357,7 @@ class ExprCodegen(Known):
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
-        loc = self.const(self.c.loc(node.op))
+        loc = self.const(self.c.loc(node.op, scope))
         kop = self.const(op)
         ta, tb = self.tmp(), self.tmp()
         if is_const and v is not None:
@@ -367,7 +367,7 @@ class ExprCodegen(Known):
 
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         if self.kind_of(node.coll, scope) == "zv":  # a card in a zone (or none): where the card is
             ta, tb = self.tmp(), self.tmp()
             call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
@@ -436,7 +436,7 @@ class ExprCodegen(Known):
                 del scope.slots["it"]
             else:
                 scope.slots["it"] = saved
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
                           ["return out"], first_lines=["out = []"])
@@ -447,7 +447,7 @@ class ExprCodegen(Known):
         slot = scope.add(str(name))
         val_t, cond_t = self._with_kind(slot, kind, lambda: (
             self.x(value, scope), self.x(cond, scope) if cond is not None else None))
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         return coll_t, int(slot), val_t, cond_t, loc
 
     def g_comprehension(self, node, scope):
@@ -478,7 +478,7 @@ class ExprCodegen(Known):
                               [f"    L[{slot}] = x", f"    if {test}:", f"        return {want}"],
                               [f"return {not want}"])
         values = self._list_of(node, scope, value, name, coll, cond)
-        loc = self.const(self.c.loc(node))
+        loc = self.const(self.c.loc(node, scope))
         return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"
 
     def g_call(self, node, scope):
@@ -487,7 +487,7 @@ class ExprCodegen(Known):
         if fname in m._IMPURE:
             m.uses_chance = True
         argnodes = node.args
-        loc = c.loc(node)
+        loc = c.loc(node, scope)
         if fname in m.function_defs:
             inline = m.inline_body(fname)
             if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
@@ -499,7 +499,7 @@ class ExprCodegen(Known):
             holder = m.direct_caller(fname, len(argnodes), node)
             if holder is not None:  # its generated `_call`, once it is compiled
                 return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
-            return f"{self.const(m.function_caller(fname, len(argnodes), node, c))}(ctx{args})"
+            return f"{self.const(m.function_caller(fname, len(argnodes), node, c.loc(node, scope)))}(ctx{args})"
         args = [self.x(a, scope) for a in argnodes]
         if fname in _AGGREGATES and len(args) == 1:
             return (f"_aggregate_of(ctx, {self.const(_AGGREGATES[fname])}, {args[0]}, {self.const(fname)}, "
@@ -543,12 +543,12 @@ class ExprCodegen(Known):
         reads, so reading one twice costs nothing and changes nothing). The variables of its
         loops take slots of the caller's frame, after its own."""
         tree, params, src = inline
-        inner = Scope()
+        inner = Scope(src=src)
         inner.size = scope.size
         inner.inlined = {p: _Text(a) for p, a in zip(params, args)}
         inner.inlined_kinds = dict(zip(params, kinds))
         try:
-            return self.c.within(src, lambda: self.x(tree, inner))
+            return stamped(src, "expr", lambda: self.x(tree, inner))
         finally:
             scope.size = max(scope.size, inner.size)
 

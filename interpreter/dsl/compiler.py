@@ -23,7 +23,7 @@ from . import kinds
 from .analysis import facts
 from .codegen import ExprCodegen
 from .ops import _NUMBER, _arith, _num
-from .scope import _MISS, CompileError, Scope, did_you_mean
+from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from .parser import ParseFailure, parse
 
 
@@ -31,73 +31,60 @@ from .continuations import Continuations
 from .templates import Templates
 
 
+def locate(node, src: SourceText | None, kind: str) -> Location:
+    """Where `node` (a typed node or a token) of the text `src` is, in its content file. In an
+    expression (`kind` "expr") folded over several YAML lines, positions are offsets of the
+    one-line text the parser read."""
+    if src is None:
+        return Location("<rules>")
+    line = column = None
+    if isinstance(node, Token):
+        line, column = node.line, node.column
+    elif isinstance(node, A.Node) and node.at is not None:
+        line, column = node.at[0], node.at[1]
+    if line is None:
+        return src.locate(1, 1)
+    if kind == "expr" and "\n" in src.text:
+        off = column - 1
+        before = src.text[:off]
+        line = before.count("\n") + 1
+        column = off - (before.rfind("\n") + 1) + 1
+    return src.locate(line, column)
+
+
 class Compiler(Continuations, Templates):
     """Compiles the snippets of one match. `m` is the match being built."""
 
     def __init__(self, m):
         self.m = m
-        self.src: SourceText | None = None
-        self.kind = "expr"
-        self.replacing = None  # (procedure, index) while an `instead of` rule is compiled: what `super` runs
         self.codegen = ExprCodegen(self)
 
     # ---- entry points ----------------------------------------------------------------
 
-    def problem(self, e: CompileError) -> Problem:
-        saved = self.src, self.kind
-        if getattr(e, "src", None) is not None:  # the text it was raised in (a {piece} of a template...)
-            self.src, self.kind = e.src, e.kind
-        try:
-            loc = self.loc(e.node)
-            return Problem(loc, e.message, hint=e.hint, context=self.src.context(loc) if self.src else "")
-        finally:
-            self.src, self.kind = saved
+    @staticmethod
+    def problem(e: CompileError) -> Problem:
+        """The problem a CompileError reports, at its position in the text it was raised in."""
+        loc = locate(e.node, e.src, e.kind)
+        return Problem(loc, e.message, hint=e.hint, context=e.src.context(loc) if e.src else "")
 
-    def loc(self, node) -> Location:
-        src = self.src
-        if src is None:
-            return Location("<rules>")
-        line = column = None
-        if isinstance(node, Token):
-            line, column = node.line, node.column
-        elif isinstance(node, A.Node) and node.at is not None:
-            line, column = node.at[0], node.at[1]
-        if line is None:
-            return src.locate(1, 1)
-        if self.kind == "expr" and "\n" in src.text:
-            off = column - 1
-            before = src.text[:off]
-            line = before.count("\n") + 1
-            column = off - (before.rfind("\n") + 1) + 1
-        return src.locate(line, column)
+    @staticmethod
+    def loc(node, scope) -> Location:
+        """Where `node` of the text compiled in `scope` is, in its content file."""
+        return locate(node, scope.src, scope.kind)
 
     def expr(self, src: SourceText, scope: Scope, caller=None):
-        """Compile an expression text; returns f(ctx) (see ExprCodegen.function for `caller`)."""
-        self.src, self.kind = src, "expr"
+        """Compile an expression text; returns f(ctx) (see ExprCodegen.function for `caller`).
+        `scope` holds its locals; it is read from `src`."""
         tree = parse(src, "expr")
-        return self.within(src, lambda: self.codegen.function(tree, scope, caller), restore=False)
-
-    def within(self, src: SourceText, compile_, restore: bool = True):
-        """Run `compile_()` with positions taken in the expression text `src`; a CompileError
-        leaving it keeps that text (it is reported there)."""
-        saved = self.src, self.kind
-        self.src, self.kind = src, "expr"
-        try:
-            return compile_()
-        except CompileError as e:
-            if getattr(e, "src", None) is None:
-                e.src, e.kind = src, "expr"
-            raise
-        finally:
-            if restore:
-                self.src, self.kind = saved
+        scope = scope if scope.src is src else scope.reading(src)
+        return stamped(src, "expr", lambda: self.codegen.function(tree, scope, caller))
 
     def stmt(self, node, scope):
         """A statement that never suspends: f(ctx)."""
         method = self._STATEMENTS.get(type(node))
         if method is None:
             raise CompileError(f"internal: unknown statement {type(node).__name__}", node)
-        return method(self, node, scope)
+        return stamped(scope.src, scope.kind, lambda: method(self, node, scope))
 
     def block(self, stmts, scope):
         fns = tuple(self.stmt(s, scope) for s in stmts)
@@ -128,7 +115,7 @@ class Compiler(Continuations, Templates):
     def s_fail_stmt(self, node, scope):
         msg = self.string(node.message)
         from ..errors import RuleRuntimeError
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             raise RuleRuntimeError(msg, loc)
@@ -186,7 +173,7 @@ class Compiler(Continuations, Templates):
         body = self.block(node.body, scope)
         iterable = self.iterable_at
 
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             items = list(iterable(collf(ctx), loc))
@@ -202,7 +189,7 @@ class Compiler(Continuations, Templates):
     def s_repeat_stmt(self, node, scope):
         countf = self.e(node.count, scope)
         body = self.block(node.body, scope)
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             n = countf(ctx)
@@ -233,7 +220,7 @@ class Compiler(Continuations, Templates):
                 setter(ctx, valf(ctx))
             return run
         sym = op[0]
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run2(ctx):
             a, b = getter(ctx), valf(ctx)
@@ -247,7 +234,7 @@ class Compiler(Continuations, Templates):
     def s_move_stmt(self, node, scope):
         whatf, wheref, place = self.e(node.what, scope), self.e(node.to, scope), node.place
         top = place is not None and str(place) == "top"
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
         move = rt.move
 
         def run(ctx):
@@ -267,7 +254,7 @@ class Compiler(Continuations, Templates):
 
     def s_swap_stmt(self, node, scope):
         af, bf = self.e(node.a, scope), self.e(node.b, scope)
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             try:
@@ -279,7 +266,7 @@ class Compiler(Continuations, Templates):
     def s_cycle_stmt(self, node, scope):
         zf = self.e(node.zones, scope)
         backward = node.direction is not None and str(node.direction) == "backward"
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             zones = zf(ctx)
@@ -291,7 +278,7 @@ class Compiler(Continuations, Templates):
     def s_shuffle_stmt(self, node, scope):
         self.m.uses_chance = True
         zf = self.e(node.zone, scope)
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             z = zf(ctx)
@@ -306,7 +293,7 @@ class Compiler(Continuations, Templates):
         n, src, dst = node.count, node.source, node.to
         nf = self.e(n, scope) if n is not None else (lambda ctx: 1)
         sf, df = self.e(src, scope), self.e(dst, scope)
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             k, a, b = nf(ctx), sf(ctx), df(ctx)
@@ -328,7 +315,7 @@ class Compiler(Continuations, Templates):
             dispatch = (self.m.procedure_direct_plain if node.unpreventable else self.m.procedure_direct)(name)
         else:
             dispatch = self.m.event_direct(name)
-        loc = self.loc(node)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             args = [a(ctx) for a in argfs]
@@ -343,10 +330,10 @@ class Compiler(Continuations, Templates):
     def super_call(self, node, scope):
         """(procedure, f(ctx) -> the argument values) of `super`: its own arguments, or the
         replaced procedure's parameters as they are now."""
-        if self.replacing is None:
+        if scope.replacing is None:
             raise CompileError("`super` runs what an `instead of` rule replaces: it is only written in one", node,
                                hint="call the procedure with `do NAME(...)`")
-        name, _ = self.replacing
+        name, _ = scope.replacing
         n = len(self.m.procedure_params[name])
         if node.args is None:
             return name, (lambda ctx: ctx.locals[:n])
@@ -357,8 +344,8 @@ class Compiler(Continuations, Templates):
 
     def s_super_stmt(self, node, scope):
         name, argsf = self.super_call(node, scope)
-        dispatch = self.m.super_direct(*self.replacing)
-        loc = self.loc(node)
+        dispatch = self.m.super_direct(*scope.replacing)
+        loc = self.loc(node, scope)
 
         def run(ctx):
             b = ctx.budget - 1
@@ -407,7 +394,7 @@ class Compiler(Continuations, Templates):
                 enc, dec = m.var_codec("gv", name)
                 getter = self.e(node, scope)
 
-                gloc = self.loc(node)
+                gloc = self.loc(node, scope)
                 typ = m.gvars[name]["type"]
 
                 def set_global(ctx, v):
@@ -437,7 +424,7 @@ class Compiler(Continuations, Templates):
                 by_type[Seat] = ("pv", codecs["pv"][0])
             if "zv" in tables:
                 by_type[Zone] = ("zv", codecs["zv"][0])
-            loc = self.loc(node)
+            loc = self.loc(node, scope)
             getter = self.e(node, scope)
 
             def set_attr(ctx, v):
@@ -458,7 +445,7 @@ class Compiler(Continuations, Templates):
 
     def e(self, node, scope):
         """An expression tree compiled to f(ctx): Python source written by codegen.py."""
-        return self.codegen.function(node, scope)
+        return stamped(scope.src, scope.kind, lambda: self.codegen.function(node, scope))
 
     def string(self, tok) -> str:
         s = str(tok)[1:-1]

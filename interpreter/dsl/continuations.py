@@ -14,14 +14,14 @@ from ..limits import spend_failed
 from ..model import Seat, label_of
 from . import ast as A
 from .ops import _num
-from .scope import CompileError
+from .scope import CompileError, stamped
 
 
 
 class Continuations:
     # ---- may this statement wait for a choice? ---------------------------------------
 
-    def suspends(self, node) -> bool:
+    def suspends(self, node, scope) -> bool:
         """Whether a statement may wait for a choice: a `choose`, or a call of a procedure or an
         event whose handlers may (see Match.procedure_suspends), however deep in its blocks."""
         t = type(node)
@@ -32,16 +32,19 @@ class Continuations:
         if t is A.Emit:
             return self.m.event_suspends(str(node.name))
         if t is A.Super:
-            return self.replacing is not None and self.m.procedure_suspends(self.replacing[0])
+            return scope.replacing is not None and self.m.procedure_suspends(scope.replacing[0])
         if t in (A.If, A.For, A.Repeat):
-            return any(self.suspends(c) for c in node.children() if isinstance(c, A.Stmt))
+            return any(self.suspends(c, scope) for c in node.children() if isinstance(c, A.Stmt))
         return False
 
     # ---- statements ------------------------------------------------------------------
 
     def seq(self, stmts, scope, k):
         """Compile statements followed by continuation k (a closure)."""
-        split = next((i for i, s in enumerate(stmts) if self.suspends(s)), None)
+        return stamped(scope.src, scope.kind, lambda: self._seq(stmts, scope, k))
+
+    def _seq(self, stmts, scope, k):
+        split = next((i for i, s in enumerate(stmts) if self.suspends(s, scope)), None)
         ret = self.m.ret
         if split is None:
             fns = tuple(self.stmt(s, scope) for s in stmts)
@@ -108,7 +111,7 @@ class Continuations:
             m.register(loop)
             holder.append(self.seq(node.body, scope, loop))
 
-            floc = self.loc(node)
+            floc = self.loc(node, scope)
 
             def start(ctx):
                 items = list(self.iterable_at(collf(ctx), floc))
@@ -131,7 +134,7 @@ class Continuations:
             m.register(loop)
             holder.append(self.seq(node.body, scope, loop))
 
-            rloc = self.loc(node)
+            rloc = self.loc(node, scope)
 
             def start(ctx):
                 n = countf(ctx)
@@ -143,7 +146,7 @@ class Continuations:
             return start
         if t is A.Super:
             name, argsf = self.super_call(node, scope)
-            entry, nslots = m.super_entry_cps(*self.replacing)
+            entry, nslots = m.super_entry_cps(*scope.replacing)
             kid = m.register(rest)
 
             def run(ctx):
@@ -162,7 +165,7 @@ class Continuations:
             kid = m.register(rest)
             self.check_arity(node, name, len(argfs))
 
-            cloc = self.loc(node)
+            cloc = self.loc(node, scope)
 
             def run(ctx):
                 args = [a(ctx) for a in argfs]
@@ -188,7 +191,7 @@ class Continuations:
         kid = m.register(rest)
         if node.prompt is not None:
             m.prompts[kid] = prompt  # rendered again for each viewer from the saved locals (views.prompt_for)
-        where = self.loc(node)
+        where = self.loc(node, scope)
 
         def run(ctx):
             opts = list(self.iterable_at(optf(ctx), where))

@@ -60,7 +60,7 @@ class Known:
                 inline = self.m.inline_body(fname)
                 if inline is None or len(inline[1]) != len(node.args):
                     return None
-                inner = Scope()
+                inner = Scope(src=inline[2])
                 inner.inlined = {p: _Text("") for p in inline[1]}
                 return self.kind_of(inline[0], inner)
             if fname == "cell" and len(node.args) == 2:
@@ -106,7 +106,7 @@ class Known:
                 and "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,)):
             lo, hi = self.static_int(node.args[0], scope), self.static_int(node.args[1], scope)
             if lo is not None and hi is not None and hi - lo + 1 <= min(self.m.limits.collection, 64):
-                return _Range((lo, hi, self.c.loc(node)))
+                return _Range((lo, hi, self.c.loc(node, scope)))
         return None
 
     def elem_kind(self, node, scope):

@@ -216,22 +216,22 @@ class Templates:
     def template(self, tok, scope):
         """A quoted string of rules text with {expressions}; errors point inside the string."""
         text = self.string(tok) if isinstance(tok, Token) else tok
-        src = self.src
+        src = scope.src
         if isinstance(tok, Token) and src is not None:
             line, column = tok.line, tok.column
-            if self.kind == "expr" and "\n" in src.text:
-                here = self.loc(tok)
+            if scope.kind == "expr" and "\n" in src.text:
+                here = self.loc(tok, scope)
                 return self.template_text(text, scope, at=lambda k: (here.file, here.line, here.column + 1 + k, src))
             return self.template_text(text, scope, at=lambda k: (*_loc_tuple(src.locate(line, column + 1 + k)), src))
         return self.template_text(text, scope)
 
     def piece(self, src: SourceText, scope) -> Piece:
         """Compile one {expression} of a text (see Piece)."""
-        self.src, self.kind = src, "expr"
         tree = parse(src, "expr")
-        value = self.within(src, lambda: self.e(tree, scope), restore=False)
+        scope = scope.reading(src)
+        value = self.e(tree, scope)
         nodes = reads_of(tree)
-        reads = tuple(self.within(src, lambda n=n: self.e(n, scope), restore=False) for n in nodes)
+        reads = tuple(self.e(n, scope) for n in nodes)
         direct = as_card = None
         if type(tree) is A.Attr and str(tree.name) in ("key", "name"):
             direct = next((i for i, n in enumerate(nodes) if n is tree.obj), None)
@@ -257,17 +257,12 @@ class Templates:
                     parts.append(piece)
                 offset += len(piece) + 1
             else:
-                saved = self.src, self.kind
                 if at is not None:
                     file, line, column, whole = at(offset)
                     piece_src = SourceText(piece, file, line, column, False, 0, whole.lines)
                 else:
-                    piece_src = SourceText.plain(piece, self.src.file if self.src else "<text>")
-                try:
-                    p = self.piece(piece_src, scope)
-                finally:
-                    self.src, self.kind = saved
-                parts.append(p)
+                    piece_src = SourceText.plain(piece, scope.src.file if scope.src else "<text>")
+                parts.append(self.piece(piece_src, scope))
                 offset += len(piece) + 1
         parts = tuple(parts)
 
