@@ -28,11 +28,11 @@ The action played is the root's most visited. A secret choice is drawn among the
 visited at least 4/5 as often as the most visited, in proportion to their visits (the mixed
 strategy of decoupled UCT, purified: in matching pennies heads or tails half the time each, the
 blunder 1 time in 30; where the search prefers one action clearly, that one). A purification at
-1/2 drew among most of Agents Secrets' actions at 100 iterations, whose visits are flat (16, 12,
-11, 10, 9, 9, 8, 7, ... at a first decision), so nearly at random. Regret matching, which
-converges to an equilibrium, was tried first: its importance-sampled regrets (a value divided by
-a draw's probability, 0.01 for an exploring draw among ten actions) are too noisy at a hundred
-iterations, and Agents Secrets' side won 5 of its first 9 games against random instead of 8.
+1/2 drew nearly at random where visits are flat (16, 12, 11, 10, 9, 9, 8, 7, ... at a first
+decision of a six-player bundled game at 100 iterations). Regret matching, which converges to an
+equilibrium, was tried first: its importance-sampled regrets (a value divided by a draw's
+probability, 0.01 for an exploring draw among ten actions) are too noisy at a hundred iterations
+(a side of searching players won 5 of its first 9 games against random players instead of 8).
 
 Between two decisions of the same seat the tree is kept and the search goes on from the node the
 game reached, when it can be found: the node whose path, replayed on states sampled from the
