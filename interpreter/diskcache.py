@@ -1,12 +1,14 @@
 """A cache on disk of what is slow to rebuild and depends only on a text, as Python keeps .pyc files:
-YAML files read with their positions, rules texts parsed into typed trees, and generated Python
-compiled to code objects. A fresh process that loads a game it loaded before skips that work.
+YAML files read with their positions, rules texts parsed into typed trees, generated Python
+compiled to code objects, and which documents the JSON Schema passed (schema.py). A fresh process
+that loads a game it loaded before skips that work.
 
 - Where: `$INTERPRET_CACHE_DIR`, else `$XDG_CACHE_HOME/interpret`, else `~/.cache/interpret`.
   `INTERPRET_CACHE=off` turns it off.
 - Each store is one file under a folder named by a fingerprint of interpret itself (its Python
-  modules, its grammar, the Python, lark and ruamel.yaml versions), so a changed interpret never
-  reads what an older one wrote. Keys are the texts themselves (hashed): a changed text is a miss.
+  modules, its grammar, the Python, lark, ruamel.yaml and jsonschema versions), so a changed
+  interpret never reads what an older one wrote. Keys are the texts themselves (hashed): a changed
+  text is a miss.
 - Stores are read once, when first asked, and written back at exit when something was added,
   merged with what another process may have written meanwhile, through a temporary file and a
   rename (never half-written). A store that cannot be read is ignored and rebuilt.
@@ -44,21 +46,44 @@ def fingerprint() -> str:
     """What the cached values depend on besides their texts: interpret's own code and libraries."""
     global _fingerprint
     if _fingerprint is None:
-        from importlib.metadata import PackageNotFoundError, version
-
         from .paths import grammar_path
         h = hashlib.sha256(sys.version.encode())
-        for lib in ("lark", "ruamel.yaml"):
-            try:
-                h.update(f"{lib} {version(lib)}".encode())
-            except PackageNotFoundError:
-                h.update(lib.encode())
+        for lib in ("lark", "ruamel.yaml", "jsonschema"):
+            h.update(f"{lib} {_installed(lib)}".encode())
         here = Path(__file__).resolve().parent
         for path in sorted(here.rglob("*.py")) + [grammar_path()]:
             h.update(path.name.encode())
             h.update(path.read_bytes())
         _fingerprint = h.hexdigest()[:16]
     return _fingerprint
+
+
+def _installed(lib: str) -> str:
+    """Which release of a library is installed: the names of its metadata folders next to it
+    (`lark-1.3.1.dist-info`), found without importing it or importlib.metadata (slow to import),
+    else the size and time of its main file."""
+    import importlib.util
+    import re
+    try:
+        spec = importlib.util.find_spec(lib)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin:
+        return "absent"
+    package = Path(spec.origin).parent
+    home = package.parent
+    for _ in lib.split(".")[1:]:  # ruamel/yaml/__init__.py: the metadata is beside ruamel/
+        home = home.parent
+    want = re.sub(r"[-_.]+", "_", lib).lower()
+    try:
+        names = sorted(n for n in os.listdir(home) if n.endswith((".dist-info", ".egg-info"))
+                       and re.sub(r"[-_.]+", "_", n.split("-")[0]).lower() == want)
+    except OSError:
+        names = []
+    if names:
+        return " ".join(names)
+    st = os.stat(spec.origin)
+    return f"{spec.origin} {st.st_size} {st.st_mtime_ns}"
 
 
 def key_of(*parts: str) -> bytes:

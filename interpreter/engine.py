@@ -23,6 +23,7 @@ from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
 from .flow import Flow
 from .guard import guard_methods, translate
 from .handles import arg_keys, resolve
+from .listing import step_lister, window_lister
 from .match import Match
 from .model import Action, label_for, label_of
 from .state import clone, from_json, initial, to_json
@@ -30,7 +31,6 @@ from .state import clone, from_json, initial, to_json
 __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
 
 _MISSING = object()
-_new_action = tuple.__new__  # Action(name, args) without the Python-level __new__ of a NamedTuple
 
 
 @dataclass
@@ -50,6 +50,7 @@ class Game(Flow):
         self.seats = match.seats
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
+        self._step_listers = {}  # step name -> its generated listing (listing.py)
 
     def __deepcopy__(self, memo):
         return self  # a game is a frozen definition: copies of a state share it
@@ -193,9 +194,7 @@ class Game(Flow):
             ctx.memo = {}
             ctx.viewer = viewer
             out = [(Action(w.decline), f"{w.decline} ({w.name})" if labels else None)]
-            for a in m.window_actions[win[0][0]]:
-                self._walk(ctx, a, out, labels=labels)
-            return out
+            return window_lister(self, win[0][0])(ctx, out, labels, False)
         player = rt.turn_player(m, st)
         if player is None:
             return []
@@ -204,110 +203,28 @@ class Game(Flow):
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
         m = self.m
-        out = []
-        actions = m.actions_by_step.get(rt.step_name(m, st), ())
-        used = st["used"]
-        for a in actions:  # a definition whose limit is reached this turn gives nothing
-            if a.limit is None or used.get(a.name, 0) < a.limit:
-                break
-        else:
-            return out
+        step = rt.step_name(m, st)
+        lister = self._step_listers.get(step)
+        if lister is None:
+            lister = step_lister(self, step)
+        if lister.capped is not None:  # every definition limited: nothing to list once all are used up
+            used = st["used"]
+            for name, limit in lister.capped:
+                if used.get(name, 0) < limit:
+                    break
+            else:
+                return []
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}
         ctx.viewer = viewer
-        for a in actions:
-            self._walk(ctx, a, out, labels=labels, first_only=first_only)
-            if first_only and out:
-                break
-        return out
+        return lister(ctx, [], labels and not first_only, first_only)
 
-    # ---- one legality path: walk an action definition's parameters ------------------
+    # ---- one legality path --------------------------------------------------------
     #
-    # Listing (every legal binding), verifying an action (its binding, or why there is none)
-    # and binding a trusted action (one taken from the listing) all walk a definition the
-    # same way: parameter by parameter, each bound from its domain, each requirement checked.
-
-    def _walk(self, ctx, a, out, *, labels=True, first_only=False):
-        """Append to `out` the legal (Action, label) pairs of definition `a`.
-
-        Each requirement is checked as soon as the parameters it reads are bound,
-        so whole branches of the parameter product are cut early."""
-        if a.limit is not None and ctx.st["used"].get(a.name, 0) >= a.limit:
-            return
-        ctx.locals = [None] * a.nslots
-        params = a.params
-        by_level = a.requires_by_level
-        if not params:  # the frequent case of an action without parameters
-            for f in by_level[0]:
-                if not f(ctx):
-                    return
-            out.append((Action(a.name, ()), a.label(ctx) if labels and not first_only else None))
-            return
-        n = len(params)
-        m, st = self.m, ctx.st
-        seat = ctx.me.id if ctx.me is not None else None
-        memo = ctx.memo if ctx.memo is not None else {}
-        if n == 1:  # the frequent case of one parameter, without the recursion below
-            for f in by_level[0]:
-                if not f(ctx):
-                    return
-            _, slot, dom = params[0]
-            checks, loc, name = by_level[1], ctx.locals, a.name
-            label = a.label if labels and not first_only else None
-            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
-                loc[slot] = v
-                for f in checks:
-                    if not f(ctx):
-                        break
-                else:
-                    out.append((_new_action(Action, (name, (k,))), label(ctx) if label is not None else None))
-                    if first_only:
-                        return
-            loc[slot] = None
-            return
-        if n == 2:  # two parameters, the same way
-            for f in by_level[0]:
-                if not f(ctx):
-                    return
-            (_, s0, d0), (_, s1, d1) = params
-            c1, c2, loc, name = by_level[1], by_level[2], ctx.locals, a.name
-            label = a.label if labels and not first_only else None
-            for v0, k0 in zip(*arg_keys(m, st, seat, list(d0(ctx) or []), memo)):
-                loc[s0] = v0
-                for f in c1:
-                    if not f(ctx):
-                        break
-                else:
-                    for v1, k1 in zip(*arg_keys(m, st, seat, list(d1(ctx) or []), memo)):
-                        loc[s1] = v1
-                        for f in c2:
-                            if not f(ctx):
-                                break
-                        else:
-                            out.append((_new_action(Action, (name, (k0, k1))), label(ctx) if label is not None else None))
-                            if first_only:
-                                return
-                    loc[s1] = None
-            loc[s0] = None
-            return
-
-        def rec(i, keys):
-            for f in by_level[i]:
-                if not f(ctx):
-                    return False
-            if i == n:
-                out.append((_new_action(Action, (a.name, tuple(keys))),
-                            a.label(ctx) if labels and not first_only else None))
-                return first_only
-            _, slot, dom = params[i]
-            # a card the decider cannot identify is named by its place (handles.py)
-            for v, k in zip(*arg_keys(m, st, seat, list(dom(ctx) or []), memo)):
-                ctx.locals[slot] = v
-                if rec(i + 1, keys + [k]):
-                    return True
-            ctx.locals[slot] = None
-            return False
-        rec(0, [])
+    # Listing (every legal binding: listing.py, one generated function per step), verifying an
+    # action (its binding, or why there is none) and binding a trusted action (one taken from
+    # the listing) go through a definition the same way: parameter by parameter, each bound from
+    # its domain, each requirement checked as soon as the parameters it reads are bound.
 
     def _bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
         """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.
@@ -356,7 +273,7 @@ class Game(Flow):
             if action.name not in w.actions:
                 raise IllegalActionError(action, f"window `{w.name}` is open: {player.key} may play "
                                                  + ", ".join(f"`{n}`" for n in (w.decline,) + w.actions))
-        else:
+        elif m.windows:
             w = m.window_action_names.get(action.name)
             if w is not None:
                 raise IllegalActionError(action, f"`{action.name}` is played in window `{w.name}`, "
@@ -365,14 +282,14 @@ class Game(Flow):
                 raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
         a = m.action_by_name.get(action.name)
         if not verify:
-            ctx = rt.Ctx(st, m, player)
-            ctx.locals = [None] * a.nslots
-            by_key = m.value_by_key()
-            for (_, slot, _), key in zip(a.params, action.args):
-                v = by_key.get(key, _MISSING)
-                if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
-                ctx.locals[slot] = v
+            ctx = rt.Ctx(st, m, player, [None] * a.nslots)
+            if a.params:
+                by_key, loc = m.value_by_key(), ctx.locals
+                for (_, slot, _), key in zip(a.params, action.args):
+                    v = by_key.get(key, _MISSING)
+                    if v is _MISSING:
+                        v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
+                    loc[slot] = v
             return ctx, a
         if a is None:
             from .dsl.compiler import did_you_mean

@@ -6,9 +6,11 @@ from __future__ import annotations
 from . import runtime as rt
 from .errors import Location, RuleRuntimeError
 from .model import Seat, label_of
+from .listing import window_lister
 from .simultaneous import Simultaneous
 
 _MAX_SETTLE = 10_000
+_MISSING = object()
 
 
 class Flow(Simultaneous):
@@ -162,12 +164,7 @@ class Flow(Simultaneous):
         m = self.m
         ctx = rt.Ctx(st, m, m.seats[seat])
         ctx.memo = {}
-        out = []
-        for a in m.window_actions[i]:
-            self._walk(ctx, a, out, first_only=True)
-            if out:
-                return True
-        return False
+        return bool(window_lister(self, i)(ctx, [], False, True))
 
     def _start_round(self, ctx):
         st = ctx.st
@@ -223,12 +220,14 @@ class Flow(Simultaneous):
     def _next_step(self, ctx):
         st, m = ctx.st, self.m
         flow = st["flow"]
-        player = rt.turn_player(m, st)
+        player = _MISSING
         i = flow["step"] + 1
         while i < len(m.steps):
             step = m.steps[i]
             if step.skip is not None:
                 f, size = step.skip
+                if player is _MISSING:  # asked only of a step that may be skipped
+                    player = rt.turn_player(m, st)
                 ctx.me = player
                 ctx.locals = [None] * size
                 if f(ctx):
@@ -300,6 +299,6 @@ class Flow(Simultaneous):
             else:
                 values = st[kind][name]
                 if isinstance(default, list):
-                    st[kind][name] = [list(default) for _ in values]
+                    st[kind][name] = tuple([list(default) for _ in values])
                 else:
-                    st[kind][name] = [default] * len(values)
+                    st[kind][name] = (default,) * len(values)

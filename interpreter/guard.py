@@ -31,13 +31,16 @@ class UnexpectedRuleError(RuleRuntimeError):
 
 def rule_location(tb) -> Location | None:
     """The position of the innermost compiled rule in a traceback: a closure's `loc`, or for
-    generated code (dsl/codegen.py) the call on that line or else the expression's position."""
+    generated code (dsl/codegen.py) the call on that line, else the statement written there, else
+    the expression's position."""
     found = None
     while tb is not None:
         frame = tb.tb_frame
         if frame.f_code.co_filename == GENERATED:
-            site = frame.f_globals.get("_SITES", {}).get(tb.tb_lineno)
-            found = site[1] if site is not None else frame.f_globals.get("_WHERE") or found
+            g = frame.f_globals
+            site = g.get("_SITES", {}).get(tb.tb_lineno)
+            found = (site[1] if site is not None else g.get("_LINES", {}).get(tb.tb_lineno)
+                     or g.get("_WHERE") or found)
         elif frame.f_code.co_filename in _RULE_FILES:
             for value in frame.f_locals.values():
                 if isinstance(value, Location) and value.line:

@@ -101,7 +101,7 @@ def relabel(game, st, mapping: dict) -> dict:
     f = mapping.get
     g = lambda i: f(i, i)  # noqa: E731
     out = clone(st)
-    out["z"] = [[g(c) for c in ids] for ids in st["z"]]
+    out["z"] = [tuple([g(c) for c in ids]) for ids in st["z"]]  # shared tuples, as in every state (state.py)
     loc = list(st["loc"])
     for a, b in mapping.items():
         loc[b] = st["loc"][a]
@@ -114,13 +114,13 @@ def relabel(game, st, mapping: dict) -> dict:
             new[b] = values[a]
         if fix is not None:
             new = [fix(v, g) if v is not None else v for v in new]
-        cv[name] = new
+        cv[name] = tuple(new)
     out["cv"] = cv
     for kind, table in (("pv", m.pvars), ("zv", m.zvars)):
         for name, values in st[kind].items():
             fix = _remapper(table[name]["type"])
             if fix is not None:
-                out[kind][name] = [fix(v, g) if v is not None else v for v in values]
+                out[kind][name] = tuple([fix(v, g) if v is not None else v for v in values])
     for name, v in st["gv"].items():
         fix = _remapper(m.gvars[name]["type"])
         if fix is not None and v is not None:

@@ -16,6 +16,7 @@ from . import runtime as rt
 from .dsl.compiler import did_you_mean
 from .errors import InterpretError
 from .model import Card, Seat, Zone
+from .state import put, zone_with, zone_without
 
 
 class PositionError(InterpretError):
@@ -80,8 +81,7 @@ class Position:
         ctx = self._ctx()
         ids = self.state["z"][zone.id]
         if self.state["loc"][card.id] == zone.id:  # already there: only its place in the zone changes
-            ids.remove(card.id)
-            ids.insert(0, card.id) if top else ids.append(card.id)
+            self.state["z"][zone.id] = zone_with(zone_without(ids, card.id), card.id, top)
             return self
         if zone.capacity is not None and len(ids) >= zone.capacity and self.state["loc"][card.id] != zone.id:
             box = self.zone("box")
@@ -118,7 +118,7 @@ class Position:
         if kind == "gv":
             self.state["gv"][name] = stored
         else:
-            self.state[kind][name][index] = stored
+            put(self.state[kind], name, index, stored)
         return self
 
     def get(self, owner, name: str):

@@ -164,13 +164,13 @@ def move(ctx, card, zone, top=False):
         return
     if zone.capacity is not None and len(dest) >= zone.capacity:
         raise RuleRuntimeError(f"cannot move {card} to {zone}: it is full ({zone.capacity})")
-    if old >= 0:
-        zl[old].remove(card.id)
-    if top:
-        dest.insert(0, card.id)
-    else:
-        dest.append(card.id)
-    loc[card.id] = zone.id
+    cid = card.id
+    if old >= 0:  # zones' contents are tuples, replaced, never changed in place (state.py)
+        ids = zl[old]
+        i = ids.index(cid)
+        zl[old] = ids[:i] + ids[i + 1:]
+    zl[zone.id] = (cid, *dest) if top else (*dest, cid)
+    loc[cid] = zone.id
     if ctx.m.on_entered is not None:
         ctx.m.on_entered(ctx, card, zone)
 
@@ -181,9 +181,15 @@ def swap(ctx, a, b):
     loc = st["loc"]
     if type(a) is Card and type(b) is Card:
         za, zb = loc[a.id], loc[b.id]
-        la, lb = zl[za], zl[zb]
-        ia, ib = la.index(a.id), lb.index(b.id)
-        la[ia], lb[ib] = b.id, a.id
+        if za == zb:
+            la = list(zl[za])
+            ia, ib = la.index(a.id), la.index(b.id)
+            la[ia], la[ib] = b.id, a.id
+            zl[za] = tuple(la)
+        else:
+            la, lb = list(zl[za]), list(zl[zb])
+            la[la.index(a.id)], lb[lb.index(b.id)] = b.id, a.id
+            zl[za], zl[zb] = tuple(la), tuple(lb)
         loc[a.id], loc[b.id] = zb, za
         if ctx.m.on_entered is not None and za != zb:
             ctx.m.on_entered(ctx, a, ctx.m.zones[zb])
@@ -229,7 +235,10 @@ def cycle(ctx, zones, backward=False):
 
 
 def shuffle(ctx, zone):
-    chance.shuffle_list(ctx, ctx.st["z"][zone.id], zone.key, zone)
+    zl = ctx.st["z"]
+    ids = list(zl[zone.id])
+    chance.shuffle_list(ctx, ids, zone.key, zone)
+    zl[zone.id] = tuple(ids)
 
 
 def draw(ctx, n, src, dst):

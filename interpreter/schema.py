@@ -4,8 +4,7 @@ from __future__ import annotations
 import functools
 import json
 
-from jsonschema import Draft202012Validator
-
+from . import diskcache
 from .dsl.scope import did_you_mean
 from .errors import Location, Problem
 from .paths import schemas_dir
@@ -17,12 +16,20 @@ SECTIONS_LIST = ("triggers", "invariants", "tags")
 
 
 @functools.lru_cache(maxsize=None)
-def schema(name: str) -> dict:
-    return json.loads((schemas_dir() / f"{name}.schema.json").read_text(encoding="utf-8"))
+def schema_text(name: str) -> str:
+    return (schemas_dir() / f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=None)
-def validator(name: str) -> Draft202012Validator:
+def schema(name: str) -> dict:
+    return json.loads(schema_text(name))
+
+
+@functools.lru_cache(maxsize=None)
+def validator(name: str):
+    """The jsonschema validator of a schema (jsonschema is imported on first use: a document seen
+    valid before is not checked again, see `schema_problems`)."""
+    from jsonschema import Draft202012Validator
     return Draft202012Validator(schema(name))
 
 
@@ -48,8 +55,23 @@ def locate_path(root, path) -> Location:
 
 
 def schema_problems(doc, schema_name: str, file: str) -> list[Problem]:
-    out = []
+    """Every place where `doc` breaks the schema, located in its file. A document found valid is
+    remembered in the disk cache, keyed by the schema's text and the document's plain value (its
+    repr: types and order kept), so that a fresh process does not import jsonschema to check it
+    again; a document with problems is checked every time."""
     plain = to_plain(doc)
+    cache = diskcache.store("schema")
+    key = diskcache.key_of(schema_name, schema_text(schema_name), repr(plain))
+    if cache.get(key) is not None:
+        return []
+    out = _problems(doc, plain, schema_name, file)
+    if not out:
+        cache.put(key, True)
+    return out
+
+
+def _problems(doc, plain, schema_name: str, file: str) -> list[Problem]:
+    out = []
     for err in sorted(validator(schema_name).iter_errors(plain), key=lambda e: list(map(str, e.absolute_path))):
         path = list(err.absolute_path)
         loc = locate_path(doc, path) if hasattr(doc, "lc") else Location(file)

@@ -1,9 +1,20 @@
-"""A game state is plain data (lists, dicts, ints, texts): the first one, cloning it and its JSON form."""
+"""A game state is plain data (lists, tuples, dicts, ints, texts): the first one, cloning it, its
+JSON form, and the few functions that change its shared parts.
+
+Layout: `z` is a list with one tuple of card ids per zone; `cv`, `zv`, `pv` map each variable of
+cards, zones and seats to a tuple of values indexed by id. Those tuples are never changed in place:
+a change puts a new tuple in their place (`put`, `zone_with`, `zone_without`, runtime.move), so
+`clone` shares them and copies only the containers around them (mid-game in the largest bundled
+game, 140 cards and 70 zones: 261 references copied instead of 2,313). Everything else (`loc`,
+`gv`, `flow`, `used`, `pending`, `forced`) is copied by `clone`. Values are never changed in place
+either (`l += [x]` makes a new list). A writer that changed a shared tuple's contents would fail
+loudly (tuples have no `append`); one that wrote a list back is caught by tests/test_engine.py.
+"""
 from __future__ import annotations
 
 import json
 
-_copy = list.copy
+_TABLES = ("cv", "zv", "pv")
 
 
 def initial(m, seed: int) -> dict:
@@ -16,11 +27,11 @@ def initial(m, seed: int) -> dict:
         zl[loc[c.id]].append(c.id)
     nc, nz, ns = len(m.cards), len(m.zones), len(m.seats)
     return {
-        "z": zl,
+        "z": list(map(tuple, zl)),
         "loc": loc,
-        "cv": {k: [fresh(v["default"]) for _ in range(nc)] for k, v in m.cvars.items()},
-        "zv": {k: [fresh(v["default"]) for _ in range(nz)] for k, v in m.zvars.items()},
-        "pv": {k: [fresh(v["default"]) for _ in range(ns)] for k, v in m.pvars.items()},
+        "cv": {k: tuple(fresh(v["default"]) for _ in range(nc)) for k, v in m.cvars.items()},
+        "zv": {k: tuple(fresh(v["default"]) for _ in range(nz)) for k, v in m.zvars.items()},
+        "pv": {k: tuple(fresh(v["default"]) for _ in range(ns)) for k, v in m.pvars.items()},
         "gv": {k: fresh(v["default"]) for k, v in m.gvars.items()},
         "rng": seed_state(seed),
         "forced": [],
@@ -31,21 +42,39 @@ def initial(m, seed: int) -> dict:
 
 
 def clone(st: dict) -> dict:
-    """A deep copy of a state, specialised for its known shape (much faster than deepcopy)."""
-    cv, zv, pv = st["cv"], st["zv"], st["pv"]
-    return {  # map(list.copy, ...) copies a list of lists about a third faster than a comprehension
-        "z": list(map(_copy, st["z"])),
+    """A deep copy of a state as far as any writer can tell: the containers that change in place
+    are copied, the tuples (zones' contents, variables' tables) and the values are shared."""
+    return {
+        "z": st["z"][:],
         "loc": st["loc"][:],
-        "cv": dict(zip(cv, map(_copy, cv.values()))),
-        "zv": dict(zip(zv, map(_copy, zv.values()))),
-        "pv": dict(zip(pv, map(_copy, pv.values()))),
-        "gv": {k: (v[:] if type(v) is list else v) for k, v in st["gv"].items()},
+        "cv": st["cv"].copy(),
+        "zv": st["zv"].copy(),
+        "pv": st["pv"].copy(),
+        "gv": st["gv"].copy(),
         "rng": st["rng"],
         "forced": st["forced"][:],
-        "flow": dict(st["flow"]),
-        "used": dict(st["used"]),
+        "flow": st["flow"].copy(),
+        "used": st["used"].copy(),
         "pending": st["pending"][:],  # entries are never changed in place
     }
+
+
+def put(table: dict, name: str, index: int, value) -> None:
+    """Set one value of a variable of cards, zones or seats (`table` is st["cv"], ["zv"] or ["pv"])."""
+    values = list(table[name])
+    values[index] = value
+    table[name] = tuple(values)
+
+
+def zone_with(ids, cid: int, top: bool = False) -> tuple:
+    """A zone's card ids with `cid` added at the top (first) or at the bottom."""
+    return (cid, *ids) if top else (*ids, cid)
+
+
+def zone_without(ids, cid: int) -> tuple:
+    """A zone's card ids without `cid` (which it holds)."""
+    i = ids.index(cid)
+    return (*ids[:i], *ids[i + 1:])
 
 
 def to_json(st: dict) -> str:
@@ -53,6 +82,11 @@ def to_json(st: dict) -> str:
 
 
 def from_json(text: str) -> dict:
+    """A state from its JSON text: JSON has lists only, the shared parts become tuples again."""
     st = json.loads(text)
-    # JSON keeps lists and dicts; restore the int keys nothing uses (none today) and return
+    st["z"] = list(map(tuple, st["z"]))
+    for kind in _TABLES:
+        table = st[kind]
+        for name, values in table.items():
+            table[name] = tuple(values)
     return st

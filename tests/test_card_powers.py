@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.errors import ContentError
+from interpreter.state import zone_with, zone_without
 
 BASE = """
 game: {name: t, players: {min: 2, max: 2, default: 2}}
@@ -96,10 +97,8 @@ def to_hand(game, st, key, seat=0):
     m = game.m
     card = m.card_by_key[key]
     zone = m.player_zones["hand"][seat]
-    for z in st["z"]:
-        if card.id in z:
-            z.remove(card.id)
-    st["z"][zone.id].append(card.id)
+    st["z"][st["loc"][card.id]] = zone_without(st["z"][st["loc"][card.id]], card.id)
+    st["z"][zone.id] = zone_with(st["z"][zone.id], card.id)
     st["loc"][card.id] = zone.id
     game._listed = None  # the legal actions listed for this state object are stale
 
@@ -311,7 +310,7 @@ def test_a_lasting_effect_is_plain_state_and_its_powers_apply_once_for_all_copie
     game = make_game(cards(LASTING.replace("  charm:\n    start: pile", "  charm:\n    copies: 2\n    start: pile")
                            .replace("      rub:\n", "      rub:\n        from: me.hand\n")))
     st = game.new_game(seed=1)
-    assert st["pv"]["lucky"] == [False, False] and st["pv"]["stash"] == [[], []]
+    assert list(st["pv"]["lucky"]) == [False, False] and list(st["pv"]["stash"]) == [[], []]
     to_hand(game, st, "charm#1")
     to_hand(game, st, "charm#2")
     game.apply_in_place(st, "rub charm#1")

@@ -347,3 +347,15 @@ def test_the_default_game_plays_and_validates(capsys):
     assert out.startswith("Game over after")
     code, out, err = run(capsys, "validate", cli.DEFAULT_GAME)
     assert code == 0, err
+
+
+def test_the_command_skips_the_last_garbage_collections_at_exit():
+    """`interpret` freezes the garbage collector when the process exits (its last collections would
+    walk every object of the loaded game for nothing); the disk cache is still written before."""
+    probe = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+             "from interpreter.play.cli import main\n"
+             "sys.exit(main(['validate', 'tic-tac-toe']))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().endswith("frozen True"), out.stdout

@@ -27,7 +27,7 @@ def test_a_second_process_reads_the_cache_and_generates_the_same_code(tmp_path):
     first = run(args, cache)
     assert first.returncode == 0, first.stderr
     written = stores(cache)
-    assert set(written) == {"yaml.pickle", "rules.pickle", "code.pickle"}
+    assert set(written) == {"yaml.pickle", "rules.pickle", "code.pickle", "schema.pickle"}
     second = run(args, cache)
     assert second.returncode == 0, second.stderr
     assert second.stdout.split("OK")[0] == first.stdout.split("OK")[0]  # the same generated source
@@ -55,6 +55,44 @@ def test_positions_of_errors_are_the_same_from_the_cache(tmp_path, write_game):
     assert first.returncode == second.returncode == 1
     assert ":9:" in first.stderr or ":9:" in first.stdout, first.stderr + first.stdout
     assert (first.stdout, first.stderr) == (second.stdout, second.stderr)
+
+
+VALID = """\
+    game: {name: t, players: {min: 2, max: 2}}
+    cards: {coin: {copies: 2, start: pile}}
+    zones: {pile: {}}
+    actions:
+      pass: {effect: finish turn}
+    """
+
+
+def test_a_file_checked_valid_is_not_checked_again_until_it_changes(tmp_path, write_game):
+    """A fresh process that validates a file the schema passed before does not import jsonschema;
+    once the file changes, the schema problem is found, at its line and column."""
+    folder = write_game(VALID)
+    cache = tmp_path / "cache"
+    probe = ["-c", "import sys; from interpreter.play.cli import main; rc = main(['validate', sys.argv[1]]); "
+                   "print('jsonschema' in sys.modules); sys.exit(rc)", str(folder)]
+    e = dict(os.environ, INTERPRET_CACHE_DIR=str(cache))
+    first = subprocess.run([sys.executable, *probe], capture_output=True, text=True, env=e, timeout=120)
+    assert first.returncode == 0 and first.stdout.strip().endswith("True"), first.stderr
+    second = subprocess.run([sys.executable, *probe], capture_output=True, text=True, env=e, timeout=120)
+    assert second.returncode == 0 and second.stdout.strip().endswith("False"), second.stderr
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("zones: {pile: {}}",
+                                                                             "zones: {pile: {colour: red}}"))
+    third = run(["validate", str(folder)], cache)
+    assert third.returncode == 1
+    assert "game.yaml:3:" in third.stderr and "colour" in third.stderr, third.stderr
+
+
+def test_a_changed_rule_is_compiled_again(tmp_path, write_game):
+    folder = write_game(VALID)
+    cache = tmp_path / "cache"
+    assert run(["validate", str(folder)], cache).returncode == 0
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace(
+        "pass: {effect: finish turn}", "pass: {effect: score[me] += nothing}"))
+    again = run(["validate", str(folder)], cache)
+    assert again.returncode == 1 and "game.yaml:5:" in again.stderr and "nothing" in again.stderr, again.stderr
 
 
 def test_a_broken_store_is_ignored_and_rewritten(tmp_path):

@@ -104,7 +104,7 @@ def test_clone_copies_nested_variable_values(make_game):
     twin = clone(state)
     game.apply_in_place(twin, "grow")
     assert to_json(state) == before
-    assert twin["gv"]["l"] == [1, 2] and twin["pv"]["hist"] == [[1], []]
+    assert twin["gv"]["l"] == [1, 2] and list(twin["pv"]["hist"]) == [[1], []]
 
 
 def test_json_round_trip_at_every_step(fixture_game, random_playout):
@@ -142,7 +142,9 @@ def test_check_invariants_reports_a_broken_state(mini):
     state = mini.new_game(seed=1)
     cell = mini.m.cells[0]
     bag = mini.m.zone_by_name["bag"]
-    state["z"][cell.id].append(state["z"][bag.id].pop())  # two cards in a cell, index not updated
+    *rest, last = state["z"][bag.id]
+    state["z"][bag.id] = tuple(rest)
+    state["z"][cell.id] += (last,)  # two cards in a cell, index not updated
     problems = mini.check_invariants(state)
     assert "one card per cell" in problems
     assert any("indexed elsewhere" in p for p in problems)
@@ -154,7 +156,7 @@ def test_a_new_state_holds_only_plain_values(mini):
         t = type(v)
         if t is dict:
             return all(type(k) is str and walk(x) for k, x in v.items())
-        if t is list:
+        if t is list or t is tuple:  # tuples: the parts that are shared, never changed in place
             return all(walk(x) for x in v)
         return t in (int, str, bool, float, type(None))
     assert walk(mini.new_game(seed=1))
@@ -344,3 +346,36 @@ def test_random_operations_keep_every_card_in_exactly_one_zone(zones_game):
         except RuleRuntimeError:
             continue  # e.g. swapping with an empty zone's first card
         assert consistent(g, state), action
+
+
+def shared_parts_not_tuples(st) -> list[str]:
+    """What `clone` shares must never change in place: zones' contents and variables' tables are tuples."""
+    bad = [f"zone {i}" for i, ids in enumerate(st["z"]) if type(ids) is not tuple]
+    bad += [f"{kind}.{name}" for kind in ("cv", "zv", "pv") for name, values in st[kind].items()
+            if type(values) is not tuple]
+    return bad
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_whole_game_keeps_the_shared_parts_of_its_states_tuples(seed):
+    """Dark Agent (card, zone and seat variables written and reset by turn and round, moves, swaps,
+    shuffles): after every decision the parts `clone` shares are tuples, and a decision applied to
+    a clone leaves the original unchanged."""
+    game = engine.Game.load("dark-agent", players=4)
+    rnd = random.Random(seed)
+    state = game.new_game(seed=seed)
+    assert shared_parts_not_tuples(state) == []
+    steps = 0
+    while not game.is_terminal(state) and steps < 400:
+        action = rnd.choice(game.legal_actions(state))
+        before = to_json(state)
+        twin = clone(state)
+        game.apply_in_place(twin, action)
+        assert to_json(state) == before, f"{action} on a clone changed the original"
+        state = twin
+        assert shared_parts_not_tuples(state) == [], f"after {action}"
+        if steps % 10 == 0:  # what a searching bot plays on: a determinized state, shaped alike
+            seen = game.determinize(state, steps % 4, random.Random(steps))
+            assert shared_parts_not_tuples(seen) == [], f"determinized after {action}"
+        steps += 1
+    assert steps > 50

@@ -156,14 +156,7 @@ class Linker(Powers):
         body = c.seq(stmts, scope, self.ret)
         direct = None
         if not any(c.suspends(s, scope) for s in stmts):
-            fns = tuple(c.stmt(s, scope) for s in stmts)
-
-            def direct(ctx, fns=fns):
-                try:
-                    for f in fns:
-                        f(ctx)
-                except rt.Stop:
-                    pass
+            direct = c.codegen.statements(stmts, scope)  # a `stop` ends it
         return Handler(cond, body, direct, len(params), max(scope.size, len(params)), snip.where)
 
     def _is_static(self, tree) -> bool:

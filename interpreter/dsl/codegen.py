@@ -35,12 +35,14 @@ from . import ast as A
 from .. import diskcache
 from .. import runtime as rt
 from .generated import _HELPERS, _size_of
+from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
-from .known import Known, _Range, _Text
+from .known import _PLAIN, Known, _Range, _Text
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
+_UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
@@ -64,8 +66,8 @@ def source_of(f) -> str | None:
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen(Known):
-    """Writes the Python source of expressions for one `Compiler` (one match)."""
+class ExprCodegen(Known, Statements):
+    """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
         self.c = compiler
@@ -73,26 +75,33 @@ class ExprCodegen(Known):
 
     # ---- one expression -> one function ----------------------------------------------------
 
+    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs")
+
     def function(self, node: A.Expr, scope, caller=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
         function, its number of parameters, whether it is pure), f also has `_interpret_call`:
         ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
-        saved = tuple(self.__dict__.get(k) for k in ("env", "values", "helpers", "names", "sites", "where",
-                                                     "slot_kinds"))
-        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
-        self.env: dict = {}  # the module's globals: every value the text names
-        self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
-        self.helpers: list[str] = []
-        self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
-        self.names = itertools.count(1)
-        self.where = self.c.loc(node, scope)
+        saved = tuple(self.__dict__.get(k) for k in self._STATE)
+        self._reset(node, scope)
         try:
             text = self.x(node, scope)
             if caller is not None:
                 self._caller(text, scope, *caller)
             return self._build(text)
         finally:  # the closure compiler may call back here in the middle of a text
-            self.env, self.values, self.helpers, self.names, self.sites, self.where, self.slot_kinds = saved
+            for k, v in zip(self._STATE, saved):
+                setattr(self, k, v)
+
+    def _reset(self, node, scope) -> None:
+        """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text)."""
+        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
+        self.env: dict = {}  # the module's globals: every value the text names
+        self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
+        self.helpers: list[str] = []
+        self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
+        self.stmt_locs: list = []  # the positions of statements (statements.py)
+        self.names = itertools.count(1)
+        self.where = self.c.loc(node, scope) if node is not None else None
 
     def _caller(self, text, scope, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -120,6 +129,10 @@ class ExprCodegen(Known):
     def _build(self, text: str):
         body = ["L = ctx.locals"] if ("L[" in text or "(ctx, L)" in text) else []
         self.define("_expr", "ctx", body + [f"return {text}"])
+        return self._module("_expr")
+
+    def _module(self, entry: str):
+        """Compile the functions written so far as one module; its function `entry`."""
         source = "\n".join(self.helpers) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
@@ -134,9 +147,11 @@ class ExprCodegen(Known):
         glob.update(self.env)
         glob["_SITES"] = sites
         glob["_WHERE"] = self.where  # the expression's position: where an unforeseen error is reported
+        if self.stmt_locs:
+            glob["_LINES"] = self.lines_of(source)  # line -> the statement written there
         glob["__builtins__"] = {}
-        exec(code, glob)  # defines _expr and its helpers; the text holds only generated names
-        f = glob["_expr"]
+        exec(code, glob)  # defines the entry and its helpers; the text holds only generated names
+        f = glob[entry]
         f._interpret_source = source
         if "_call" in glob:
             f._interpret_call = glob["_call"]
@@ -268,9 +283,15 @@ class ExprCodegen(Known):
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
         self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
-        if kind in ("zv", "cv", "pv"):
+        if kind == "cell" and _PLAIN.fullmatch(o):  # a cell, never none, read from a local: nothing to test
+            if name in ("row", "column") and name not in m.vars_of("zv"):
+                return f"{o}.attrs[{self.const(name)}]"  # every cell of the grid has both (known.py)
+            text = self._attr_text("zv", name, o)
+            if text is not None:
+                return text
+        if kind in ("zv", "cv", "pv", "cell"):
             t = self.tmp()
-            text = self._attr_text(kind, name, t)
+            text = self._attr_text("zv" if kind == "cell" else kind, name, t)
             if text is not None:  # the object's kind is known: no type test
                 return f"({text} if ({t} := {o}) is not None else None)"
         loc = c.loc(node.name, scope)
@@ -307,6 +328,8 @@ class ExprCodegen(Known):
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
         loc = self.const(self.c.loc(node, scope))
         to, tk = self.tmp(), self.tmp()
+        if self.in_ints(self.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
+            return f"{o}[{sk}]"
         if sk is not None:
             size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
             return f"({to}[{sk}] if _type({to} := {o}) is list and {size} else _index_slow({to}, {sk}, {loc}))"
@@ -329,26 +352,21 @@ class ExprCodegen(Known):
         sa, sb = self.static_int(node.left, scope), self.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
+        simple = self._identity(op, a, sa, self.kind_of(node.left, scope) == "int",
+                                b, sb, self.kind_of(node.right, scope) == "int")
+        if simple is not None:
+            return simple
         loc = self.const(self.c.loc(node.op, scope))
-        ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
-        ia, ib = self.kind_of(node.left, scope) == "int", self.kind_of(node.right, scope) == "int"
-        if sa is not None or ia:
-            ta = str(sa) if sa is not None else a
-        if sb is not None or ib:
-            tb = str(sb) if sb is not None else b
-        if (sa is not None or ia) and (sb is not None or ib):
-            both = "True"
-        elif sa is not None or ia:
-            both = f"_type({tb} := {b}) is int"
-        elif sb is not None or ib:
-            both = f"_type({ta} := {a}) is int"
-        else:
-            both = f"((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int))"
+        tr = self.tmp()
+        ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
+        tb, test_b = self._operand(b, sb, self.kind_of(node.right, scope) == "int")
+        tests = [t for t in (test_a, test_b) if t is not None]
+        both = " & ".join(tests) if len(tests) > 1 else tests[0] if tests else None
         if py in ("//", "%") and sb is None:
-            both = f"{both} and {tb} != 0"
+            both = f"{both} and {tb} != 0" if both else f"{tb} != 0"
         n = int(_NUMBER)
-        return (f"({tr} if {both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n} "
-                f"else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))")
+        cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
+        return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
 
     def g_compare(self, node, scope):
         a, op = self.x(node.left, scope), str(node.op)
@@ -368,7 +386,7 @@ class ExprCodegen(Known):
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
         loc = self.const(self.c.loc(node, scope))
-        if self.kind_of(node.coll, scope) == "zv":  # a card in a zone (or none): where the card is
+        if self.kind_of(node.coll, scope) in ("zv", "cell"):  # a card in a zone (or none): where the card is
             ta, tb = self.tmp(), self.tmp()
             call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
             return f"(not {call})" if node.negated else call
@@ -399,7 +417,9 @@ class ExprCodegen(Known):
 
     # ---- loops: helper functions ----------------------------------------------------------
 
-    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=()):
+    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=(), unrolled=None):
+        """A helper going through the items (`unrolled`: the lines of each item of a constant
+        range, in place of the loop)."""
         name = f"_g{next(self.names)}"
         if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers, spent as it would
             lo, hi, rloc = items_text
@@ -418,8 +438,7 @@ class ExprCodegen(Known):
             "if b < 0:",
             f"    _spend_failed(ctx, {loc}, {self.const(what)})",
             *first_lines,
-            f"for x in {items}:",
-            *body_lines,
+            *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
             *result_lines])
         return f"{name}(ctx, L)"
 
@@ -470,6 +489,18 @@ class ExprCodegen(Known):
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
         if fname in ("any", "all") and not self.c._draws_chance(node):
             want = fname == "any"
+            r = self.static_range(coll, scope)
+            if r is not None and r[1] - r[0] + 1 <= _UNROLL:  # a few known numbers: one test each
+                scope.add(str(name))  # the frame keeps the slot the loop would take
+                lines = []
+                for i in range(r[0], r[1] + 1):
+                    val_t, cond_t = self._with_number(scope, str(name), i, lambda: (
+                        self.x(value, scope), self.x(cond, scope) if cond is not None else None))
+                    test = val_t if want else f"not {val_t}"
+                    lines += [f"if ({cond_t}) and {test}:" if cond_t is not None else f"if {test}:",
+                              f"    return {want}"]
+                loc = self.const(self.c.loc(node, scope))
+                return self._loop(r, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
             coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
             test = val_t if want else f"not {val_t}"
             if cond_t is not None:

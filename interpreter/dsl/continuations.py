@@ -13,6 +13,7 @@ from .. import runtime as rt
 from ..limits import spend_failed
 from ..model import Seat, label_of
 from . import ast as A
+from .generated import repeat_budget
 from .ops import _num
 from .scope import CompileError, stamped
 
@@ -47,17 +48,9 @@ class Continuations:
         split = next((i for i, s in enumerate(stmts) if self.suspends(s, scope)), None)
         ret = self.m.ret
         if split is None:
-            fns = tuple(self.stmt(s, scope) for s in stmts)
-
-            def run(ctx):
-                try:
-                    for f in fns:
-                        f(ctx)
-                except rt.Stop:
-                    return ret(ctx)
-                return k(ctx)
-            return run
-        pre = tuple(self.stmt(s, scope) for s in stmts[:split])
+            return self.codegen.statements(stmts, scope, then=[k], stop=ret)
+        holder = []  # what follows the statements before the split: compiled after them (their slots first)
+        pre = self.codegen.statements(stmts[:split], scope, then=holder, stop=ret)
         # the rest is compiled first (it is the continuation): declare every name the suspending
         # statement binds, however deep (a choose or a let inside an if, a for, a repeat)
         for sub in stmts[split].walk():
@@ -66,16 +59,8 @@ class Continuations:
             elif type(sub) is A.Let:
                 scope.add(str(sub.name))
         rest = self.seq(stmts[split + 1:], scope, k)
-        sus = self.cps(stmts[split], scope, rest)
-
-        def run(ctx):
-            try:
-                for f in pre:
-                    f(ctx)
-            except rt.Stop:
-                return ret(ctx)
-            return sus(ctx)
-        return run
+        holder.append(self.cps(stmts[split], scope, rest))
+        return pre
 
     def cps(self, node, scope, rest):
         """A statement that may suspend, followed by `rest`."""
@@ -140,7 +125,7 @@ class Continuations:
                 n = countf(ctx)
                 if n is not None and type(n) is not int:
                     raise rt.RuleRuntimeError(f"repeat needs a number of times, not {label_of(n)}", rloc)
-                self.repeat_budget(ctx, _num(n), rloc)
+                repeat_budget(ctx, _num(n), rloc)
                 ctx.locals[left] = _num(n)
                 return loop(ctx)
             return start

@@ -3,8 +3,10 @@ negation, comparison, aggregates, membership and calls, each raising a rule erro
 from __future__ import annotations
 
 from .. import runtime as rt
-from ..limits import spend_failed
+from ..limits import BudgetExceeded, spend_failed
 from ..model import Card, Seat, Zone, label_of
+from ..state import put
+from .ops import _num
 
 
 def _index_slow(o, k, loc):
@@ -118,3 +120,113 @@ def _size_of(v) -> int:
         return len(v)
     except TypeError:
         return 0
+
+
+# ---- what generated statements call (statements.py) ---------------------------------------
+
+_FINISH_RANKS = {"step": 1, "turn": 2, "round": 3, "game": 4}
+
+
+def _finish(flow, what):
+    """`finish WHAT`: the flow ends the widest of what was asked (step < turn < round < game)."""
+    if _FINISH_RANKS[what] > _FINISH_RANKS.get(flow.get("finish") or "", 0):
+        flow["finish"] = what
+
+
+def _for_items(ctx, v, loc, iterable):
+    """The items a `for` statement goes through (a copy), its budget spent."""
+    items = list(iterable(v, loc))
+    b = ctx.budget - len(items) - 1
+    ctx.budget = b
+    if b < 0:
+        spend_failed(ctx, loc, f"`for` over {len(items):,} items")
+    return items
+
+
+def repeat_budget(ctx, n, loc):
+    """Spend the budget of `repeat n times` (over the limit `repeat`: a budget error)."""
+    cap = ctx.m.limits.repeat
+    if n > cap:
+        raise BudgetExceeded("repeat", f"repeat {n:,} times: over the limit `repeat` of {cap:,}", loc)
+    b = ctx.budget - max(n, 0) - 1
+    ctx.budget = b
+    if b < 0:
+        spend_failed(ctx, loc, f"repeat {n:,} times")
+
+
+def _repeat_times(ctx, n, loc):
+    """The range of `repeat n times`, its budget spent."""
+    if n is not None and type(n) is not int:
+        raise rt.RuleRuntimeError(f"repeat needs a number of times, not {label_of(n)}", loc)
+    n = _num(n)
+    repeat_budget(ctx, n, loc)
+    return range(n)
+
+
+def _set_global(ctx, name, enc, typ, v, loc):
+    try:
+        ctx.st["gv"][name] = enc(v)
+    except (AttributeError, TypeError):
+        raise rt.RuleRuntimeError(f"`{name}` holds a {typ}, not {label_of(v)}", loc) from None
+
+
+def _set_var(ctx, o, v, by_type, name, loc):
+    """`o.name = v` for a variable of cards, players or zones (by_type: type -> table, codec, type)."""
+    entry = by_type.get(type(o))
+    if entry is None:
+        raise rt.RuleRuntimeError(f"cannot set `{name}` on {o!r}", loc)
+    kind, enc, typ = entry
+    try:
+        v = enc(v) if enc else v
+    except (AttributeError, TypeError):
+        raise rt.RuleRuntimeError(f"`{name}` holds a {typ}, not {label_of(v)}", loc) from None
+    put(ctx.st[kind], name, o.id, v)  # the variable's table is a tuple: replaced, never changed in place
+
+
+def _move(ctx, w, z, top, loc):
+    try:
+        if type(w) is list:
+            for c in w:
+                rt.move(ctx, c, z, top)
+        else:
+            rt.move(ctx, w, z, top)
+    except rt.RuleRuntimeError as e:
+        if e.location is not None:
+            raise
+        raise rt.RuleRuntimeError(str(e), loc) from None
+
+
+def _swap(ctx, a, b, loc):
+    try:
+        rt.swap(ctx, a, b)
+    except rt.RuleRuntimeError as e:
+        raise rt.RuleRuntimeError(str(e), loc) from None
+
+
+def _cycle(ctx, zones, backward, loc):
+    if not isinstance(zones, list) or not all(type(z) is Zone for z in zones):
+        raise rt.RuleRuntimeError(f"cycle needs a list of zones, not {label_of(zones)}", loc)
+    rt.cycle(ctx, zones, backward)
+
+
+def _shuffle(ctx, z, loc):
+    if type(z) is not Zone:
+        raise rt.RuleRuntimeError(f"shuffle needs a zone, not {label_of(z)}", loc)
+    rt.shuffle(ctx, z)
+
+
+def _draw(ctx, k, a, b, loc):
+    if type(k) is not int or type(a) is not Zone or type(b) is not Zone:
+        raise rt.RuleRuntimeError(f"draw needs a number and two zones, not {label_of(k)}, {label_of(a)}, "
+                                  f"{label_of(b)}", loc)
+    try:
+        rt.draw(ctx, k, a, b)
+    except rt.RuleRuntimeError as e:
+        raise rt.relocate(e, loc) from None
+
+
+_HELPERS.update({
+    "_finish": _finish, "_for_items": _for_items, "_repeat_times": _repeat_times, "_set_global": _set_global,
+    "_set_var": _set_var, "_move": _move, "_swap": _swap, "_cycle": _cycle, "_shuffle": _shuffle, "_draw": _draw,
+    "_Stop": rt.Stop, "_RuleRuntimeError": rt.RuleRuntimeError,
+})

@@ -1,9 +1,12 @@
 """What the code generator knows of an expression at load time (a part of ExprCodegen, codegen.py):
 whole numbers it can fold, the kind of value an expression gives (a zone, a card, a player, a
 number: its attributes are then read without type tests), the numbers of a `range(a, b)` with
-known bounds (a loop goes through them as constants), and which expressions read a loop's variable.
+known bounds (a loop goes through them as constants), and which expressions read a loop's variable;
+arithmetic of known numbers (an operand evaluated once, identities such as x * 1 folded).
 """
 from __future__ import annotations
+
+import re
 
 from ..model import Card, Seat, Zone
 from . import ast as A
@@ -12,8 +15,22 @@ from .ops import _NUMBER
 from .scope import _MISS, Scope
 
 
+_PLAIN = re.compile(r"L\[\d+\](\[-?\d+\]|\.attrs\[_k\d+\])?|_k\d+|\d+")
+# ^ generated texts that read a value without computing anything: a local, an item of it by a
+#   literal index, a cell's attribute, a global, a literal (reading one twice changes nothing)
+
+
 class _Text(str):
     """An inlined function's argument: Python text to use in place of its parameter."""
+
+
+class _Int(_Text):
+    """A number known at load time standing for a name (a loop's variable, unrolled)."""
+
+    def __new__(cls, value: int):
+        text = super().__new__(cls, str(value) if value >= 0 else f"({value})")
+        text.value = value
+        return text
 
 
 class _Range(tuple):
@@ -29,8 +46,10 @@ class Known:
             v = node.value
         elif t is A.Name:
             name = str(node.name)
-            if (name in scope.inlined or name in scope.slots or name in scope.bound or name == "me"
-                    or name in self.m.gvars):
+            if name in scope.inlined:
+                v = scope.inlined[name]
+                return v.value if type(v) is _Int else None
+            if name in scope.slots or name in scope.bound or name == "me" or name in self.m.gvars:
                 return None
             v = self.m.constant(name)
             if v is _MISS or type(v) is not int:
@@ -50,9 +69,10 @@ class Known:
         return v if v is not None and -_NUMBER <= v <= _NUMBER else None
 
     def kind_of(self, node, scope):
-        """What an expression gives, when known at load time: "zv" a zone or none, "cv" a card or
-        none, "pv" a player or none, "int" a whole number (a loop's variable over a constant range);
-        else None. Its attributes, or its arithmetic, are then written without type tests."""
+        """What an expression gives, when known at load time: "zv" a zone or none, "cell" a cell of
+        the grid (never none: its row and column are numbers), "cv" a card or none, "pv" a player
+        or none, "int" a whole number (a loop's variable over a constant range), "ints:N" a list
+        of at least N whole numbers (an item of a constant list of such lists); else None. Its attributes, or its arithmetic, are then written without type tests."""
         t = type(node)
         if t is A.Call:
             fname = str(node.fn)
@@ -71,6 +91,10 @@ class Known:
         if t is A.Attr:
             k = self.kind_of(node.obj, scope)
             name = str(node.name)
+            if k == "cell":
+                if name in ("row", "column") and name not in self.m.vars_of("zv"):
+                    return "int"  # a cell of the grid (never none) knows its row and column
+                k = "zv"
             if k == "zv" and name in ("card", "top") and name not in self.m.vars_of("zv"):
                 return "cv"
             if k in ("zv", "cv") and name == "owner" and name not in self.m.vars_of(k):
@@ -81,6 +105,13 @@ class Known:
                     and name not in ("name", "key", "index", "id", "next", "previous"):
                 return "zv"
             return None
+        if t is A.BinOp:  # whole numbers give a whole number (or a rule error)
+            sides = (node.left, node.right)
+            return "int" if all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int"
+                                for x in sides) else None
+        if t is A.Index:
+            k, i = self.kind_of(node.obj, scope), self.static_int(node.key, scope)
+            return "int" if self.in_ints(k, i) else None
         if t is A.Name:
             name = str(node.name)
             if name in scope.inlined:
@@ -113,33 +144,100 @@ class Known:
         """The kind (see `kind_of`) of every item of a collection, when known at load time: the
         numbers of a `_Range`, the board's cells, the players, cards, a zone's cards."""
         t = type(node)
-        if t is A.Call and str(node.fn) == "range":
-            return "int" if self.static_range(node, scope) is not None else None
+        if t is A.Call and str(node.fn) == "range":  # the built-in gives whole numbers (or fails)
+            from ..builtins import _range
+            known = "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,))
+            return "int" if known and len(node.args) == 2 else None
         if t is A.Where:
             return self.elem_kind(node.coll, scope)
-        if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) == "zv" \
+        if t is A.ListFor:  # [VALUE for VAR in ITEMS]: what VALUE gives
+            slot = scope.slots.get(str(node.var))
+            if slot is None:
+                return None
+            return self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
+        if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) in ("zv", "cell") \
                 and "cards" not in self.m.vars_of("zv"):
             return "cv"
         if t is A.Name:
             name = str(node.name)
-            if (name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars
-                    or self.m.constant(name) is not _MISS):
+            if name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars:
                 return None
-            return {"cells": "zv", "players": "pv", "cards": "cv"}.get(name)
+            v = self.m.constant(name)
+            if v is not _MISS:  # a constant list of lists of whole numbers: "ints:N", N the shortest
+                if type(v) is list and v and all(type(x) is list and all(type(i) is int for i in x) for x in v):
+                    return f"ints:{min(len(x) for x in v)}"
+                return None
+            if name == "cells":
+                cells = self.m.builtin_value("cells")(None)
+                grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
+                return "cell" if grid else "zv"
+            return {"players": "pv", "cards": "cv"}.get(name)
         return None
+
+    @staticmethod
+    def in_ints(kind, i) -> bool:
+        """Whether item i (known at load time) of a list of kind "ints:N" is there: a number."""
+        if i is None or type(kind) is not str or not kind.startswith("ints:"):
+            return False
+        n = int(kind[5:])
+        return -n <= i < n
+
+    def _with_number(self, scope, name: str, value: int, write):
+        """`write()` while `name` stands for the number `value` (a loop unrolled)."""
+        return _with_entry(scope.inlined, name, _Int(value), write)
 
     def _with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
-        saved = self.slot_kinds.get(slot, _MISS)
-        self.slot_kinds[slot] = kind
-        try:
-            return write()
-        finally:
-            if saved is _MISS:
-                del self.slot_kinds[slot]
-            else:
-                self.slot_kinds[slot] = saved
+        return _with_entry(self.slot_kinds, slot, kind, write)
 
     def _loop_dependent(self, node, scope) -> bool:
         """Whether an expression reads the variable of a loop being written (a slot it binds)."""
         return any(n in scope.slots and scope.slots[n] in self.slot_kinds for n in facts(node).names)
+
+    @staticmethod
+    def _identity(op, a, sa, ia, b, sb, ib):
+        """The text of `a op b` when it is one of its operands or 0, both being whole numbers
+        (x * 1, x + 0, 0 * x...), else None. A dropped operand is a plain read: nothing is lost."""
+        if sa is None and a == "0":
+            sa = 0
+        if sb is None and b == "0":
+            sb = 0
+        ka, kb = sa is not None or ia, sb is not None or ib
+        if not (ka and kb):
+            return None
+        if op == "*":
+            if (sa == 0 and (sb is not None or _PLAIN.fullmatch(b))) or (sb == 0 and (sa is not None or _PLAIN.fullmatch(a))):
+                return "0"
+            if sa == 1:
+                return b
+            if sb == 1:
+                return a
+        if op == "+" and sa == 0:
+            return b
+        if op in ("+", "-") and sb == 0:
+            return a
+        return None
+
+    def _operand(self, text, static, known_int):
+        """(the name of an operand's value, the test that evaluates it once, or None): a number
+        known at load time is its literal; a plain read of a number is read again; any other
+        operand is kept in a temporary (tested to be a whole number unless known to be one)."""
+        if static is not None:
+            return str(static), None
+        if known_int and _PLAIN.fullmatch(text):
+            return text, None
+        t = self.tmp()
+        return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")
+
+
+def _with_entry(table: dict, key, value, write):
+    """`write()` while `table[key]` is `value`; the entry as it was afterwards."""
+    saved = table.get(key, _MISS)
+    table[key] = value
+    try:
+        return write()
+    finally:
+        if saved is _MISS:
+            del table[key]
+        else:
+            table[key] = saved

@@ -1,0 +1,112 @@
+"""The legal actions of a step, listed by one generated function per step (issue 9, item 3).
+
+`Game._list_step` asks `step_lister(game, step)` for ``list_step(ctx, out, lab, first)``, written
+once per step (on first use) as Python source, in the way dsl/codegen.py writes rules:
+
+    def _listing(ctx, out, lab, first):
+        st = ctx.st
+        used = st[_k1]
+        seat = ctx.me.id if ctx.me is not None else None
+        memo = ctx.memo
+        if used.get(_k2, 0) < 1:                          # a definition under its limit this turn
+            ctx.locals = L = [None] * 3
+            if _k3(ctx):                                  # its requirements that read no parameter
+                for v0, k0 in _zip(*_arg_keys(_m, st, seat, _list(_k4(ctx) or ()), memo)):
+                    L[0] = v0
+                    if not _k5(ctx):                      # those that read the first one
+                        continue
+                    out.append((_new(_Action, (_k2, (k0,))), _k6(ctx) if lab else None))
+                    if first:
+                        return out
+                L[0] = None
+        ...
+        return out
+
+It walks the definitions as a player reads them (the same order, the same requirements at the same
+parameter, the same budget spent by domains and requirements), without walking data: each
+definition's parameters are nested loops, each requirement a call of its compiled check. The
+text holds only generated names and integers; every value (names, checks, domains) is a global.
+"""
+from __future__ import annotations
+
+from .dsl.codegen import _compiled
+from .handles import arg_keys
+from .model import Action
+
+_new_action = tuple.__new__
+
+
+def step_lister(game, step):
+    """list_step(ctx, out, lab, first) for the actions of step `step` (cached on the game)."""
+    return lister(game, step, game.m.actions_by_step.get(step, ()))
+
+
+def window_lister(game, i):
+    """The same for the actions of the i-th out-of-turn window."""
+    return lister(game, ("window", i), game.m.window_actions[i])
+
+
+def lister(game, key, actions):
+    listers = game._step_listers
+    f = listers.get(key)
+    if f is None:
+        f = listers[key] = _write(game.m, tuple(actions))
+    return f
+
+
+def _write(m, actions):
+    env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_list": list, "_new": _new_action, "_Action": Action,
+           "__builtins__": {}}
+    names = {}
+
+    def const(v) -> str:
+        key = (type(v), v) if type(v) is str else id(v)
+        name = names.get(key)
+        if name is None:
+            name = names[key] = f"_k{len(names) + 1}"
+            env[name] = v
+        return name
+
+    lines = ["def _listing(ctx, out, lab, first):", "    st = ctx.st", f"    used = st[{const('used')}]",
+             "    seat = ctx.me.id if ctx.me is not None else None",
+             "    memo = ctx.memo if ctx.memo is not None else {}"]
+    for a in actions:
+        ind = "    "
+        if a.limit is not None:
+            lines.append(f"{ind}if used.get({const(a.name)}, 0) < {int(a.limit)}:")
+            ind += "    "
+        lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}")
+        first_checks = a.requires_by_level[0]
+        if first_checks:
+            lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
+            ind += "    "
+        _loops(a, 0, ind, lines, const)
+    lines.append("    return out")
+    source = "\n".join(lines) + "\n"
+    exec(_compiled(source), env)
+    f = env["_listing"]
+    f._interpret_source = source
+    # every definition limited per turn: ((name, limit), ...), to see at once that none is left
+    f.capped = tuple((a.name, a.limit) for a in actions) if all(a.limit is not None for a in actions) else None
+    return f
+
+
+def _loops(a, i, ind, lines, const):
+    """The loop of parameter i of definition `a` (and those after it), at indentation `ind`."""
+    n = len(a.params)
+    if i == n:
+        keys = "".join(f"k{j}, " for j in range(n))
+        label = f"{const(a.label)}(ctx) if lab else None"
+        lines += [f"{ind}out.append((_new(_Action, ({const(a.name)}, ({keys}))), {label}))",
+                  f"{ind}if first:", f"{ind}    return out"]
+        return
+    _, slot, dom = a.params[i]
+    lines += [f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, _list({const(dom)}(ctx) or ()), memo)):",
+              f"{ind}    L[{int(slot)}] = v{i}"]
+    for f in a.requires_by_level[i + 1]:
+        lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
+    _loops(a, i + 1, ind + "    ", lines, const)
+    lines.append(f"{ind}L[{int(slot)}] = None")
+
+
+__all__ = ["step_lister", "window_lister"]
