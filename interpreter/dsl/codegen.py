@@ -289,9 +289,13 @@ class ExprCodegen(Known, Statements):
             text = self._attr_text("zv", name, o)
             if text is not None:
                 return text
-        if kind in ("zv", "cv", "pv", "cell"):
+        if kind == "card" and _PLAIN.fullmatch(o):  # a card, never none, read from a local: nothing to test
+            text = self._attr_text("cv", name, o)
+            if text is not None:
+                return text
+        if kind in ("zv", "cv", "pv", "cell", "card"):
             t = self.tmp()
-            text = self._attr_text("zv" if kind == "cell" else kind, name, t)
+            text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
                 return f"({text} if ({t} := {o}) is not None else None)"
         loc = c.loc(node.name, scope)
@@ -400,6 +404,8 @@ class ExprCodegen(Known, Statements):
             raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.m.all_tags)
                                or "tags come from card names, `tags:` of cards and zones")
         test = "not in" if node.negated else "in"
+        if self.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
+            return f"({self.const(tag)} {test} {o}.tags)"
         return f"({self.const(tag)} {test} (_getattr({o}, 'tags', None) or _EMPTY))"
 
     def g_not(self, node, scope):
