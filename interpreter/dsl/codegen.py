@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import marshal
+import re
 
 from . import ast as A
 
@@ -42,6 +43,7 @@ from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
+_TABLE = re.compile(r"ctx\.st\[(_k\d+)\]\[_k\d+\]")  # a read of a table of variables (of cards...)
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
@@ -160,14 +162,23 @@ class ExprCodegen(Known, Statements):
             generated.append((self.where, source))
         return f
 
-    def define(self, name: str, params: str, body: list[str]) -> None:
+    def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:
         """A function of the module. When the module calls built-ins, its body is wrapped so that an
-        error inside one is reported at the call's position (`_SITES`: line -> call)."""
+        error inside one is reported at the call's position (`_SITES`: line -> call). `pure`: the
+        function only reads the state (a loop of an expression): the tables of variables of cards,
+        zones and players it reads are looked up once, before its loop."""
         lines = [f"def {name}({params}):"]
         hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
         for key, local in (("z", "_sz"), ("loc", "_sl")):
             read = f"ctx.st['{key}']"
             if any(read in b for b in body):
+                body = [b.replace(read, local) for b in body]
+                hoisted.append(f"{local} = {read}")
+        if pure:
+            tables = sorted({m.group(0) for b in body for m in _TABLE.finditer(b)
+                             if self.env.get(m.group(1)) in ("cv", "zv", "pv")})
+            for i, read in enumerate(tables):
+                local = f"_vt{i}"
                 body = [b.replace(read, local) for b in body]
                 hoisted.append(f"{local} = {read}")
         body = hoisted + body
@@ -423,10 +434,14 @@ class ExprCodegen(Known, Statements):
 
     # ---- loops: helper functions ----------------------------------------------------------
 
-    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=(), unrolled=None):
+    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=(), unrolled=None, slot=None):
         """A helper going through the items (`unrolled`: the lines of each item of a constant
-        range, in place of the loop)."""
+        range, in place of the loop). `slot`: the local the item is put in (body_lines[0]), read
+        in the body from the loop's own variable (the helpers it calls read the local)."""
         name = f"_g{next(self.names)}"
+        if slot is not None:
+            read = f"L[{int(slot)}]"
+            body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]
         if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers, spent as it would
             lo, hi, rloc = items_text
             n = max(hi - lo + 1, 0)
@@ -439,7 +454,7 @@ class ExprCodegen(Known, Statements):
             head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
                     f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
             items = "items"
-        self.define(name, "ctx, L", [
+        self.define(name, "ctx, L", pure=True, body=[
             *head,
             "if b < 0:",
             f"    _spend_failed(ctx, {loc}, {self.const(what)})",
@@ -464,7 +479,7 @@ class ExprCodegen(Known, Statements):
         loc = self.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
-                          ["return out"], first_lines=["out = []"])
+                          ["return out"], first_lines=["out = []"], slot=slot)
 
     def _generator(self, node, scope, value, name, coll, cond, what):
         coll_t = self.coll(coll, scope)
@@ -485,7 +500,8 @@ class ExprCodegen(Known, Statements):
             body.append(f"    out.append({val_t})")
         else:
             body += [f"    if {cond_t}:", f"        out.append({val_t})"]
-        return self._loop(coll_t, loc, "`for` in an expression", body, ["return out"], first_lines=["out = []"])
+        return self._loop(coll_t, loc, "`for` in an expression", body, ["return out"], first_lines=["out = []"],
+                          slot=slot)
 
     def g_aggregate(self, node, scope):
         ftok, value, name, coll, cond = node.fn, node.value, node.var, node.coll, node.cond
@@ -513,7 +529,7 @@ class ExprCodegen(Known, Statements):
                 test = f"({cond_t}) and {test}"
             return self._loop(coll_t, loc, "`any`/`all`",
                               [f"    L[{slot}] = x", f"    if {test}:", f"        return {want}"],
-                              [f"return {not want}"])
+                              [f"return {not want}"], slot=slot)
         values = self._list_of(node, scope, value, name, coll, cond)
         loc = self.const(self.c.loc(node, scope))
         return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"
