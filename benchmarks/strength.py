@@ -3,7 +3,8 @@
     python benchmarks/strength.py ttt            # tic-tac-toe: mcts vs random, mcts vs mcts
     python benchmarks/strength.py c4 --games 100 # connect four: mcts vs random
     python benchmarks/strength.py c4-openspiel --mcts 200   # mcts vs OpenSpiel's MCTSBot, 200 simulations each
-    python benchmarks/strength.py dark --budget 1s --games 40
+    python benchmarks/strength.py dark --budget 150 --games 40   # ismcts:150, about 1 s a decision on an idle core
+    python benchmarks/strength.py dark --budget 1s --games 40    # 1 s a decision, whatever the machine does
     python benchmarks/strength.py all --quick    # every match, few games, tiny budgets (what CI runs)
 
 Each match names the side under test ("ismcts" in Dark Agent: one seat; a team in Agent DOG;
@@ -15,6 +16,11 @@ the winners wins. `secrets` tests a company as seated (its double agent, an ismc
 the other side: two loyal ismcts and the other company's random double agent against two loyal
 random and an ismcts double agent); `secrets-side` tests a side (`scoring.side`, ruling AS19): a
 company's loyal members and the other company's double agent, all ismcts, who win together.
+
+Budgets are in iterations by default (`--budget 150`: about 1 s a decision in Dark Agent on an idle
+core), so that a run is reproducible and its figures do not depend on the load: the machine these
+runs share has 2 cores for several agents. A budget in seconds (`--budget 1s`, `--mcts 50ms`)
+works too, and then measures the machine as well.
 """
 from __future__ import annotations
 
@@ -178,7 +184,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets secrets-side dog, or all")
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--budget", default="1s", help="the ismcts budget: 1s, 0.2s, 300 (iterations)")
+    ap.add_argument("--budget", default="150", help="the ismcts budget: 150 (iterations, the default: about 1 s "
+                    "a decision in Dark Agent on an idle core), or a time: 1s, 0.2s, 500ms")
     ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="tiny budgets (CI)")

@@ -54,13 +54,18 @@ def lister(game, key, actions):
     return f
 
 
-def _write(m, actions):
+def _write(m, actions, index=None):
+    """The lister of `actions`. `index`: check first where each card action's card must be
+    (presence.py); by default, unless an observer (coverage.py) counts the requirements and
+    functions that each listing runs."""
+    if index is None:
+        index = getattr(m, "observer", None) is None
     env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_list": list, "_new": _new_action, "_Action": Action,
            "__builtins__": {}}
     names = {}
 
     def const(v) -> str:
-        key = (type(v), v) if type(v) is str else id(v)
+        key = (type(v), v) if type(v) is str or (type(v) is tuple and all(type(i) is int for i in v)) else id(v)
         name = names.get(key)
         if name is None:
             name = names[key] = f"_k{len(names) + 1}"
@@ -69,11 +74,14 @@ def _write(m, actions):
 
     lines = ["def _listing(ctx, out, lab, first):", "    st = ctx.st", f"    used = st[{const('used')}]",
              "    seat = ctx.me.id if ctx.me is not None else None",
-             "    memo = ctx.memo if ctx.memo is not None else {}"]
+             "    memo = ctx.memo if ctx.memo is not None else {}", "    loc = st['loc']"]
     for a in actions:
         ind = "    "
         if a.limit is not None:
             lines.append(f"{ind}if used.get({const(a.name)}, 0) < {int(a.limit)}:")
+            ind += "    "
+        if index and a.presence is not None:
+            lines.append(f"{ind}if {_present(a.presence, const)}:")
             ind += "    "
         lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}")
         first_checks = a.requires_by_level[0]
@@ -89,6 +97,15 @@ def _write(m, actions):
     # every definition limited per turn: ((name, limit), ...), to see at once that none is left
     f.capped = tuple((a.name, a.limit) for a in actions) if all(a.limit is not None for a in actions) else None
     return f
+
+
+def _present(presence, const) -> str:
+    """The test that one of the card ids lies in the zone (a zone id, or zone ids by seat)."""
+    ids, zone = presence
+    if type(zone) is tuple:  # a zone of the deciding seat: with no seat, nothing is known
+        rest = "".join(f" or loc[{int(i)}] == z" for i in ids[1:])
+        return f"seat is None or ((z := {const(zone)}[seat]) == loc[{int(ids[0])}]{rest})"
+    return " or ".join(f"loc[{int(i)}] == {int(zone)}" for i in ids)
 
 
 def _loops(a, i, ind, lines, const):

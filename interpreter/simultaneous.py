@@ -139,6 +139,26 @@ class Simultaneous:
             sim["chosen"][i] = [s, act.name, args]
         self.forget_listing(st)
 
+    def sim_waiting(self, st) -> list[int]:
+        """The seats that have still to choose, in order, in the pending simultaneous step of `st`
+        (the first one decides now); [] outside a simultaneous step."""
+        sim = st["flow"].get("sim")
+        if not sim:
+            return []
+        return sim["seats"][len(sim["chosen"]):]
+
+    def sim_rewind(self, st) -> bool:
+        """Forget, in `st` itself, every choice recorded in its pending simultaneous step: the step
+        as it opened, its first seat to choose (nothing is done before the reveal, so nothing else
+        changes). What a search does to let the seats before the decider choose by its model of
+        them. True when there was something to forget."""
+        sim = st["flow"].get("sim")
+        if not sim or not sim["chosen"]:
+            return False
+        st["flow"]["sim"] = dict(sim, chosen=[])
+        self.forget_listing(st)
+        return True
+
     def sim_public(self, st, seat: int | None) -> dict | None:
         """What `seat` may know of a pending simultaneous step: who has chosen, who has not,
         and its own choice."""

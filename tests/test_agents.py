@@ -190,6 +190,31 @@ def test_bad_agent_options_exit_2(capsys, argv, says):
     assert code == 2 and says in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("entry", ["play", "simulate", "analyze", "strength"])
+def test_a_time_budget_reaches_the_agents_from_every_entry_point(capsys, monkeypatch, tmp_path, entry):
+    # `ismcts:30ms` (and `mcts:0.03s`) must make agents that think 0.03 s a decision, not a default
+    # number of iterations, in `play`, `simulate`, `analyze` and benchmarks/strength.py.
+    budgets = []
+    act = MCTSAgent.act
+
+    def spy(self, decision):
+        budgets.append((self.kind, self.iterations, self.seconds))
+        return act(self, decision)
+
+    monkeypatch.setattr(MCTSAgent, "act", spy)
+    if entry == "strength":
+        sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+        import strength
+        assert strength.main(["ttt", "--mcts", "30ms", "--games", "1"]) == 0
+    else:
+        argv = {"play": ["play", "tic-tac-toe", "--auto", "--seed", 1],
+                "simulate": ["simulate", "tic-tac-toe", "-n", 1],
+                "analyze": ["analyze", "tic-tac-toe", "--games", 1, "--jobs", 1, "--out", tmp_path / "run", "-q"]}[entry]
+        code, out, err = run(capsys, *argv, "--seat", "1=ismcts:30ms", "--seat", "2=mcts:0.03s")
+        assert code == 0, err
+    assert budgets and all(it is None and sec == 0.03 for _, it, sec in budgets), budgets
+
+
 def test_simulate_takes_seat_specifications(capsys):
     import json
     code, out, err = run(capsys, "simulate", "tic-tac-toe", "-n", 6, "--seat", "1=mcts:150", "--json")

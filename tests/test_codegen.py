@@ -180,3 +180,22 @@ def test_cells_of_a_grid_and_items_of_constant_number_lists_are_known_numbers():
     _, src = compiled(g, text)
     assert "_index_slow" not in src and "_type(_t" not in src and "L[0].attrs[" in src
     assert g.evaluate(g.new_game(seed=1), text) == 40 * 18 + 9  # 4 directions of 9 cells; their column steps sum to 1
+
+
+def test_cards_of_zones_are_known_cards():
+    """The items of `contents(...)` (and of a small function giving them), of a zone's `.cards`
+    and of `cards` are cards, never none: their attributes and tags are read without tests. A
+    loop of an expression reads its item from its own variable and looks up the tables of
+    variables it reads once."""
+    g = Game.load("dark-agent", players=4)
+    for text in ('length(contents(tagged_cells("theatre")) where it.activated or it is spy or it.owner == me)',
+                 "length(theatre_cards() where it.activated or it is spy or it.owner == me)"):
+        _, src = compiled(g, text)
+        loop = src.split("for x in items:")[1].split("return")[0]
+        assert "_type(" not in loop and "_getattr" not in loop and "x.tags" in loop and "x.owner" in loop
+        # the loop reads its item from its own variable, and the table of `activated` is looked up once
+        assert loop.count("L[0]") == 1 and "ctx.st[" not in loop and "_vt0[x.id]" in loop  # L[0] = x: for calls
+    st = g.new_game(seed=1)
+    theatre = [c for z in g.m.tagged_cells("theatre") for c in (g.m.cards[i] for i in st["z"][z.id])]
+    spies = sum(1 for c in theatre if "spy" in c.tags or c.owner is g.m.seats[0])
+    assert g.evaluate(st, "length(theatre_cards() where it is spy or it.owner == me)", me=0) == spies > 0

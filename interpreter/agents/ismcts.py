@@ -7,8 +7,9 @@ a hidden identity, a node gathers all the worlds the seat cannot tell apart. An 
 legal in every determinization, so UCB1 counts, for each action, the visits of its parent in
 which it was available (availability counts), not all the parent's visits.
 
-Simultaneous secret choices are sequential decisions whose choices are hidden from the others'
-observations; determinization re-deals them too, so nothing special is needed here.
+Simultaneous secret choices are hidden from the others' observations, and determinization
+re-draws them; in the tree each seat of such a step chooses on statistics of its own, blind to
+the choices made before it (decoupled UCT: MCTSAgent's `_joint`).
 The rest (rollouts cut at a depth and evaluated, values per mover, tree reuse) is MCTSAgent's.
 """
 from __future__ import annotations

@@ -36,6 +36,7 @@ class ActionDef:
     who: object = None  # f(ctx) -> list of seats allowed, or None: the turn's player
     requires_by_level: list = field(default_factory=list)  # checks to run once i parameters are bound
     static_false: list = field(default_factory=list)  # requirements false by the options alone
+    presence: tuple | None = None  # (card ids, zone id or zone ids by seat): where its card must be (presence.py)
 
     def __post_init__(self):
         self.requires_by_level = [[f for f, _, lv in self.requires if lv == i] for i in range(len(self.params) + 1)]

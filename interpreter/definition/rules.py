@@ -11,6 +11,7 @@ from ..dsl.scope import Scope, did_you_mean
 from ..dsl.parser import parse
 from ..model import Zone, label_of
 from ..yamlio import SourceText, resolve_parent
+from .presence import presence
 from .parts import ActionDef, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
 
 
@@ -203,9 +204,11 @@ class CompiledRules:
                 raise _AlreadyReported()
             scope.bound["this"] = copies[0]
         compiled_params = []
+        from_src = None
         for pname, dom in params:
             if pname == "this" and bound_from:
                 snip = self.rs.snippet(holder, "from", f"action {name}.from")
+                from_src = snip.src
                 # shown as `card` in refusals ("... is not a possible card now"): `this` names it in rules
                 compiled_params.append(("card", scope.slots[pname], self._copy_in(c.expr(snip.src, scope), card,
                                                                                   snip.src.locate(1, 1))))
@@ -227,6 +230,7 @@ class CompiledRules:
                                 hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
             compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
         requires = []
+        req_srcs = []  # the requirements' texts (presence.py)
         static_false = []
         failed = False
         if group.get("limit"):
@@ -243,6 +247,7 @@ class CompiledRules:
                     snip = self.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
                     reason, reason_src = f"requires {req}", None
                 f = c.expr(snip.src, scope)
+                req_srcs.append(snip.src)
                 # check a requirement as soon as the parameters it reads are bound
                 used = _names_in(parse(snip.src, "expr"))
                 level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
@@ -278,6 +283,8 @@ class CompiledRules:
         a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
                       label, effect, scope.size, spec.get("section", ""), who)
         a.static_false = static_false
+        a.presence = presence(self, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,
+                              scope=scope)
         return a
 
     def _copy_in(self, zonef, card, where):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import marshal
+import re
 
 from . import ast as A
 
@@ -37,12 +38,13 @@ from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
-from .known import _PLAIN, Known, _Range, _Text
+from .known import _PLAIN, Known, _Text
+from .loops import Loops
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
 _CODE_CACHE: dict[str, object] = {}
-_UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
+_TABLE = re.compile(r"ctx\.st\[(_k\d+)\]\[_k\d+\]")  # a read of a table of variables (of cards...)
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
@@ -66,7 +68,7 @@ def source_of(f) -> str | None:
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen(Known, Statements):
+class ExprCodegen(Known, Loops, Statements):
     """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
@@ -160,14 +162,23 @@ class ExprCodegen(Known, Statements):
             generated.append((self.where, source))
         return f
 
-    def define(self, name: str, params: str, body: list[str]) -> None:
+    def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:
         """A function of the module. When the module calls built-ins, its body is wrapped so that an
-        error inside one is reported at the call's position (`_SITES`: line -> call)."""
+        error inside one is reported at the call's position (`_SITES`: line -> call). `pure`: the
+        function only reads the state (a loop of an expression): the tables of variables of cards,
+        zones and players it reads are looked up once, before its loop."""
         lines = [f"def {name}({params}):"]
         hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
         for key, local in (("z", "_sz"), ("loc", "_sl")):
             read = f"ctx.st['{key}']"
             if any(read in b for b in body):
+                body = [b.replace(read, local) for b in body]
+                hoisted.append(f"{local} = {read}")
+        if pure:
+            tables = sorted({m.group(0) for b in body for m in _TABLE.finditer(b)
+                             if self.env.get(m.group(1)) in ("cv", "zv", "pv")})
+            for i, read in enumerate(tables):
+                local = f"_vt{i}"
                 body = [b.replace(read, local) for b in body]
                 hoisted.append(f"{local} = {read}")
         body = hoisted + body
@@ -289,9 +300,13 @@ class ExprCodegen(Known, Statements):
             text = self._attr_text("zv", name, o)
             if text is not None:
                 return text
-        if kind in ("zv", "cv", "pv", "cell"):
+        if kind == "card" and _PLAIN.fullmatch(o):  # a card, never none, read from a local: nothing to test
+            text = self._attr_text("cv", name, o)
+            if text is not None:
+                return text
+        if kind in ("zv", "cv", "pv", "cell", "card"):
             t = self.tmp()
-            text = self._attr_text("zv" if kind == "cell" else kind, name, t)
+            text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
                 return f"({text} if ({t} := {o}) is not None else None)"
         loc = c.loc(node.name, scope)
@@ -400,6 +415,8 @@ class ExprCodegen(Known, Statements):
             raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.m.all_tags)
                                or "tags come from card names, `tags:` of cards and zones")
         test = "not in" if node.negated else "in"
+        if self.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
+            return f"({self.const(tag)} {test} {o}.tags)"
         return f"({self.const(tag)} {test} (_getattr({o}, 'tags', None) or _EMPTY))"
 
     def g_not(self, node, scope):
@@ -416,101 +433,6 @@ class ExprCodegen(Known, Statements):
         return f"({a} if {cnd} else {b})"
 
     # ---- loops: helper functions ----------------------------------------------------------
-
-    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=(), unrolled=None):
-        """A helper going through the items (`unrolled`: the lines of each item of a constant
-        range, in place of the loop)."""
-        name = f"_g{next(self.names)}"
-        if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers, spent as it would
-            lo, hi, rloc = items_text
-            n = max(hi - lo + 1, 0)
-            head = [f"ctx.budget = b = ctx.budget - {n}", "if b < 0:",
-                    f"    _spend_failed(ctx, {self.const(rloc)}, {self.const('range')})",
-                    f"ctx.budget = b = b - {n}"]
-            items = self.const(tuple(range(lo, hi + 1)))
-        else:
-            it = self.const(self.c.iterable_at)
-            head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
-                    f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
-            items = "items"
-        self.define(name, "ctx, L", [
-            *head,
-            "if b < 0:",
-            f"    _spend_failed(ctx, {loc}, {self.const(what)})",
-            *first_lines,
-            *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
-            *result_lines])
-        return f"{name}(ctx, L)"
-
-    def g_where_it(self, node, scope):
-        coll = self.coll(node.coll, scope)
-        kind = self.elem_kind(node.coll, scope)
-        slot = scope.hidden()
-        saved = scope.slots.get("it")
-        scope.slots["it"] = slot
-        try:
-            cond = self._with_kind(slot, kind, lambda: self.x(node.cond, scope))
-        finally:
-            if saved is None:
-                del scope.slots["it"]
-            else:
-                scope.slots["it"] = saved
-        loc = self.const(self.c.loc(node, scope))
-        return self._loop(coll, loc, "`where`",
-                          [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
-                          ["return out"], first_lines=["out = []"])
-
-    def _generator(self, node, scope, value, name, coll, cond, what):
-        coll_t = self.coll(coll, scope)
-        kind = self.elem_kind(coll, scope)
-        slot = scope.add(str(name))
-        val_t, cond_t = self._with_kind(slot, kind, lambda: (
-            self.x(value, scope), self.x(cond, scope) if cond is not None else None))
-        loc = self.const(self.c.loc(node, scope))
-        return coll_t, int(slot), val_t, cond_t, loc
-
-    def g_comprehension(self, node, scope):
-        return self._list_of(node, scope, node.value, node.var, node.coll, node.cond)
-
-    def _list_of(self, node, scope, value, name, coll, cond):
-        coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
-        body = [f"    L[{slot}] = x"]
-        if cond_t is None:
-            body.append(f"    out.append({val_t})")
-        else:
-            body += [f"    if {cond_t}:", f"        out.append({val_t})"]
-        return self._loop(coll_t, loc, "`for` in an expression", body, ["return out"], first_lines=["out = []"])
-
-    def g_aggregate(self, node, scope):
-        ftok, value, name, coll, cond = node.fn, node.value, node.var, node.coll, node.cond
-        fname = str(ftok)
-        if fname not in _AGGREGATES:
-            raise CompileError(f"`{fname}(... for ...)` is not an aggregate", ftok,
-                               hint="use one of " + ", ".join(sorted(_AGGREGATES)))
-        if fname in ("any", "all") and not self.c._draws_chance(node):
-            want = fname == "any"
-            r = self.static_range(coll, scope)
-            if r is not None and r[1] - r[0] + 1 <= _UNROLL:  # a few known numbers: one test each
-                scope.add(str(name))  # the frame keeps the slot the loop would take
-                lines = []
-                for i in range(r[0], r[1] + 1):
-                    val_t, cond_t = self._with_number(scope, str(name), i, lambda: (
-                        self.x(value, scope), self.x(cond, scope) if cond is not None else None))
-                    test = val_t if want else f"not {val_t}"
-                    lines += [f"if ({cond_t}) and {test}:" if cond_t is not None else f"if {test}:",
-                              f"    return {want}"]
-                loc = self.const(self.c.loc(node, scope))
-                return self._loop(r, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
-            coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
-            test = val_t if want else f"not {val_t}"
-            if cond_t is not None:
-                test = f"({cond_t}) and {test}"
-            return self._loop(coll_t, loc, "`any`/`all`",
-                              [f"    L[{slot}] = x", f"    if {test}:", f"        return {want}"],
-                              [f"return {not want}"])
-        values = self._list_of(node, scope, value, name, coll, cond)
-        loc = self.const(self.c.loc(node, scope))
-        return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"
 
     def g_call(self, node, scope):
         c, m = self.c, self.m

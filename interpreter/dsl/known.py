@@ -70,7 +70,7 @@ class Known:
 
     def kind_of(self, node, scope):
         """What an expression gives, when known at load time: "zv" a zone or none, "cell" a cell of
-        the grid (never none: its row and column are numbers), "cv" a card or none, "pv" a player
+        the grid (never none: its row and column are numbers), "cv" a card or none, "card" a card (never none: an item of a zone's cards), "pv" a player
         or none, "int" a whole number (a loop's variable over a constant range), "ints:N" a list
         of at least N whole numbers (an item of a constant list of such lists); else None. Its attributes, or its arithmetic, are then written without type tests."""
         t = type(node)
@@ -91,6 +91,8 @@ class Known:
         if t is A.Attr:
             k = self.kind_of(node.obj, scope)
             name = str(node.name)
+            if k == "card":  # a card, never none: what a card's attribute gives
+                k = "cv"
             if k == "cell":
                 if name in ("row", "column") and name not in self.m.vars_of("zv"):
                     return "int"  # a cell of the grid (never none) knows its row and column
@@ -148,6 +150,17 @@ class Known:
             from ..builtins import _range
             known = "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,))
             return "int" if known and len(node.args) == 2 else None
+        if t is A.Call and str(node.fn) == "contents" and "contents" not in self.m.function_defs:
+            from ..builtins import _contents
+            b = self.m.builtin_function("contents")
+            return "card" if b is not None and b[0] is _contents else None  # the cards of zones: cards
+        if t is A.Call and str(node.fn) in self.m.function_defs:  # compiled in place: what its text gives
+            inline = self.m.inline_body(str(node.fn))
+            if inline is None or len(inline[1]) != len(node.args):
+                return None
+            inner = Scope(src=inline[2])
+            inner.inlined = {p: _Text("") for p in inline[1]}
+            return self.elem_kind(inline[0], inner)
         if t is A.Where:
             return self.elem_kind(node.coll, scope)
         if t is A.ListFor:  # [VALUE for VAR in ITEMS]: what VALUE gives
@@ -157,7 +170,7 @@ class Known:
             return self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
         if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) in ("zv", "cell") \
                 and "cards" not in self.m.vars_of("zv"):
-            return "cv"
+            return "card"
         if t is A.Name:
             name = str(node.name)
             if name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars:
@@ -171,7 +184,7 @@ class Known:
                 cells = self.m.builtin_value("cells")(None)
                 grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
                 return "cell" if grid else "zv"
-            return {"players": "pv", "cards": "cv"}.get(name)
+            return {"players": "pv", "cards": "card"}.get(name)
         return None
 
     @staticmethod
