@@ -26,6 +26,7 @@ from .handles import arg_keys, resolve
 from .listing import step_lister, window_lister
 from .match import Match
 from .model import Action, label_for, label_of
+from .rng import seed_state
 from .state import clone, from_json, initial, to_json
 
 __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
@@ -51,6 +52,8 @@ class Game(Flow):
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
         self._step_listers = {}  # step name -> its generated listing (listing.py)
+        self._started = None  # (state after the start, its listing) when the start draws nothing (new_game)
+        self._plan_flow()
 
     def __deepcopy__(self, memo):
         return self  # a game is a frozen definition: copies of a state share it
@@ -74,6 +77,15 @@ class Game(Flow):
         `chance`: "sampled" (the state's seeded generator picks every random outcome) or
         "explicit" (the game stops at each random draw, a chance node: see chance.py)."""
         m = self.m
+        started = self._started
+        if started is not None and chance == SAMPLED and not forced:
+            # the start drew nothing at random: it is the same for every seed, but for the generator
+            first, listed = started
+            st = clone(first)
+            st["rng"] = seed_state(seed)
+            if listed is not None:
+                self._listed = (st, listed[1], listed[2])
+            return st
         st = initial(m, seed)
         if forced:
             st["forced"] = list(forced)
@@ -84,6 +96,10 @@ class Game(Flow):
         if chance != SAMPLED:
             raise ValueError(f"chance is {SAMPLED!r} or {EXPLICIT!r}, not {chance!r}")
         self._start(st)
+        if not forced and m.observer is None and st["rng"] == seed_state(seed):
+            # no draw read the generator, so the start depended neither on it nor on the seed
+            listed = self._listed if self._listed is not None and self._listed[0] is st else None
+            self._started = (clone(st), listed)
         return st
 
     def _start(self, st) -> None:
@@ -203,7 +219,8 @@ class Game(Flow):
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
         m = self.m
-        step = rt.step_name(m, st)
+        i = st["flow"].get("step", 0)
+        step = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
         lister = self._step_listers.get(step)
         if lister is None:
             lister = step_lister(self, step)
@@ -282,15 +299,7 @@ class Game(Flow):
                 raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
         a = m.action_by_name.get(action.name)
         if not verify:
-            ctx = rt.Ctx(st, m, player, [None] * a.nslots)
-            if a.params:
-                by_key, loc = m.value_by_key(), ctx.locals
-                for (_, slot, _), key in zip(a.params, action.args):
-                    v = by_key.get(key, _MISSING)
-                    if v is _MISSING:
-                        v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
-                    loc[slot] = v
-            return ctx, a
+            return self._trusted_ctx(st, a, player, action), a
         if a is None:
             from .dsl.compiler import did_you_mean
             hint = did_you_mean(action.name, m.action_by_name)
@@ -338,6 +347,20 @@ class Game(Flow):
         ctx.memo = None
         return ctx, a
 
+    def _trusted_ctx(self, st, a, player, action: Action):
+        """The context of definition `a` played by `player` with the arguments of `action`, which
+        is trusted to come from the listing: each argument is looked up by its key."""
+        m = self.m
+        ctx = rt.Ctx(st, m, player, [None] * a.nslots)
+        if a.params:
+            by_key, loc = m.value_by_key(), ctx.locals
+            for (_, slot, _), key in zip(a.params, action.args):
+                v = by_key.get(key, _MISSING)
+                if v is _MISSING:
+                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
+                loc[slot] = v
+        return ctx
+
     # ---- verify / can / do ---------------------------------------------------------
 
     def verify(self, st, action: Action | str, *, seat: int | None = None) -> None:
@@ -384,6 +407,15 @@ class Game(Flow):
         return self._apply_plain(st, action, checked)
 
     def _apply_plain(self, st, action: Action, checked: bool) -> Step:
+        listed = self._listed
+        if listed is not None and listed[0] is st:
+            # the flow stopped here for the turn's player (listed[2]) with these actions: no
+            # choice is pending, no window open, no simultaneous step; a trusted action is done
+            # at once, nothing asked again
+            if not checked and (a := self.m.action_by_name.get(action.name)) is not None:
+                self._listed = None
+                player = listed[2]
+                return self._do(self._trusted_ctx(st, a, player, action), a, action, player.id)
         player = self.current_player(st)
         ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
         if self._listed is not None and self._listed[0] is st:
@@ -405,11 +437,22 @@ class Game(Flow):
         elif st["flow"].get("sim"):  # a secret choice: recorded, done when every seat has chosen
             self._sim_record(ctx, a)
         else:
-            st["used"][a.name] = st["used"].get(a.name, 0) + 1
-            if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
-                st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
-            self._run(ctx, a.effect)
+            return self._do(ctx, a, action, player)
         if not st["pending"]:
+            self._reset(st, "action")  # modifiers that last for this action only
+        self._settle(ctx)
+        return Step(action, player, ctx.events)
+
+    def _do(self, ctx, a, action: Action, player) -> Step:
+        """Do the bound action `a` of the turn's player (or of an open window's seat), then move
+        the flow on to the next decision."""
+        st, m = ctx.st, self.m
+        used = st["used"]
+        used[a.name] = used.get(a.name, 0) + 1
+        if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
+            st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
+        self._run(ctx, a.effect)
+        if not st["pending"] and m.resets["action"]:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)

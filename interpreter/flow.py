@@ -16,6 +16,17 @@ _MISSING = object()
 class Flow(Simultaneous):
     # ---- the flow of rounds, turns and steps -------------------------------------------
 
+    def _plan_flow(self):
+        """What the flow may skip in this match, known at load: steps without a skip condition are
+        never asked about, events the flow emits without an `on` trigger are not emitted."""
+        m = self.m
+        self._skips = any(s.skip is not None for s in m.steps)
+        self._on = on = m._handlers["on"]
+        # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
+        # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
+        self._quiet_turns = not (m.turn_start or m.turn_end or on.get("turn_start") or on.get("turn_end")
+                                 or m.resets["turn"] or self._skips or m.windows)
+
     def _call_effect(self, ctx, compiled, me=None):
         if compiled is None:
             return
@@ -26,16 +37,63 @@ class Flow(Simultaneous):
         self._run(ctx, entry)
 
     def _emit(self, ctx, name, args):
-        if self.m._handlers["on"].get(name):
+        if self._on.get(name):
             ctx.events.append((name, args))
             self.m._event_direct[name](ctx, args)
 
     def _settle(self, ctx):
-        """Move the flow on until a decision is needed or the game is over."""
+        """Move the flow on until a decision is needed or the game is over.
+
+        The loop below is the flow's common path: a turn of the play phase, nothing finished,
+        nothing waiting, no window, no simultaneous step. The turn's player is read once per
+        transition and handed to the transitions (nothing the rules do changes the order or the
+        position in it: only the flow does). Anything else goes to `_settle_any`, the whole state
+        machine, which makes the same transitions in the same order."""
+        st = ctx.st
+        if self.m.windows:
+            return self._settle_any(ctx, 0)
+        flow = st["flow"]
+        seats = self.m.seats
+        steps = self.m.steps
+        nsteps = len(steps)
+        quiet_turns = self._quiet_turns
+        for n in range(_MAX_SETTLE):
+            if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
+                return self._settle_any(ctx, n)
+            order = flow["order"]
+            pos = flow["pos"]
+            if pos >= len(order):
+                self._end_round(ctx)
+                continue
+            player = seats[order[pos]]
+            i = flow["step"]
+            if i >= nsteps:
+                if quiet_turns:  # _end_turn, then _start_turn, when nothing runs between turns
+                    st["used"] = {}
+                    flow["pos"] = pos = pos + 1
+                    if pos < len(order):
+                        flow["step"] = 0
+                        if flow.get("sim") is not None:
+                            flow["sim"] = None
+                    continue
+                self._end_turn(ctx, "next", player)
+                continue
+            if steps[i].sim is not None or flow.get("sim"):
+                return self._settle_any(ctx, n)
+            if self._has_action(st, player):
+                return
+            if self._skips:
+                self._next_step(ctx, player)
+            else:
+                flow["step"] = i + 1
+        raise self._unsettled()
+
+    def _settle_any(self, ctx, done: int):
+        """`_settle` from any state of the flow (`done`: transitions made already)."""
         st = ctx.st
         m = self.m
         flow = st["flow"]
-        for _ in range(_MAX_SETTLE):
+        for _ in range(done, _MAX_SETTLE):
             if flow["phase"] == "over":
                 return
             fin = flow.get("finish")
@@ -93,22 +151,28 @@ class Flow(Simultaneous):
                 continue
             if m.windows and self._window_decides(ctx):
                 return
-            if self._has_action(st):
+            if self._has_action(st, rt.turn_player(m, st)):
                 return
             self._next_step(ctx)
-        rs = m.rs
+        raise self._unsettled()
+
+    def _unsettled(self) -> RuleRuntimeError:
+        rs = self.m.rs
         where = next((rs.origins[k] for k in (("flow", "turn"), ("flow", "round")) if k in rs.origins),
                      Location(rs.files[0] if rs.files else rs.name))
-        raise RuleRuntimeError(f"the flow did not settle after {_MAX_SETTLE} transitions without a decision: "
-                               f"the rules loop (a turn, step or round that always finishes at once, with "
-                               f"no action to play?)", where)
+        return RuleRuntimeError(f"the flow did not settle after {_MAX_SETTLE} transitions without a decision: "
+                                f"the rules loop (a turn, step or round that always finishes at once, with "
+                                f"no action to play?)", where)
 
-    def _has_action(self, st) -> bool:
-        """Whether the turn player has a legal action in the current step. The list is kept
-        for `legal_actions` (with the state it is of: the last state the flow stopped in)."""
-        listed = [a for a, _ in self._legal(st, labels=False)]
+    def _has_action(self, st, player) -> bool:
+        """Whether `player` (the turn's) has a legal action in the current step. The list is kept
+        for `legal_actions` and `apply_in_place`, with the state it is of (the last state the flow
+        stopped in) and the seat that decides there."""
+        if player is None:
+            return False
+        listed = self._list_step(st, player, labels=False)
         if listed:
-            self._listed = (st, listed)
+            self._listed = (st, [a for a, _ in listed], player)
             return True
         return False
 
@@ -172,8 +236,10 @@ class Flow(Simultaneous):
         flow = st["flow"]
         flow["phase"] = "play"
         flow["round"] += 1
-        self._reset(st, "round")
-        self._call_effect(ctx, m.round_start)
+        if m.resets["round"]:
+            self._reset(st, "round")
+        if m.round_start is not None:
+            self._call_effect(ctx, m.round_start)
         self._emit(ctx, "round_start", [])
         if st["pending"]:
             flow["resume"] = "order"
@@ -200,7 +266,9 @@ class Flow(Simultaneous):
     def _start_turn(self, ctx):
         st, m = ctx.st, self.m
         flow = st["flow"]
-        if flow["pos"] >= len(flow["order"]):
+        pos = flow["pos"]
+        order = flow["order"]
+        if pos >= len(order):
             return
         flow["step"] = -1
         if flow.get("sim") is not None:
@@ -209,70 +277,74 @@ class Flow(Simultaneous):
             flow["win"] = flow["wseen"] = None
             flow["acts"] = 0
         st["used"] = {}
-        player = rt.turn_player(m, st)
-        self._call_effect(ctx, m.turn_start, player)
+        player = m.seats[order[pos]]  # the phase is play: rt.turn_player
+        if m.turn_start is not None:
+            self._call_effect(ctx, m.turn_start, player)
         self._emit(ctx, "turn_start", [player])
         if st["pending"]:
             flow["resume"] = "first_step"
             return
-        self._next_step(ctx)
+        self._next_step(ctx, player)
 
-    def _next_step(self, ctx):
+    def _next_step(self, ctx, player=_MISSING):
+        """Go to the next step of the turn that is not skipped (`player`: the turn's, if known)."""
         st, m = ctx.st, self.m
         flow = st["flow"]
-        player = _MISSING
         i = flow["step"] + 1
-        while i < len(m.steps):
-            step = m.steps[i]
-            if step.skip is not None:
-                f, size = step.skip
-                if player is _MISSING:  # asked only of a step that may be skipped
-                    player = rt.turn_player(m, st)
-                ctx.me = player
-                ctx.locals = [None] * size
-                if f(ctx):
-                    i += 1
-                    continue
-            break
+        if self._skips:
+            steps = m.steps
+            while i < len(steps):
+                step = steps[i]
+                if step.skip is not None:
+                    f, size = step.skip
+                    if player is _MISSING:  # asked only of a step that may be skipped
+                        player = rt.turn_player(m, st)
+                    ctx.me = player
+                    ctx.locals = [None] * size
+                    if f(ctx):
+                        i += 1
+                        continue
+                break
         flow["step"] = i
 
-    def _end_turn(self, ctx, then: str):
+    def _end_turn(self, ctx, then: str, player=_MISSING):
         """End the turn, then go to the next turn (`next`) or end the round (`round`)."""
         st, m = ctx.st, self.m
-        player = rt.turn_player(m, st)
+        if player is _MISSING:
+            player = rt.turn_player(m, st)
         if player is not None:
             self._emit(ctx, "turn_end", [player])
-            self._call_effect(ctx, m.turn_end, player)
+            if m.turn_end is not None:
+                self._call_effect(ctx, m.turn_end, player)
             if st["pending"]:
                 st["flow"]["resume"] = f"turn_ended:{then}"
                 return
-        self._after_end_turn(ctx, then)
+        self._after_end_turn(ctx, then, player)
 
-    def _after_end_turn(self, ctx, then: str):
+    def _after_end_turn(self, ctx, then: str, player=_MISSING):
         st = ctx.st
-        if rt.turn_player(self.m, st) is not None:
-            self._reset(st, "turn")
+        if player is _MISSING:
+            player = rt.turn_player(self.m, st)
+        if player is not None:
+            if self.m.resets["turn"]:
+                self._reset(st, "turn")
             st["used"] = {}
-        if st["flow"].get("finish") == "turn":
-            st["flow"]["finish"] = None
+        flow = st["flow"]
+        if flow.get("finish") == "turn":
+            flow["finish"] = None
         if then == "round":
             self._end_round(ctx)
-        else:
-            self._next_turn(ctx)
-
-    def _next_turn(self, ctx):
-        flow = ctx.st["flow"]
-        if flow["phase"] == "over":
-            return
-        flow["pos"] += 1
-        if flow["pos"] < len(flow["order"]):
-            self._start_turn(ctx)
+        elif flow["phase"] != "over":  # the next turn
+            flow["pos"] += 1
+            if flow["pos"] < len(flow["order"]):
+                self._start_turn(ctx)
 
     def _end_round(self, ctx):
         st, m = ctx.st, self.m
         flow = st["flow"]
         self._emit(ctx, "round_end", [])
-        self._call_effect(ctx, m.round_end)
+        if m.round_end is not None:
+            self._call_effect(ctx, m.round_end)
         if st["pending"]:
             flow["resume"] = "round_ended"
             return

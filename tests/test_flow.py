@@ -62,3 +62,118 @@ def test_choices_in_round_and_turn_effects_wait_for_their_players(tmp_path):
     assert g.evaluate(st, "score_of(seat(1))") == 444
     assert g.evaluate(st, 'text("total ", score_of(seat(2)), " for ", seat(2))') == "total 444 for p2"
     assert g.evaluate(st, "is_winner(seat(1))") is True
+
+
+# ---- the common path of the flow (flow.Flow._settle) and the whole state machine (_settle_any) ----
+
+def _playout(game, seed, steps=400, general=False):
+    """The JSON of every state of a seeded random game, and the actions listed at each decision.
+    `general`: every settle goes through the whole state machine and every action is bound."""
+    import random
+    if general:
+        game._settle = lambda ctx: game._settle_any(ctx, 0)
+    try:
+        rng = random.Random(seed)
+        st = game.new_game(seed=seed)
+        seen = [to_json(st)]
+        for _ in range(steps):
+            if game.is_terminal(st):
+                break
+            actions = game.legal_actions(st)
+            seen.append([str(a) for a in actions])
+            if general:
+                game.forget_listing(st)
+            game.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
+            seen.append(to_json(st))
+        return seen
+    finally:
+        game.__dict__.pop("_settle", None)
+
+
+def test_the_common_path_makes_the_states_of_the_whole_state_machine():
+    for name, players in (("tic-tac-toe", 2), ("connect-four", 2), ("dark-agent", 4), ("agent-dog", 4),
+                          ("agents-secrets", 6)):
+        game = Game.load(name, players=players)
+        for seed in (1, 2):
+            assert _playout(game, seed) == _playout(game, seed, general=True), (name, seed)
+
+
+def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
+    """Tic-tac-toe declares nothing around its turns: after each move the next turn begins without
+    the whole state machine, without ending or starting a turn through their effects, and the
+    trusted move is done without being bound again. A game with an `on turn_end` trigger ends its
+    turns through _end_turn."""
+    from interpreter.flow import Flow
+    calls = {}
+
+    def counting(name):
+        original = getattr(Game, name)
+
+        def counted(self, *args, **kwargs):
+            calls[name] = calls.get(name, 0) + 1
+            return original(self, *args, **kwargs)
+        monkeypatch.setattr(Game, name, counted)
+
+    for name in ("_settle_any", "_end_turn", "_start_turn", "_bind"):
+        counting(name)
+    game = Game.load("tic-tac-toe")
+    assert game._quiet_turns
+    st = game.new_game(seed=3)
+    assert calls == {"_settle_any": 1, "_start_turn": 1}  # the setup: the first round, the first turn
+    calls.clear()
+    for cell in ("r1c1", "r2c2", "r1c2", "r3c3"):
+        game.legal_actions(st)
+        game.apply_in_place(st, f"play {cell}", checked=False)
+    assert calls.get("_start_turn", 0) == 2  # two rounds began (two turns a round), no turn passed there
+    assert "_settle_any" not in calls and "_end_turn" not in calls and "_bind" not in calls, calls
+    game.apply_in_place(st, "play r1c3")  # checked: bound and verified
+    assert calls["_bind"] == 1
+    assert game.is_terminal(st) and calls["_settle_any"] == 1  # the game finished: the whole machine ends it
+    assert isinstance(game, Flow)
+
+
+def test_a_turn_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
+    (tmp_path / "game.yaml").write_text(textwrap.dedent("""\
+        game: {name: tally, players: {min: 2, max: 2, default: 2}}
+        vars: {game: {ends: 0}}
+        actions:
+          pass: {limit: 1, effect: "if ends >= 3 then finish game end"}
+        triggers:
+          - "on turn_end: ends += 1"
+        scoring: {score: "0"}
+        """))
+    game = Game.load(str(tmp_path))
+    assert not game._quiet_turns
+    ended = []
+    original = Game._end_turn
+    monkeypatch.setattr(Game, "_end_turn", lambda self, *a, **k: (ended.append(1), original(self, *a, **k))[1])
+    st = game.new_game(seed=1)
+    while not game.is_terminal(st):
+        game.apply_in_place(st, "pass", checked=False)
+    assert len(ended) == 3 and game.evaluate(st, "ends") == 3
+
+
+def test_a_start_that_draws_nothing_is_made_once(monkeypatch):
+    """A start that draws nothing at random does not depend on the seed: the next games begin from a
+    copy of it, with their own generator, and are the games a fresh start makes. A start that draws
+    (Dark Agent shuffles its decks) is made for every game."""
+    starts = []
+    original = Game._start
+    monkeypatch.setattr(Game, "_start", lambda self, st: (starts.append(1), original(self, st))[1])
+    game = Game.load("tic-tac-toe")
+    first = game.new_game(seed=1)
+    again = [game.new_game(seed=s) for s in (2, 3)]
+    assert len(starts) == 1
+    assert game.legal_actions(again[0]) == game.legal_actions(first)
+    game.apply_in_place(again[0], "play r2c2", checked=False)  # a copy: the others are untouched
+    for seed, st in ((1, first), (3, again[1])):
+        fresh = Game.load("tic-tac-toe").new_game(seed=seed)
+        assert to_json(st) == to_json(fresh)
+    starts.clear()
+    assert to_json(game.new_game(seed=4, forced=[1])) != to_json(game.new_game(seed=4))  # forced: started anew
+    assert len(starts) == 1
+    starts.clear()
+    dark = Game.load("dark-agent", players=4)
+    dark.new_game(seed=1)
+    dark.new_game(seed=2)
+    assert len(starts) == 2 and dark._started is None
