@@ -3,7 +3,7 @@
     python benchmarks/strength.py ttt            # tic-tac-toe: mcts vs random, mcts vs mcts
     python benchmarks/strength.py c4 --games 100 # connect four: mcts vs random
     python benchmarks/strength.py c4-openspiel --mcts 200   # mcts vs OpenSpiel's MCTSBot, 200 simulations each
-    python benchmarks/strength.py dark --budget 150 --games 40   # ismcts:150, about 1 s a decision on an idle core
+    python benchmarks/strength.py dark --budget 150 --games 40   # ismcts:150, 0.4-1 s a decision on an idle core
     python benchmarks/strength.py dark --budget 1s --games 40    # 1 s a decision, whatever the machine does
     python benchmarks/strength.py all --quick    # every match, few games, tiny budgets (what CI runs)
 
@@ -18,7 +18,7 @@ random and an ismcts double agent); `secrets-side` tests a side (`scoring.side`,
 company's loyal members and the other company's double agent, all ismcts, who win together.
 
 Budgets are in iterations by default (`--budget 150`: about 1 s a decision in Dark Agent on an idle
-core), so that a run is reproducible and its figures do not depend on the load: the machine these
+core before the speed work of 2026-12-03, about 0.45 s after it), so that a run is reproducible and its figures do not depend on the load: the machine these
 runs share has 2 cores for several agents. A budget in seconds (`--budget 1s`, `--mcts 50ms`)
 works too, and then measures the machine as well.
 """
