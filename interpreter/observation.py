@@ -27,7 +27,7 @@ from . import runtime as rt
 from .state import clone
 from .errors import RuleRuntimeError
 from .rng import seed_state
-from .views import OWNER, SIDE, TOP, _on_side, _sees_contents, _seat_index, _sides, concealed_ids, view
+from .views import SIDE, TOP, _on_side, _sees_contents, _seat_index, _sides, concealed_ids, view
 
 __all__ = ["observe", "unseen_slots", "relabel", "determinize"]
 

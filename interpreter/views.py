@@ -192,7 +192,6 @@ def view(game, state, seat: int | None) -> dict:
     if state["cv"]:
         cvs = [(name, values, m.var_codec("cv", name)[1], m.cvars[name]) for name, values in state["cv"].items()]
         public = all(spec.get("visibility", "public") == "public" for *_, spec in cvs)
-        value = present.value
         for cid in sorted(visible_ids):
             owner = m.cards[cid].owner  # a card variable declared `visibility: owner` is its owner's
             owner = owner.id if owner is not None else None
