@@ -9,7 +9,7 @@ from .. import limits as lim
 from .. import runtime as rt
 from ..builtins import _ENGINE_EVENTS
 from ..dsl.analysis import facts
-from ..dsl.scope import CompileError, Scope, did_you_mean
+from ..dsl.scope import CompileError, Scope, did_you_mean, stamped
 from ..dsl.parser import ParseFailure, parse
 from ..errors import Location
 from ..yamlio import SourceText, Snippet
@@ -248,10 +248,19 @@ class Linker(Powers):
         self._functions[name] = None  # recursion guard: resolved late
         c = self.compiler
         direct = self._direct_ok(name)
-        f = c.expr(snip.src, scope, (name, len(params), self._is_pure(name)) if direct else None)
-        size = scope.size
-        if self.__dict__.get("modifiers", {}).get(name):
-            f, size = self._modified(name, f, params, size)
+        caller = (name, len(params), self._is_pure(name)) if direct else None
+        modified = bool(self.__dict__.get("modifiers", {}).get(name))
+        if modified and direct:  # its modifiers written after its value, in the same generated function
+            tree = parse(snip.src, "expr")
+            scope = scope.reading(snip.src)
+            then = self._modifier_lines(name, params, scope)
+            f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller, then))
+            size = then.size
+        else:
+            f = c.expr(snip.src, scope, caller)
+            size = scope.size
+            if modified:  # counted by an observer (coverage): closures around each part
+                f, size = self._modified(name, f, params, size)
         if direct:
             self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
@@ -259,8 +268,8 @@ class Linker(Powers):
 
     def _direct_ok(self, name) -> bool:
         """Whether calls of `name` go straight to its generated `_call`: not when an observer counts
-        them (coverage) or cards modify its value."""
-        return self.observer is None and not self.__dict__.get("modifiers", {}).get(name)
+        them (coverage)."""
+        return self.observer is None
 
     def direct_caller(self, name, nargs, node):
         """[call] for generated code: `call(ctx, position, *values)` runs the content function

@@ -1,0 +1,133 @@
+"""The linker's fast paths (issue 9): a function that cards modify is one generated function
+(its value, then its modifiers in card order under their conditions), the same in value, budget
+and error positions as the closures kept for an observer (coverage). Each test was seen failing
+with its feature switched off."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter import runtime as rt
+from interpreter.coverage import Recorder
+from interpreter.dsl.codegen import source_of
+from interpreter.dsl.scope import Scope
+from interpreter.engine import Game
+from interpreter.errors import RuleRuntimeError
+from interpreter.loader import load_ruleset
+from interpreter.match import Match
+from interpreter.state import zone_with, zone_without
+from interpreter.yamlio import SourceText
+
+MODIFIED = """\
+game: {name: t, players: {min: 2, max: 2, default: 2}}
+zones:
+  hand: {per_player: true}
+  pile: {}
+functions:
+  income:
+    params: [base]
+    modifiable: true
+    expr: "sum(x for x in [base, 0])"
+procedures:
+  pay:
+    params: [n]
+    effect: me.gold += income(n)
+vars:
+  player:
+    gold: 0
+cards:
+  doubler:
+    start: pile
+    while: this in me.hand
+    powers:
+      - modify: income
+        value: value * 2
+  adder:
+    copies: 2
+    start: pile
+    while: this in me.hand
+    powers:
+      - modify: income
+        when: base > 0
+        value: value + length([c for c in me.hand.cards where c.name == "adder"])
+  breaker:
+    start: pile
+    powers:
+      - modify: income
+        when: base == 99
+        value: "length([1, 2] where it // 0 > value)"
+      - modify: income
+        when: base == 98 and base // 0 == 1
+        value: value
+actions:
+  work: {effect: do pay(1)}
+  end_turn: {effect: finish turn}
+"""
+
+
+def _games(write_game):
+    """The same content compiled twice: generated (no observer) and with closures (an observer)."""
+    root = str(write_game(MODIFIED))
+    return Game.load(root), Game(Match(load_ruleset(root), 2, None, observer=Recorder()))
+
+
+def _to_hand(game, st, key, seat=0):
+    m = game.m
+    card = m.card_by_key[key]
+    zone = m.player_zones["hand"][seat]
+    st["z"][st["loc"][card.id]] = zone_without(st["z"][st["loc"][card.id]], card.id)
+    st["z"][zone.id] = zone_with(st["z"][zone.id], card.id)
+    st["loc"][card.id] = zone.id
+    game._listed = None
+
+
+def _run(game, st, text, me=0):
+    """(value, budget spent) of an expression."""
+    scope = Scope()
+    f = game.m.compiler.expr(SourceText.plain(text, "<expression>"), scope)
+    ctx = rt.Ctx(st, game.m, game.m.seats[me])
+    ctx.locals = [None] * scope.size
+    before = ctx.budget
+    value = f(ctx)
+    return value, before - ctx.budget
+
+
+def test_a_modified_function_is_one_generated_function_with_its_modifiers(write_game):
+    fast, _ = _games(write_game)
+    m = fast.m
+    call = m._direct["income"][0]  # called straight from generated code, not through function_caller
+    source = source_of(m._functions["income"][0])
+    assert call.__code__.co_filename == "<interpret rules>"
+    assert source.count("L[1] = v") == 2 * 5  # five modifiers (two copies of adder), in _call and in _expr
+
+
+@pytest.mark.parametrize("hand", [(), ("doubler",), ("adder#1",), ("doubler", "adder#2"), ("adder#1", "adder#2"),
+                                  ("adder#2", "doubler", "adder#1")])
+def test_modifiers_keep_their_order_conditions_and_budget(write_game, hand):
+    fast, slow = _games(write_game)
+    out = []
+    for game in (fast, slow):
+        st = game.new_game(seed=1)
+        for key in hand:
+            _to_hand(game, st, key)
+        values = [_run(game, st, text) for text in ("income(3)", "income(0)", "income(3) + income(3)")]
+        game.apply_in_place(st, "work")
+        out.append((values, game.evaluate(st, "me.gold", me=0)))
+    assert out[0] == out[1]
+    if hand == ("adder#2", "doubler", "adder#1"):  # card order: doubler, then each adder (+2 each)
+        assert out[0][0][0][0] == 3 * 2 + 2 + 2  # not (3 + 2 + 2) * 2
+
+
+def test_an_error_in_a_modifier_is_reported_at_the_modifier(write_game):
+    fast, slow = _games(write_game)
+    where = []
+    for game in (fast, slow):
+        st = game.new_game(seed=1)
+        for text in ("income(99)", "income(98)"):
+            with pytest.raises(RuleRuntimeError) as e:
+                game.evaluate(st, text, me=0)
+            where.append(str(e.value.location))
+    assert where[:2] == where[2:]
+    lines = MODIFIED.split("\n")
+    loop = next(i for i, t in enumerate(lines, 1) if "length([1, 2]" in t)
+    when = next(i for i, t in enumerate(lines, 1) if "base // 0" in t)
+    assert where[0].endswith(f":{loop}:17") and where[1].endswith(f":{when}:15")  # the modifier's loop, its `when`
