@@ -10,7 +10,7 @@ from interpreter import runtime as rt
 from interpreter.coverage import Recorder
 from interpreter.dsl.codegen import source_of
 from interpreter.dsl.scope import Scope
-from interpreter.engine import Game
+from interpreter.engine import Game, to_json
 from interpreter.errors import RuleRuntimeError
 from interpreter.loader import load_ruleset
 from interpreter.match import Match
@@ -131,3 +131,64 @@ def test_an_error_in_a_modifier_is_reported_at_the_modifier(write_game):
     loop = next(i for i, t in enumerate(lines, 1) if "length([1, 2]" in t)
     when = next(i for i, t in enumerate(lines, 1) if "base // 0" in t)
     assert where[0].endswith(f":{loop}:17") and where[1].endswith(f":{when}:15")  # the modifier's loop, its `when`
+
+
+KEYED = """\
+game: {name: t, players: {min: 2, max: 2, default: 2}}
+zones:
+  hand: {per_player: true}
+  pile: {}
+vars:
+  player:
+    trace: 0
+events:
+  poked: [card, n]
+cards:
+  a:
+    start: pile
+    powers:
+      - rule: "on poked when card == this: me.trace = me.trace * 10 + 1"
+  b:
+    start: pile
+    powers:
+      - rule: "on poked when this == card: me.trace = me.trace * 10 + 2"
+      - rule: |
+          on poked when card == this:
+            choose k from [3, 4] prompt "pick"
+            me.trace = me.trace * 10 + k
+  c:
+    start: pile
+    while: this in me.hand
+    powers:
+      - rule: "on poked when card == this: me.trace = me.trace * 10 + 5"
+triggers:
+  - rule: "on poked when n > 0: me.trace = me.trace * 10 + 6"
+actions:
+  poke:
+    params:
+      target: {from: cards}
+    effect: emit poked(target, 1)
+  poke_list: {effect: "emit poked([1], 0)"}
+  end_turn: {effect: finish turn}
+"""
+
+
+def test_card_powers_keyed_on_an_argument_are_looked_up_in_their_order(write_game):
+    root = str(write_game(KEYED))
+    fast, slow = Game.load(root), Game(Match(load_ruleset(root), 2, None, observer=Recorder()))
+    m = fast.m
+    a, b = m.card_by_key["a"], m.card_by_key["b"]
+    slot, table, others = m._by_card(m._handlers["on"]["poked"])
+    assert slot == 0 and set(table) == {a, b}  # c has a `while`: its condition is kept
+    assert len(others) == 2 and [h.cond is None for h in table[b]] == [True, True, False, False]
+    assert slow.m._by_card(slow.m._handlers["on"]["poked"]) is None  # an observer counts every condition
+    seen = []
+    for game in (fast, slow):
+        st = game.new_game(seed=1)
+        out = []
+        for action in ("poke a", "poke c", "poke b", "choose 4", "poke_list", "end_turn", "poke b", "choose 3"):
+            game.apply_in_place(st, action)
+            out.append((to_json(st), game.evaluate(st, "seat(1).trace")))
+        seen.append(out)
+    assert seen[0] == seen[1]
+    assert seen[0][3][1] == 166246  # a: 1, the rules' 6; c (not in hand): 6; b: 2, its choice 4, 6

@@ -5,9 +5,12 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import limits as lim
 from .. import runtime as rt
 from ..builtins import _ENGINE_EVENTS
+from ..dsl import ast as A
 from ..dsl.analysis import facts
 from ..dsl.scope import CompileError, Scope, did_you_mean, stamped
 from ..dsl.parser import ParseFailure, parse
@@ -198,6 +201,7 @@ class Linker(Powers):
                     h = self._guard(lambda: self._compile_handler(trigger, snip, params, binding, replacing),
                                     snip.src)
                     if h is not None:
+                        h.keyed = self._keyed(trigger, binding, params) if kind == "on" else None
                         hs.append(h)
                 self._handlers[kind][name] = hs
         self._bodies = {}
@@ -459,23 +463,85 @@ class Linker(Powers):
                     ctx.locals = saved
             self._proc_direct[name] = direct
 
+    def _keyed(self, trigger, binding, params):
+        """(slot, card) when the whole condition of a card's power is `PARAM == this` (its card has no
+        `while`): it holds exactly when that argument is the card (values equal a card only when
+        they are it), which a lookup tells at once (`_by_card`). None otherwise, or under an
+        observer (coverage counts each condition)."""
+        cond = trigger.cond
+        if (binding is None or binding.while_ is not None or self.observer is not None or "this" in params
+                or type(cond) is not A.Compare or str(cond.op) != "=="):
+            return None
+        names = [str(side.name) if type(side) is A.Name else None for side in (cond.left, cond.right)]
+        if "this" not in names:
+            return None
+        other = names[1 - names.index("this")]
+        return (params.index(other), binding.card) if other in params else None
+
+    @staticmethod
+    def _by_card(hs):
+        """For an event whose handlers include card powers keyed on one argument (`_keyed`): (slot,
+        {card: the handlers to visit when the argument is that card}, the handlers otherwise); each
+        selection keeps the declared order, a keyed handler's condition (true there) dropped. None
+        when no handler (or handlers keyed on different arguments) would gain."""
+        keys = [getattr(h, "keyed", None) for h in hs]
+        slots = {k[0] for k in keys if k is not None}
+        if len(slots) != 1:
+            return None
+        table = {}
+        for card in {k[1] for k in keys if k is not None}:
+            table[card] = tuple(h if k is None else replace(h, cond=None)
+                                for h, k in zip(hs, keys) if k is None or k[1] is card)
+        return slots.pop(), table, tuple(h for h, k in zip(hs, keys) if k is None)
+
+    @staticmethod
+    def _run_handlers(ctx, args, hs):
+        """Handlers that cannot wait for a choice, in order, each in its own frame, when its condition holds."""
+        saved = ctx.locals
+        try:
+            for h in hs:
+                ctx.locals = args + [None] * (h.nslots - h.nargs)
+                if h.cond is None or h.cond(ctx):
+                    h.direct(ctx)
+        finally:
+            ctx.locals = saved
+
     def _build_event(self, name):
         hs = self._handlers["on"].get(name, [])
-        self._event_cps[name] = self._dispatch_cps(hs, self.ret)
+        self._event_cps[name] = chain = self._dispatch_cps(hs, self.ret)
+        run = self._run_handlers
+        keyed = self._by_card(hs)
+        if keyed is not None:
+            slot, table, others = keyed
+            may_wait = {card: any(h.direct is None for h in sel) for card, sel in table.items()}
+            others_wait = any(h.direct is None for h in others)
+            ret = self.ret
+
+            def select(args):
+                try:
+                    card = args[slot]
+                    return table[card], may_wait[card]
+                except (KeyError, TypeError):  # not one of the cards (or a list: equal to no card)
+                    return others, others_wait
+
+            def entry(ctx):
+                """The event's chain of continuations when a handler to visit may wait for a choice,
+                else (the same handlers, the same order, nothing saved in the state) directly."""
+                sel, wait = select(ctx.locals)
+                if wait:
+                    return chain(ctx)
+                run(ctx, ctx.locals, sel)
+                return ret(ctx)
+            self._event_cps[name] = entry
         if not self.event_suspends(name):
             hs = tuple(hs)
-
-            def direct(ctx, args, hs=hs):
-                if not hs:
-                    return
-                saved = ctx.locals
-                try:
-                    for h in hs:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
-                finally:
-                    ctx.locals = saved
+            if keyed is not None:
+                def direct(ctx, args):
+                    run(ctx, args, select(args)[0])
+            else:
+                def direct(ctx, args, hs=hs):
+                    if hs:
+                        run(ctx, args, hs)
             self._event_direct[name] = direct
 
     def procedure_entry_cps(self, name):
