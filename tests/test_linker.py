@@ -192,3 +192,44 @@ def test_card_powers_keyed_on_an_argument_are_looked_up_in_their_order(write_gam
         seen.append(out)
     assert seen[0] == seen[1]
     assert seen[0][3][1] == 166246  # a: 1, the rules' 6; c (not in hand): 6; b: 2, its choice 4, 6
+
+
+INLINED = """\
+game: {name: t, players: {min: 2, max: 2, default: 2}}
+zones:
+  pile: {}
+cards:
+  coin: {copies: 3, start: pile}
+functions:
+  coins_in:                  # a loop: called, remembered while the state cannot change
+    params: [z]
+    expr: length(z.cards where it.name == "coin")
+  some:                      # small, calling it: compiled in place, the call kept
+    params: [z]
+    expr: coins_in(z) == 3 or coins_in(z) == 0
+  lucky:                     # calls a function that rolls: never in place
+    params: [z]
+    expr: coins_in(z) > chance()
+  chance:
+    params: []
+    expr: roll(6)
+  loop:                      # calls itself: never in place
+    params: [n]
+    expr: 0 if n <= 0 else loop(n - 1)
+actions:
+  end_turn:
+    require:
+      - check: some(pile) and loop(2) == 0
+    effect: finish turn
+"""
+
+
+def test_a_small_function_calling_a_pure_one_is_compiled_in_place(make_game):
+    game = make_game(INLINED)
+    m = game.m
+    assert m.inline_body("some") is not None and m.inline_body("coins_in") is None
+    assert m.inline_body("lucky") is None and m.inline_body("loop") is None
+    text = source_of(game.m.compiler.expr(SourceText.plain("some(pile)", "<expression>"), Scope()))
+    assert "coins_in" not in text and text.count("[0](ctx,") == 2  # some's text: two calls of coins_in
+    st = game.new_game(seed=1)
+    assert game.evaluate(st, "some(pile)") is True and [str(a) for a in game.legal_actions(st)] == ["end_turn"]

@@ -328,7 +328,8 @@ class Linker(Powers):
 
     def inline_body(self, name, seen=None, loops=False):
         """(tree, params, source) of a function small and simple enough to compile at its call
-        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None.
+        sites (no filters or aggregates; the functions it calls pure, not itself: those that are not
+        compiled in place too are called, each remembered while the state cannot change), else None.
         With `loops`, a function that loops may be too (called with a loop's variable, whose values
         change at each call, so remembering them while the state cannot change gains little)."""
         if self.observer is not None or self.__dict__.get("modifiers", {}).get(name):
@@ -350,8 +351,10 @@ class Linker(Powers):
         ok = f.size <= (self._INLINE_LOOP_NODES if loops else self._INLINE_NODES) and (loops or not f.loops)
         for callee in sorted(f.calls):
             if callee in self._IMPURE or (callee in self.function_defs and
-                                           (callee in seen or self.inline_body(callee, seen, loops) is None)):
+                                           (callee in seen or not self._is_pure(callee))):
                 ok = False
+            elif callee in self.function_defs:
+                self.inline_body(callee, seen, loops)  # decided first (a recursive one is never inlined)
         cache[(name, loops)] = (tree, list(spec.get("params") or []), snip.src) if ok else None
         return cache[(name, loops)]
 
