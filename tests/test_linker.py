@@ -233,3 +233,24 @@ def test_a_small_function_calling_a_pure_one_is_compiled_in_place(make_game):
     assert "coins_in" not in text and text.count("[0](ctx,") == 2  # some's text: two calls of coins_in
     st = game.new_game(seed=1)
     assert game.evaluate(st, "some(pile)") is True and [str(a) for a in game.legal_actions(st)] == ["end_turn"]
+
+
+def test_a_variable_whose_default_is_a_number_holds_a_number_however_its_yaml_is_written(make_game):
+    game = make_game("""\
+game: {name: t, players: {min: 2, max: 2, default: 2}}
+zones:
+  pile: {}
+vars:
+  player:
+    plain: 0
+    mapped: {default: 0, reset: turn}
+    flow: {default: 3}
+actions:
+  end_turn: {effect: "me.flow += 1\\nfinish turn"}
+""")
+    m = game.m
+    assert {n: m.pvars[n]["type"] for n in ("plain", "mapped", "flow")} == {"plain": "int", "mapped": "int", "flow": "int"}
+    assert m.var_codec("pv", "mapped") == (None, None)  # stored and read as they are: no encoding
+    st = game.new_game(seed=1)
+    game.apply_in_place(st, "end_turn")
+    assert game.evaluate(st, "seat(1).flow") == 4
