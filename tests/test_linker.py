@@ -14,8 +14,8 @@ from interpreter.engine import Game, to_json
 from interpreter.errors import RuleRuntimeError
 from interpreter.loader import load_ruleset
 from interpreter.match import Match
-from interpreter.state import zone_with, zone_without
 from interpreter.yamlio import SourceText
+from tests.test_card_powers import to_hand
 
 MODIFIED = """\
 game: {name: t, players: {min: 2, max: 2, default: 2}}
@@ -70,16 +70,6 @@ def _games(write_game):
     return Game.load(root), Game(Match(load_ruleset(root), 2, None, observer=Recorder()))
 
 
-def _to_hand(game, st, key, seat=0):
-    m = game.m
-    card = m.card_by_key[key]
-    zone = m.player_zones["hand"][seat]
-    st["z"][st["loc"][card.id]] = zone_without(st["z"][st["loc"][card.id]], card.id)
-    st["z"][zone.id] = zone_with(st["z"][zone.id], card.id)
-    st["loc"][card.id] = zone.id
-    game._listed = None
-
-
 def _run(game, st, text, me=0):
     """(value, budget spent) of an expression."""
     scope = Scope()
@@ -108,7 +98,7 @@ def test_modifiers_keep_their_order_conditions_and_budget(write_game, hand):
     for game in (fast, slow):
         st = game.new_game(seed=1)
         for key in hand:
-            _to_hand(game, st, key)
+            to_hand(game, st, key)
         values = [_run(game, st, text) for text in ("income(3)", "income(0)", "income(3) + income(3)")]
         game.apply_in_place(st, "work")
         out.append((values, game.evaluate(st, "me.gold", me=0)))

@@ -420,14 +420,13 @@ class Linker(Powers):
                 ctx.locals = args + [None] * (h.nslots - h.nargs)
                 h.direct(ctx)
 
+        run_handlers = self._run_handlers
+
         def plain(ctx, args, body=body, afters=afters):
             saved = ctx.locals
             try:
                 run(ctx, args, body)
-                for h in afters:
-                    ctx.locals = args + [None] * (h.nslots - h.nargs)
-                    if h.cond is None or h.cond(ctx):
-                        h.direct(ctx)
+                run_handlers(ctx, args, afters)
             finally:
                 ctx.locals = saved
         self._plain_direct[name] = plain
@@ -458,10 +457,7 @@ class Linker(Powers):
                     if not replaced and body is not None:
                         ctx.locals = args + [None] * (body.nslots - body.nargs)
                         body.direct(ctx)
-                    for h in afters:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
+                    run_handlers(ctx, args, afters)
                 finally:
                     ctx.locals = saved
             self._proc_direct[name] = direct
