@@ -12,8 +12,9 @@ default when the event happens) and holding `powers:` that apply while `me.NAME`
 false, none, 0 or empty), once however many copies the card has.
 
 Everything is linked here, once per match: a card's triggers join the rules' triggers under their
-hook (linker.py), its modifiers are kept by the function they modify (compiled around it,
-`_modified`). Nothing scans the cards while playing.
+hook (linker.py), its modifiers are kept by the function they modify (written into its
+generated function, `_modifier_lines`; closures around it under an observer, `_modified`).
+Nothing scans the cards while playing.
 
 A part of Match (match.py) through Linker; `self` is the Match being built.
 """
@@ -166,7 +167,8 @@ class Powers:
 
     def _modified(self, name, base, params, size):
         """The function `name` with its modifiers applied in card order: each active one turns the
-        value so far (`value`) into its own; returns (f, frame size)."""
+        value so far (`value`) into its own; returns (f, frame size). Closures, for an observer
+        (coverage) that counts each modifier; otherwise `_modifier_lines` writes them."""
         c = self.compiler
         mods = []
         for value, when, binding in self.modifiers[name]:
@@ -181,16 +183,6 @@ class Powers:
             size = max(size, scope.size)
         slot = len(params)
         mods = tuple(mods)
-        if len(mods) == 1:  # the common case (one card modifies the value): no loop
-            (cond1, f1), = mods
-
-            def modified1(ctx):
-                v = base(ctx)
-                ctx.locals[slot] = v
-                if cond1 is None or cond1(ctx):
-                    return f1(ctx)
-                return v
-            return modified1, size
 
         def modified(ctx):
             v = base(ctx)
