@@ -38,7 +38,7 @@ from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
-from .known import _PLAIN, Known, _Text
+from .known import _PLAIN, Known, _IntKind, _Text
 from .loops import Loops
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
@@ -339,6 +339,9 @@ class ExprCodegen(Known, Loops, Statements):
         return out
 
     def g_index(self, node, scope):
+        v = self.static_value(node, scope)
+        if v is not _MISS:  # an item of a constant list by an index known at load time
+            return self.g_value(v)
         sk = self.static_int(node.key, scope)
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
         loc = self.const(self.c.loc(node, scope))
@@ -351,11 +354,19 @@ class ExprCodegen(Known, Loops, Statements):
         return (f"({to}[{tk}] if ((_type({to} := {o}) is list) & (_type({tk} := {k}) is int)) "
                 f"and -_len({to}) <= {tk} < _len({to}) else _index_slow({to}, {tk}, {loc}))")
 
+    def g_value(self, v) -> str:
+        """The text of a value known at load time: a checked whole number's literal, else its global."""
+        if type(v) is int and -_NUMBER <= v <= _NUMBER:
+            return str(v) if v >= 0 else f"({v})"
+        return {True: "True", False: "False", None: "None"}[v] if v is None or type(v) is bool else self.const(v)
+
     def g_neg(self, node, scope):
         folded = self.static_int(node, scope)
         if folded is not None:
             return str(folded)
         v = self.x(node.operand, scope)
+        if self.kind_of(node.operand, scope) == "int":  # a number within the cap: so is its opposite
+            return f"(-{v})"
         loc = self.const(self.c.loc(node, scope))
         t = self.tmp()
         return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
@@ -371,6 +382,8 @@ class ExprCodegen(Known, Loops, Statements):
                                 b, sb, self.kind_of(node.right, scope) == "int")
         if simple is not None:
             return simple
+        if type(self.kind_of(node, scope)) is _IntKind:  # numbers whose result provably fits the cap
+            return f"({a} {py} {b})"
         loc = self.const(self.c.loc(node.op, scope))
         tr = self.tmp()
         ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
@@ -390,6 +403,8 @@ class ExprCodegen(Known, Loops, Statements):
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
+        if all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int" for x in (node.left, node.right)):
+            return f"({a} {py} {b})"  # two numbers: no test
         loc = self.const(self.c.loc(node.op, scope))
         kop = self.const(op)
         ta, tb = self.tmp(), self.tmp()
@@ -471,6 +486,10 @@ class ExprCodegen(Known, Loops, Statements):
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
                                    node)
+            if fname == "cell" and len(args) == 2 and fn is _cell:
+                shifted = self._cell_shifted(argnodes, scope)
+                if shifted is not None:
+                    return shifted
             site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
             self.env[site] = fn
             self.sites[site + "("] = (fname, loc)
@@ -491,6 +510,39 @@ class ExprCodegen(Known, Loops, Statements):
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
 
+    def _linear(self, node, scope):
+        """(text of a cell, its attribute `row` or `column`, k) when `node` is that attribute plus a
+        number k known at load time (`c.row + 2`, `c.column - 1`, `c.row`), the cell a plain read
+        of a grid's cell (never none); else None."""
+        t = type(node)
+        if t is A.Attr and str(node.name) in ("row", "column") and type(node.obj) is A.Name \
+                and self.kind_of(node.obj, scope) == "cell" and self.kind_of(node, scope) == "int":
+            o = self.x(node.obj, scope)
+            return (o, str(node.name), 0) if _PLAIN.fullmatch(o) else None
+        if t is A.BinOp and str(node.op) in ("+", "-"):
+            sb = self.static_int(node.right, scope)
+            if sb is not None:
+                lin = self._linear(node.left, scope)
+                return None if lin is None else (lin[0], lin[1], lin[2] + sb if str(node.op) == "+" else lin[2] - sb)
+            sa = self.static_int(node.left, scope)
+            if sa is not None and str(node.op) == "+":
+                lin = self._linear(node.right, scope)
+                return None if lin is None else (lin[0], lin[1], lin[2] + sa)
+        return None
+
+    def _cell_shifted(self, argnodes, scope):
+        """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
+        table by zone id of the cell i rows and j columns away from each cell (or none), read
+        with c's id (nothing computed at run time can overflow: i and j are constants)."""
+        a, b = (self._linear(x, scope) for x in argnodes)
+        if a is None or b is None or a[0] != b[0]:
+            return None
+        m = self.m
+        table = [None] * len(m.zones)
+        for z in m.builtin_value("cells")(None):
+            table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
+        return f"{self.const(tuple(table))}[{a[0]}.id]"
+
     def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain
         reads, so reading one twice costs nothing and changes nothing). The variables of its
@@ -498,7 +550,7 @@ class ExprCodegen(Known, Loops, Statements):
         tree, params, src = inline
         inner = Scope(src=src)
         inner.size = scope.size
-        inner.inlined = {p: _Text(a) for p, a in zip(params, args)}
+        inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
         inner.inlined_kinds = dict(zip(params, kinds))
         try:
             return stamped(src, "expr", lambda: self.x(tree, inner))

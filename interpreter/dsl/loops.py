@@ -6,8 +6,8 @@ it calls) and reads it in its own text from its loop variable `x`.
 from __future__ import annotations
 
 from .generated import _size_of
-from .known import _Range
-from .ops import _AGGREGATES
+from .known import _Consts, _Int, _Range, _Val, _with_entry
+from .ops import _AGGREGATES, _NUMBER
 from .scope import CompileError
 
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
@@ -29,6 +29,9 @@ class Loops:
                     f"    _spend_failed(ctx, {self.const(rloc)}, {self.const('range')})",
                     f"ctx.budget = b = b - {n}"]
             items = self.const(tuple(range(lo, hi + 1)))
+        elif type(items_text) is _Consts:  # a constant list, written out: its items, spent as the loop would
+            head = [f"ctx.budget = b = ctx.budget - {len(items_text[0])}"]
+            items = None
         else:
             it = self.const(self.c.iterable_at)
             head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
@@ -42,6 +45,16 @@ class Loops:
             *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
             *result_lines])
         return f"{name}(ctx, L)"
+
+    def _constant_items(self, node, scope):
+        """The items of a constant list of at most _UNROLL items (a name of the content's
+        constants, or an item of one), else None."""
+        v = self.static_value(node, scope)
+        if type(v) is not list or not 0 < len(v) <= _UNROLL:
+            return None
+        if any(type(i) is int and not -_NUMBER <= i <= _NUMBER for i in v):
+            return None
+        return v
 
     def g_where_it(self, node, scope):
         coll = self.coll(node.coll, scope)
@@ -91,6 +104,19 @@ class Loops:
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
         if fname in ("any", "all") and not self.c._draws_chance(node):
             want = fname == "any"
+            items = self._constant_items(coll, scope)
+            if items is not None:  # a few items of a constant list: one test each, the item known
+                scope.add(str(name))  # the frame keeps the slot the loop would take
+                lines = []
+                for v in items:
+                    item = _Int(v) if type(v) is int else _Val(self.g_value(v), v)
+                    val_t, cond_t = _with_entry(scope.inlined, str(name), item, lambda: (
+                        self.x(value, scope), self.x(cond, scope) if cond is not None else None))
+                    test = val_t if want else f"not {val_t}"
+                    lines += [f"if ({cond_t}) and {test}:" if cond_t is not None else f"if {test}:",
+                              f"    return {want}"]
+                loc = self.const(self.c.loc(node, scope))
+                return self._loop(_Consts((items,)), loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
             r = self.static_range(coll, scope)
             if r is not None and r[1] - r[0] + 1 <= _UNROLL:  # a few known numbers: one test each
                 scope.add(str(name))  # the frame keeps the slot the loop would take
