@@ -195,6 +195,9 @@ class Known:
             a, b = self.bounds(node.left, scope), self.bounds(node.right, scope)
             r = _interval(str(node.op), a, b) if a is not None and b is not None else None
             return _IntKind(*r) if r is not None and -_NUMBER <= r[0] and r[1] <= _NUMBER else "int"
+        if t is A.Neg:  # the opposite of a number: within the same cap
+            k = self.kind_of(node.operand, scope)
+            return _IntKind(-k.hi, -k.lo) if type(k) is _IntKind else k if k == "int" else None
         if t is A.Index:
             k, i = self.kind_of(node.obj, scope), self.static_int(node.key, scope)
             if not self.in_ints(k, i):
