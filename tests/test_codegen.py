@@ -167,7 +167,8 @@ def test_arithmetic_whose_result_provably_fits_is_not_checked():
 
 def test_any_all_over_a_short_constant_list_is_written_out_and_spends_as_the_loop(monkeypatch):
     """`any`/`all` over a constant list of a few items: one test per item, the item known (its
-    own items fold to literals), the budget spent as the loop spends it."""
+    own items fold to literals), the budget spent as the loop spends it. One written out inside
+    another is written in place (no helper called)."""
     from interpreter.dsl import loops
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
@@ -178,11 +179,16 @@ def test_any_all_over_a_short_constant_list_is_written_out_and_spends_as_the_loo
              "any(all(cell(2 + i * d[0], 2 + i * d[1]).card.owner == me for i in range(0, 1)) "
              "for d in directions)": False,
              "any(all(cell(2 + i * d[0], 2 + i * d[1]).card.owner == me for i in range(-1, 0)) "
-             "for d in directions)": False}
+             "for d in directions)": False,
+             "all(any(d[0] == i for i in range(0, 1)) for d in directions)": True,
+             "all(all(d[1] != i for i in range(-1, 0)) for d in directions)": False,
+             "any(any(d[0] + d[1] == i for i in range(2, 3)) for d in directions)": True,
+             "all(any(d[0] + d[1] == i for i in range(2, 3)) for d in directions)": False}
     written = {}
     for text, value in texts.items():
         _, src = compiled(g, text)
         assert "for x in" not in src and "_index_slow" not in src and "L[0][" not in src, text
+        assert src.count("def _g") == 1, text  # a written-out any/all tested in another: in place
         written[text] = _spent(g, text, st)
         assert written[text][0] is value, text
     monkeypatch.setattr(loops, "_UNROLL", 0)  # the same, as loops

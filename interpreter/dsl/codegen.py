@@ -63,6 +63,21 @@ def _compiled(source: str):
     return code
 
 
+def _used(helpers: list[str], entry: str) -> list[str]:
+    """The helpers that the entry (and `_call`) may call: a written-out loop tested in another
+    loop is written in place there, and its own helper may then be called by nobody."""
+    names = [h[4:h.index("(")] for h in helpers]
+    keep = {entry, "_call"}
+    todo = [h for h, n in zip(helpers, names) if n in keep]
+    while todo:
+        text = todo.pop()
+        for h, n in zip(helpers, names):
+            if n not in keep and n + "(" in text:
+                keep.add(n)
+                todo.append(h)
+    return [h for h, n in zip(helpers, names) if n in keep]
+
+
 def source_of(f) -> str | None:
     """The generated Python source of a compiled expression (None for a closure)."""
     return getattr(f, "_interpret_source", None)
@@ -135,7 +150,7 @@ class ExprCodegen(Known, Loops, Statements):
 
     def _module(self, entry: str):
         """Compile the functions written so far as one module; its function `entry`."""
-        source = "\n".join(self.helpers) + "\n"
+        source = "\n".join(_used(self.helpers, entry)) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
             for lineno, line in enumerate(source.split("\n"), 1):
