@@ -197,6 +197,33 @@ def test_any_all_over_a_short_constant_list_is_written_out_and_spends_as_the_loo
         assert _spent(g, text, st) == written[text], text
 
 
+def test_length_of_a_where_compared_with_0_stops_at_the_first_item(monkeypatch):
+    """`length(X where C) == 0` (`!= 0`, `> 0`) asks whether an item passes: the loop stops at
+    the first one, spending what the whole `where` spends, when C cannot fail; a condition
+    that may fail (arithmetic not proved) still goes through every item."""
+    from interpreter.dsl.codegen import ExprCodegen
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    full = g.new_game(seed=1)
+    for r in (1, 2, 3):
+        for c in (1, 2, 3):
+            if not g.is_terminal(full):
+                g.apply_in_place(full, f"play r{r}c{c}")
+    texts = ["length(cells where it.empty) == 0", "length(cells where it.empty) != 0",
+             "length(cells where it.row > 2 and it.empty) > 0", "length(cells where it.row > 5) == 0"]
+    written = {}
+    for text in texts:
+        src = compiled(g, text)[1]
+        assert "return True" in src and "out.append" not in src, text
+        written[text] = [_spent(g, text, s) for s in (st, full)]
+    assert [v for v, _ in written[texts[0]]] == [False, False] and [v for v, _ in written[texts[3]]] == [True, True]
+    assert "out.append" in compiled(g, "length(cells where it.row / (it.row - 1) == 1) == 0")[1]
+    monkeypatch.setattr(ExprCodegen, "_length_of_where", lambda self, node: None)  # the list, then its length
+    for text in texts:
+        assert "out.append" in compiled(g, text)[1]
+        assert [_spent(g, text, s) for s in (st, full)] == written[text], text
+
+
 def test_a_cell_at_a_known_offset_from_a_cell_is_read_from_a_table():
     """`cell(c.row + i, c.column + j)` with i and j known at load time and c a cell of the grid:
     one read of a table by the cell's id (no key built, no arithmetic), the same cells as the

@@ -411,8 +411,22 @@ class ExprCodegen(Known, Loops, Statements):
         cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
         return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
 
+    def _length_of_where(self, node):
+        """The `where` of `length(X where C)` (the built-in `length`), else None."""
+        from ..builtins import _length
+        if type(node) is A.Call and str(node.fn) == "length" and len(node.args) == 1 and type(node.args[0]) is A.Where \
+                and "length" not in self.m.function_defs and (self.m.builtin_function("length") or (None,))[0] is _length:
+            return node.args[0]
+        return None
+
     def g_compare(self, node, scope):
-        a, op = self.x(node.left, scope), str(node.op)
+        op = str(node.op)
+        where = self._length_of_where(node.left)
+        if where is not None and op in ("==", "!=", ">") and self.static_int(node.right, scope) == 0:
+            some = self.g_some_where(where, scope)  # whether it has an item: stop at the first one
+            if some is not None:
+                return f"(not {some})" if op == "==" else some
+        a = self.x(node.left, scope)
         is_const, v = self.c.constant_of(node.right)
         b = self.x(node.right, scope)
         py = _CMP_PY[op]

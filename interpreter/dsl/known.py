@@ -249,6 +249,12 @@ class Known:
             from ..builtins import _contents
             b = self.m.builtin_function("contents")
             return "card" if b is not None and b[0] is _contents else None  # the cards of zones: cards
+        if t is A.Call and str(node.fn) in ("row_cells", "column_cells") and str(node.fn) not in self.m.function_defs:
+            from ..builtins import _column_cells, _row_cells
+            b = self.m.builtin_function(str(node.fn))
+            if b is not None and b[0] in (_row_cells, _column_cells):  # some of the board's cells
+                return self._cells_kind()
+            return None
         if t is A.Call and str(node.fn) in self.m.function_defs:  # compiled in place: what its text gives
             inline = self.m.inline_body(str(node.fn))
             if inline is None or len(inline[1]) != len(node.args):
@@ -277,11 +283,15 @@ class Known:
                     return _IntKind(min(items), max(items), f"ints:{min(len(x) for x in v)}")
                 return None
             if name == "cells":
-                cells = self.m.builtin_value("cells")(None)
-                grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
-                return "cell" if grid else "zv"
+                return self._cells_kind()
             return {"players": "pv", "cards": "card"}.get(name)
         return None
+
+    def _cells_kind(self):
+        """The kind of the board's cells: "cell" when each has a whole row and column, else "zv"."""
+        cells = self.m.builtin_value("cells")(None)
+        grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
+        return "cell" if grid else "zv"
 
     @staticmethod
     def kind_of_value(v):

@@ -5,12 +5,16 @@ it calls) and reads it in its own text from its loop variable `x`.
 """
 from __future__ import annotations
 
+import re
+
 from .generated import _size_of
 from .known import _Consts, _Int, _Range, _Val, _with_entry
 from .ops import _AGGREGATES, _NUMBER
 from .scope import CompileError
 
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
+_CALLS = re.compile(r"([\w.]+)\(")  # the functions a generated text calls
+_SAFE_CALLS = {"_type", "_len"}  # ... of which these (and dict.get) never raise
 _SPLICE_LINES = 200  # a written-out `any`/`all` used as a test in another: in place up to this many lines
 
 
@@ -138,6 +142,28 @@ class Loops:
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
                           ["return out"], first_lines=["out = []"], slot=slot)
+
+    def g_some_where(self, node, scope):
+        """Whether `coll where cond` has an item, for `length(coll where cond) == 0` (or `!= 0`,
+        `> 0`): the loop stops at the first item that passes, spending what the whole `where`
+        spends. Only when the condition cannot fail (its text calls nothing that may raise: what
+        the later items would have given is then never an error), else None."""
+        coll = self.coll(node.coll, scope)
+        slot = scope.hidden()
+        saved = scope.slots.get("it")
+        scope.slots["it"] = slot
+        try:
+            cond = self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope))
+        finally:
+            if saved is None:
+                del scope.slots["it"]
+            else:
+                scope.slots["it"] = saved
+        if self.c._draws_chance(node) or any(f not in _SAFE_CALLS and not f.endswith(".get") for f in _CALLS.findall(cond)):
+            return None
+        loc = self.const(self.c.loc(node, scope))
+        return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
+                          ["return False"], slot=slot)
 
     def _generator(self, node, scope, value, name, coll, cond, what):
         coll_t = self.coll(coll, scope)
