@@ -224,6 +224,31 @@ def test_length_of_a_where_compared_with_0_stops_at_the_first_item(monkeypatch):
         assert [_spent(g, text, s) for s in (st, full)] == written[text], text
 
 
+def test_a_parameter_bound_from_its_domain_is_read_without_type_tests(tmp_path):
+    """A requirement (or a later parameter's domain) reads a parameter once it is bound from its
+    domain, which is checked first: what the domain gives (cards here) is read without type
+    tests. Not when a loop of the requirement rebinds the parameter's name."""
+    extra = ("  take:\n"
+             "    params: {c: \"deck.cards\", d: \"deck.cards where it.value == c.value\"}\n"
+             "    require:\n"
+             "      - \"c.value == 1 and d.value == 1\"\n"
+             "      - \"c.value == 1 or any(c == 3 for c in [1, 2])\"\n"
+             "    effect: move c to hand(me)\n")
+    g = Game.load(str(game_dir(tmp_path, extra)))
+    take = g.m.action_by_name["take"]
+    plain, rebound = (source_of(r[0]) for r in take.requires)
+    assert "_Card" not in plain and ".props.get(" in plain
+    assert "_Card" in rebound
+    domain = source_of(take.params[1][2]) or ""
+    assert domain == "" or "_Card" not in domain.split("for x in")[1]
+    st = g.new_game(seed=1)
+    listed = [str(a) for a in g.legal_actions(st) if a.name == "take"]
+    assert len(listed) == 9 and all(g.can(st, a) for a in listed)
+    g.apply_in_place(st, listed[0])
+    held = listed[0].split()[1]
+    assert g.explain(st, f"take {held} {held}") is not None  # no longer in the deck: refused, not an error
+
+
 def test_a_cell_at_a_known_offset_from_a_cell_is_read_from_a_table():
     """`cell(c.row + i, c.column + j)` with i and j known at load time and c a cell of the grid:
     one read of a table by the cell's id (no key built, no arithmetic), the same cells as the

@@ -109,6 +109,20 @@ class ExprCodegen(Known, Loops, Statements):
             for k, v in zip(self._STATE, saved):
                 setattr(self, k, v)
 
+    def domain_kind(self, tree, scope):
+        """The kind (see Known.kind_of) of every value of a parameter's domain, when known at load
+        time: a requirement reading the parameter, once it is bound from its domain, then reads it
+        without type tests (rules.py, `scope.kinds`)."""
+        saved = self.__dict__.get("slot_kinds")
+        self.slot_kinds = {}
+        try:
+            k = self.elem_kind(tree, scope)
+        except CompileError:
+            k = None
+        finally:
+            self.slot_kinds = saved
+        return k if k in ("card", "cell", "zv", "cv", "pv", "int") else None
+
     def _reset(self, node, scope) -> None:
         """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text)."""
         self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)

@@ -158,7 +158,7 @@ class Known:
         if t is A.Call:
             fname = str(node.fn)
             if fname in self.m.function_defs:  # a small function compiled in place: what its text gives
-                inline = self.m.inline_body(fname)
+                inline = self.m.inline_body(fname) or self.m.inline_body(fname, loops=True)  # what its text gives
                 if inline is None or len(inline[1]) != len(node.args):
                     return None
                 inner = Scope(src=inline[2])
@@ -211,7 +211,9 @@ class Known:
                     return self.kind_of_value(v.value)
                 return getattr(scope, "inlined_kinds", {}).get(name)
             if name in scope.slots:
-                return self.slot_kinds.get(scope.slots[name])
+                slot = scope.slots[name]
+                k = self.slot_kinds.get(slot)
+                return k if k is not None else scope.kinds.get(slot)
             v = scope.bound[name] if name in scope.bound else None
             if v is None and name not in self.m.gvars and name != "me":
                 v = self.m.constant(name)
@@ -256,7 +258,7 @@ class Known:
                 return self._cells_kind()
             return None
         if t is A.Call and str(node.fn) in self.m.function_defs:  # compiled in place: what its text gives
-            inline = self.m.inline_body(str(node.fn))
+            inline = self.m.inline_body(str(node.fn)) or self.m.inline_body(str(node.fn), loops=True)
             if inline is None or len(inline[1]) != len(node.args):
                 return None
             inner = Scope(src=inline[2])
