@@ -21,11 +21,17 @@ class Flow(Simultaneous):
         never asked about, events the flow emits without an `on` trigger are not emitted."""
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
+        self._reset_tables = {}  # (kind, variable) -> the table of its default, shared (see _reset)
         self._on = on = m._handlers["on"]
         # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
         # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
         self._quiet_turns = not (m.turn_start or m.turn_end or on.get("turn_start") or on.get("turn_end")
                                  or m.resets["turn"] or self._skips or m.windows)
+        # and a round that ends and the next that begins run nothing either: no effect, no trigger,
+        # no reset per round, no `until`, the seats in their order
+        self._quiet_rounds = self._quiet_turns and not (
+            m.round_start or m.round_end or on.get("round_start") or on.get("round_end") or m.resets["round"]
+            or m.round_until is not None or m.round_order is not None)
 
     def _call_effect(self, ctx, compiled, me=None):
         if compiled is None:
@@ -57,12 +63,22 @@ class Flow(Simultaneous):
         steps = self.m.steps
         nsteps = len(steps)
         quiet_turns = self._quiet_turns
+        quiet_rounds = self._quiet_rounds
         for n in range(_MAX_SETTLE):
             if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
                 return self._settle_any(ctx, n)
             order = flow["order"]
             pos = flow["pos"]
             if pos >= len(order):
+                if quiet_rounds:  # _end_round, _start_round, _begin_order and _start_turn, with nothing to run
+                    flow["round"] += 1
+                    flow["order"] = order = [s.id for s in seats]
+                    flow["pos"] = pos = 0
+                    flow["step"] = 0
+                    st["used"] = {}
+                    if flow.get("sim") is not None:
+                        flow["sim"] = None
+                    continue
                 self._end_round(ctx)
                 continue
             player = seats[order[pos]]
@@ -372,5 +388,9 @@ class Flow(Simultaneous):
                 values = st[kind][name]
                 if isinstance(default, list):
                     st[kind][name] = tuple([list(default) for _ in values])
-                else:
-                    st[kind][name] = (default,) * len(values)
+                else:  # a table of plain values: one tuple shared by every state (tables are replaced on write)
+                    key = (kind, name)
+                    reset = self._reset_tables.get(key)
+                    if reset is None or len(reset) != len(values):
+                        reset = self._reset_tables[key] = (default,) * len(values)
+                    st[kind][name] = reset

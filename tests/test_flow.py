@@ -114,18 +114,18 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
             return original(self, *args, **kwargs)
         monkeypatch.setattr(Game, name, counted)
 
-    for name in ("_settle_any", "_end_turn", "_start_turn", "_bind"):
+    for name in ("_settle_any", "_end_turn", "_start_turn", "_end_round", "_bind"):
         counting(name)
     game = Game.load("tic-tac-toe")
-    assert game._quiet_turns
+    assert game._quiet_turns and game._quiet_rounds
     st = game.new_game(seed=3)
     assert calls == {"_settle_any": 1, "_start_turn": 1}  # the setup: the first round, the first turn
     calls.clear()
     for cell in ("r1c1", "r2c2", "r1c2", "r3c3"):
         game.legal_actions(st)
         game.apply_in_place(st, f"play {cell}", checked=False)
-    assert calls.get("_start_turn", 0) == 2  # two rounds began (two turns a round), no turn passed there
-    assert "_settle_any" not in calls and "_end_turn" not in calls and "_bind" not in calls, calls
+    # two rounds ended and began (two turns a round) by arithmetic too: no round, no turn passed there
+    assert not calls, calls
     game.apply_in_place(st, "play r1c3")  # checked: bound and verified
     assert calls["_bind"] == 1
     assert game.is_terminal(st) and calls["_settle_any"] == 1  # the game finished: the whole machine ends it
@@ -151,6 +151,29 @@ def test_a_turn_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
     while not game.is_terminal(st):
         game.apply_in_place(st, "pass", checked=False)
     assert len(ended) == 3 and game.evaluate(st, "ends") == 3
+
+
+def test_a_round_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
+    (tmp_path / "game.yaml").write_text(textwrap.dedent("""\
+        game: {name: tally, players: {min: 2, max: 2, default: 2}}
+        vars: {game: {rounds: 0}}
+        actions:
+          pass: {limit: 1, effect: "if rounds >= 3 then finish game end"}
+        triggers:
+          - "on round_start: rounds += 1"
+        scoring: {score: "0"}
+        """))
+    game = Game.load(str(tmp_path))
+    assert game._quiet_turns and not game._quiet_rounds
+    ended = []
+    original = Game._end_round
+    monkeypatch.setattr(Game, "_end_round", lambda self, *a, **k: (ended.append(1), original(self, *a, **k))[1])
+    st = game.new_game(seed=1)
+    moves = 0
+    while not game.is_terminal(st) and moves < 20:
+        game.apply_in_place(st, "pass", checked=False)
+        moves += 1
+    assert len(ended) == 2 and game.evaluate(st, "rounds") == 3 and moves == 5
 
 
 def test_a_start_that_draws_nothing_is_made_once(monkeypatch):
