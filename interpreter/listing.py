@@ -131,7 +131,7 @@ def _loops(a, i, ind, lines, const, fixed, made=False):
     _, slot, dom = a.params[i]
     entry = fixed[i] if i < len(fixed) else None
     if entry is None:
-        lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, _list({const(dom)}(ctx) or ()), memo)):")
+        lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
     else:
         # the same values in every state, none a card: their keys are the same for every seat
         values, where, what = entry
