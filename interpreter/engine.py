@@ -355,8 +355,10 @@ class Game(Flow):
         ctx = rt.Ctx(st, m, player, [None] * a.nslots)
         if a.params:
             by_key, loc = m.value_by_key(), ctx.locals
-            for (_, slot, _), key in zip(a.params, action.args):
-                v = by_key.get(key, _MISSING)
+            for (_, slot, _), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+                # a domain the same in every state: the value its key was made from (a text of
+                # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
+                v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
                     v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
                 loc[slot] = v

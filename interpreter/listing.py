@@ -134,7 +134,7 @@ def _loops(a, i, ind, lines, const, fixed, made=False):
         lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
     else:
         # the same values in every state, none a card: their keys are the same for every seat
-        values, where, what = entry
+        values, where, what, _ = entry
         if values:  # spent as `_domain` spends: one step per value
             lines += [f"{ind}ctx.budget = b = ctx.budget - {int(len(values))}", f"{ind}if b < 0:",
                       f"{ind}    _spend_failed(ctx, {const(where)}, {const(what)})"]

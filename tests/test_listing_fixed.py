@@ -15,6 +15,7 @@ from interpreter import listing
 from interpreter import runtime as rt
 from interpreter.engine import Game
 from interpreter.errors import RuleRuntimeError
+from interpreter.model import key_of
 
 
 def _listings(g, step, seeds=range(6)):
@@ -34,7 +35,8 @@ def test_a_fixed_domain_is_made_once_with_its_keys_and_actions(game, param):
     g = Game.load(game)
     m = g.m
     a = m.actions_by_step["play"][0]
-    values, where, what = a.fixed[0]
+    values, where, what, by_key = a.fixed[0]
+    assert all(by_key[key_of(v)] is v for v in values)  # the value of each key, for a listed move
     assert values == tuple(m.builtin_value(param)(None)) and "parameter" in what and where.line > 0
     fixed, plain = listing._write(m, (a,)), listing._write(m, (a,), fixed=False)
     assert "_arg_keys" not in fixed._interpret_source and "_arg_keys" in plain._interpret_source
@@ -67,3 +69,35 @@ def test_a_domain_of_cards_or_of_the_state_is_computed_at_each_listing():
     by = {a.name: a for a in g.m.actions}
     assert by["target"].fixed == (None,)  # targetable_cells(): read from the state
     assert all(f is None for f in by["jetpack"].fixed)  # cards, and domains of the state
+
+
+def test_a_listed_move_of_a_fixed_domain_binds_the_value_listed(tmp_path):
+    """A move taken from the listing (apply_in_place(..., checked=False)) binds the value its key
+    was made from, as the checked path does: a text of digits stays a text, a list stays a list."""
+    import textwrap
+    (tmp_path / "game.yaml").write_text(textwrap.dedent("""\
+        game: {name: picks, players: {min: 1, max: 1, default: 1}}
+        constants:
+          words: ["5", "two words", "x"]
+          steps: [[0, 1], [1, 0]]
+        vars: {game: {word: {default: none}, step: {default: none}}}
+        actions:
+          pick:
+            params: {w: words, d: steps}
+            effect: |
+              word = w
+              step = d
+              finish game
+        scoring: {score: "0"}
+        """))
+    game = Game.load(str(tmp_path))
+    values = {}
+    for checked in (True, False):
+        for action in game.legal_actions(game.new_game(seed=1)):
+            st = game.new_game(seed=1)
+            game.legal_actions(st)
+            game.apply_in_place(st, action, checked=checked)
+            values.setdefault(action, []).append((game.evaluate(st, "word"), game.evaluate(st, "step")))
+    assert len(values) == 6
+    assert values[("pick", ("5", "[0,_1]"))][0] == ("5", [0, 1])
+    assert all(len(set(map(repr, v))) == 1 for v in values.values()), values  # the same both ways

@@ -9,7 +9,7 @@ from .. import runtime as rt
 from ..dsl import ast as A
 from ..dsl.scope import Scope, did_you_mean
 from ..dsl.parser import parse
-from ..model import Card, Zone, label_of
+from ..model import Card, Zone, key_of, label_of
 from ..yamlio import SourceText, resolve_parent
 from .presence import presence
 from .parts import ActionDef, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
@@ -204,7 +204,7 @@ class CompiledRules:
                 raise _AlreadyReported()
             scope.bound["this"] = copies[0]
         compiled_params = []
-        fixed = {}  # parameter index -> (values, where, what) when its domain is the same in every state
+        fixed = {}  # parameter index -> (values, where, what, by key) when its domain is the same in every state
         from_src = None
         for pname, dom in params:
             if pname == "this" and bound_from:
@@ -231,8 +231,12 @@ class CompiledRules:
                                 hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
             compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
             values = None if optional else self._fixed_domain(tree, f, scope)
-            if values is not None:  # with what `_domain` reports when they are over the budget
-                fixed[len(compiled_params) - 1] = (values, snip.src.locate(1, 1), f"the values of parameter `{pname}`")
+            if values is not None:  # with what `_domain` reports when they are over the budget, and
+                by_key = {}  # the value of each key (the first one: the checked path binds the first)
+                for v in values:
+                    by_key.setdefault(key_of(v), v)
+                fixed[len(compiled_params) - 1] = (values, snip.src.locate(1, 1),
+                                                   f"the values of parameter `{pname}`", by_key)
         requires = []
         req_srcs = []  # the requirements' texts (presence.py)
         static_false = []
