@@ -51,7 +51,7 @@ class Game(Flow):
         self.seats = match.seats
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
-        self._step_listers = {}  # step name -> its generated listing (listing.py)
+        self._step_listers = {}  # step name, and step index -> its generated listing (listing.py)
         self._started = None  # (state after the start, its listing) when the start draws nothing (new_game)
         self._plan_flow()
 
@@ -218,20 +218,21 @@ class Game(Flow):
 
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
-        m = self.m
         i = st["flow"].get("step", 0)
-        step = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
-        lister = self._step_listers.get(step)
+        lister = self._step_listers.get(i)  # also kept by the step's index: no name to look up
         if lister is None:
-            lister = step_lister(self, step)
-        if lister.capped is not None:  # every definition limited: nothing to list once all are used up
+            m = self.m
+            step = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
+            lister = self._step_listers[i] = step_lister(self, step)
+        capped = lister.capped
+        if capped is not None:  # every definition limited: nothing to list once all are used up
             used = st["used"]
-            for name, limit in lister.capped:
+            for name, limit in capped:
                 if used.get(name, 0) < limit:
                     break
             else:
                 return []
-        ctx = rt.Ctx(st, m, player)
+        ctx = rt.Ctx(st, self.m, player)
         ctx.memo = {}
         ctx.viewer = viewer
         return lister(ctx, [], labels and not first_only, first_only)
@@ -354,8 +355,10 @@ class Game(Flow):
         ctx = rt.Ctx(st, m, player, [None] * a.nslots)
         if a.params:
             by_key, loc = m.value_by_key(), ctx.locals
-            for (_, slot, _), key in zip(a.params, action.args):
-                v = by_key.get(key, _MISSING)
+            for (_, slot, _), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+                # a domain the same in every state: the value its key was made from (a text of
+                # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
+                v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
                     v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
                 loc[slot] = v
