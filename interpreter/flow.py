@@ -21,6 +21,7 @@ class Flow(Simultaneous):
         never asked about, events the flow emits without an `on` trigger are not emitted."""
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
+        self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
         self._reset_tables = {}  # (kind, variable) -> the table of its default, shared (see _reset)
         self._on = on = m._handlers["on"]
         # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
@@ -64,24 +65,28 @@ class Flow(Simultaneous):
         nsteps = len(steps)
         quiet_turns = self._quiet_turns
         quiet_rounds = self._quiet_rounds
+        sims = self._sims
+        check = True  # whether rules ran since the state was last checked for the common path
         for n in range(_MAX_SETTLE):
-            if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
-                return self._settle_any(ctx, n)
+            if check:
+                if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
+                    return self._settle_any(ctx, n)
+                check = False
             order = flow["order"]
             pos = flow["pos"]
             if pos >= len(order):
                 if quiet_rounds:  # _end_round, _start_round, _begin_order and _start_turn, with nothing to run
                     flow["round"] += 1
-                    flow["order"] = order = [s.id for s in seats]
-                    flow["pos"] = pos = 0
+                    flow["order"] = [s.id for s in seats]
+                    flow["pos"] = 0
                     flow["step"] = 0
                     st["used"] = {}
-                    if flow.get("sim") is not None:
+                    if sims and flow.get("sim") is not None:
                         flow["sim"] = None
                     continue
                 self._end_round(ctx)
+                check = True
                 continue
-            player = seats[order[pos]]
             i = flow["step"]
             if i >= nsteps:
                 if quiet_turns:  # _end_turn, then _start_turn, when nothing runs between turns
@@ -89,17 +94,20 @@ class Flow(Simultaneous):
                     flow["pos"] = pos = pos + 1
                     if pos < len(order):
                         flow["step"] = 0
-                        if flow.get("sim") is not None:
+                        if sims and flow.get("sim") is not None:
                             flow["sim"] = None
                     continue
-                self._end_turn(ctx, "next", player)
+                self._end_turn(ctx, "next", seats[order[pos]])
+                check = True
                 continue
-            if steps[i].sim is not None or flow.get("sim"):
+            if sims and (steps[i].sim is not None or flow.get("sim")):
                 return self._settle_any(ctx, n)
-            if self._has_action(st, player):
+            player = seats[order[pos]]
+            if self._has_action(st, player):  # listing runs no rule that changes the state
                 return
             if self._skips:
                 self._next_step(ctx, player)
+                check = True
             else:
                 flow["step"] = i + 1
         raise self._unsettled()
