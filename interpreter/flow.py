@@ -22,7 +22,7 @@ class Flow(Simultaneous):
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
         self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
-        self._reset_tables = {}  # (kind, variable) -> the table of its default, shared (see _reset)
+        self._reset_plan = {}  # scope -> the tables of defaults to put back, and the other variables (_reset)
         self._on = on = m._handlers["on"]
         # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
         # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
@@ -389,16 +389,28 @@ class Flow(Simultaneous):
         self._start_round(ctx)
 
     def _reset(self, st, scope):
-        for kind, name, default in self.m.resets[scope]:
+        """Every variable declared `reset: SCOPE` back to its default. A table of plain defaults is
+        one tuple made at load and shared by every state (tables are replaced on write, never
+        changed in place), put back by one dict update per kind."""
+        plan = self._reset_plan.get(scope)
+        if plan is None:
+            plan = self._reset_plan[scope] = self._plan_reset(scope)
+        tables, rest = plan
+        for kind, reset in tables:
+            st[kind].update(reset)
+        for kind, name, default in rest:
             if kind == "gv":
                 st["gv"][name] = list(default) if isinstance(default, list) else default
             else:
-                values = st[kind][name]
-                if isinstance(default, list):
-                    st[kind][name] = tuple([list(default) for _ in values])
-                else:  # a table of plain values: one tuple shared by every state (tables are replaced on write)
-                    key = (kind, name)
-                    reset = self._reset_tables.get(key)
-                    if reset is None or len(reset) != len(values):
-                        reset = self._reset_tables[key] = (default,) * len(values)
-                    st[kind][name] = reset
+                st[kind][name] = tuple([list(default) for _ in st[kind][name]])
+
+    def _plan_reset(self, scope):
+        m = self.m
+        size = {"cv": len(m.cards), "zv": len(m.zones), "pv": len(m.seats)}
+        tables, rest = {}, []
+        for kind, name, default in m.resets[scope]:
+            if kind == "gv" or isinstance(default, list):
+                rest.append((kind, name, default))
+            else:
+                tables.setdefault(kind, {})[name] = (default,) * size[kind]
+        return list(tables.items()), rest
