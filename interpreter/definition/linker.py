@@ -512,16 +512,16 @@ class Linker(Powers):
         keyed = self._by_card(hs)
         if keyed is not None:
             slot, table, others = keyed
-            may_wait = {card: any(h.direct is None for h in sel) for card, sel in table.items()}
-            others_wait = any(h.direct is None for h in others)
+            # card -> (the handlers to visit, whether one of them may wait for a choice)
+            table = {card: (sel, any(h.direct is None for h in sel)) for card, sel in table.items()}
+            otherwise = (others, any(h.direct is None for h in others))
             ret = self.ret
 
             def select(args):
                 try:
-                    card = args[slot]
-                    return table[card], may_wait[card]
-                except (KeyError, TypeError):  # not one of the cards (or a list: equal to no card)
-                    return others, others_wait
+                    return table.get(args[slot], otherwise)
+                except TypeError:  # a list: equal to no card
+                    return otherwise
 
             def entry(ctx):
                 """The event's chain of continuations when a handler to visit may wait for a choice,
