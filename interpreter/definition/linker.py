@@ -420,7 +420,7 @@ class Linker(Powers):
                 ctx.locals = args + [None] * (h.nslots - h.nargs)
                 h.direct(ctx)
 
-        run_handlers = self._run_handlers
+        run_handlers, run_first = self._run_handlers, self._run_first
 
         def plain(ctx, args, body=body, afters=afters):
             saved = ctx.locals
@@ -434,12 +434,8 @@ class Linker(Powers):
             def sup(ctx, args, rest=tuple(insteads[i + 1:]), body=body):
                 saved = ctx.locals
                 try:
-                    for h in rest:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
-                            return
-                    run(ctx, args, body)
+                    if not run_first(ctx, args, rest):
+                        run(ctx, args, body)
                 finally:
                     ctx.locals = saved
             self._super_direct[(name, i)] = sup
@@ -447,14 +443,7 @@ class Linker(Powers):
             def direct(ctx, args, body=body, insteads=insteads, afters=afters):
                 saved = ctx.locals
                 try:
-                    replaced = False
-                    for h in insteads:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
-                            replaced = True
-                            break
-                    if not replaced and body is not None:
+                    if not run_first(ctx, args, insteads) and body is not None:
                         ctx.locals = args + [None] * (body.nslots - body.nargs)
                         body.direct(ctx)
                     run_handlers(ctx, args, afters)
@@ -492,6 +481,17 @@ class Linker(Powers):
             table[card] = tuple(h if k is None else replace(h, cond=None)
                                 for h, k in zip(hs, keys) if k is None or k[1] is card)
         return slots.pop(), table, tuple(h for h, k in zip(hs, keys) if k is None)
+
+    @staticmethod
+    def _run_first(ctx, args, hs) -> bool:
+        """The first of the replacements `hs` whose condition holds, run in its own frame (ctx.locals
+        left to it); whether there was one."""
+        for h in hs:
+            ctx.locals = args + [None] * (h.nslots - h.nargs)
+            if h.cond is None or h.cond(ctx):
+                h.direct(ctx)
+                return True
+        return False
 
     @staticmethod
     def _run_handlers(ctx, args, hs):
