@@ -355,12 +355,18 @@ class Game(Flow):
         ctx = rt.Ctx(st, m, player, [None] * a.nslots)
         if a.params:
             by_key, loc = m.value_by_key(), ctx.locals
-            for (_, slot, _), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+            for (_, slot, dom), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
                 # a domain the same in every state: the value its key was made from (a text of
                 # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
                 v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
+                    v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
+                    if v is None:  # a text, a list...: the domain's value with that key, as `_bind` finds it
+                        probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
+                        probe.memo = {}
+                        values, keys = arg_keys(m, st, player.id if player is not None else None,
+                                                list(dom(probe) or []), probe.memo)
+                        v = next((x for x, k in zip(values, keys) if k == key), key)
                 loc[slot] = v
         return ctx
 
