@@ -132,6 +132,142 @@ def test_known_kinds_and_constant_ranges_skip_type_tests():
     assert g.evaluate(st, "count(c.card.owner == me for c in cells)", me=0) == 1
 
 
+def _spent(game, text, st):
+    """(value, steps of the budget spent) of an expression evaluated in `st`."""
+    from interpreter import runtime as rt
+    f, _ = compiled(game, text)
+    ctx = rt.Ctx(st, game.m, game.m.seats[0])
+    ctx.locals = [None] * 8
+    ctx.budget = before = 10_000
+    return f(ctx), before - ctx.budget
+
+
+def test_arithmetic_whose_result_provably_fits_is_not_checked():
+    """A sum or product of numbers with bounds known at load time (a grid cell's row and column,
+    constants, a constant range's numbers, an item of a constant list of numbers) cannot pass the
+    number cap: it is plain Python arithmetic. Where the bound is not proved, the check stays and
+    the error is reported at the operator."""
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    cap = "9223372036854775807"
+    for text, value in (("sum(c.row * 10 + c.column for c in cells)", 18 * 10 + 18),
+                        ("sum(d[0] * 3 - d[1] for d in directions)", 9 - 1),
+                        ("sum(sum(i * c.row + -c.column for i in range(0, 9)) for c in cells)", 45 * 18 - 10 * 18),
+                        ("count(c.row * 2 > c.column + 1 for c in cells)", 5)):
+        _, src = compiled(g, text)
+        body = "".join(line for line in src.split("\n") if "out.append(" in line)
+        assert body and cap not in body and "_type(" not in body, text
+        assert g.evaluate(st, text) == value, text
+    text = "sum(c.row * 4611686018427387904 for c in cells)"  # 3 * 2**62 does not fit: checked
+    _, src = compiled(g, text)
+    assert cap in src
+    with pytest.raises(RuleRuntimeError, match=r"<expression>:1:11: 2 \* 4611686018427387904: .* limit `number`"):
+        g.evaluate(st, text)
+
+
+def test_any_all_over_a_short_constant_list_is_written_out_and_spends_as_the_loop(monkeypatch):
+    """`any`/`all` over a constant list of a few items: one test per item, the item known (its
+    own items fold to literals), the budget spent as the loop spends it. One written out inside
+    another is written in place (no helper called)."""
+    from interpreter.dsl import loops
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    g.apply_in_place(st, "play r2c2")
+    texts = {"any(d[0] == 1 and d[1] == -1 for d in directions)": True,
+             "all(d[0] + d[1] >= 1 for d in directions)": False,
+             "any(cell(2 + d[0], 2 + d[1]).empty for d in directions)": True,
+             "any(all(cell(2 + i * d[0], 2 + i * d[1]).card.owner == me for i in range(0, 1)) "
+             "for d in directions)": False,
+             "any(all(cell(2 + i * d[0], 2 + i * d[1]).card.owner == me for i in range(-1, 0)) "
+             "for d in directions)": False,
+             "all(any(d[0] == i for i in range(0, 1)) for d in directions)": True,
+             "all(all(d[1] != i for i in range(-1, 0)) for d in directions)": False,
+             "any(any(d[0] + d[1] == i for i in range(2, 3)) for d in directions)": True,
+             "all(any(d[0] + d[1] == i for i in range(2, 3)) for d in directions)": False}
+    written = {}
+    for text, value in texts.items():
+        _, src = compiled(g, text)
+        assert "for x in" not in src and "_index_slow" not in src and "L[0][" not in src, text
+        assert src.count("def _g") == 1, text  # a written-out any/all tested in another: in place
+        written[text] = _spent(g, text, st)
+        assert written[text][0] is value, text
+    monkeypatch.setattr(loops, "_UNROLL", 0)  # the same, as loops
+    for text, value in texts.items():
+        assert "for x in" in compiled(g, text)[1]
+        assert _spent(g, text, st) == written[text], text
+
+
+def test_length_of_a_where_compared_with_0_stops_at_the_first_item(monkeypatch):
+    """`length(X where C) == 0` (`!= 0`, `> 0`) asks whether an item passes: the loop stops at
+    the first one, spending what the whole `where` spends, when C cannot fail; a condition
+    that may fail (arithmetic not proved) still goes through every item."""
+    from interpreter.dsl.codegen import ExprCodegen
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    full = g.new_game(seed=1)
+    for r in (1, 2, 3):
+        for c in (1, 2, 3):
+            if not g.is_terminal(full):
+                g.apply_in_place(full, f"play r{r}c{c}")
+    texts = ["length(cells where it.empty) == 0", "length(cells where it.empty) != 0",
+             "length(cells where it.row > 2 and it.empty) > 0", "length(cells where it.row > 5) == 0"]
+    written = {}
+    for text in texts:
+        src = compiled(g, text)[1]
+        assert "return True" in src and "out.append" not in src, text
+        written[text] = [_spent(g, text, s) for s in (st, full)]
+    assert [v for v, _ in written[texts[0]]] == [False, False] and [v for v, _ in written[texts[3]]] == [True, True]
+    assert "out.append" in compiled(g, "length(cells where it.row / (it.row - 1) == 1) == 0")[1]
+    monkeypatch.setattr(ExprCodegen, "_length_of_where", lambda self, node: None)  # the list, then its length
+    for text in texts:
+        assert "out.append" in compiled(g, text)[1]
+        assert [_spent(g, text, s) for s in (st, full)] == written[text], text
+
+
+def test_a_parameter_bound_from_its_domain_is_read_without_type_tests(tmp_path):
+    """A requirement (or a later parameter's domain) reads a parameter once it is bound from its
+    domain, which is checked first: what the domain gives (cards here) is read without type
+    tests. Not when a loop of the requirement rebinds the parameter's name."""
+    extra = ("  take:\n"
+             "    params: {c: \"deck.cards\", d: \"deck.cards where it.value == c.value\"}\n"
+             "    require:\n"
+             "      - \"c.value == 1 and d.value == 1\"\n"
+             "      - \"c.value == 1 or any(c == 3 for c in [1, 2])\"\n"
+             "    effect: move c to hand(me)\n")
+    g = Game.load(str(game_dir(tmp_path, extra)))
+    take = g.m.action_by_name["take"]
+    plain, rebound = (source_of(r[0]) for r in take.requires)
+    assert "_Card" not in plain and ".props.get(" in plain
+    assert "_Card" in rebound
+    domain = source_of(take.params[1][2]) or ""
+    assert domain == "" or "_Card" not in domain.split("for x in")[1]
+    st = g.new_game(seed=1)
+    listed = [str(a) for a in g.legal_actions(st) if a.name == "take"]
+    assert len(listed) == 9 and all(g.can(st, a) for a in listed)
+    g.apply_in_place(st, listed[0])
+    held = listed[0].split()[1]
+    assert g.explain(st, f"take {held} {held}") is not None  # no longer in the deck: refused, not an error
+
+
+def test_a_cell_at_a_known_offset_from_a_cell_is_read_from_a_table():
+    """`cell(c.row + i, c.column + j)` with i and j known at load time and c a cell of the grid:
+    one read of a table by the cell's id (no key built, no arithmetic), the same cells as the
+    built-in `cell` gives, none off the board."""
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    for i, j in ((0, 0), (1, -1), (-2, 1), (2, 2)):
+        text = f"[cell(c.row + {i}, {j} + c.column) for c in cells]"
+        _, src = compiled(g, text)
+        assert "[x.id]" in src and ".get((" not in src and "attrs" not in src, text
+        assert g.evaluate(st, text) == [g.m.cell_at.get((c.attrs["row"] + i, c.attrs["column"] + j))
+                                        for c in g.m.cells], text
+    text = "[cell(c.row + 1, c.row) for c in cells]"  # any two of its coordinates: a table too
+    assert "[x.id]" in compiled(g, text)[1]
+    assert g.evaluate(st, text) == [g.m.cell_at.get((c.attrs["row"] + 1, c.attrs["row"])) for c in g.m.cells]
+    _, src = compiled(g, "[cell(c.row + c.column, 1) for c in cells]")  # an offset not known: a lookup
+    assert "[x.id]" not in src and ".get((" in src
+
+
 def test_an_effect_is_one_generated_function_whose_lines_map_to_its_statements():
     """Issue 9 item 2: the statements of an effect are one generated function (no closure per
     statement); each line of its text is mapped to the statement written there, which is where

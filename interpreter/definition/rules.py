@@ -204,6 +204,7 @@ class CompiledRules:
                 raise _AlreadyReported()
             scope.bound["this"] = copies[0]
         compiled_params = []
+        kinds = {}  # slot of a parameter -> the kind of its domain's values
         fixed = {}  # parameter index -> (values, where, what, by key) when its domain is the same in every state
         from_src = None
         for pname, dom in params:
@@ -219,10 +220,15 @@ class CompiledRules:
                 snip = self.rs.snippet(dom, "from", f"action {name}.params.{pname}")
             else:
                 snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
-            f = c.expr(snip.src, scope)
+            tree = parse(snip.src, "expr")
+            if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
+                scope.kinds = kinds  # the parameters before it are bound (from their domains) when it is read
+            try:
+                f = c.expr(snip.src, scope)
+            finally:
+                scope.kinds = {}
             if optional:
                 f = (lambda g: lambda ctx: list(g(ctx) or []) + [None])(f)
-            tree = parse(snip.src, "expr")
             if isinstance(tree, (A.Num, A.Neg, A.Str, A.Compare, A.Not, A.And, A.Or)) or (
                     type(tree) is A.Const and tree.value is not None):
                 loc = snip.src.locate(1, 1)
@@ -230,6 +236,9 @@ class CompiledRules:
                                      f"cells, players), not `{snip.src.text.strip()}`",
                                 hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
             compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
+            kind = None if optional else c.codegen.domain_kind(tree, scope)
+            if kind is not None:  # what a requirement reads in it, once bound (checked against its domain)
+                kinds[scope.slots[pname]] = kind
             values = None if optional else self._fixed_domain(tree, f, scope)
             if values is not None:  # with what `_domain` reports when they are over the budget, and
                 by_key = {}  # the value of each key (the first one: the checked path binds the first)
@@ -254,7 +263,13 @@ class CompiledRules:
                 else:
                     snip = self.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
                     reason, reason_src = f"requires {req}", None
-                f = c.expr(snip.src, scope)
+                tree = parse(snip.src, "expr")
+                if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
+                    scope.kinds = kinds  # no loop of it rebinds a parameter: their kinds hold
+                try:
+                    f = c.expr(snip.src, scope)
+                finally:
+                    scope.kinds = {}
                 req_srcs.append(snip.src)
                 # check a requirement as soon as the parameters it reads are bound
                 used = _names_in(parse(snip.src, "expr"))

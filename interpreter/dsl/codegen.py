@@ -38,7 +38,7 @@ from .. import runtime as rt
 from .generated import _HELPERS, _size_of
 from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
-from .known import _PLAIN, Known, _Text
+from .known import _PLAIN, Known, _IntKind, _Text
 from .loops import Loops
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
@@ -63,6 +63,21 @@ def _compiled(source: str):
     return code
 
 
+def _used(helpers: list[str], entry: str) -> list[str]:
+    """The helpers that the entry (and `_call`) may call: a written-out loop tested in another
+    loop is written in place there, and its own helper may then be called by nobody."""
+    names = [h[4:h.index("(")] for h in helpers]
+    keep = {entry, "_call"}
+    todo = [h for h, n in zip(helpers, names) if n in keep]
+    while todo:
+        text = todo.pop()
+        for h, n in zip(helpers, names):
+            if n not in keep and n + "(" in text:
+                keep.add(n)
+                todo.append(h)
+    return [h for h, n in zip(helpers, names) if n in keep]
+
+
 def source_of(f) -> str | None:
     """The generated Python source of a compiled expression (None for a closure)."""
     return getattr(f, "_interpret_source", None)
@@ -79,20 +94,37 @@ class ExprCodegen(Known, Loops, Statements):
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs")
 
-    def function(self, node: A.Expr, scope, caller=None):
+    def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
         function, its number of parameters, whether it is pure), f also has `_interpret_call`:
-        ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
+        ``call(ctx, position of the call, *arguments)``, which generated code calls directly.
+        `then(self, text)` -> (lines, frame size): lines giving the value `v` from the text's
+        (a modified function's modifiers, definition/powers.py)."""
         saved = tuple(self.__dict__.get(k) for k in self._STATE)
         self._reset(node, scope)
         try:
             text = self.x(node, scope)
+            lines, size = then(self, text) if then is not None else ([f"v = {text}"], scope.size)
             if caller is not None:
-                self._caller(text, scope, *caller)
-            return self._build(text)
+                self._caller(lines, size, *caller)
+            return self._build(text if then is None else lines)
         finally:  # the closure compiler may call back here in the middle of a text
             for k, v in zip(self._STATE, saved):
                 setattr(self, k, v)
+
+    def domain_kind(self, tree, scope):
+        """The kind (see Known.kind_of) of every value of a parameter's domain, when known at load
+        time: a requirement reading the parameter, once it is bound from its domain, then reads it
+        without type tests (rules.py, `scope.kinds`)."""
+        saved = self.__dict__.get("slot_kinds")
+        self.slot_kinds = {}
+        try:
+            k = self.elem_kind(tree, scope)
+        except CompileError:
+            k = None
+        finally:
+            self.slot_kinds = saved
+        return k if k in ("card", "cell", "zv", "cv", "pv", "int") else None
 
     def _reset(self, node, scope) -> None:
         """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text)."""
@@ -105,12 +137,12 @@ class ExprCodegen(Known, Loops, Statements):
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
 
-    def _caller(self, text, scope, name, n, pure):
+    def _caller(self, lines, size, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
         own frame (a list L: ctx.locals stays the caller's), spending one step of the budget; a pure one is remembered while the state
         cannot change (ctx.memo), under the same key as linker.function_caller."""
         args = [f"a{i}" for i in range(n)]
-        frame = "[" + ", ".join(args + ["None"] * (max(scope.size, n) - n)) + "]"
+        frame = "[" + ", ".join(args + ["None"] * (max(size, n) - n)) + "]"
         body = ["ctx.budget = b = ctx.budget - 1", "if b < 0:",
                 f"    _spend_failed(ctx, loc, {self.const(f'calls of `{name}`')})"]
         if pure:
@@ -121,21 +153,23 @@ class ExprCodegen(Known, Loops, Statements):
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
                      "    else:", f"        if v is not {miss}:", "            return v"]
         # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
-        if "L[" in text or "(ctx, L)" in text:
+        if any("L[" in t or "(ctx, L)" in t for t in lines):
             body.append(f"L = {frame}")
-        body.append(f"v = {text}")
+        body += lines
         if pure:
             body += ["if memo is not None:", "    memo[key] = v"]
         self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
 
-    def _build(self, text: str):
-        body = ["L = ctx.locals"] if ("L[" in text or "(ctx, L)" in text) else []
-        self.define("_expr", "ctx", body + [f"return {text}"])
+    def _build(self, text):
+        """`_expr(ctx)` returning the text's value (or, for lines, their `v`) in the frame ctx.locals."""
+        lines = text if isinstance(text, list) else [text]
+        body = ["L = ctx.locals"] if any("L[" in t or "(ctx, L)" in t for t in lines) else []
+        self.define("_expr", "ctx", body + (text + ["return v"] if isinstance(text, list) else [f"return {text}"]))
         return self._module("_expr")
 
     def _module(self, entry: str):
         """Compile the functions written so far as one module; its function `entry`."""
-        source = "\n".join(self.helpers) + "\n"
+        source = "\n".join(_used(self.helpers, entry)) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
             for lineno, line in enumerate(source.split("\n"), 1):
@@ -339,6 +373,9 @@ class ExprCodegen(Known, Loops, Statements):
         return out
 
     def g_index(self, node, scope):
+        v = self.static_value(node, scope)
+        if v is not _MISS:  # an item of a constant list by an index known at load time
+            return self.g_value(v)
         sk = self.static_int(node.key, scope)
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
         loc = self.const(self.c.loc(node, scope))
@@ -351,11 +388,19 @@ class ExprCodegen(Known, Loops, Statements):
         return (f"({to}[{tk}] if ((_type({to} := {o}) is list) & (_type({tk} := {k}) is int)) "
                 f"and -_len({to}) <= {tk} < _len({to}) else _index_slow({to}, {tk}, {loc}))")
 
+    def g_value(self, v) -> str:
+        """The text of a value known at load time: a checked whole number's literal, else its global."""
+        if type(v) is int and -_NUMBER <= v <= _NUMBER:
+            return str(v) if v >= 0 else f"({v})"
+        return {True: "True", False: "False", None: "None"}[v] if v is None or type(v) is bool else self.const(v)
+
     def g_neg(self, node, scope):
         folded = self.static_int(node, scope)
         if folded is not None:
             return str(folded)
         v = self.x(node.operand, scope)
+        if self.kind_of(node.operand, scope) == "int":  # a number within the cap: so is its opposite
+            return f"(-{v})"
         loc = self.const(self.c.loc(node, scope))
         t = self.tmp()
         return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
@@ -371,6 +416,8 @@ class ExprCodegen(Known, Loops, Statements):
                                 b, sb, self.kind_of(node.right, scope) == "int")
         if simple is not None:
             return simple
+        if type(self.kind_of(node, scope)) is _IntKind:  # numbers whose result provably fits the cap
+            return f"({a} {py} {b})"
         loc = self.const(self.c.loc(node.op, scope))
         tr = self.tmp()
         ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
@@ -383,13 +430,29 @@ class ExprCodegen(Known, Loops, Statements):
         cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
         return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
 
+    def _length_of_where(self, node):
+        """The `where` of `length(X where C)` (the built-in `length`), else None."""
+        from ..builtins import _length
+        if type(node) is A.Call and str(node.fn) == "length" and len(node.args) == 1 and type(node.args[0]) is A.Where \
+                and "length" not in self.m.function_defs and (self.m.builtin_function("length") or (None,))[0] is _length:
+            return node.args[0]
+        return None
+
     def g_compare(self, node, scope):
-        a, op = self.x(node.left, scope), str(node.op)
+        op = str(node.op)
+        where = self._length_of_where(node.left)
+        if where is not None and op in ("==", "!=", ">") and self.static_int(node.right, scope) == 0:
+            some = self.g_some_where(where, scope)  # whether it has an item: stop at the first one
+            if some is not None:
+                return f"(not {some})" if op == "==" else some
+        a = self.x(node.left, scope)
         is_const, v = self.c.constant_of(node.right)
         b = self.x(node.right, scope)
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
+        if all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int" for x in (node.left, node.right)):
+            return f"({a} {py} {b})"  # two numbers: no test
         loc = self.const(self.c.loc(node.op, scope))
         kop = self.const(op)
         ta, tb = self.tmp(), self.tmp()
@@ -471,6 +534,10 @@ class ExprCodegen(Known, Loops, Statements):
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
                                    node)
+            if fname == "cell" and len(args) == 2 and fn is _cell:
+                shifted = self._cell_shifted(argnodes, scope)
+                if shifted is not None:
+                    return shifted
             site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
             self.env[site] = fn
             self.sites[site + "("] = (fname, loc)
@@ -491,6 +558,39 @@ class ExprCodegen(Known, Loops, Statements):
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
 
+    def _linear(self, node, scope):
+        """(text of a cell, its attribute `row` or `column`, k) when `node` is that attribute plus a
+        number k known at load time (`c.row + 2`, `c.column - 1`, `c.row`), the cell a plain read
+        of a grid's cell (never none); else None."""
+        t = type(node)
+        if t is A.Attr and str(node.name) in ("row", "column") and type(node.obj) is A.Name \
+                and self.kind_of(node.obj, scope) == "cell" and self.kind_of(node, scope) == "int":
+            o = self.x(node.obj, scope)
+            return (o, str(node.name), 0) if _PLAIN.fullmatch(o) else None
+        if t is A.BinOp and str(node.op) in ("+", "-"):
+            sb = self.static_int(node.right, scope)
+            if sb is not None:
+                lin = self._linear(node.left, scope)
+                return None if lin is None else (lin[0], lin[1], lin[2] + sb if str(node.op) == "+" else lin[2] - sb)
+            sa = self.static_int(node.left, scope)
+            if sa is not None and str(node.op) == "+":
+                lin = self._linear(node.right, scope)
+                return None if lin is None else (lin[0], lin[1], lin[2] + sa)
+        return None
+
+    def _cell_shifted(self, argnodes, scope):
+        """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
+        table by zone id of the cell i rows and j columns away from each cell (or none), read
+        with c's id (nothing computed at run time can overflow: i and j are constants)."""
+        a, b = (self._linear(x, scope) for x in argnodes)
+        if a is None or b is None or a[0] != b[0]:
+            return None
+        m = self.m
+        table = [None] * len(m.zones)
+        for z in m.builtin_value("cells")(None):
+            table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
+        return f"{self.const(tuple(table))}[{a[0]}.id]"
+
     def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain
         reads, so reading one twice costs nothing and changes nothing). The variables of its
@@ -498,7 +598,7 @@ class ExprCodegen(Known, Loops, Statements):
         tree, params, src = inline
         inner = Scope(src=src)
         inner.size = scope.size
-        inner.inlined = {p: _Text(a) for p, a in zip(params, args)}
+        inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
         inner.inlined_kinds = dict(zip(params, kinds))
         try:
             return stamped(src, "expr", lambda: self.x(tree, inner))

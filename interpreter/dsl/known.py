@@ -33,6 +33,48 @@ class _Int(_Text):
         return text
 
 
+class _Val(_Text):
+    """An item of a constant list standing for a name (a loop over the list, written out): the
+    text is the global holding it; `value` is the item, known at load time."""
+
+    def __new__(cls, text: str, value):
+        v = super().__new__(cls, text)
+        v.value = value
+        return v
+
+
+class _IntKind(str):
+    """The kind "int" (or "ints:N") whose numbers are known at load time to lie in lo..hi: an
+    expression of this kind equals "int" ("ints:N") and carries its bounds."""
+
+    def __new__(cls, lo: int, hi: int, base: str = "int"):
+        k = super().__new__(cls, base)
+        k.lo, k.hi = lo, hi
+        return k
+
+
+def _interval(op, a, b):
+    """The bounds of `x op y` for x in a = (lo, hi), y in b, or None when not known (a division
+    by a number that may be 0 or negative)."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op == "*":
+        ends = [x * y for x in a for y in b]
+        return min(ends), max(ends)
+    if b[0] > 0 and op in ("/", "//"):  # floor division by a positive number: its extremes at the ends
+        ends = [x // y for x in a for y in b]
+        return min(ends), max(ends)
+    if b[0] > 0 and op == "%":
+        return 0, b[1] - 1
+    return None
+
+
+class _Consts(tuple):
+    """(items, ) of a constant list a loop goes through, written out (see Loops._loop)."""
+
+
 class _Range(tuple):
     """(low, high, position) of a `range(low, high)` known at load time, as a loop's collection."""
 
@@ -48,11 +90,15 @@ class Known:
             name = str(node.name)
             if name in scope.inlined:
                 v = scope.inlined[name]
-                return v.value if type(v) is _Int else None
+                return v.value if type(v) is _Int or (type(v) is _Val and type(v.value) is int) else None
             if name in scope.slots or name in scope.bound or name == "me" or name in self.m.gvars:
                 return None
             v = self.m.constant(name)
             if v is _MISS or type(v) is not int:
+                return None
+        elif t is A.Index:
+            v = self.static_value(node, scope)
+            if type(v) is not int:
                 return None
         elif t is A.Neg:
             a = self.static_int(node.operand, scope)
@@ -68,6 +114,41 @@ class Known:
             return None
         return v if v is not None and -_NUMBER <= v <= _NUMBER else None
 
+    def static_value(self, node, scope):
+        """The value of a constant, of a constant list's item (an unrolled loop's variable), or of
+        an item of those by an index known at load time; else _MISS."""
+        t = type(node)
+        if t is A.Name:
+            name = str(node.name)
+            if name in scope.inlined:
+                v = scope.inlined[name]
+                return v.value if type(v) in (_Int, _Val) else _MISS
+            if name in scope.slots or name in scope.bound or name == "me" or name in self.m.gvars:
+                return _MISS
+            return self.m.constant(name)
+        if t is A.Index:
+            o = self.static_value(node.obj, scope)
+            if type(o) is not list:
+                return _MISS
+            i = self.static_int(node.key, scope)
+            return o[i] if i is not None and -len(o) <= i < len(o) else _MISS
+        return _MISS
+
+    def bounds(self, node, scope):
+        """(lo, hi): the least and greatest whole number an expression can give, when known at
+        load time (a constant, a cell's row or column, a constant range's or list's item,
+        arithmetic of those); else None."""
+        v = self.static_int(node, scope)
+        if v is not None:
+            return v, v
+        k = self.kind_of(node, scope)
+        return (k.lo, k.hi) if type(k) is _IntKind and k == "int" else None
+
+    def _cell_bounds(self, name):
+        """The kind of a grid cell's `row` or `column`: a number between the least and the greatest."""
+        values = [z.attrs[name] for z in self.m.builtin_value("cells")(None)]
+        return _IntKind(min(values), max(values)) if values else "int"
+
     def kind_of(self, node, scope):
         """What an expression gives, when known at load time: "zv" a zone or none, "cell" a cell of
         the grid (never none: its row and column are numbers), "cv" a card or none, "card" a card (never none: an item of a zone's cards), "pv" a player
@@ -77,7 +158,7 @@ class Known:
         if t is A.Call:
             fname = str(node.fn)
             if fname in self.m.function_defs:  # a small function compiled in place: what its text gives
-                inline = self.m.inline_body(fname)
+                inline = self.m.inline_body(fname) or self.m.inline_body(fname, loops=True)  # what its text gives
                 if inline is None or len(inline[1]) != len(node.args):
                     return None
                 inner = Scope(src=inline[2])
@@ -95,7 +176,7 @@ class Known:
                 k = "cv"
             if k == "cell":
                 if name in ("row", "column") and name not in self.m.vars_of("zv"):
-                    return "int"  # a cell of the grid (never none) knows its row and column
+                    return self._cell_bounds(name)  # a cell of the grid (never none) knows its row and column
                 k = "zv"
             if k == "zv" and name in ("card", "top") and name not in self.m.vars_of("zv"):
                 return "cv"
@@ -109,17 +190,30 @@ class Known:
             return None
         if t is A.BinOp:  # whole numbers give a whole number (or a rule error)
             sides = (node.left, node.right)
-            return "int" if all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int"
-                                for x in sides) else None
+            if not all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int" for x in sides):
+                return None
+            a, b = self.bounds(node.left, scope), self.bounds(node.right, scope)
+            r = _interval(str(node.op), a, b) if a is not None and b is not None else None
+            return _IntKind(*r) if r is not None and -_NUMBER <= r[0] and r[1] <= _NUMBER else "int"
+        if t is A.Neg:  # the opposite of a number: within the same cap
+            k = self.kind_of(node.operand, scope)
+            return _IntKind(-k.hi, -k.lo) if type(k) is _IntKind else k if k == "int" else None
         if t is A.Index:
             k, i = self.kind_of(node.obj, scope), self.static_int(node.key, scope)
-            return "int" if self.in_ints(k, i) else None
+            if not self.in_ints(k, i):
+                return None
+            return _IntKind(k.lo, k.hi) if type(k) is _IntKind else "int"
         if t is A.Name:
             name = str(node.name)
             if name in scope.inlined:
+                v = scope.inlined[name]
+                if type(v) in (_Int, _Val):
+                    return self.kind_of_value(v.value)
                 return getattr(scope, "inlined_kinds", {}).get(name)
             if name in scope.slots:
-                return self.slot_kinds.get(scope.slots[name])
+                slot = scope.slots[name]
+                k = self.slot_kinds.get(slot)
+                return k if k is not None else scope.kinds.get(slot)
             v = scope.bound[name] if name in scope.bound else None
             if v is None and name not in self.m.gvars and name != "me":
                 v = self.m.constant(name)
@@ -149,13 +243,22 @@ class Known:
         if t is A.Call and str(node.fn) == "range":  # the built-in gives whole numbers (or fails)
             from ..builtins import _range
             known = "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,))
-            return "int" if known and len(node.args) == 2 else None
+            if not (known and len(node.args) == 2):
+                return None
+            r = self.static_range(node, scope)
+            return _IntKind(r[0], r[1]) if r is not None else "int"
         if t is A.Call and str(node.fn) == "contents" and "contents" not in self.m.function_defs:
             from ..builtins import _contents
             b = self.m.builtin_function("contents")
             return "card" if b is not None and b[0] is _contents else None  # the cards of zones: cards
+        if t is A.Call and str(node.fn) in ("row_cells", "column_cells") and str(node.fn) not in self.m.function_defs:
+            from ..builtins import _column_cells, _row_cells
+            b = self.m.builtin_function(str(node.fn))
+            if b is not None and b[0] in (_row_cells, _column_cells):  # some of the board's cells
+                return self._cells_kind()
+            return None
         if t is A.Call and str(node.fn) in self.m.function_defs:  # compiled in place: what its text gives
-            inline = self.m.inline_body(str(node.fn))
+            inline = self.m.inline_body(str(node.fn)) or self.m.inline_body(str(node.fn), loops=True)
             if inline is None or len(inline[1]) != len(node.args):
                 return None
             inner = Scope(src=inline[2])
@@ -178,19 +281,33 @@ class Known:
             v = self.m.constant(name)
             if v is not _MISS:  # a constant list of lists of whole numbers: "ints:N", N the shortest
                 if type(v) is list and v and all(type(x) is list and all(type(i) is int for i in x) for x in v):
-                    return f"ints:{min(len(x) for x in v)}"
+                    items = [i for x in v for i in x] or [0]
+                    return _IntKind(min(items), max(items), f"ints:{min(len(x) for x in v)}")
                 return None
             if name == "cells":
-                cells = self.m.builtin_value("cells")(None)
-                grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
-                return "cell" if grid else "zv"
+                return self._cells_kind()
             return {"players": "pv", "cards": "card"}.get(name)
         return None
+
+    def _cells_kind(self):
+        """The kind of the board's cells: "cell" when each has a whole row and column, else "zv"."""
+        cells = self.m.builtin_value("cells")(None)
+        grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
+        return "cell" if grid else "zv"
+
+    @staticmethod
+    def kind_of_value(v):
+        """The kind (see `kind_of`) of a value known at load time."""
+        if type(v) is int:
+            return _IntKind(v, v) if -_NUMBER <= v <= _NUMBER else None
+        if type(v) is list and v and all(type(i) is int for i in v):
+            return _IntKind(min(v), max(v), f"ints:{len(v)}")
+        return {Zone: "zv", Card: "cv", Seat: "pv"}.get(type(v))
 
     @staticmethod
     def in_ints(kind, i) -> bool:
         """Whether item i (known at load time) of a list of kind "ints:N" is there: a number."""
-        if i is None or type(kind) is not str or not kind.startswith("ints:"):
+        if i is None or not isinstance(kind, str) or not kind.startswith("ints:"):
             return False
         n = int(kind[5:])
         return -n <= i < n
@@ -205,7 +322,8 @@ class Known:
 
     def _loop_dependent(self, node, scope) -> bool:
         """Whether an expression reads the variable of a loop being written (a slot it binds)."""
-        return any(n in scope.slots and scope.slots[n] in self.slot_kinds for n in facts(node).names)
+        return any((n in scope.slots and scope.slots[n] in self.slot_kinds)
+                   or type(scope.inlined.get(n)) in (_Int, _Val) for n in facts(node).names)
 
     @staticmethod
     def _identity(op, a, sa, ia, b, sb, ib):

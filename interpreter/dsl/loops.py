@@ -5,12 +5,35 @@ it calls) and reads it in its own text from its loop variable `x`.
 """
 from __future__ import annotations
 
+import re
+
 from .generated import _size_of
-from .known import _Range
-from .ops import _AGGREGATES
+from .known import _Consts, _Int, _Range, _Val, _with_entry
+from .ops import _AGGREGATES, _NUMBER
 from .scope import CompileError
 
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
+_CALLS = re.compile(r"([\w.]+)\(")  # the functions a generated text calls
+_SAFE_CALLS = {"_type", "_len"}  # ... of which these (and dict.get) never raise
+_SPLICE_LINES = 200  # a written-out `any`/`all` used as a test in another: in place up to this many lines
+
+
+class _Unrolled(str):
+    """The call of a written-out `any`/`all` (want True: any) whose items have no condition: the
+    lines spending its budget (`head`) and the text of each item's value (`tests`), so that a loop
+    testing it may write it in place instead of calling it."""
+
+    def __new__(cls, call: str, head, tests, want: bool):
+        u = super().__new__(cls, call)
+        u.head, u.tests, u.want = head, tests, want
+        return u
+
+    def size(self, then) -> int:
+        """About how many lines it takes written in place."""
+        n = len(self.head) + 2
+        for t in self.tests:
+            n += t.size(then) if type(t) is _Unrolled else 1
+        return n + len(then) * len(self.tests)
 
 
 class Loops:
@@ -22,26 +45,85 @@ class Loops:
         if slot is not None:
             read = f"L[{int(slot)}]"
             body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]
-        if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers, spent as it would
+        if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers
+            items = self.const(tuple(range(items_text[0], items_text[1] + 1)))
+        else:
+            items = "items"
+        self.define(name, "ctx, L", pure=True, body=[
+            *self._head(items_text, loc, what),
+            *first_lines,
+            *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
+            *result_lines])
+        return f"{name}(ctx, L)"
+
+    def _head(self, items_text, loc, what):
+        """The lines that spend the budget of a loop over `items_text` (a `_Range` or `_Consts`:
+        its numbers or items known at load time, spent as the loop over them would; else the
+        text of its collection, put in `items`)."""
+        if type(items_text) is _Range:
             lo, hi, rloc = items_text
             n = max(hi - lo + 1, 0)
             head = [f"ctx.budget = b = ctx.budget - {n}", "if b < 0:",
                     f"    _spend_failed(ctx, {self.const(rloc)}, {self.const('range')})",
                     f"ctx.budget = b = b - {n}"]
-            items = self.const(tuple(range(lo, hi + 1)))
+        elif type(items_text) is _Consts:
+            head = [f"ctx.budget = b = ctx.budget - {len(items_text[0])}"]
         else:
             it = self.const(self.c.iterable_at)
             head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
                     f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
-            items = "items"
-        self.define(name, "ctx, L", pure=True, body=[
-            *head,
-            "if b < 0:",
-            f"    _spend_failed(ctx, {loc}, {self.const(what)})",
-            *first_lines,
-            *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
-            *result_lines])
-        return f"{name}(ctx, L)"
+        return head + ["if b < 0:", f"    _spend_failed(ctx, {loc}, {self.const(what)})"]
+
+    def _if_item(self, cond_t, val_t, want):
+        """The lines of one item of `any` (want True) or `all`: return `want` when its value says
+        so (and its condition holds). A value that is itself a written-out `any`/`all` is written
+        in place (its budget spent where it would be evaluated), not called."""
+        then = [f"return {want}"]
+        lines = self._when(val_t, then, negate=not want)
+        if cond_t is None:
+            return lines
+        return [f"if {cond_t}:", *("    " + t for t in lines)]
+
+    def _when(self, test, then, negate=False):
+        """Lines that run `then` (lines that return) when `test` is true (false with `negate`).
+        `test` may be a written-out `any`/`all` (_Unrolled): its budget lines, then its tests in
+        place, one after the other (`any` true, `all` false) or nested (`all` true, `any` false),
+        plain tests of a run joined in one condition."""
+        if type(test) is not _Unrolled or test.size(then) > _SPLICE_LINES:
+            return [f"if {'not ' if negate else ''}{test}:", *("    " + t for t in then)]
+        lines = list(test.head)
+        runs = []  # runs of plain tests, and written-out ones alone
+        for t in test.tests:
+            if type(t) is not _Unrolled and runs and type(runs[-1]) is list:
+                runs[-1].append(t)
+            else:
+                runs.append([t] if type(t) is not _Unrolled else t)
+        if test.want != negate:  # any of them true / one of them false: each in turn
+            for run in runs:
+                if type(run) is list:
+                    joined = " or ".join(f"(not {t})" if negate else t for t in run)
+                    lines += [f"if {joined}:", *("    " + t for t in then)]
+                else:
+                    lines += self._when(run, then, negate)
+            return lines
+        inner = then  # all of them true / all false: nested, the last innermost
+        for run in reversed(runs):
+            if type(run) is list:
+                joined = " and ".join(f"(not {t})" if negate else t for t in run)
+                inner = [f"if {joined}:", *("    " + t for t in inner)]
+            else:
+                inner = self._when(run, inner, negate)
+        return lines + inner
+
+    def _constant_items(self, node, scope):
+        """The items of a constant list of at most _UNROLL items (a name of the content's
+        constants, or an item of one), else None."""
+        v = self.static_value(node, scope)
+        if type(v) is not list or not 0 < len(v) <= _UNROLL:
+            return None
+        if any(type(i) is int and not -_NUMBER <= i <= _NUMBER for i in v):
+            return None
+        return v
 
     def g_where_it(self, node, scope):
         coll = self.coll(node.coll, scope)
@@ -60,6 +142,28 @@ class Loops:
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
                           ["return out"], first_lines=["out = []"], slot=slot)
+
+    def g_some_where(self, node, scope):
+        """Whether `coll where cond` has an item, for `length(coll where cond) == 0` (or `!= 0`,
+        `> 0`): the loop stops at the first item that passes, spending what the whole `where`
+        spends. Only when the condition cannot fail (its text calls nothing that may raise: what
+        the later items would have given is then never an error), else None."""
+        coll = self.coll(node.coll, scope)
+        slot = scope.hidden()
+        saved = scope.slots.get("it")
+        scope.slots["it"] = slot
+        try:
+            cond = self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope))
+        finally:
+            if saved is None:
+                del scope.slots["it"]
+            else:
+                scope.slots["it"] = saved
+        if self.c._draws_chance(node) or any(f not in _SAFE_CALLS and not f.endswith(".get") for f in _CALLS.findall(cond)):
+            return None
+        loc = self.const(self.c.loc(node, scope))
+        return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
+                          ["return False"], slot=slot)
 
     def _generator(self, node, scope, value, name, coll, cond, what):
         coll_t = self.coll(coll, scope)
@@ -91,24 +195,29 @@ class Loops:
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
         if fname in ("any", "all") and not self.c._draws_chance(node):
             want = fname == "any"
-            r = self.static_range(coll, scope)
-            if r is not None and r[1] - r[0] + 1 <= _UNROLL:  # a few known numbers: one test each
+            items, r = self._constant_items(coll, scope), None
+            if items is None:
+                r = self.static_range(coll, scope)
+                items = list(range(r[0], r[1] + 1)) if r is not None and r[1] - r[0] + 1 <= _UNROLL else None
+            if items is not None:  # a few items known at load time: one test each, the item known
                 scope.add(str(name))  # the frame keeps the slot the loop would take
-                lines = []
-                for i in range(r[0], r[1] + 1):
-                    val_t, cond_t = self._with_number(scope, str(name), i, lambda: (
-                        self.x(value, scope), self.x(cond, scope) if cond is not None else None))
-                    test = val_t if want else f"not {val_t}"
-                    lines += [f"if ({cond_t}) and {test}:" if cond_t is not None else f"if {test}:",
-                              f"    return {want}"]
+                tests = []
+                for v in items:
+                    item = _Int(v) if type(v) is int else _Val(self.g_value(v), v)
+                    tests.append(_with_entry(scope.inlined, str(name), item, lambda: (
+                        self.x(cond, scope) if cond is not None else None, self.x(value, scope))))
                 loc = self.const(self.c.loc(node, scope))
-                return self._loop(r, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
+                lines = []
+                for cond_t, val_t in tests:
+                    lines += self._if_item(cond_t, val_t, want)
+                marker = r if r is not None else _Consts((items,))
+                call = self._loop(marker, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
+                if any(c is not None for c, _ in tests):
+                    return call
+                return _Unrolled(call, self._head(marker, loc, "`any`/`all`"), [t for _, t in tests], want)
             coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
-            test = val_t if want else f"not {val_t}"
-            if cond_t is not None:
-                test = f"({cond_t}) and {test}"
             return self._loop(coll_t, loc, "`any`/`all`",
-                              [f"    L[{slot}] = x", f"    if {test}:", f"        return {want}"],
+                              [f"    L[{slot}] = x", *("    " + t for t in self._if_item(cond_t, val_t, want))],
                               [f"return {not want}"], slot=slot)
         values = self._list_of(node, scope, value, name, coll, cond)
         loc = self.const(self.c.loc(node, scope))

@@ -39,6 +39,7 @@ class Scope:
         self.src = src
         self.kind = kind
         self.replacing = replacing  # (procedure, index) in an `instead of` rule: what `super` runs
+        self.kinds: dict = {}  # slot -> the kind of what it holds (a parameter bound from its domain)
         for n in names:
             self.add(n)
 
