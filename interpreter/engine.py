@@ -352,9 +352,16 @@ class Game(Flow):
         """The context of definition `a` played by `player` with the arguments of `action`, which
         is trusted to come from the listing: each argument is looked up by its key."""
         m = self.m
-        ctx = rt.Ctx(st, m, player, [None] * a.nslots)
-        if a.params:
-            by_key, loc = m.value_by_key(), ctx.locals
+        loc = [None] * a.nslots
+        ctx = rt.Ctx(st, m, player, loc)
+        params = a.params
+        if params:
+            if len(params) == 1 and a.fixed[0] is not None:  # the frequent case: one argument of a fixed domain
+                v = a.fixed[0][3].get(action.args[0], _MISSING)
+                if v is not _MISSING:
+                    loc[params[0][1]] = v
+                    return ctx
+            by_key = m.value_by_key()
             for (_, slot, dom), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
                 # a domain the same in every state: the value its key was made from (a text of
                 # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
