@@ -21,7 +21,8 @@ class Flow(Simultaneous):
         never asked about, events the flow emits without an `on` trigger are not emitted."""
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
-        self._reset_tables = {}  # (kind, variable) -> the table of its default, shared (see _reset)
+        self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
+        self._reset_plan = {}  # scope -> the tables of defaults to put back, and the other variables (_reset)
         self._on = on = m._handlers["on"]
         # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
         # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
@@ -64,24 +65,28 @@ class Flow(Simultaneous):
         nsteps = len(steps)
         quiet_turns = self._quiet_turns
         quiet_rounds = self._quiet_rounds
+        sims = self._sims
+        check = True  # whether rules ran since the state was last checked for the common path
         for n in range(_MAX_SETTLE):
-            if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
-                return self._settle_any(ctx, n)
+            if check:
+                if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
+                    return self._settle_any(ctx, n)
+                check = False
             order = flow["order"]
             pos = flow["pos"]
             if pos >= len(order):
                 if quiet_rounds:  # _end_round, _start_round, _begin_order and _start_turn, with nothing to run
                     flow["round"] += 1
-                    flow["order"] = order = [s.id for s in seats]
-                    flow["pos"] = pos = 0
+                    flow["order"] = [s.id for s in seats]
+                    flow["pos"] = 0
                     flow["step"] = 0
                     st["used"] = {}
-                    if flow.get("sim") is not None:
+                    if sims and flow.get("sim") is not None:
                         flow["sim"] = None
                     continue
                 self._end_round(ctx)
+                check = True
                 continue
-            player = seats[order[pos]]
             i = flow["step"]
             if i >= nsteps:
                 if quiet_turns:  # _end_turn, then _start_turn, when nothing runs between turns
@@ -89,17 +94,20 @@ class Flow(Simultaneous):
                     flow["pos"] = pos = pos + 1
                     if pos < len(order):
                         flow["step"] = 0
-                        if flow.get("sim") is not None:
+                        if sims and flow.get("sim") is not None:
                             flow["sim"] = None
                     continue
-                self._end_turn(ctx, "next", player)
+                self._end_turn(ctx, "next", seats[order[pos]])
+                check = True
                 continue
-            if steps[i].sim is not None or flow.get("sim"):
+            if sims and (steps[i].sim is not None or flow.get("sim")):
                 return self._settle_any(ctx, n)
-            if self._has_action(st, player):
+            player = seats[order[pos]]
+            if self._has_action(st, player):  # listing runs no rule that changes the state
                 return
             if self._skips:
                 self._next_step(ctx, player)
+                check = True
             else:
                 flow["step"] = i + 1
         raise self._unsettled()
@@ -381,16 +389,28 @@ class Flow(Simultaneous):
         self._start_round(ctx)
 
     def _reset(self, st, scope):
-        for kind, name, default in self.m.resets[scope]:
+        """Every variable declared `reset: SCOPE` back to its default. A table of plain defaults is
+        one tuple made at load and shared by every state (tables are replaced on write, never
+        changed in place), put back by one dict update per kind."""
+        plan = self._reset_plan.get(scope)
+        if plan is None:
+            plan = self._reset_plan[scope] = self._plan_reset(scope)
+        tables, rest = plan
+        for kind, reset in tables:
+            st[kind].update(reset)
+        for kind, name, default in rest:
             if kind == "gv":
                 st["gv"][name] = list(default) if isinstance(default, list) else default
             else:
-                values = st[kind][name]
-                if isinstance(default, list):
-                    st[kind][name] = tuple([list(default) for _ in values])
-                else:  # a table of plain values: one tuple shared by every state (tables are replaced on write)
-                    key = (kind, name)
-                    reset = self._reset_tables.get(key)
-                    if reset is None or len(reset) != len(values):
-                        reset = self._reset_tables[key] = (default,) * len(values)
-                    st[kind][name] = reset
+                st[kind][name] = tuple([list(default) for _ in st[kind][name]])
+
+    def _plan_reset(self, scope):
+        m = self.m
+        size = {"cv": len(m.cards), "zv": len(m.zones), "pv": len(m.seats)}
+        tables, rest = {}, []
+        for kind, name, default in m.resets[scope]:
+            if kind == "gv" or isinstance(default, list):
+                rest.append((kind, name, default))
+            else:
+                tables.setdefault(kind, {})[name] = (default,) * size[kind]
+        return list(tables.items()), rest
