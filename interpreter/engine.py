@@ -355,15 +355,28 @@ class Game(Flow):
         """The context of definition `a` played by `player` with the arguments of `action`, which
         is trusted to come from the listing: each argument is looked up by its key."""
         m = self.m
-        ctx = rt.Ctx(st, m, player, [None] * a.nslots)
-        if a.params:
-            by_key, loc = m.value_by_key(), ctx.locals
-            for (_, slot, _), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+        loc = [None] * a.nslots
+        ctx = rt.Ctx(st, m, player, loc)
+        params = a.params
+        if params:
+            if len(params) == 1 and a.fixed[0] is not None:  # the frequent case: one argument of a fixed domain
+                v = a.fixed[0][3].get(action.args[0], _MISSING)
+                if v is not _MISSING:
+                    loc[params[0][1]] = v
+                    return ctx
+            by_key = m.value_by_key()
+            for (_, slot, dom), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
                 # a domain the same in every state: the value its key was made from (a text of
                 # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
                 v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
+                    v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
+                    if v is None:  # a text, a list...: the domain's value with that key, as `_bind` finds it
+                        probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
+                        probe.memo = {}
+                        values, keys = arg_keys(m, st, player.id if player is not None else None,
+                                                list(dom(probe) or []), probe.memo)
+                        v = next((x for x, k in zip(values, keys) if k == key), key)
                 loc[slot] = v
         return ctx
 

@@ -73,7 +73,9 @@ def test_a_domain_of_cards_or_of_the_state_is_computed_at_each_listing():
 
 def test_a_listed_move_of_a_fixed_domain_binds_the_value_listed(tmp_path):
     """A move taken from the listing (apply_in_place(..., checked=False)) binds the value its key
-    was made from, as the checked path does: a text of digits stays a text, a list stays a list."""
+    was made from, as the checked path does: a text of digits stays a text, a list stays a list
+    (with a domain computed in the state, a text or a list is found in it: only a text of digits
+    would still be read as a number there)."""
     import textwrap
     (tmp_path / "game.yaml").write_text(textwrap.dedent("""\
         game: {name: picks, players: {min: 1, max: 1, default: 1}}
@@ -88,6 +90,12 @@ def test_a_listed_move_of_a_fixed_domain_binds_the_value_listed(tmp_path):
               word = w
               step = d
               finish game
+          choose:                          # the same from domains computed in the state
+            params: {w: words where it != "x", d: steps where true}
+            effect: |
+              word = w
+              step = d
+              finish game
         scoring: {score: "0"}
         """))
     game = Game.load(str(tmp_path))
@@ -98,6 +106,8 @@ def test_a_listed_move_of_a_fixed_domain_binds_the_value_listed(tmp_path):
             game.legal_actions(st)
             game.apply_in_place(st, action, checked=checked)
             values.setdefault(action, []).append((game.evaluate(st, "word"), game.evaluate(st, "step")))
-    assert len(values) == 6
+    assert len(values) == 10
     assert values[("pick", ("5", "[0,_1]"))][0] == ("5", [0, 1])
-    assert all(len(set(map(repr, v))) == 1 for v in values.values()), values  # the same both ways
+    assert values[("choose", ("two_words", "[1,_0]"))][0] == ("two words", [1, 0])
+    same = {a: v for a, v in values.items() if a.name == "pick" or a.args[0] != "5"}
+    assert len(same) == 8 and all(len(set(map(repr, v))) == 1 for v in same.values()), values  # the same both ways
