@@ -21,6 +21,10 @@ def initial(m, seed: int) -> dict:
     """The state before setup: every card in its starting zone, every variable at its default."""
     from .definition.parts import _copy as fresh
     from .rng import seed_state
+
+    def table(default, n):  # a list default is copied per entry; anything else is immutable and shared
+        return tuple(list(default) for _ in range(n)) if isinstance(default, list) else (default,) * n
+
     zl = [[] for _ in m.zones]
     loc = list(m.start_zone)
     for c in m.cards:
@@ -29,9 +33,9 @@ def initial(m, seed: int) -> dict:
     return {
         "z": list(map(tuple, zl)),
         "loc": loc,
-        "cv": {k: tuple(fresh(v["default"]) for _ in range(nc)) for k, v in m.cvars.items()},
-        "zv": {k: tuple(fresh(v["default"]) for _ in range(nz)) for k, v in m.zvars.items()},
-        "pv": {k: tuple(fresh(v["default"]) for _ in range(ns)) for k, v in m.pvars.items()},
+        "cv": {k: table(v["default"], nc) for k, v in m.cvars.items()},
+        "zv": {k: table(v["default"], nz) for k, v in m.zvars.items()},
+        "pv": {k: table(v["default"], ns) for k, v in m.pvars.items()},
         "gv": {k: fresh(v["default"]) for k, v in m.gvars.items()},
         "rng": seed_state(seed),
         "forced": [],
