@@ -10,6 +10,7 @@ import networkx as nx
 
 from .results import score_of, winners
 from . import runtime as rt
+from .limits import size_failed, spend_failed
 from .model import Card, Zone
 from .views import visible_keys
 from .walks import walks_of
@@ -140,7 +141,8 @@ def _seat(ctx, i):
 
 
 def _first(ctx, coll):
-    coll = _coll(ctx, coll)
+    if type(coll) is not list:
+        coll = _coll(ctx, coll)
     return coll[0] if coll else None
 
 
@@ -199,6 +201,15 @@ def _contents(ctx, zones):
     return [cards[i] for z in zones for i in zl[z.id]]
 
 
+def _tagged_cells(ctx, tag):
+    """The board cells carrying a tag (the match keeps them once computed, in `_tagged`)."""
+    cells = ctx.m.__dict__.get("_tagged", _NO_TAGS).get(tag)
+    return cells if cells is not None else ctx.m.tagged_cells(tag)
+
+
+_NO_TAGS: dict = {}
+
+
 def _chosen_shuffle(ctx, coll):
     items = list(_coll(ctx, coll))
     from .chance import shuffle_list
@@ -208,9 +219,15 @@ def _chosen_shuffle(ctx, coll):
 
 def _range(ctx, lo, hi):
     """range(a, b): a, a + 1, ..., b, both ends included; [] if b < a. Always two arguments:
-    a one-argument range could start at 0 or at 1, and that hides off-by-one errors."""
-    rt.check_size(ctx, hi - lo + 1, None, f"range({lo:,}, {hi:,})")
-    rt.spend(ctx, max(hi - lo + 1, 0), None, "range")
+    a one-argument range could start at 0 or at 1, and that hides off-by-one errors.
+    The limits of rt.check_size and rt.spend, written here: the text of an error is made only
+    when it is raised."""
+    n = hi - lo + 1
+    if n > ctx.m.limits.collection:
+        size_failed(ctx, None, f"range({lo:,}, {hi:,})", n)
+    ctx.budget = b = ctx.budget - (n if n > 0 else 0)
+    if b < 0:
+        spend_failed(ctx, None, "range")
     return list(range(lo, hi + 1))
 
 
@@ -228,7 +245,7 @@ def _without(ctx, coll, x):
 
 
 def _length(ctx, coll):
-    return len(_coll(ctx, coll))
+    return len(coll) if type(coll) is list else len(_coll(ctx, coll))
 
 
 def _zone_named(ctx, name):
@@ -280,7 +297,7 @@ _BUILTINS = {
     "text": (lambda ctx, *parts: "".join(_text(p) for p in parts), None),
     "score_of": (lambda ctx, p: score_of(ctx.m, ctx.st, p), (1,)),
     "is_winner": (lambda ctx, p: p is not None and p.id in winners(ctx.m, ctx.st), (1,)),
-    "tagged_cells": (lambda ctx, tag: ctx.m.tagged_cells(tag), (1,)),
+    "tagged_cells": (_tagged_cells, (1,)),
     "find": (_find, (2,)),
     "contents": (_contents, (1,)),
     "sees": (_sees, (2,)),
