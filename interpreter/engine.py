@@ -51,6 +51,7 @@ class Game(Flow):
         self.seats = match.seats
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
+        self._offered = None  # (state, its pending choice, the options, their keys): see _options
         self._step_listers = {}  # step name, and step index -> its generated listing (listing.py)
         self._started = None  # (state after the start, its listing) when the start draws nothing (new_game)
         self._plan_flow()
@@ -62,6 +63,8 @@ class Game(Flow):
         """Forget the legal actions listed for `st`: call it after changing a state by hand."""
         if self._listed is not None and self._listed[0] is st:
             self._listed = None
+        if self._offered is not None and self._offered[0] is st:
+            self._offered = None
 
     @classmethod
     def load(cls, game: str, players: int | None = None, options: dict | None = None, variants=()) -> "Game":
@@ -198,7 +201,7 @@ class Game(Flow):
                 from .views import prompt_for
                 prompt = prompt_for(self, st, p, viewer)  # written for the viewer, from values
             # a card the chooser cannot identify is named by its place (handles.py)
-            for v, key in zip(*arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})):
+            for v, key in zip(*self._options(st, p)):
                 shown = label_of(v) if viewer is None else label_for(v, viewer)
                 out.append((Action("choose", (key,)), f"{prompt}: {shown}" if labels else None))
             if p["optional"]:
@@ -274,7 +277,7 @@ class Game(Flow):
             key = action.args[0]
             if key == "none" and p["optional"]:
                 return None, None
-            _, offered = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
+            _, offered = self._options(st, p)
             if key in offered:
                 return None, None
             opts = ", ".join(offered)
@@ -459,6 +462,7 @@ class Game(Flow):
             ctx.locals = rt.decode(m, p["locals"])
             ctx.stack = [(k, rt.decode(m, loc)) for k, loc in p["stack"]]
             ctx.locals[p["slot"]] = None if action.args[0] == "none" else self._decode_choice(st, p, action.args[0])
+            self._offered = None
             self._run(ctx, m.conts[p["k"]])
         elif st["flow"].get("sim"):  # a secret choice: recorded, done when every seat has chosen
             self._sim_record(ctx, a)
@@ -484,10 +488,24 @@ class Game(Flow):
         return Step(action, player, ctx.events)
 
     def _decode_choice(self, st, p, key):
-        for v, k in zip(*arg_keys(self.m, st, p["player"], rt.decode(self.m, p["options"]), {})):
+        for v, k in zip(*self._options(st, p)):
             if k == key:
                 return v
         return None
+
+    def _options(self, st, p) -> tuple[list, list]:
+        """(values, keys) of the options of the pending choice `p` (the last of st["pending"]),
+        keyed for its chooser (handles.py). Listing, verifying and applying a choice all need
+        them: they are decoded and keyed once, and kept with the state and the entry they are of
+        (an entry is never changed in place; whoever changes a state by hand calls
+        `forget_listing`)."""
+        offered = self._offered
+        if offered is not None and offered[0] is st and offered[1] is p:
+            return offered[2], offered[3]
+        m = self.m
+        values, keys = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
+        self._offered = (st, p, values, keys)
+        return values, keys
 
     def _run(self, ctx, entry):
         try:

@@ -108,3 +108,36 @@ def test_handles_have_ids_in_the_fixed_action_space(thief):
     st = g.new_game(seed=2)
     for a in g.legal_actions(st):
         assert index.action_of(index.id_of(a)) == a
+
+
+def _hand_of_p2(g):
+    return g.m.value_by_key()["hand.p2"].id
+
+
+def test_a_pending_choice_is_decoded_and_keyed_once_per_decision(thief, monkeypatch):
+    """Listing, verifying and applying a choice share its options and their keys (engine._options)."""
+    import interpreter.engine as engine
+    from interpreter.model import Action
+    g = thief
+    st = g.apply(g.new_game(seed=1), "rummage")
+    calls = []
+    real = engine.arg_keys
+    monkeypatch.setattr(engine, "arg_keys", lambda *a: calls.append(a[2]) or real(*a))
+    assert _ids(g, st) == ["choose hand.p2@1", "choose hand.p2@2"]
+    g.verify(st, "choose hand.p2@2")
+    second = g.m.cards[st["z"][_hand_of_p2(g)][1]]
+    g.apply_in_place(st, Action.parse("choose hand.p2@2"), checked=False)
+    assert calls == [0]  # once, for the chooser
+    assert g.observe(st, 0)["zones"]["loot.p1"]["cards"] == [second.key]
+
+
+def test_a_pending_choice_changed_by_hand_is_keyed_again(thief):
+    g = thief
+    st = g.apply(g.new_game(seed=1), "rummage")
+    assert _ids(g, st) == ["choose hand.p2@1", "choose hand.p2@2"]  # keyed, and kept
+    hand = _hand_of_p2(g)
+    st["z"][hand] = st["z"][hand][::-1]  # the two cards trade places
+    g.forget_listing(st)
+    second = g.m.cards[st["z"][hand][1]]
+    g.apply_in_place(st, "choose hand.p2@2")
+    assert g.observe(st, 0)["zones"]["loot.p1"]["cards"] == [second.key]
