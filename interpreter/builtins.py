@@ -195,10 +195,21 @@ def _text(v) -> str:
 
 
 def _contents(ctx, zones):
-    """Every card in a list of zones, zone by zone, in order."""
+    """Every card in a list of zones, zone by zone, in order. While the state cannot change
+    (ctx.memo: a listing), the cards of one list of zones are found once: the memo holds the
+    list (so that its id names no other list meanwhile) with its cards."""
+    memo = ctx.memo
+    if memo is not None:
+        key = (_contents, id(zones))
+        kept = memo.get(key)
+        if kept is not None and kept[0] is zones:
+            return kept[1]
     cards = ctx.m.cards
     zl = ctx.st["z"]
-    return [cards[i] for z in zones for i in zl[z.id]]
+    out = [cards[i] for z in zones for i in zl[z.id]]
+    if memo is not None:
+        memo[key] = (zones, out)
+    return out
 
 
 def _tagged_cells(ctx, tag):
