@@ -362,8 +362,9 @@ class Game(Flow):
         ctx = rt.Ctx(st, m, player, loc)
         params = a.params
         if params:
-            if len(params) == 1 and a.fixed[0] is not None:  # the frequent case: one argument of a fixed domain
-                v = a.fixed[0][3].get(action.args[0], _MISSING)
+            if len(params) == 1:  # the frequent case: one argument, a value of a fixed domain or a card, zone...
+                f0 = a.fixed[0] if a.fixed else None
+                v = (f0[3] if f0 is not None else m.value_by_key()).get(action.args[0], _MISSING)
                 if v is not _MISSING:
                     loc[params[0][1]] = v
                     return ctx
