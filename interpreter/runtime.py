@@ -97,6 +97,8 @@ def relocate(e: RuleRuntimeError, loc) -> RuleRuntimeError:
 
 def encode(v):
     t = type(v)
+    if v is None or t is int or t is bool or t is str:  # the most frequent: as they are
+        return v
     if t is Card:
         return {"c": v.id}
     if t is Zone:
