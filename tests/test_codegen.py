@@ -249,6 +249,20 @@ def test_a_parameter_bound_from_its_domain_is_read_without_type_tests(tmp_path):
     assert g.explain(st, f"take {held} {held}") is not None  # no longer in the deck: refused, not an error
 
 
+def test_first_and_last_card_of_a_zone_do_not_build_its_list_of_cards():
+    """`first(Z.cards)` and `last(Z.cards)`, Z a zone (or none): the first (last) card id of the
+    zone, not the list of all its cards."""
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    for text in ("first(me.supply.cards)", "last(me.supply.cards)", "first(cell(1, 1).cards)",
+                 "last(cell(9, 9).cards)"):
+        assert "_list(" not in compiled(g, text)[1], text
+    supply = [g.m.cards[i] for i in st["z"][g.m.player_zones["supply"][0].id]]
+    assert g.evaluate(st, "first(me.supply.cards)", me=0) is supply[0]
+    assert g.evaluate(st, "last(me.supply.cards)", me=0) is supply[-1]
+    assert g.evaluate(st, "first(cell(1, 1).cards)") is None and g.evaluate(st, "last(cell(9, 9).cards)") is None
+
+
 def test_a_cell_at_a_known_offset_from_a_cell_is_read_from_a_table():
     """`cell(c.row + i, c.column + j)` with i and j known at load time and c a cell of the grid:
     one read of a table by the cell's id (no key built, no arithmetic), the same cells as the

@@ -529,6 +529,9 @@ class ExprCodegen(Known, Loops, Statements):
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
                                    node)
+            end = self._end_card(fname, fn, argnodes, args, scope)
+            if end is not None:
+                return end
             if fname == "cell" and len(args) == 2 and fn is _cell:
                 shifted = self._cell_shifted(argnodes, scope)
                 if shifted is not None:
@@ -552,6 +555,19 @@ class ExprCodegen(Known, Loops, Statements):
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
+
+    def _end_card(self, fname, fn, argnodes, args, scope):
+        """`first(Z.cards)` / `last(Z.cards)`, Z a zone (or none): its first (last) card, read
+        from the zone's list of card ids without building the list of its cards; else None."""
+        from ..builtins import _first, _last
+        if not (len(argnodes) == 1 and (fn is _first or fn is _last) and type(argnodes[0]) is A.Attr
+                and str(argnodes[0].name) == "cards" and "cards" not in self.m.vars_of("zv")
+                and self.kind_of(argnodes[0].obj, scope) in ("zv", "cell")):
+            return None
+        i = 0 if fn is _first else -1
+        z, ids = self.tmp(), self.tmp()
+        card = f"(_CARDS[{ids}[{i}]] if ({ids} := ctx.st['z'][{z}.id]) else None)"
+        return f"({card} if ({z} := {self.x(argnodes[0].obj, scope)}) is not None else None)"
 
     def _linear(self, node, scope):
         """(text of a cell, its attribute `row` or `column`, k) when `node` is that attribute plus a

@@ -184,6 +184,9 @@ class Known:
                 return "pv"
             if k == "cv" and name in ("zone", "cell"):
                 return "zv"
+            if k is None and type(node.obj) is A.Name and str(node.obj.name) == "me" and "me" not in scope.slots \
+                    and "me" not in scope.inlined and "me" not in scope.bound:
+                k = "pv"  # the player deciding, or none (an attribute of none is none)
             if k == "pv" and name in self.m.player_zones and name not in self.m.vars_of("pv") \
                     and name not in ("name", "key", "index", "id", "next", "previous"):
                 return "zv"
