@@ -263,6 +263,38 @@ def test_first_and_last_card_of_a_zone_do_not_build_its_list_of_cards():
     assert g.evaluate(st, "first(cell(1, 1).cards)") is None and g.evaluate(st, "last(cell(9, 9).cards)") is None
 
 
+def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeypatch):
+    """Constant spends of the budget one after the other (written-out loops, one in another) are
+    one subtraction; when the budget runs out they are replayed: the same error, at the same
+    position, with the same budget left, as the spends one by one."""
+    from interpreter import runtime as rt
+    from interpreter.dsl import codegen
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    g.apply_in_place(st, "play r2c2")
+    text = ("any(any(all(cell(c.row + i * d[0], c.column + i * d[1]).card.owner == me for i in range(0, 1)) "
+            "for d in directions) for c in cells where not c.empty)")
+
+    def outcomes():
+        f, src = compiled(g, text)
+        seen = []
+        for budget in range(0, 30):
+            ctx = rt.Ctx(st, g.m, g.m.seats[0])
+            ctx.locals, ctx.budget = [None] * 8, budget
+            try:
+                seen.append(("value", f(ctx), ctx.budget))
+            except RuleRuntimeError as e:
+                seen.append(("error", str(e), ctx.budget))
+        return src, seen
+    src, merged = outcomes()
+    assert "_spend_seq(" in src and src.count("_spend_failed(") == 1  # the loop over cells alone
+    assert {kind for kind, _, _ in merged} == {"value", "error"}
+    monkeypatch.setattr(codegen, "_merge_spends", lambda body: body)
+    src, one_by_one = outcomes()
+    assert "_spend_seq(" not in src
+    assert merged == one_by_one
+
+
 def test_a_cell_at_a_known_offset_from_a_cell_is_read_from_a_table():
     """`cell(c.row + i, c.column + j)` with i and j known at load time and c a cell of the grid:
     one read of a table by the cell's id (no key built, no arithmetic), the same cells as the

@@ -63,6 +63,35 @@ def _compiled(source: str):
     return code
 
 
+_SPEND = re.compile(r"( *)ctx\.budget = b = (?:ctx\.budget|b) - (\d+)")
+_FAILED = re.compile(r" *if b < 0:\n *    _spend_failed\(ctx, (_k\d+), (_k\d+)\)")
+
+
+def _merge_spends(body: list[str]) -> list[str]:
+    """Spends of the budget by constant amounts one after the other (written-out loops, one in
+    another) merged into one, which replays them one by one only when the budget runs out."""
+    out, i = [], 0
+    while i < len(body):
+        run, j = [], i
+        while j + 2 < len(body):
+            m = _SPEND.fullmatch(body[j])
+            f = _FAILED.fullmatch(body[j + 1] + "\n" + body[j + 2]) if m else None
+            if f is None or (run and m.group(1) != run[0][0]) or not body[j + 1].startswith(m.group(1) + "if"):
+                break
+            run.append((m.group(1), int(m.group(2)), f.group(1), f.group(2)))
+            j += 3
+        if len(run) < 2:
+            out.append(body[i])
+            i += 1
+            continue
+        ind, total = run[0][0], sum(r[1] for r in run)
+        parts = ", ".join(f"({n}, {loc}, {what})" for _, n, loc, what in run)
+        out += [f"{ind}ctx.budget = b = ctx.budget - {total}", f"{ind}if b < 0:",
+                f"{ind}    _spend_seq(ctx, {total}, ({parts},))"]
+        i = j
+    return out
+
+
 def _used(helpers: list[str], entry: str) -> list[str]:
     """The helpers that the entry (and `_call`) may call: a written-out loop tested in another
     loop is written in place there, and its own helper may then be called by nobody."""
@@ -210,7 +239,7 @@ class ExprCodegen(Known, Loops, Statements):
                 local = f"_vt{i}"
                 body = [b.replace(read, local) for b in body]
                 hoisted.append(f"{local} = {read}")
-        body = hoisted + body
+        body = _merge_spends(hoisted + body)
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
