@@ -80,7 +80,31 @@ class _Range(tuple):
 
 
 class Known:
+    def _asked(self, what, node, scope):
+        """`what(node, scope)` (an answer of this class), remembered for the rest of the outermost
+        question being answered: the bindings do not change while it is, and a question about a
+        deep expression asks about its parts again and again (else a time exponential in its depth)."""
+        memo = self.__dict__.get("_answers")
+        outer = memo is None
+        if outer:
+            self._answers = memo = {}
+        try:
+            key = (what, id(node), id(scope))
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = (what(self, node, scope), scope)  # the scope kept: its id stays its own
+            return hit[0]
+        finally:
+            if outer:
+                self._answers = None
+
     def static_int(self, node, scope):
+        return self._asked(Known._static_int, node, scope)
+
+    def kind_of(self, node, scope):
+        return self._asked(Known._kind_of, node, scope)
+
+    def _static_int(self, node, scope):
         """The value of an expression that is a whole number known at load time, else None:
         a literal, a constant, or arithmetic of those (folded here, once)."""
         t = type(node)
@@ -146,10 +170,13 @@ class Known:
 
     def _cell_bounds(self, name):
         """The kind of a grid cell's `row` or `column`: a number between the least and the greatest."""
-        values = [z.attrs[name] for z in self.m.builtin_value("cells")(None)]
-        return _IntKind(min(values), max(values)) if values else "int"
+        cache = self.__dict__.setdefault("_cell_kinds", {})
+        if name not in cache:
+            values = [z.attrs[name] for z in self.m.builtin_value("cells")(None)]
+            cache[name] = _IntKind(min(values), max(values)) if values else "int"
+        return cache[name]
 
-    def kind_of(self, node, scope):
+    def _kind_of(self, node, scope):
         """What an expression gives, when known at load time: "zv" a zone or none, "cell" a cell of
         the grid (never none: its row and column are numbers), "cv" a card or none, "card" a card (never none: an item of a zone's cards), "pv" a player
         or none, "int" a whole number (a loop's variable over a constant range), "ints:N" a list
