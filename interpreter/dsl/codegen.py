@@ -70,6 +70,8 @@ _FAILED = re.compile(r" *if b < 0:\n *    _spend_failed\(ctx, (_k\d+), (_k\d+)\)
 def _merge_spends(body: list[str]) -> list[str]:
     """Spends of the budget by constant amounts one after the other (written-out loops, one in
     another) merged into one, which replays them one by one only when the budget runs out."""
+    if sum(1 for b in body if "ctx.budget = b = " in b) < 2:
+        return body
     out, i = [], 0
     while i < len(body):
         run, j = [], i
@@ -121,7 +123,7 @@ class ExprCodegen(Known, Loops, Statements):
 
     # ---- one expression -> one function ----------------------------------------------------
 
-    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs")
+    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced")
 
     def function(self, node: A.Expr, scope, caller=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -160,6 +162,7 @@ class ExprCodegen(Known, Loops, Statements):
         self.helpers: list[str] = []
         self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
         self.stmt_locs: list = []  # the positions of statements (statements.py)
+        self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
 
@@ -193,7 +196,8 @@ class ExprCodegen(Known, Loops, Statements):
 
     def _module(self, entry: str):
         """Compile the functions written so far as one module; its function `entry`."""
-        source = "\n".join(_used(self.helpers, entry)) + "\n"
+        helpers = _used(self.helpers, entry) if self.__dict__.get("spliced") else self.helpers
+        source = "\n".join(helpers) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
             for lineno, line in enumerate(source.split("\n"), 1):

@@ -71,6 +71,9 @@ def _interval(op, a, b):
     return None
 
 
+_LEAVES = (A.Num, A.Name, A.Str, A.Const)
+
+
 class _Consts(tuple):
     """(items, ) of a constant list a loop goes through, written out (see Loops._loop)."""
 
@@ -84,6 +87,8 @@ class Known:
         """`what(node, scope)` (an answer of this class), remembered for the rest of the outermost
         question being answered: the bindings do not change while it is, and a question about a
         deep expression asks about its parts again and again (else a time exponential in its depth)."""
+        if type(node) in _LEAVES:  # nothing below it to ask about again
+            return what(self, node, scope)
         memo = self.__dict__.get("_answers")
         outer = memo is None
         if outer:

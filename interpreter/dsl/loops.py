@@ -91,6 +91,7 @@ class Loops:
         plain tests of a run joined in one condition."""
         if type(test) is not _Unrolled or test.size(then) > _SPLICE_LINES:
             return [f"if {'not ' if negate else ''}{test}:", *("    " + t for t in then)]
+        self.spliced = True
         lines = list(test.head)
         runs = []  # runs of plain tests, and written-out ones alone
         for t in test.tests:
