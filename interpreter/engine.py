@@ -19,9 +19,9 @@ from . import chance as _chance
 from . import results
 from . import runtime as rt
 from .chance import CHANCE, EXPLICIT, SAMPLED
-from .errors import IllegalActionError, RefusalKind, RuleRuntimeError
+from .errors import IllegalActionError, InterpretError, RefusalKind, RuleRuntimeError
 from .flow import Flow
-from .guard import guard_methods, translate
+from .guard import PYTHON_ERRORS, guard_methods, translate
 from .handles import arg_keys, resolve
 from .listing import step_lister, window_lister
 from .match import Match
@@ -51,7 +51,7 @@ class Game(Flow):
         self.seats = match.seats
         self.num_players = len(match.seats)
         self._listed = None  # (state, its legal actions): the last decision the flow stopped at
-        self._step_listers = {}  # step name -> its generated listing (listing.py)
+        self._step_listers = {}  # step name, and step index -> its generated listing (listing.py)
         self._started = None  # (state after the start, its listing) when the start draws nothing (new_game)
         self._plan_flow()
 
@@ -157,7 +157,10 @@ class Game(Flow):
         more. Whoever changes a state by hand calls `forget_listing(st)` (scenarios do)."""
         listed = self._listed
         if listed is not None and listed[0] is st:
-            return listed[1][:]
+            return listed[1][:]  # no rule runs: not guarded
+        return self._listed_now(st)
+
+    def _listed_now(self, st) -> list[Action]:
         if st["flow"].get("node") is not None:
             return _chance.outcome_actions(st)
         return [a for a, _ in self._legal(st, labels=False)]
@@ -218,20 +221,21 @@ class Game(Flow):
 
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
-        m = self.m
         i = st["flow"].get("step", 0)
-        step = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
-        lister = self._step_listers.get(step)
+        lister = self._step_listers.get(i)  # also kept by the step's index: no name to look up
         if lister is None:
-            lister = step_lister(self, step)
-        if lister.capped is not None:  # every definition limited: nothing to list once all are used up
+            m = self.m
+            step = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
+            lister = self._step_listers[i] = step_lister(self, step)
+        capped = lister.capped
+        if capped is not None:  # every definition limited: nothing to list once all are used up
             used = st["used"]
-            for name, limit in lister.capped:
+            for name, limit in capped:
                 if used.get(name, 0) < limit:
                     break
             else:
                 return []
-        ctx = rt.Ctx(st, m, player)
+        ctx = rt.Ctx(st, self.m, player)
         ctx.memo = {}
         ctx.viewer = viewer
         return lister(ctx, [], labels and not first_only, first_only)
@@ -351,13 +355,28 @@ class Game(Flow):
         """The context of definition `a` played by `player` with the arguments of `action`, which
         is trusted to come from the listing: each argument is looked up by its key."""
         m = self.m
-        ctx = rt.Ctx(st, m, player, [None] * a.nslots)
-        if a.params:
-            by_key, loc = m.value_by_key(), ctx.locals
-            for (_, slot, _), key in zip(a.params, action.args):
-                v = by_key.get(key, _MISSING)
+        loc = [None] * a.nslots
+        ctx = rt.Ctx(st, m, player, loc)
+        params = a.params
+        if params:
+            if len(params) == 1 and a.fixed[0] is not None:  # the frequent case: one argument of a fixed domain
+                v = a.fixed[0][3].get(action.args[0], _MISSING)
+                if v is not _MISSING:
+                    loc[params[0][1]] = v
+                    return ctx
+            by_key = m.value_by_key()
+            for (_, slot, dom), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+                # a domain the same in every state: the value its key was made from (a text of
+                # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
+                v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
+                    v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
+                    if v is None:  # a text, a list...: the domain's value with that key, as `_bind` finds it
+                        probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
+                        probe.memo = {}
+                        values, keys = arg_keys(m, st, player.id if player is not None else None,
+                                                list(dom(probe) or []), probe.memo)
+                        v = next((x for x, k in zip(values, keys) if k == key), key)
                 loc[slot] = v
         return ctx
 
@@ -399,12 +418,19 @@ class Game(Flow):
     def apply_in_place(self, st, action: Action | str, *, checked: bool = True) -> Step:
         """Apply `action` to `st` itself: verify it, then do it. `checked=False` is the fast path
         of bots and replays: it trusts that the action was taken from `legal_actions(st)`, so its
-        arguments are looked up by key and nothing is re-checked."""
-        if isinstance(action, str):
-            action = Action.parse(action)
-        if st["flow"].get("chance") is not None:
-            return _chance.run_explicit(self, st, action)
-        return self._apply_plain(st, action, checked)
+        arguments are looked up by key and nothing is re-checked.
+
+        Guarded here rather than by guard_methods (below): one call less on the path of every move."""
+        try:
+            if isinstance(action, str):
+                action = Action.parse(action)
+            if st["flow"].get("chance") is not None:
+                return _chance.run_explicit(self, st, action)
+            return self._apply_plain(st, action, checked)
+        except InterpretError:
+            raise
+        except PYTHON_ERRORS as e:
+            raise translate(e) from None
 
     def _apply_plain(self, st, action: Action, checked: bool) -> Step:
         listed = self._listed
@@ -554,5 +580,5 @@ class Game(Flow):
 
 # Python exceptions met while the rules run (recursion without end, values that do not go
 # together) leave the forward model as rule errors at the rule's position (guard.py).
-guard_methods(Game, ("new_game", "apply_in_place", "chance_outcomes", "legal_actions", "legal_actions_with_labels", "label", "verify",
+guard_methods(Game, ("new_game", "chance_outcomes", "_listed_now", "legal_actions_with_labels", "label", "verify",
                      "can", "explain", "is_legal", "scores", "ranking", "winners", "check_invariants", "evaluate"))

@@ -21,11 +21,18 @@ class Flow(Simultaneous):
         never asked about, events the flow emits without an `on` trigger are not emitted."""
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
+        self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
+        self._reset_plan = {}  # scope -> the tables of defaults to put back, and the other variables (_reset)
         self._on = on = m._handlers["on"]
         # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
         # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
         self._quiet_turns = not (m.turn_start or m.turn_end or on.get("turn_start") or on.get("turn_end")
                                  or m.resets["turn"] or self._skips or m.windows)
+        # and a round that ends and the next that begins run nothing either: no effect, no trigger,
+        # no reset per round, no `until`, the seats in their order
+        self._quiet_rounds = self._quiet_turns and not (
+            m.round_start or m.round_end or on.get("round_start") or on.get("round_end") or m.resets["round"]
+            or m.round_until is not None or m.round_order is not None)
 
     def _call_effect(self, ctx, compiled, me=None):
         if compiled is None:
@@ -57,15 +64,29 @@ class Flow(Simultaneous):
         steps = self.m.steps
         nsteps = len(steps)
         quiet_turns = self._quiet_turns
+        quiet_rounds = self._quiet_rounds
+        sims = self._sims
+        check = True  # whether rules ran since the state was last checked for the common path
         for n in range(_MAX_SETTLE):
-            if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
-                return self._settle_any(ctx, n)
+            if check:
+                if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
+                    return self._settle_any(ctx, n)
+                check = False
             order = flow["order"]
             pos = flow["pos"]
             if pos >= len(order):
+                if quiet_rounds:  # _end_round, _start_round, _begin_order and _start_turn, with nothing to run
+                    flow["round"] += 1
+                    flow["order"] = [s.id for s in seats]
+                    flow["pos"] = 0
+                    flow["step"] = 0
+                    st["used"] = {}
+                    if sims and flow.get("sim") is not None:
+                        flow["sim"] = None
+                    continue
                 self._end_round(ctx)
+                check = True
                 continue
-            player = seats[order[pos]]
             i = flow["step"]
             if i >= nsteps:
                 if quiet_turns:  # _end_turn, then _start_turn, when nothing runs between turns
@@ -73,17 +94,20 @@ class Flow(Simultaneous):
                     flow["pos"] = pos = pos + 1
                     if pos < len(order):
                         flow["step"] = 0
-                        if flow.get("sim") is not None:
+                        if sims and flow.get("sim") is not None:
                             flow["sim"] = None
                     continue
-                self._end_turn(ctx, "next", player)
+                self._end_turn(ctx, "next", seats[order[pos]])
+                check = True
                 continue
-            if steps[i].sim is not None or flow.get("sim"):
+            if sims and (steps[i].sim is not None or flow.get("sim")):
                 return self._settle_any(ctx, n)
-            if self._has_action(st, player):
+            player = seats[order[pos]]
+            if self._has_action(st, player):  # listing runs no rule that changes the state
                 return
             if self._skips:
                 self._next_step(ctx, player)
+                check = True
             else:
                 flow["step"] = i + 1
         raise self._unsettled()
@@ -365,12 +389,28 @@ class Flow(Simultaneous):
         self._start_round(ctx)
 
     def _reset(self, st, scope):
-        for kind, name, default in self.m.resets[scope]:
+        """Every variable declared `reset: SCOPE` back to its default. A table of plain defaults is
+        one tuple made at load and shared by every state (tables are replaced on write, never
+        changed in place), put back by one dict update per kind."""
+        plan = self._reset_plan.get(scope)
+        if plan is None:
+            plan = self._reset_plan[scope] = self._plan_reset(scope)
+        tables, rest = plan
+        for kind, reset in tables:
+            st[kind].update(reset)
+        for kind, name, default in rest:
             if kind == "gv":
                 st["gv"][name] = list(default) if isinstance(default, list) else default
             else:
-                values = st[kind][name]
-                if isinstance(default, list):
-                    st[kind][name] = tuple([list(default) for _ in values])
-                else:
-                    st[kind][name] = (default,) * len(values)
+                st[kind][name] = tuple([list(default) for _ in st[kind][name]])
+
+    def _plan_reset(self, scope):
+        m = self.m
+        size = {"cv": len(m.cards), "zv": len(m.zones), "pv": len(m.seats)}
+        tables, rest = {}, []
+        for kind, name, default in m.resets[scope]:
+            if kind == "gv" or isinstance(default, list):
+                rest.append((kind, name, default))
+            else:
+                tables.setdefault(kind, {})[name] = (default,) * size[kind]
+        return list(tables.items()), rest

@@ -17,7 +17,7 @@ from .errors import InterpretError, Location, RuleRuntimeError
 
 # the files whose closures are compiled rules: their `loc`-like locals are positions in content
 _RULE_FILES = {str(Path(__file__).parent / "dsl" / "compiler.py"), str(Path(__file__).parent / "match.py")}
-_PYTHON_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError, OverflowError,
+PYTHON_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError, OverflowError,
                   MemoryError, RecursionError)
 
 
@@ -69,7 +69,7 @@ def rules_guard(fn):
             return fn(*args, **kwargs)
         except InterpretError:
             raise
-        except _PYTHON_ERRORS as e:
+        except PYTHON_ERRORS as e:
             raise translate(e) from None
     guarded.__wrapped_by_guard__ = True
     return guarded

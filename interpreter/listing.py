@@ -22,6 +22,11 @@ once per step (on first use) as Python source, in the way dsl/codegen.py writes 
         ...
         return out
 
+A domain that is the same in every state and holds no card (`cells`, `players`, `columns`, a
+constant list: `ActionDef.fixed`) is not computed: the loop runs over its (value, key) pairs,
+made when the lister is written, after spending the budget its values would have spent; with
+one parameter, over (value, key, action) triples, so that its actions are made once too.
+
 It walks the definitions as a player reads them (the same order, the same requirements at the same
 parameter, the same budget spent by domains and requirements), without walking data: each
 definition's parameters are nested loops, each requirement a call of its compiled check. The
@@ -31,7 +36,8 @@ from __future__ import annotations
 
 from .dsl.codegen import _compiled
 from .handles import arg_keys
-from .model import Action
+from .limits import spend_failed
+from .model import Action, key_of
 
 _new_action = tuple.__new__
 
@@ -54,14 +60,16 @@ def lister(game, key, actions):
     return f
 
 
-def _write(m, actions, index=None):
+def _write(m, actions, index=None, fixed=True):
     """The lister of `actions`. `index`: check first where each card action's card must be
     (presence.py); by default, unless an observer (coverage.py) counts the requirements and
-    functions that each listing runs."""
+    functions that each listing runs. `fixed`: a domain that is the same in every state
+    (`ActionDef.fixed`) is a constant of the text, its keys (and with one parameter its actions)
+    made once; without it, computed at each listing as any other (tests compare the two)."""
     if index is None:
         index = getattr(m, "observer", None) is None
     env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_list": list, "_new": _new_action, "_Action": Action,
-           "__builtins__": {}}
+           "_spend_failed": spend_failed, "__builtins__": {}}
     names = {}
 
     def const(v) -> str:
@@ -88,7 +96,7 @@ def _write(m, actions, index=None):
         if first_checks:
             lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
             ind += "    "
-        _loops(a, 0, ind, lines, const)
+        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else ())
     lines.append("    return out")
     source = "\n".join(lines) + "\n"
     exec(_compiled(source), env)
@@ -108,21 +116,38 @@ def _present(presence, const) -> str:
     return " or ".join(f"loc[{int(i)}] == {int(zone)}" for i in ids)
 
 
-def _loops(a, i, ind, lines, const):
-    """The loop of parameter i of definition `a` (and those after it), at indentation `ind`."""
+def _loops(a, i, ind, lines, const, fixed, made=False):
+    """The loop of parameter i of definition `a` (and those after it), at indentation `ind`.
+    `fixed`: its `a.fixed`, or () to compute every domain; `made`: the action is the loop's
+    `made` (made once, when the lister is written)."""
     n = len(a.params)
     if i == n:
         keys = "".join(f"k{j}, " for j in range(n))
         label = f"{const(a.label)}(ctx) if lab else None"
-        lines += [f"{ind}out.append((_new(_Action, ({const(a.name)}, ({keys}))), {label}))",
+        action = "made" if made else f"_new(_Action, ({const(a.name)}, ({keys})))"
+        lines += [f"{ind}out.append(({action}, {label}))",
                   f"{ind}if first:", f"{ind}    return out"]
         return
     _, slot, dom = a.params[i]
-    lines += [f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, _list({const(dom)}(ctx) or ()), memo)):",
-              f"{ind}    L[{int(slot)}] = v{i}"]
+    entry = fixed[i] if i < len(fixed) else None
+    if entry is None:
+        lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
+    else:
+        # the same values in every state, none a card: their keys are the same for every seat
+        values, where, what, _ = entry
+        if values:  # spent as `_domain` spends: one step per value
+            lines += [f"{ind}ctx.budget = b = ctx.budget - {int(len(values))}", f"{ind}if b < 0:",
+                      f"{ind}    _spend_failed(ctx, {const(where)}, {const(what)})"]
+        keys = tuple(key_of(v) for v in values)
+        if n == 1:  # one parameter: its actions too are the same in every state
+            actions = tuple((v, k, Action(a.name, (k,))) for v, k in zip(values, keys))
+            lines.append(f"{ind}for v{i}, k{i}, made in {const(actions)}:")
+        else:
+            lines.append(f"{ind}for v{i}, k{i} in {const(tuple(zip(values, keys)))}:")
+    lines.append(f"{ind}    L[{int(slot)}] = v{i}")
     for f in a.requires_by_level[i + 1]:
         lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
-    _loops(a, i + 1, ind + "    ", lines, const)
+    _loops(a, i + 1, ind + "    ", lines, const, fixed, made=entry is not None and n == 1)
     lines.append(f"{ind}L[{int(slot)}] = None")
 
 

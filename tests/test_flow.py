@@ -114,43 +114,57 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
             return original(self, *args, **kwargs)
         monkeypatch.setattr(Game, name, counted)
 
-    for name in ("_settle_any", "_end_turn", "_start_turn", "_bind"):
+    for name in ("_settle_any", "_end_turn", "_start_turn", "_end_round", "_bind"):
         counting(name)
     game = Game.load("tic-tac-toe")
-    assert game._quiet_turns
+    assert game._quiet_turns and game._quiet_rounds
     st = game.new_game(seed=3)
     assert calls == {"_settle_any": 1, "_start_turn": 1}  # the setup: the first round, the first turn
     calls.clear()
     for cell in ("r1c1", "r2c2", "r1c2", "r3c3"):
         game.legal_actions(st)
         game.apply_in_place(st, f"play {cell}", checked=False)
-    assert calls.get("_start_turn", 0) == 2  # two rounds began (two turns a round), no turn passed there
-    assert "_settle_any" not in calls and "_end_turn" not in calls and "_bind" not in calls, calls
+    # two rounds ended and began (two turns a round) by arithmetic too: no round, no turn passed there
+    assert not calls, calls
     game.apply_in_place(st, "play r1c3")  # checked: bound and verified
     assert calls["_bind"] == 1
     assert game.is_terminal(st) and calls["_settle_any"] == 1  # the game finished: the whole machine ends it
     assert isinstance(game, Flow)
 
 
-def test_a_turn_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
-    (tmp_path / "game.yaml").write_text(textwrap.dedent("""\
-        game: {name: tally, players: {min: 2, max: 2, default: 2}}
-        vars: {game: {ends: 0}}
+def _tally(tmp_path, monkeypatch, event: str, transition: str):
+    """A game of two seats that pass once a turn, counting `event` in `n`, finished when n reaches 3;
+    and the calls of the flow's `transition` it makes on the way, and the moves played."""
+    (tmp_path / "game.yaml").write_text(textwrap.dedent(f"""\
+        game: {{name: tally, players: {{min: 2, max: 2, default: 2}}}}
+        vars: {{game: {{n: 0}}}}
         actions:
-          pass: {limit: 1, effect: "if ends >= 3 then finish game end"}
+          pass: {{limit: 1, effect: "if n >= 3 then finish game end"}}
         triggers:
-          - "on turn_end: ends += 1"
-        scoring: {score: "0"}
+          - "on {event}: n += 1"
+        scoring: {{score: "0"}}
         """))
     game = Game.load(str(tmp_path))
-    assert not game._quiet_turns
-    ended = []
-    original = Game._end_turn
-    monkeypatch.setattr(Game, "_end_turn", lambda self, *a, **k: (ended.append(1), original(self, *a, **k))[1])
+    calls = []
+    original = getattr(Game, transition)
+    monkeypatch.setattr(Game, transition, lambda self, *a, **k: (calls.append(1), original(self, *a, **k))[1])
     st = game.new_game(seed=1)
-    while not game.is_terminal(st):
+    moves = 0
+    while not game.is_terminal(st) and moves < 20:
         game.apply_in_place(st, "pass", checked=False)
-    assert len(ended) == 3 and game.evaluate(st, "ends") == 3
+        moves += 1
+    assert game.evaluate(st, "n") == 3
+    return game, len(calls), moves
+
+
+def test_a_turn_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
+    game, ended, moves = _tally(tmp_path, monkeypatch, "turn_end", "_end_turn")
+    assert not game._quiet_turns and ended == 3 and moves == 4
+
+
+def test_a_round_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
+    game, ended, moves = _tally(tmp_path, monkeypatch, "round_start", "_end_round")
+    assert game._quiet_turns and not game._quiet_rounds and ended == 2 and moves == 5
 
 
 def test_a_start_that_draws_nothing_is_made_once(monkeypatch):

@@ -5,11 +5,14 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import limits as lim
 from .. import runtime as rt
 from ..builtins import _ENGINE_EVENTS
+from ..dsl import ast as A
 from ..dsl.analysis import facts
-from ..dsl.scope import CompileError, Scope, did_you_mean
+from ..dsl.scope import CompileError, Scope, did_you_mean, stamped
 from ..dsl.parser import ParseFailure, parse
 from ..errors import Location
 from ..yamlio import SourceText, Snippet
@@ -198,6 +201,7 @@ class Linker(Powers):
                     h = self._guard(lambda: self._compile_handler(trigger, snip, params, binding, replacing),
                                     snip.src)
                     if h is not None:
+                        h.keyed = self._keyed(trigger, binding, params) if kind == "on" else None
                         hs.append(h)
                 self._handlers[kind][name] = hs
         self._bodies = {}
@@ -248,10 +252,19 @@ class Linker(Powers):
         self._functions[name] = None  # recursion guard: resolved late
         c = self.compiler
         direct = self._direct_ok(name)
-        f = c.expr(snip.src, scope, (name, len(params), self._is_pure(name)) if direct else None)
-        size = scope.size
-        if self.__dict__.get("modifiers", {}).get(name):
-            f, size = self._modified(name, f, params, size)
+        caller = (name, len(params), self._is_pure(name)) if direct else None
+        modified = bool(self.__dict__.get("modifiers", {}).get(name))
+        if modified and direct:  # its modifiers written after its value, in the same generated function
+            tree = parse(snip.src, "expr")
+            scope = scope.reading(snip.src)
+            then = self._modifier_lines(name, params, scope)
+            f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller, then))
+            size = then.size
+        else:
+            f = c.expr(snip.src, scope, caller)
+            size = scope.size
+            if modified:  # counted by an observer (coverage): closures around each part
+                f, size = self._modified(name, f, params, size)
         if direct:
             self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
@@ -259,8 +272,8 @@ class Linker(Powers):
 
     def _direct_ok(self, name) -> bool:
         """Whether calls of `name` go straight to its generated `_call`: not when an observer counts
-        them (coverage) or cards modify its value."""
-        return self.observer is None and not self.__dict__.get("modifiers", {}).get(name)
+        them (coverage)."""
+        return self.observer is None
 
     def direct_caller(self, name, nargs, node):
         """[call] for generated code: `call(ctx, position, *values)` runs the content function
@@ -315,7 +328,8 @@ class Linker(Powers):
 
     def inline_body(self, name, seen=None, loops=False):
         """(tree, params, source) of a function small and simple enough to compile at its call
-        sites (no filters, aggregates or calls of functions that are not themselves inlined), else None.
+        sites (no filters or aggregates; the functions it calls pure, not itself: those that are not
+        compiled in place too are called, each remembered while the state cannot change), else None.
         With `loops`, a function that loops may be too (called with a loop's variable, whose values
         change at each call, so remembering them while the state cannot change gains little)."""
         if self.observer is not None or self.__dict__.get("modifiers", {}).get(name):
@@ -337,8 +351,10 @@ class Linker(Powers):
         ok = f.size <= (self._INLINE_LOOP_NODES if loops else self._INLINE_NODES) and (loops or not f.loops)
         for callee in sorted(f.calls):
             if callee in self._IMPURE or (callee in self.function_defs and
-                                           (callee in seen or self.inline_body(callee, seen, loops) is None)):
+                                           (callee in seen or not self._is_pure(callee))):
                 ok = False
+            elif callee in self.function_defs:
+                self.inline_body(callee, seen, loops)  # decided first (a recursive one is never inlined)
         cache[(name, loops)] = (tree, list(spec.get("params") or []), snip.src) if ok else None
         return cache[(name, loops)]
 
@@ -404,14 +420,13 @@ class Linker(Powers):
                 ctx.locals = args + [None] * (h.nslots - h.nargs)
                 h.direct(ctx)
 
+        run_handlers, run_first = self._run_handlers, self._run_first
+
         def plain(ctx, args, body=body, afters=afters):
             saved = ctx.locals
             try:
                 run(ctx, args, body)
-                for h in afters:
-                    ctx.locals = args + [None] * (h.nslots - h.nargs)
-                    if h.cond is None or h.cond(ctx):
-                        h.direct(ctx)
+                run_handlers(ctx, args, afters)
             finally:
                 ctx.locals = saved
         self._plain_direct[name] = plain
@@ -419,12 +434,8 @@ class Linker(Powers):
             def sup(ctx, args, rest=tuple(insteads[i + 1:]), body=body):
                 saved = ctx.locals
                 try:
-                    for h in rest:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
-                            return
-                    run(ctx, args, body)
+                    if not run_first(ctx, args, rest):
+                        run(ctx, args, body)
                 finally:
                     ctx.locals = saved
             self._super_direct[(name, i)] = sup
@@ -432,41 +443,104 @@ class Linker(Powers):
             def direct(ctx, args, body=body, insteads=insteads, afters=afters):
                 saved = ctx.locals
                 try:
-                    replaced = False
-                    for h in insteads:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
-                            replaced = True
-                            break
-                    if not replaced and body is not None:
+                    if not run_first(ctx, args, insteads) and body is not None:
                         ctx.locals = args + [None] * (body.nslots - body.nargs)
                         body.direct(ctx)
-                    for h in afters:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
+                    run_handlers(ctx, args, afters)
                 finally:
                     ctx.locals = saved
             self._proc_direct[name] = direct
 
+    def _keyed(self, trigger, binding, params):
+        """(slot, card) when the whole condition of a card's power is `PARAM == this` (its card has no
+        `while`): it holds exactly when that argument is the card (values equal a card only when
+        they are it), which a lookup tells at once (`_by_card`). None otherwise, or under an
+        observer (coverage counts each condition)."""
+        cond = trigger.cond
+        if (binding is None or binding.while_ is not None or self.observer is not None or "this" in params
+                or type(cond) is not A.Compare or str(cond.op) != "=="):
+            return None
+        names = [str(side.name) if type(side) is A.Name else None for side in (cond.left, cond.right)]
+        if "this" not in names:
+            return None
+        other = names[1 - names.index("this")]
+        return (params.index(other), binding.card) if other in params else None
+
+    @staticmethod
+    def _by_card(hs):
+        """For an event whose handlers include card powers keyed on one argument (`_keyed`): (slot,
+        {card: the handlers to visit when the argument is that card}, the handlers otherwise); each
+        selection keeps the declared order, a keyed handler's condition (true there) dropped. None
+        when no handler (or handlers keyed on different arguments) would gain."""
+        keys = [getattr(h, "keyed", None) for h in hs]
+        slots = {k[0] for k in keys if k is not None}
+        if len(slots) != 1:
+            return None
+        table = {}
+        for card in {k[1] for k in keys if k is not None}:
+            table[card] = tuple(h if k is None else replace(h, cond=None)
+                                for h, k in zip(hs, keys) if k is None or k[1] is card)
+        return slots.pop(), table, tuple(h for h, k in zip(hs, keys) if k is None)
+
+    @staticmethod
+    def _run_first(ctx, args, hs) -> bool:
+        """The first of the replacements `hs` whose condition holds, run in its own frame (ctx.locals
+        left to it); whether there was one."""
+        for h in hs:
+            ctx.locals = args + [None] * (h.nslots - h.nargs)
+            if h.cond is None or h.cond(ctx):
+                h.direct(ctx)
+                return True
+        return False
+
+    @staticmethod
+    def _run_handlers(ctx, args, hs):
+        """Handlers that cannot wait for a choice, in order, each in its own frame, when its condition holds."""
+        saved = ctx.locals
+        try:
+            for h in hs:
+                ctx.locals = args + [None] * (h.nslots - h.nargs)
+                if h.cond is None or h.cond(ctx):
+                    h.direct(ctx)
+        finally:
+            ctx.locals = saved
+
     def _build_event(self, name):
         hs = self._handlers["on"].get(name, [])
-        self._event_cps[name] = self._dispatch_cps(hs, self.ret)
+        self._event_cps[name] = chain = self._dispatch_cps(hs, self.ret)
+        run = self._run_handlers
+        keyed = self._by_card(hs)
+        if keyed is not None:
+            slot, table, others = keyed
+            # card -> (the handlers to visit, whether one of them may wait for a choice)
+            table = {card: (sel, any(h.direct is None for h in sel)) for card, sel in table.items()}
+            otherwise = (others, any(h.direct is None for h in others))
+            ret = self.ret
+
+            def select(args):
+                try:
+                    return table.get(args[slot], otherwise)
+                except TypeError:  # a list: equal to no card
+                    return otherwise
+
+            def entry(ctx):
+                """The event's chain of continuations when a handler to visit may wait for a choice,
+                else (the same handlers, the same order, nothing saved in the state) directly."""
+                sel, wait = select(ctx.locals)
+                if wait:
+                    return chain(ctx)
+                run(ctx, ctx.locals, sel)
+                return ret(ctx)
+            self._event_cps[name] = entry
         if not self.event_suspends(name):
             hs = tuple(hs)
-
-            def direct(ctx, args, hs=hs):
-                if not hs:
-                    return
-                saved = ctx.locals
-                try:
-                    for h in hs:
-                        ctx.locals = args + [None] * (h.nslots - h.nargs)
-                        if h.cond is None or h.cond(ctx):
-                            h.direct(ctx)
-                finally:
-                    ctx.locals = saved
+            if keyed is not None:
+                def direct(ctx, args):
+                    run(ctx, args, select(args)[0])
+            else:
+                def direct(ctx, args, hs=hs):
+                    if hs:
+                        run(ctx, args, hs)
             self._event_direct[name] = direct
 
     def procedure_entry_cps(self, name):

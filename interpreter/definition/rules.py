@@ -9,7 +9,7 @@ from .. import runtime as rt
 from ..dsl import ast as A
 from ..dsl.scope import Scope, did_you_mean
 from ..dsl.parser import parse
-from ..model import Zone, label_of
+from ..model import Card, Zone, key_of, label_of
 from ..yamlio import SourceText, resolve_parent
 from .presence import presence
 from .parts import ActionDef, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
@@ -205,6 +205,7 @@ class CompiledRules:
             scope.bound["this"] = copies[0]
         compiled_params = []
         kinds = {}  # slot of a parameter -> the kind of its domain's values
+        fixed = {}  # parameter index -> (values, where, what, by key) when its domain is the same in every state
         from_src = None
         for pname, dom in params:
             if pname == "this" and bound_from:
@@ -238,6 +239,13 @@ class CompiledRules:
             kind = None if optional else c.codegen.domain_kind(tree, scope)
             if kind is not None:  # what a requirement reads in it, once bound (checked against its domain)
                 kinds[scope.slots[pname]] = kind
+            values = None if optional else self._fixed_domain(tree, f, scope)
+            if values is not None:  # with what `_domain` reports when they are over the budget, and
+                by_key = {}  # the value of each key (the first one: the checked path binds the first)
+                for v in values:
+                    by_key.setdefault(key_of(v), v)
+                fixed[len(compiled_params) - 1] = (values, snip.src.locate(1, 1),
+                                                   f"the values of parameter `{pname}`", by_key)
         requires = []
         req_srcs = []  # the requirements' texts (presence.py)
         static_false = []
@@ -298,6 +306,7 @@ class CompiledRules:
         a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
                       label, effect, scope.size, spec.get("section", ""), who)
         a.static_false = static_false
+        a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
         a.presence = presence(self, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,
                               scope=scope)
         return a
@@ -316,6 +325,30 @@ class CompiledRules:
                     return [cards[i]]
             return []
         return dom
+
+    _FIXED_NAMES = ("cells", "players", "rows", "columns")  # builtin values fixed at load (not `cards`)
+
+    def _fixed_domain(self, tree, f, scope):
+        """The values of a parameter's domain (a tuple) when it is the same in every state and
+        holds no card, else None: a name of the board's cells, the players, the rows or columns,
+        a constant list, or a list of literals. Their keys are then the same for every seat
+        (handles.py names only cards by their place), so the listing computes them once."""
+        if type(tree) is A.Name:
+            name = str(tree.name)
+            if (name in scope.slots or name in scope.bound or name in scope.inlined or name == "me"
+                    or name in self.gvars):
+                return None
+            if name not in self.constants and name not in self._FIXED_NAMES:
+                return None
+        elif type(tree) is not A.ListOf or not all(type(i) in (A.Num, A.Str) for i in tree.items):
+            return None
+        try:
+            v = f(rt.Ctx({}, self))
+        except Exception:  # an error in a state: left to the listing, which reports it there
+            return None
+        if type(v) not in (list, tuple) or any(type(i) is Card for i in v):
+            return None
+        return tuple(v)
 
     @staticmethod
     def _domain(f, pname, where):

@@ -321,8 +321,8 @@ class World:
                 spec = spec if isinstance(spec, dict) else {"default": spec}
                 typ = spec.get("type")
                 default = spec.get("default")
-                if typ is None:
-                    typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(default), "any")
+                if typ is None:  # the kind of its default, read as a plain value (not the YAML reader's ScalarInt)
+                    typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(to_plain(default)), "any")
                     if isinstance(default, list):
                         typ = "list"
                 reset = spec.get("reset", "never")

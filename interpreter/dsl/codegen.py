@@ -125,17 +125,20 @@ class ExprCodegen(Known, Loops, Statements):
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced")
 
-    def function(self, node: A.Expr, scope, caller=None):
+    def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
         function, its number of parameters, whether it is pure), f also has `_interpret_call`:
-        ``call(ctx, position of the call, *arguments)``, which generated code calls directly."""
+        ``call(ctx, position of the call, *arguments)``, which generated code calls directly.
+        `then(self, text)` -> (lines, frame size): lines giving the value `v` from the text's
+        (a modified function's modifiers, definition/powers.py)."""
         saved = tuple(self.__dict__.get(k) for k in self._STATE)
         self._reset(node, scope)
         try:
             text = self.x(node, scope)
+            lines, size = then(self, text) if then is not None else ([f"v = {text}"], scope.size)
             if caller is not None:
-                self._caller(text, scope, *caller)
-            return self._build(text)
+                self._caller(lines, size, *caller)
+            return self._build(text if then is None else lines)
         finally:  # the closure compiler may call back here in the middle of a text
             for k, v in zip(self._STATE, saved):
                 setattr(self, k, v)
@@ -166,12 +169,12 @@ class ExprCodegen(Known, Loops, Statements):
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
 
-    def _caller(self, text, scope, name, n, pure):
+    def _caller(self, lines, size, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
         own frame (a list L: ctx.locals stays the caller's), spending one step of the budget; a pure one is remembered while the state
         cannot change (ctx.memo), under the same key as linker.function_caller."""
         args = [f"a{i}" for i in range(n)]
-        frame = "[" + ", ".join(args + ["None"] * (max(scope.size, n) - n)) + "]"
+        frame = "[" + ", ".join(args + ["None"] * (max(size, n) - n)) + "]"
         body = ["ctx.budget = b = ctx.budget - 1", "if b < 0:",
                 f"    _spend_failed(ctx, loc, {self.const(f'calls of `{name}`')})"]
         if pure:
@@ -182,16 +185,18 @@ class ExprCodegen(Known, Loops, Statements):
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
                      "    else:", f"        if v is not {miss}:", "            return v"]
         # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
-        if "L[" in text or "(ctx, L)" in text:
+        if any("L[" in t or "(ctx, L)" in t for t in lines):
             body.append(f"L = {frame}")
-        body.append(f"v = {text}")
+        body += lines
         if pure:
             body += ["if memo is not None:", "    memo[key] = v"]
         self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
 
-    def _build(self, text: str):
-        body = ["L = ctx.locals"] if ("L[" in text or "(ctx, L)" in text) else []
-        self.define("_expr", "ctx", body + [f"return {text}"])
+    def _build(self, text):
+        """`_expr(ctx)` returning the text's value (or, for lines, their `v`) in the frame ctx.locals."""
+        lines = text if isinstance(text, list) else [text]
+        body = ["L = ctx.locals"] if any("L[" in t or "(ctx, L)" in t for t in lines) else []
+        self.define("_expr", "ctx", body + (text + ["return v"] if isinstance(text, list) else [f"return {text}"]))
         return self._module("_expr")
 
     def _module(self, entry: str):

@@ -1,0 +1,113 @@
+"""Issue 9 item 3: a domain that is the same in every state is not computed at each listing.
+
+`cells`, `players`, `rows`, `columns`, a constant list, a list of literals: when a parameter's
+domain is one of these and holds no card, its values and their keys (the same for every seat:
+only cards are named by their place, handles.py) are made when the step's lister is written,
+and with one parameter its actions too. The legal actions, their labels and the budget spent
+are those of the lister that computes every domain."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import listing
+from interpreter import runtime as rt
+from interpreter.engine import Game
+from interpreter.errors import RuleRuntimeError
+from interpreter.model import key_of
+
+
+def _listings(g, step, seeds=range(6)):
+    """(ctx maker, state) at each decision of a few seeded random games."""
+    m = g.m
+    for seed in seeds:
+        rng, st = random.Random(seed), g.new_game(seed=seed)
+        while not g.is_terminal(st):
+            if g.step_name(st) == step and not st["pending"]:
+                yield st, rt.turn_player(m, st)
+            actions = g.legal_actions(st)
+            g.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
+
+
+@pytest.mark.parametrize("game, param", [("tic-tac-toe", "cells"), ("connect-four", "columns")])
+def test_a_fixed_domain_is_made_once_with_its_keys_and_actions(game, param):
+    g = Game.load(game)
+    m = g.m
+    a = m.actions_by_step["play"][0]
+    values, where, what, by_key = a.fixed[0]
+    assert all(by_key[key_of(v)] is v for v in values)  # the value of each key, for a listed move
+    assert values == tuple(m.builtin_value(param)(None)) and "parameter" in what and where.line > 0
+    fixed, plain = listing._write(m, (a,)), listing._write(m, (a,), fixed=False)
+    assert "_arg_keys" not in fixed._interpret_source and "_arg_keys" in plain._interpret_source
+    n = 0
+    for st, player in _listings(g, "play"):
+        x, y = rt.Ctx(st, m, player), rt.Ctx(st, m, player)
+        x.memo, y.memo = {}, {}
+        got = fixed(x, [], True, False)
+        assert got == plain(y, [], True, False)  # the same actions, labels and order
+        assert x.budget == y.budget  # the same budget spent
+        again = fixed(rt.Ctx(st, m, player), [], False, False)
+        assert all(p[0] is q[0] for p, q in zip(got, again))  # each action made once
+        n += 1
+    assert n > 20
+
+
+def test_a_fixed_domain_spends_the_budget_and_reports_where_it_is_written():
+    g = Game.load("tic-tac-toe")
+    m = g.m
+    st = g.new_game(seed=1)
+    ctx = rt.Ctx(st, m, rt.turn_player(m, st))
+    ctx.memo, ctx.budget = {}, 5  # fewer steps than the nine cells
+    with pytest.raises(RuleRuntimeError) as e:
+        g._step_listers.clear() or listing.step_lister(g, "play")(ctx, [], False, False)
+    assert "the values of parameter `cell`" in str(e.value) and "game.yaml:" in str(e.value)
+
+
+def test_a_domain_of_cards_or_of_the_state_is_computed_at_each_listing():
+    g = Game.load("dark-agent", players=4)
+    by = {a.name: a for a in g.m.actions}
+    assert by["target"].fixed == (None,)  # targetable_cells(): read from the state
+    assert all(f is None for f in by["jetpack"].fixed)  # cards, and domains of the state
+
+
+def test_a_listed_move_of_a_fixed_domain_binds_the_value_listed(tmp_path):
+    """A move taken from the listing (apply_in_place(..., checked=False)) binds the value its key
+    was made from, as the checked path does: a text of digits stays a text, a list stays a list
+    (with a domain computed in the state, a text or a list is found in it: only a text of digits
+    would still be read as a number there)."""
+    import textwrap
+    (tmp_path / "game.yaml").write_text(textwrap.dedent("""\
+        game: {name: picks, players: {min: 1, max: 1, default: 1}}
+        constants:
+          words: ["5", "two words", "x"]
+          steps: [[0, 1], [1, 0]]
+        vars: {game: {word: {default: none}, step: {default: none}}}
+        actions:
+          pick:
+            params: {w: words, d: steps}
+            effect: |
+              word = w
+              step = d
+              finish game
+          choose:                          # the same from domains computed in the state
+            params: {w: words where it != "x", d: steps where true}
+            effect: |
+              word = w
+              step = d
+              finish game
+        scoring: {score: "0"}
+        """))
+    game = Game.load(str(tmp_path))
+    values = {}
+    for checked in (True, False):
+        for action in game.legal_actions(game.new_game(seed=1)):
+            st = game.new_game(seed=1)
+            game.legal_actions(st)
+            game.apply_in_place(st, action, checked=checked)
+            values.setdefault(action, []).append((game.evaluate(st, "word"), game.evaluate(st, "step")))
+    assert len(values) == 10
+    assert values[("pick", ("5", "[0,_1]"))][0] == ("5", [0, 1])
+    assert values[("choose", ("two_words", "[1,_0]"))][0] == ("two words", [1, 0])
+    same = {a: v for a, v in values.items() if a.name == "pick" or a.args[0] != "5"}
+    assert len(same) == 8 and all(len(set(map(repr, v))) == 1 for v in same.values()), values  # the same both ways
