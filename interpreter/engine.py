@@ -477,7 +477,7 @@ class Game(Flow):
         used[a.name] = used.get(a.name, 0) + 1
         if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
             st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
-        self._run(ctx, a.effect)
+        a.effect(ctx)  # only ever reached from apply_in_place, which guards it (a RecursionError too)
         if not st["pending"] and m.resets["action"]:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)

@@ -66,6 +66,7 @@ class Flow(Simultaneous):
         quiet_turns = self._quiet_turns
         quiet_rounds = self._quiet_rounds
         sims = self._sims
+        list_step = self._list_step
         check = True  # whether rules ran since the state was last checked for the common path
         for n in range(_MAX_SETTLE):
             if check:
@@ -103,7 +104,9 @@ class Flow(Simultaneous):
             if sims and (steps[i].sim is not None or flow.get("sim")):
                 return self._settle_any(ctx, n)
             player = seats[order[pos]]
-            if self._has_action(st, player):  # listing runs no rule that changes the state
+            listed = list_step(st, player, labels=False)  # _has_action; listing changes nothing
+            if listed:
+                self._listed = (st, [a for a, _ in listed], player)
                 return
             if self._skips:
                 self._next_step(ctx, player)
