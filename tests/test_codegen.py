@@ -316,16 +316,52 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
     assert merged == one_by_one
 
 
+def test_a_test_known_true_by_the_loops_condition_is_left_out(monkeypatch):
+    """In a loop over `c in X where C`, a written-out `all` in place tests C again (its first
+    cell is c itself): that test is left out, nothing having been called since C; the same
+    values and budgets as with it."""
+    from interpreter import runtime as rt
+    from interpreter.dsl import loops
+    from interpreter.engine import clone
+    g = Game.load("tic-tac-toe")
+    text = ("any(any(all(cell(c.row + i * d[0], c.column + i * d[1]).card.owner == me for i in range(0, 2)) "
+            "for d in directions) for c in cells where c.card.owner == me)")
+    states = [g.new_game(seed=1)]
+    for move in ("play r2c2", "play r1c1", "play r2c3", "play r1c2", "play r2c1"):
+        states.append(clone(states[-1]))
+        g.apply_in_place(states[-1], move)
+
+    def outcomes():
+        f, src = compiled(g, text)
+        seen = []
+        for st in states:
+            for budget in (10_000, 30, 45):
+                ctx = rt.Ctx(st, g.m, g.m.seats[0])
+                ctx.locals, ctx.budget = [None] * 8, budget
+                try:
+                    seen.append(("value", f(ctx), ctx.budget))
+                except RuleRuntimeError as e:
+                    seen.append(("error", str(e), ctx.budget))
+        return src, seen
+    src, left_out = outcomes()
+    assert src.count("== ctx.me") == 1 + 4 * 2, src  # the where's, then the 2nd and 3rd cell of each line
+    monkeypatch.setattr(loops, "_shape", lambda t: object())  # no two texts of one shape
+    src, all_tested = outcomes()
+    assert src.count("== ctx.me") == 1 + 4 * 3
+    assert left_out == all_tested and {v for kind, v, _ in left_out if kind == "value"} == {True, False}
+
+
 def test_a_cell_at_a_known_offset_from_a_cell_is_read_from_a_table():
     """`cell(c.row + i, c.column + j)` with i and j known at load time and c a cell of the grid:
     one read of a table by the cell's id (no key built, no arithmetic), the same cells as the
-    built-in `cell` gives, none off the board."""
+    built-in `cell` gives, none off the board; `cell(c.row, c.column)` is c itself."""
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
     for i, j in ((0, 0), (1, -1), (-2, 1), (2, 2)):
         text = f"[cell(c.row + {i}, {j} + c.column) for c in cells]"
         _, src = compiled(g, text)
-        assert "[x.id]" in src and ".get((" not in src and "attrs" not in src, text
+        assert ("[x.id]" in src) is ((i, j) != (0, 0)), text  # no offset: the cell itself
+        assert ".get((" not in src and "attrs" not in src, text
         assert g.evaluate(st, text) == [g.m.cell_at.get((c.attrs["row"] + i, c.attrs["column"] + j))
                                         for c in g.m.cells], text
     text = "[cell(c.row + 1, c.row) for c in cells]"  # any two of its coordinates: a table too

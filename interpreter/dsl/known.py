@@ -199,7 +199,10 @@ class Known:
             if fname == "cell" and len(node.args) == 2:
                 from ..builtins import _cell
                 b = self.m.builtin_function("cell")
-                return "zv" if b is not None and b[0] is _cell else None
+                if b is None or b[0] is not _cell:
+                    return None
+                shift = self._cell_shift(node.args, scope)
+                return "cell" if shift is not None and shift[2] else "zv"  # a cell's own place: the cell
             return None
         if t is A.Attr:
             k = self.kind_of(node.obj, scope)

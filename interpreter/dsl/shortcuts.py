@@ -104,15 +104,27 @@ class Shortcuts:
                 return None if lin is None else (lin[0], lin[1], lin[2] + sa)
         return None
 
-    def _cell_shifted(self, argnodes, scope):
-        """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
-        table by zone id of the cell i rows and j columns away from each cell (or none), read
-        with c's id (nothing computed at run time can overflow: i and j are constants)."""
+    def _cell_shift(self, argnodes, scope):
+        """(text of the cell c, table by zone id, whether each cell is its own entry) of
+        `cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid,
+        else None."""
         a, b = (self._linear(x, scope) for x in argnodes)
         if a is None or b is None or a[0] != b[0]:
             return None
         m = self.m
         table = [None] * len(m.zones)
-        for z in m.builtin_value("cells")(None):
+        cells = m.builtin_value("cells")(None)
+        for z in cells:
             table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
-        return f"{self.const(tuple(table))}[{a[0]}.id]"
+        return a[0], tuple(table), all(table[z.id] is z for z in cells)
+
+    def _cell_shifted(self, argnodes, scope):
+        """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
+        table by zone id of the cell i rows and j columns away from each cell (or none), read
+        with c's id (nothing computed at run time can overflow: i and j are constants); c
+        itself when that is each cell's own place (`cell(c.row, c.column)`)."""
+        shift = self._cell_shift(argnodes, scope)
+        if shift is None:
+            return None
+        o, table, itself = shift
+        return o if itself else f"{self.const(table)}[{o}.id]"
