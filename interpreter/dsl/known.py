@@ -350,10 +350,6 @@ class Known:
         n = int(kind[5:])
         return -n <= i < n
 
-    def _with_number(self, scope, name: str, value: int, write):
-        """`write()` while `name` stands for the number `value` (a loop unrolled)."""
-        return _with_entry(scope.inlined, name, _Int(value), write)
-
     def _with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
         return _with_entry(self.slot_kinds, slot, kind, write)
