@@ -165,6 +165,27 @@ def test_arithmetic_whose_result_provably_fits_is_not_checked():
         g.evaluate(st, text)
 
 
+def test_what_is_known_of_a_deep_expression_is_found_in_time():
+    """What the generator knows of an expression (its kind, its bounds, its value) is asked of its
+    parts again and again: answered once per part, a deep expression compiles at once (it took
+    a time exponential in its depth: ~30 s for 10 levels)."""
+    import time
+    g = Game.load("tic-tac-toe")
+    depth = 30
+    text = "sum(" + "(" * depth + "c.row" + " * 2 + c.column)" * depth + " for c in cells)"
+    start = time.process_time()
+    compiled(g, text)
+    assert time.process_time() - start < 2
+    expected = 0
+    for r in (1, 2, 3):
+        for col in (1, 2, 3):
+            v = r
+            for _ in range(depth):
+                v = v * 2 + col
+            expected += v
+    assert g.evaluate(g.new_game(seed=1), text) == expected
+
+
 def test_any_all_over_a_short_constant_list_is_written_out_and_spends_as_the_loop(monkeypatch):
     """`any`/`all` over a constant list of a few items: one test per item, the item known (its
     own items fold to literals), the budget spent as the loop spends it. One written out inside
@@ -249,16 +270,98 @@ def test_a_parameter_bound_from_its_domain_is_read_without_type_tests(tmp_path):
     assert g.explain(st, f"take {held} {held}") is not None  # no longer in the deck: refused, not an error
 
 
+def test_first_and_last_card_of_a_zone_do_not_build_its_list_of_cards():
+    """`first(Z.cards)` and `last(Z.cards)`, Z a zone (or none): the first (last) card id of the
+    zone, not the list of all its cards."""
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    for text in ("first(me.supply.cards)", "last(me.supply.cards)", "first(cell(1, 1).cards)",
+                 "last(cell(9, 9).cards)"):
+        assert "_list(" not in compiled(g, text)[1], text
+    supply = [g.m.cards[i] for i in st["z"][g.m.player_zones["supply"][0].id]]
+    assert g.evaluate(st, "first(me.supply.cards)", me=0) is supply[0]
+    assert g.evaluate(st, "last(me.supply.cards)", me=0) is supply[-1]
+    assert g.evaluate(st, "first(cell(1, 1).cards)") is None and g.evaluate(st, "last(cell(9, 9).cards)") is None
+
+
+def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeypatch):
+    """Constant spends of the budget one after the other (written-out loops, one in another) are
+    one subtraction; when the budget runs out they are replayed: the same error, at the same
+    position, with the same budget left, as the spends one by one."""
+    from interpreter import runtime as rt
+    from interpreter.dsl import codegen
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    g.apply_in_place(st, "play r2c2")
+    text = ("any(any(all(cell(c.row + i * d[0], c.column + i * d[1]).card.owner == me for i in range(0, 1)) "
+            "for d in directions) for c in cells where not c.empty)")
+
+    def outcomes():
+        f, src = compiled(g, text)
+        seen = []
+        for budget in range(0, 30):
+            ctx = rt.Ctx(st, g.m, g.m.seats[0])
+            ctx.locals, ctx.budget = [None] * 8, budget
+            try:
+                seen.append(("value", f(ctx), ctx.budget))
+            except RuleRuntimeError as e:
+                seen.append(("error", str(e), ctx.budget))
+        return src, seen
+    src, merged = outcomes()
+    assert "_spend_seq(" in src and src.count("_spend_failed(") == 1  # the loop over cells alone
+    assert {kind for kind, _, _ in merged} == {"value", "error"}
+    monkeypatch.setattr(codegen, "_merge_spends", lambda body: body)
+    src, one_by_one = outcomes()
+    assert "_spend_seq(" not in src
+    assert merged == one_by_one
+
+
+def test_a_test_known_true_by_the_loops_condition_is_left_out(monkeypatch):
+    """In a loop over `c in X where C`, a written-out `all` in place tests C again (its first
+    cell is c itself): that test is left out, nothing having been called since C; the same
+    values and budgets as with it."""
+    from interpreter import runtime as rt
+    from interpreter.dsl import loops
+    from interpreter.engine import clone
+    g = Game.load("tic-tac-toe")
+    text = ("any(any(all(cell(c.row + i * d[0], c.column + i * d[1]).card.owner == me for i in range(0, 2)) "
+            "for d in directions) for c in cells where c.card.owner == me)")
+    states = [g.new_game(seed=1)]
+    for move in ("play r2c2", "play r1c1", "play r2c3", "play r1c2", "play r2c1"):
+        states.append(clone(states[-1]))
+        g.apply_in_place(states[-1], move)
+
+    def outcomes():
+        f, src = compiled(g, text)
+        seen = []
+        for st in states:
+            for budget in (10_000, 30, 45):
+                ctx = rt.Ctx(st, g.m, g.m.seats[0])
+                ctx.locals, ctx.budget = [None] * 8, budget
+                try:
+                    seen.append(("value", f(ctx), ctx.budget))
+                except RuleRuntimeError as e:
+                    seen.append(("error", str(e), ctx.budget))
+        return src, seen
+    src, left_out = outcomes()
+    assert src.count("== ctx.me") == 1 + 4 * 2, src  # the where's, then the 2nd and 3rd cell of each line
+    monkeypatch.setattr(loops, "_shape", lambda t: object())  # no two texts of one shape
+    src, all_tested = outcomes()
+    assert src.count("== ctx.me") == 1 + 4 * 3
+    assert left_out == all_tested and {v for kind, v, _ in left_out if kind == "value"} == {True, False}
+
+
 def test_a_cell_at_a_known_offset_from_a_cell_is_read_from_a_table():
     """`cell(c.row + i, c.column + j)` with i and j known at load time and c a cell of the grid:
     one read of a table by the cell's id (no key built, no arithmetic), the same cells as the
-    built-in `cell` gives, none off the board."""
+    built-in `cell` gives, none off the board; `cell(c.row, c.column)` is c itself."""
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
     for i, j in ((0, 0), (1, -1), (-2, 1), (2, 2)):
         text = f"[cell(c.row + {i}, {j} + c.column) for c in cells]"
         _, src = compiled(g, text)
-        assert "[x.id]" in src and ".get((" not in src and "attrs" not in src, text
+        assert ("[x.id]" in src) is ((i, j) != (0, 0)), text  # no offset: the cell itself
+        assert ".get((" not in src and "attrs" not in src, text
         assert g.evaluate(st, text) == [g.m.cell_at.get((c.attrs["row"] + i, c.attrs["column"] + j))
                                         for c in g.m.cells], text
     text = "[cell(c.row + 1, c.row) for c in cells]"  # any two of its coordinates: a table too

@@ -40,6 +40,7 @@ from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
 from .known import _PLAIN, Known, _IntKind, _Text
 from .loops import Loops
+from .shortcuts import Shortcuts, _merge_spends, _used
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
 
@@ -63,27 +64,12 @@ def _compiled(source: str):
     return code
 
 
-def _used(helpers: list[str], entry: str) -> list[str]:
-    """The helpers that the entry (and `_call`) may call: a written-out loop tested in another
-    loop is written in place there, and its own helper may then be called by nobody."""
-    names = [h[4:h.index("(")] for h in helpers]
-    keep = {entry, "_call"}
-    todo = [h for h, n in zip(helpers, names) if n in keep]
-    while todo:
-        text = todo.pop()
-        for h, n in zip(helpers, names):
-            if n not in keep and n + "(" in text:
-                keep.add(n)
-                todo.append(h)
-    return [h for h, n in zip(helpers, names) if n in keep]
-
-
 def source_of(f) -> str | None:
     """The generated Python source of a compiled expression (None for a closure)."""
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen(Known, Loops, Statements):
+class ExprCodegen(Known, Loops, Statements, Shortcuts):
     """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
@@ -92,7 +78,7 @@ class ExprCodegen(Known, Loops, Statements):
 
     # ---- one expression -> one function ----------------------------------------------------
 
-    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs")
+    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -134,6 +120,7 @@ class ExprCodegen(Known, Loops, Statements):
         self.helpers: list[str] = []
         self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
         self.stmt_locs: list = []  # the positions of statements (statements.py)
+        self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
 
@@ -169,7 +156,8 @@ class ExprCodegen(Known, Loops, Statements):
 
     def _module(self, entry: str):
         """Compile the functions written so far as one module; its function `entry`."""
-        source = "\n".join(_used(self.helpers, entry)) + "\n"
+        helpers = _used(self.helpers, entry) if self.__dict__.get("spliced") else self.helpers
+        source = "\n".join(helpers) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
             for lineno, line in enumerate(source.split("\n"), 1):
@@ -215,7 +203,7 @@ class ExprCodegen(Known, Loops, Statements):
                 local = f"_vt{i}"
                 body = [b.replace(read, local) for b in body]
                 hoisted.append(f"{local} = {read}")
-        body = hoisted + body
+        body = _merge_spends(hoisted + body)
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
@@ -430,14 +418,6 @@ class ExprCodegen(Known, Loops, Statements):
         cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
         return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
 
-    def _length_of_where(self, node):
-        """The `where` of `length(X where C)` (the built-in `length`), else None."""
-        from ..builtins import _length
-        if type(node) is A.Call and str(node.fn) == "length" and len(node.args) == 1 and type(node.args[0]) is A.Where \
-                and "length" not in self.m.function_defs and (self.m.builtin_function("length") or (None,))[0] is _length:
-            return node.args[0]
-        return None
-
     def g_compare(self, node, scope):
         op = str(node.op)
         where = self._length_of_where(node.left)
@@ -534,6 +514,9 @@ class ExprCodegen(Known, Loops, Statements):
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
                                    node)
+            end = self._end_card(fname, fn, argnodes, args, scope)
+            if end is not None:
+                return end
             if fname == "cell" and len(args) == 2 and fn is _cell:
                 shifted = self._cell_shifted(argnodes, scope)
                 if shifted is not None:
@@ -557,39 +540,6 @@ class ExprCodegen(Known, Loops, Statements):
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
-
-    def _linear(self, node, scope):
-        """(text of a cell, its attribute `row` or `column`, k) when `node` is that attribute plus a
-        number k known at load time (`c.row + 2`, `c.column - 1`, `c.row`), the cell a plain read
-        of a grid's cell (never none); else None."""
-        t = type(node)
-        if t is A.Attr and str(node.name) in ("row", "column") and type(node.obj) is A.Name \
-                and self.kind_of(node.obj, scope) == "cell" and self.kind_of(node, scope) == "int":
-            o = self.x(node.obj, scope)
-            return (o, str(node.name), 0) if _PLAIN.fullmatch(o) else None
-        if t is A.BinOp and str(node.op) in ("+", "-"):
-            sb = self.static_int(node.right, scope)
-            if sb is not None:
-                lin = self._linear(node.left, scope)
-                return None if lin is None else (lin[0], lin[1], lin[2] + sb if str(node.op) == "+" else lin[2] - sb)
-            sa = self.static_int(node.left, scope)
-            if sa is not None and str(node.op) == "+":
-                lin = self._linear(node.right, scope)
-                return None if lin is None else (lin[0], lin[1], lin[2] + sa)
-        return None
-
-    def _cell_shifted(self, argnodes, scope):
-        """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
-        table by zone id of the cell i rows and j columns away from each cell (or none), read
-        with c's id (nothing computed at run time can overflow: i and j are constants)."""
-        a, b = (self._linear(x, scope) for x in argnodes)
-        if a is None or b is None or a[0] != b[0]:
-            return None
-        m = self.m
-        table = [None] * len(m.zones)
-        for z in m.builtin_value("cells")(None):
-            table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
-        return f"{self.const(tuple(table))}[{a[0]}.id]"
 
     def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain

@@ -9,6 +9,16 @@ from ..state import put
 from .ops import _num
 
 
+def _spend_seq(ctx, total, parts):
+    """Spends merged into one (`ctx.budget -= total`) went below zero: undo, then spend each part
+    as written, to fail at the same one, with the same budget left, as the parts one by one."""
+    ctx.budget += total
+    for n, loc, what in parts:
+        ctx.budget = b = ctx.budget - n
+        if b < 0:
+            spend_failed(ctx, loc, what)
+
+
 def _index_slow(o, k, loc):
     try:
         if type(o) is dict:
@@ -110,7 +120,7 @@ _HELPERS = {
     "_compare_slow": _compare_slow, "_compare_const_slow": _compare_const_slow, "_aggregate": _aggregate,
     "_aggregate_of": _aggregate_of, "_contains": _contains, "_extreme": _extreme, "_zone_of": _zone_of,
     "_at_call": _at_call, "_CAUGHT": _CAUGHT,
-    "_spend_failed": spend_failed, "_bool": bool, "_type": type, "_getattr": getattr, "_len": len,
+    "_spend_failed": spend_failed, "_spend_seq": _spend_seq, "_bool": bool, "_type": type, "_getattr": getattr, "_len": len,
     "_EMPTY": frozenset(), "list": list, "int": int, "_list": list, "_map": map,
 }
 

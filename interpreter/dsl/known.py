@@ -71,6 +71,9 @@ def _interval(op, a, b):
     return None
 
 
+_LEAVES = (A.Num, A.Name, A.Str, A.Const)
+
+
 class _Consts(tuple):
     """(items, ) of a constant list a loop goes through, written out (see Loops._loop)."""
 
@@ -80,7 +83,33 @@ class _Range(tuple):
 
 
 class Known:
+    def _asked(self, what, node, scope):
+        """`what(node, scope)` (an answer of this class), remembered for the rest of the outermost
+        question being answered: the bindings do not change while it is, and a question about a
+        deep expression asks about its parts again and again (else a time exponential in its depth)."""
+        if type(node) in _LEAVES:  # nothing below it to ask about again
+            return what(self, node, scope)
+        memo = self.__dict__.get("_answers")
+        outer = memo is None
+        if outer:
+            self._answers = memo = {}
+        try:
+            key = (what, id(node), id(scope))
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = (what(self, node, scope), scope)  # the scope kept: its id stays its own
+            return hit[0]
+        finally:
+            if outer:
+                self._answers = None
+
     def static_int(self, node, scope):
+        return self._asked(Known._static_int, node, scope)
+
+    def kind_of(self, node, scope):
+        return self._asked(Known._kind_of, node, scope)
+
+    def _static_int(self, node, scope):
         """The value of an expression that is a whole number known at load time, else None:
         a literal, a constant, or arithmetic of those (folded here, once)."""
         t = type(node)
@@ -146,10 +175,13 @@ class Known:
 
     def _cell_bounds(self, name):
         """The kind of a grid cell's `row` or `column`: a number between the least and the greatest."""
-        values = [z.attrs[name] for z in self.m.builtin_value("cells")(None)]
-        return _IntKind(min(values), max(values)) if values else "int"
+        cache = self.__dict__.setdefault("_cell_kinds", {})
+        if name not in cache:
+            values = [z.attrs[name] for z in self.m.builtin_value("cells")(None)]
+            cache[name] = _IntKind(min(values), max(values)) if values else "int"
+        return cache[name]
 
-    def kind_of(self, node, scope):
+    def _kind_of(self, node, scope):
         """What an expression gives, when known at load time: "zv" a zone or none, "cell" a cell of
         the grid (never none: its row and column are numbers), "cv" a card or none, "card" a card (never none: an item of a zone's cards), "pv" a player
         or none, "int" a whole number (a loop's variable over a constant range), "ints:N" a list
@@ -167,7 +199,10 @@ class Known:
             if fname == "cell" and len(node.args) == 2:
                 from ..builtins import _cell
                 b = self.m.builtin_function("cell")
-                return "zv" if b is not None and b[0] is _cell else None
+                if b is None or b[0] is not _cell:
+                    return None
+                shift = self._cell_shift(node.args, scope)
+                return "cell" if shift is not None and shift[2] else "zv"  # a cell's own place: the cell
             return None
         if t is A.Attr:
             k = self.kind_of(node.obj, scope)
@@ -184,6 +219,9 @@ class Known:
                 return "pv"
             if k == "cv" and name in ("zone", "cell"):
                 return "zv"
+            if k is None and type(node.obj) is A.Name and str(node.obj.name) == "me" and "me" not in scope.slots \
+                    and "me" not in scope.inlined and "me" not in scope.bound:
+                k = "pv"  # the player deciding, or none (an attribute of none is none)
             if k == "pv" and name in self.m.player_zones and name not in self.m.vars_of("pv") \
                     and name not in ("name", "key", "index", "id", "next", "previous"):
                 return "zv"
@@ -311,10 +349,6 @@ class Known:
             return False
         n = int(kind[5:])
         return -n <= i < n
-
-    def _with_number(self, scope, name: str, value: int, write):
-        """`write()` while `name` stands for the number `value` (a loop unrolled)."""
-        return _with_entry(scope.inlined, name, _Int(value), write)
 
     def _with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""

@@ -18,6 +18,19 @@ _SAFE_CALLS = {"_type", "_len"}  # ... of which these (and dict.get) never raise
 _SPLICE_LINES = 200  # a written-out `any`/`all` used as a test in another: in place up to this many lines
 
 
+def _shape(text: str) -> str:
+    """A generated text with its temporaries numbered in order: two texts of one shape compute
+    the same thing (in one frame, with nothing changed in between)."""
+    names: dict = {}
+    return re.sub(r"_t\d+", lambda m: names.setdefault(m.group(0), f"_t{len(names)}"), text)
+
+
+def _calls_nothing(text: str) -> bool:
+    """Whether a generated text calls nothing that may fail, spend or change a local (type
+    tests, `len`, `dict.get` only)."""
+    return all(f in _SAFE_CALLS or f.endswith(".get") for f in _CALLS.findall(text))
+
+
 class _Unrolled(str):
     """The call of a written-out `any`/`all` (want True: any) whose items have no condition: the
     lines spending its budget (`head`) and the text of each item's value (`tests`), so that a loop
@@ -27,6 +40,11 @@ class _Unrolled(str):
         u = super().__new__(cls, call)
         u.head, u.tests, u.want = head, tests, want
         return u
+
+    def text(self) -> str:
+        """All its tests, those of the written-out loops in it too (its budget lines change
+        nothing the tests read: they only spend, or fail)."""
+        return "\n".join(t.text() if type(t) is _Unrolled else t for t in self.tests)
 
     def size(self, then) -> int:
         """About how many lines it takes written in place."""
@@ -79,18 +97,23 @@ class Loops:
         so (and its condition holds). A value that is itself a written-out `any`/`all` is written
         in place (its budget spent where it would be evaluated), not called."""
         then = [f"return {want}"]
-        lines = self._when(val_t, then, negate=not want)
         if cond_t is None:
-            return lines
+            return self._when(val_t, then, negate=not want)
+        lines = self._when(val_t, then, negate=not want, known=_shape(cond_t))
         return [f"if {cond_t}:", *("    " + t for t in lines)]
 
-    def _when(self, test, then, negate=False):
+    def _when(self, test, then, negate=False, known=None):
         """Lines that run `then` (lines that return) when `test` is true (false with `negate`).
         `test` may be a written-out `any`/`all` (_Unrolled): its budget lines, then its tests in
         place, one after the other (`any` true, `all` false) or nested (`all` true, `any` false),
-        plain tests of a run joined in one condition."""
+        plain tests of a run joined in one condition. `known`: the shape (`_shape`) of a test
+        known to be true here (the condition of the enclosing loop's item): a test of `all` of
+        that shape is left out when nothing here calls anything (nothing can change it since)."""
         if type(test) is not _Unrolled or test.size(then) > _SPLICE_LINES:
             return [f"if {'not ' if negate else ''}{test}:", *("    " + t for t in then)]
+        if known is not None and not _calls_nothing(test.text()):
+            known = None
+        self.spliced = True
         lines = list(test.head)
         runs = []  # runs of plain tests, and written-out ones alone
         for t in test.tests:
@@ -104,15 +127,18 @@ class Loops:
                     joined = " or ".join(f"(not {t})" if negate else t for t in run)
                     lines += [f"if {joined}:", *("    " + t for t in then)]
                 else:
-                    lines += self._when(run, then, negate)
+                    lines += self._when(run, then, negate, known)
             return lines
         inner = then  # all of them true / all false: nested, the last innermost
         for run in reversed(runs):
             if type(run) is list:
-                joined = " and ".join(f"(not {t})" if negate else t for t in run)
-                inner = [f"if {joined}:", *("    " + t for t in inner)]
+                if known is not None and not negate:  # a test known to be true: nothing to test
+                    run = [t for t in run if _shape(t) != known]
+                if run:
+                    joined = " and ".join(f"(not {t})" if negate else t for t in run)
+                    inner = [f"if {joined}:", *("    " + t for t in inner)]
             else:
-                inner = self._when(run, inner, negate)
+                inner = self._when(run, inner, negate, known)
         return lines + inner
 
     def _constant_items(self, node, scope):
@@ -159,7 +185,7 @@ class Loops:
                 del scope.slots["it"]
             else:
                 scope.slots["it"] = saved
-        if self.c._draws_chance(node) or any(f not in _SAFE_CALLS and not f.endswith(".get") for f in _CALLS.findall(cond)):
+        if self.c._draws_chance(node) or not _calls_nothing(cond):
             return None
         loc = self.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
