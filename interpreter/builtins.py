@@ -74,6 +74,7 @@ ZONE_ATTR_TEXT = {
     "top": "(_CARDS[{t}[0]] if ({t} := ctx.st['z'][{o}.id]) else None)",
     "count": "_len(ctx.st['z'][{o}.id])",
     "empty": "(not ctx.st['z'][{o}.id])",
+    "full": "(({t} := {o}).capacity is not None and _len(ctx.st['z'][{t}.id]) >= {t}.capacity)",
     "capacity": "{o}.capacity", "owner": "{o}.owner", "name": "{o}.name", "key": "{o}.key", "id": "{o}.id",
 }
 
