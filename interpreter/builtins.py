@@ -215,11 +215,10 @@ def _contents(ctx, zones):
 
 def _tagged_cells(ctx, tag):
     """The board cells carrying a tag (the match keeps them once computed, in `_tagged`)."""
-    cells = ctx.m.__dict__.get("_tagged", _NO_TAGS).get(tag)
-    return cells if cells is not None else ctx.m.tagged_cells(tag)
-
-
-_NO_TAGS: dict = {}
+    try:
+        return ctx.m._tagged[tag]
+    except (AttributeError, KeyError):  # not computed yet
+        return ctx.m.tagged_cells(tag)
 
 
 def _chosen_shuffle(ctx, coll):
