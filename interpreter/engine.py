@@ -222,8 +222,9 @@ class Game(Flow):
             return []
         return self._list_step(st, player, labels=labels, first_only=first_only, viewer=viewer)
 
-    def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None) -> list:
-        """The legal (Action, label) pairs of the current step's actions, with `me` = `player`."""
+    def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None, bare=False) -> list:
+        """The legal (Action, label) pairs of the current step's actions, with `me` = `player`
+        (`bare`: the actions alone)."""
         i = st["flow"].get("step", 0)
         lister = self._step_listers.get(i)  # also kept by the step's index: no name to look up
         if lister is None:
@@ -241,6 +242,8 @@ class Game(Flow):
         ctx = rt.Ctx(st, self.m, player)
         ctx.memo = {}
         ctx.viewer = viewer
+        if bare:
+            return lister.bare(ctx, [])
         return lister(ctx, [], labels and not first_only, first_only)
 
     # ---- one legality path --------------------------------------------------------

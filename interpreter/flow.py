@@ -104,9 +104,9 @@ class Flow(Simultaneous):
             if sims and (steps[i].sim is not None or flow.get("sim")):
                 return self._settle_any(ctx, n)
             player = seats[order[pos]]
-            listed = list_step(st, player, labels=False)  # _has_action; listing changes nothing
+            listed = list_step(st, player, labels=False, bare=True)  # _has_action; listing changes nothing
             if listed:
-                self._listed = (st, [a for a, _ in listed], player)
+                self._listed = (st, listed, player)
                 return
             if self._skips:
                 self._next_step(ctx, player)
@@ -197,9 +197,9 @@ class Flow(Simultaneous):
         stopped in) and the seat that decides there."""
         if player is None:
             return False
-        listed = self._list_step(st, player, labels=False)
+        listed = self._list_step(st, player, labels=False, bare=True)
         if listed:
-            self._listed = (st, [a for a, _ in listed], player)
+            self._listed = (st, listed, player)
             return True
         return False
 

@@ -82,7 +82,22 @@ def _write(m, actions, index=None, fixed=True, reuse=None):
             env[name] = v
         return name
 
-    lines = ["def _listing(ctx, out, lab, first):", "    st = ctx.st", f"    used = st[{const('used')}]",
+    # `_listing` gives (action, label) pairs (labels if `lab`, only the first if `first`); `_bare`,
+    # the same walk, gives the actions alone: the flow's listing at each decision
+    source = (_text(actions, index, fixed, const, bare=False, reuse=reuse)
+              + _text(actions, index, fixed, const, bare=True, reuse=reuse))
+    exec(_compiled(source), env)
+    f = env["_listing"]
+    f.bare = env["_bare"]
+    f._interpret_source = source
+    # every definition limited per turn: ((name, limit), ...), to see at once that none is left
+    f.capped = tuple((a.name, a.limit) for a in actions) if all(a.limit is not None for a in actions) else None
+    return f
+
+
+def _text(actions, index, fixed, const, bare: bool, reuse: bool) -> str:
+    head = "def _bare(ctx, out):" if bare else "def _listing(ctx, out, lab, first):"
+    lines = [head, "    st = ctx.st", f"    used = st[{const('used')}]",
              "    seat = ctx.me.id if ctx.me is not None else None",
              "    cm = ctx.memo", "    memo = cm if cm is not None else {}", "    loc = st['loc']"]
     for a in actions:
@@ -101,15 +116,9 @@ def _write(m, actions, index=None, fixed=True, reuse=None):
         if first_checks:
             lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
             ind += "    "
-        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), kept=kept)
+        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), bare=bare, kept=kept)
     lines.append("    return out")
-    source = "\n".join(lines) + "\n"
-    exec(_compiled(source), env)
-    f = env["_listing"]
-    f._interpret_source = source
-    # every definition limited per turn: ((name, limit), ...), to see at once that none is left
-    f.capped = tuple((a.name, a.limit) for a in actions) if all(a.limit is not None for a in actions) else None
-    return f
+    return "\n".join(lines) + "\n"
 
 
 def _present(presence, const) -> str:
@@ -121,15 +130,18 @@ def _present(presence, const) -> str:
     return " or ".join(f"loc[{int(i)}] == {int(zone)}" for i in ids)
 
 
-def _loops(a, i, ind, lines, const, fixed, made=False, kept=None):
+def _loops(a, i, ind, lines, const, fixed, made=False, bare=False, kept=None):
     """The loop of parameter i of definition `a` (and those after it), at indentation `ind`.
     `fixed`: its `a.fixed`, or () to compute every domain; `made`: the action is the loop's
-    `made` (made once, when the lister is written)."""
+    `made` (made once, when the lister is written); `bare`: the action alone is listed."""
     n = len(a.params)
     if i == n:
         keys = "".join(f"k{j}, " for j in range(n))
-        label = f"{const(a.label)}(ctx) if lab else None"
         action = "made" if made else f"_new(_Action, ({const(a.name)}, ({keys})))"
+        if bare:
+            lines.append(f"{ind}out.append({action})")
+            return
+        label = f"{const(a.label)}(ctx) if lab else None"
         lines += [f"{ind}out.append(({action}, {label}))",
                   f"{ind}if first:", f"{ind}    return out"]
         return
@@ -155,7 +167,7 @@ def _loops(a, i, ind, lines, const, fixed, made=False, kept=None):
             _kept_check(const(f), kept[f], ind + "    ", lines)
         else:
             lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
-    _loops(a, i + 1, ind + "    ", lines, const, fixed, made=entry is not None and n == 1, kept=kept)
+    _loops(a, i + 1, ind + "    ", lines, const, fixed, made=entry is not None and n == 1, bare=bare, kept=kept)
     lines.append(f"{ind}L[{int(slot)}] = None")
 
 

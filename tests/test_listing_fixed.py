@@ -111,3 +111,26 @@ def test_a_listed_move_of_a_fixed_domain_binds_the_value_listed(tmp_path):
     assert values[("choose", ("two_words", "[1,_0]"))][0] == ("two words", [1, 0])
     same = {a: v for a, v in values.items() if a.name == "pick" or a.args[0] != "5"}
     assert len(same) == 8 and all(len(set(map(repr, v))) == 1 for v in same.values()), values  # the same both ways
+
+
+@pytest.mark.parametrize("game, players, step", [("tic-tac-toe", 2, "play"), ("dark-agent", 4, "act"),
+                                                 ("agent-dog", 4, "play")])
+def test_the_bare_listing_gives_the_actions_of_the_labelled_one(game, players, step):
+    """The flow lists a decision's actions alone (`lister.bare`); labels, `first` and the checked
+    path use the (action, label) walk. Both are written from one walk: the same actions, in order,
+    at every decision of a few games, with the same budget spent."""
+    g = Game.load(game, players=players)
+    seen = 0
+    for st, player in _listings(g, step, seeds=range(2)):
+        pairs, bare = g._list_step(st, player, labels=True), g._list_step(st, player, labels=False, bare=True)
+        assert [a for a, _ in pairs] == bare and all(label for _, label in pairs)
+        lister = g._step_listers[st["flow"]["step"]]
+        spent = []
+        for walk in (lambda c: lister(c, [], False, False), lambda c: lister.bare(c, [])):
+            c = rt.Ctx(st, g.m, player)
+            c.memo = {}
+            walk(c)
+            spent.append(c.budget)
+        assert spent[0] == spent[1]
+        seen += 1
+    assert seen > 5
