@@ -60,7 +60,7 @@ def lister(game, key, actions):
     return f
 
 
-def _write(m, actions, index=None, fixed=True, reuse=None):
+def _write(m, actions, index=None, fixed=True):
     """The lister of `actions`. `index`: check first where each card action's card must be
     (presence.py); by default, unless an observer (coverage.py) counts the requirements and
     functions that each listing runs. `fixed`: a domain that is the same in every state
@@ -68,10 +68,8 @@ def _write(m, actions, index=None, fixed=True, reuse=None):
     made once; without it, computed at each listing as any other (tests compare the two)."""
     if index is None:
         index = getattr(m, "observer", None) is None
-    if reuse is None:  # an observer counts every requirement run
-        reuse = getattr(m, "observer", None) is None
     env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_list": list, "_new": _new_action, "_Action": Action,
-           "_spend_failed": spend_failed, "_len": len, "__builtins__": {}}
+           "_spend_failed": spend_failed, "__builtins__": {}}
     names = {}
 
     def const(v) -> str:
@@ -84,8 +82,7 @@ def _write(m, actions, index=None, fixed=True, reuse=None):
 
     # `_listing` gives (action, label) pairs (labels if `lab`, only the first if `first`); `_bare`,
     # the same walk, gives the actions alone: the flow's listing at each decision
-    source = (_text(actions, index, fixed, const, bare=False, reuse=reuse)
-              + _text(actions, index, fixed, const, bare=True, reuse=reuse))
+    source = _text(actions, index, fixed, const, bare=False) + _text(actions, index, fixed, const, bare=True)
     exec(_compiled(source), env)
     f = env["_listing"]
     f.bare = env["_bare"]
@@ -95,11 +92,11 @@ def _write(m, actions, index=None, fixed=True, reuse=None):
     return f
 
 
-def _text(actions, index, fixed, const, bare: bool, reuse: bool) -> str:
+def _text(actions, index, fixed, const, bare: bool) -> str:
     head = "def _bare(ctx, out):" if bare else "def _listing(ctx, out, lab, first):"
     lines = [head, "    st = ctx.st", f"    used = st[{const('used')}]",
              "    seat = ctx.me.id if ctx.me is not None else None",
-             "    cm = ctx.memo", "    memo = cm if cm is not None else {}", "    loc = st['loc']"]
+             "    memo = ctx.memo if ctx.memo is not None else {}", "    loc = st['loc']"]
     for a in actions:
         ind = "    "
         if a.limit is not None:
@@ -109,14 +106,11 @@ def _text(actions, index, fixed, const, bare: bool, reuse: bool) -> str:
             lines.append(f"{ind}if {_present(a.presence, const)}:")
             ind += "    "
         lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}")
-        kept = {f: reads for f, reads in a.reuse.items() if reuse} if a.reuse else {}
-        for f in kept:
-            lines.append(f"{ind}{const(f)}_kept = {{}}")
         first_checks = a.requires_by_level[0]
         if first_checks:
             lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
             ind += "    "
-        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), bare=bare, kept=kept)
+        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), bare=bare)
     lines.append("    return out")
     return "\n".join(lines) + "\n"
 
@@ -130,7 +124,7 @@ def _present(presence, const) -> str:
     return " or ".join(f"loc[{int(i)}] == {int(zone)}" for i in ids)
 
 
-def _loops(a, i, ind, lines, const, fixed, made=False, bare=False, kept=None):
+def _loops(a, i, ind, lines, const, fixed, made=False, bare=False):
     """The loop of parameter i of definition `a` (and those after it), at indentation `ind`.
     `fixed`: its `a.fixed`, or () to compute every domain; `made`: the action is the loop's
     `made` (made once, when the lister is written); `bare`: the action alone is listed."""
@@ -163,38 +157,9 @@ def _loops(a, i, ind, lines, const, fixed, made=False, bare=False, kept=None):
             lines.append(f"{ind}for v{i}, k{i} in {const(tuple(zip(values, keys)))}:")
     lines.append(f"{ind}    L[{int(slot)}] = v{i}")
     for f in a.requires_by_level[i + 1]:
-        if f in kept:
-            _kept_check(const(f), kept[f], ind + "    ", lines)
-        else:
-            lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
-    _loops(a, i + 1, ind + "    ", lines, const, fixed, made=entry is not None and n == 1, bare=bare, kept=kept)
+        lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
+    _loops(a, i + 1, ind + "    ", lines, const, fixed, made=entry is not None and n == 1, bare=bare)
     lines.append(f"{ind}L[{int(slot)}] = None")
-
-
-def _kept_check(f, reads, ind, lines):
-    """The check `f` of a requirement that reads only the parameters `reads` (not all those bound
-    before it): its value is kept per value of those (cards or cells) for the rest of the listing,
-    in `{f}_kept`: key -> [value, budget a run spends]. A run that adds nothing to the memo
-    (ctx.memo: every function it called was known) spends what any later run spends; otherwise
-    the next run measures it. Once it is known, a later check spends it without running (or
-    runs, to fail where it fails, when less is left): the same values, budget and errors."""
-    key = f"v{reads[0]}" if len(reads) == 1 else "(" + ", ".join(f"v{j}" for j in reads) + ")"
-    lines += [f"{ind}e = {f}_kept.get({key})",
-              f"{ind}if e is not None and e[1] is not None and ctx.budget >= e[1]:",
-              f"{ind}    ctx.budget -= e[1]",
-              f"{ind}    if not e[0]:",
-              f"{ind}        continue",
-              f"{ind}else:",
-              f"{ind}    b0 = ctx.budget",
-              f"{ind}    n0 = _len(cm) if cm is not None else 0",
-              f"{ind}    r = {f}(ctx)",
-              f"{ind}    spent = b0 - ctx.budget if cm is None or _len(cm) == n0 else None",
-              f"{ind}    if e is None:",
-              f"{ind}        {f}_kept[{key}] = [r, spent]",
-              f"{ind}    elif spent is not None:",
-              f"{ind}        e[1] = spent",
-              f"{ind}    if not r:",
-              f"{ind}        continue"]
 
 
 __all__ = ["step_lister", "window_lister"]

@@ -37,7 +37,6 @@ class ActionDef:
     requires_by_level: list = field(default_factory=list)  # checks to run once i parameters are bound
     static_false: list = field(default_factory=list)  # requirements false by the options alone
     presence: tuple | None = None  # (card ids, zone id or zone ids by seat): where its card must be (presence.py)
-    reuse: dict = field(default_factory=dict)  # requirement -> the parameters it reads, when a listing may keep its value (listing.py)
     fixed: tuple = ()  # per parameter: (values, where, what, value by key) when its domain is the same in every state, else None
 
     def __post_init__(self):

@@ -7,7 +7,6 @@ from __future__ import annotations
 from .. import limits as lim
 from .. import runtime as rt
 from ..dsl import ast as A
-from ..dsl.analysis import facts
 from ..dsl.scope import Scope, did_you_mean
 from ..dsl.parser import parse
 from ..model import Card, Zone, key_of, label_of
@@ -248,7 +247,6 @@ class CompiledRules:
                 fixed[len(compiled_params) - 1] = (values, snip.src.locate(1, 1),
                                                    f"the values of parameter `{pname}`", by_key)
         requires = []
-        reuse = {}  # a requirement -> the parameters it reads, when they are not all those bound before it
         req_srcs = []  # the requirements' texts (presence.py)
         static_false = []
         failed = False
@@ -276,9 +274,6 @@ class CompiledRules:
                 # check a requirement as soon as the parameters it reads are bound
                 used = _names_in(parse(snip.src, "expr"))
                 level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
-                reads = tuple(k for k, (p, _) in enumerate(params) if p in used)
-                if self._reusable(reads, level, [kinds.get(scope.slots[params[k][0]]) for k in reads], tree):
-                    reuse[f] = reads
                 if self._is_static(parse(snip.src, "expr")):
                     try:
                         if not f(rt.Ctx({}, self)):
@@ -311,20 +306,10 @@ class CompiledRules:
         a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
                       label, effect, scope.size, spec.get("section", ""), who)
         a.static_false = static_false
-        a.reuse = reuse
         a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
         a.presence = presence(self, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,
                               scope=scope)
         return a
-
-    def _reusable(self, reads, level, read_kinds, tree) -> bool:
-        """Whether a listing may keep a requirement's value per value of the parameters it reads
-        (listing.py): it skips a parameter bound before it, those it reads hold cards or cells
-        (known by identity), and it neither rolls nor shuffles, even through a function."""
-        if len(reads) == level or any(k not in ("card", "cell") for k in read_kinds):
-            return False
-        return not any(c in self._IMPURE or (c in self.function_defs and not self._is_pure(c))
-                       for c in facts(tree).calls)
 
     def _copy_in(self, zonef, card, where):
         """The domain of `this` for a card action with `from:`: the first copy of the card in that
