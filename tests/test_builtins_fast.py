@@ -33,3 +33,47 @@ def test_zone_attributes_written_out_give_what_their_handlers_give():
         expected = [_ZONE_ATTRS[name](ctx, z) for z in g.m.cells]
         assert g.evaluate(st, f"[c.{name} for c in cells]") == expected, name
     assert len({z.capacity for z in g.m.cells}) > 1 and 0 < sum(_ZONE_ATTRS["full"](ctx, z) for z in g.m.cells)
+
+
+def test_distinct_of_numbers_goes_the_short_way_with_the_same_values(monkeypatch):
+    from interpreter.dsl import ops
+
+    def general(vs):  # what `distinct` gives for any list (each value once, sorted by `_sort_key`)
+        out, seen = [], set()
+        for v in vs:
+            k = (type(v), v.id) if hasattr(v, "id") else v
+            if k not in seen:
+                seen.add(k)
+                out.append(v)
+        return sorted(out, key=ops._sort_key)
+
+    cases = [[], [2, 5, 2], [6, 1, 2, 3, 4, 5, 1, 2], [-3, 0, -3, 7]]
+    for vs in cases:
+        assert ops._distinct(list(vs)) == general(vs)
+    mixed = [True, 1, 0, False, 2]  # yes/no: the general way
+    assert ops._distinct(mixed) == general(mixed) == [0, True, 2]
+
+    def no_key(v):
+        raise AssertionError("numbers only: no key per value")
+    monkeypatch.setattr(ops, "_sort_key", no_key)
+    assert ops._distinct([3, 1, 3, 2]) == [1, 2, 3]
+
+
+def test_an_aggregate_of_a_list_spends_its_length_and_reports_as_before(mini):
+    import pytest
+
+    from interpreter.dsl.generated import _aggregate_of
+    from interpreter.dsl.ops import _AGGREGATES
+
+    def not_for_lists(v, loc):
+        raise AssertionError("a list is gone through as it is")
+    ctx = rt.Ctx({}, mini.m)
+    ctx.budget = 10
+    assert _aggregate_of(ctx, _AGGREGATES["distinct"], [3, 1, 3], "distinct", None, not_for_lists, len) == [1, 3]
+    assert ctx.budget == 7
+    assert _aggregate_of(ctx, _AGGREGATES["sum"], (1, 2), "sum", None, lambda v, loc: v, len) == 3
+    assert ctx.budget == 5
+    with pytest.raises(rt.RuleRuntimeError, match="`max` cannot combine"):
+        _aggregate_of(ctx, _AGGREGATES["max"], [1, "a"], "max", None, not_for_lists, len)
+    with pytest.raises(rt.RuleRuntimeError, match="distinct"):  # over the budget: where and what
+        _aggregate_of(ctx, _AGGREGATES["distinct"], [1] * 9, "distinct", None, not_for_lists, len)

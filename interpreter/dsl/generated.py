@@ -60,19 +60,29 @@ def _compare_const_slow(a, v, op, loc):
 def _aggregate(agg, values, fname, loc):
     try:
         return agg(values)
-    except rt.RuleRuntimeError as e:
-        raise rt.relocate(e, loc) from None
-    except TypeError:
-        raise rt.RuleRuntimeError(f"`{fname}` cannot combine {label_of(values)}", loc) from None
+    except (rt.RuleRuntimeError, TypeError) as e:
+        raise _aggregate_failed(e, values, fname, loc) from None
+
+
+def _aggregate_failed(e, values, fname, loc):
+    if isinstance(e, rt.RuleRuntimeError):
+        return rt.relocate(e, loc)
+    return rt.RuleRuntimeError(f"`{fname}` cannot combine {label_of(values)}", loc)
 
 
 def _aggregate_of(ctx, agg, v, fname, loc, iterable, size):
-    values = iterable(v, loc)
-    b = ctx.budget - size(values)
-    ctx.budget = b
+    if type(v) is list:  # the frequent case: what `iterable` and `size` give for a list, at once
+        values = v
+        ctx.budget = b = ctx.budget - len(v)
+    else:
+        values = iterable(v, loc)
+        ctx.budget = b = ctx.budget - size(values)
     if b < 0:
         spend_failed(ctx, loc, f"`{fname}`")
-    return _aggregate(agg, values, fname, loc)
+    try:
+        return agg(values)
+    except (rt.RuleRuntimeError, TypeError) as e:
+        raise _aggregate_failed(e, values, fname, loc) from None
 
 
 def _extreme(fn, values):

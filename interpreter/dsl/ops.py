@@ -94,7 +94,6 @@ _AGGREGATES = {
     "min": _agg(min, None),
     "any": lambda vs: any(vs),
     "all": lambda vs: all(vs),
-    "distinct": lambda vs: _distinct(vs),
     "list": list,
 }
 
@@ -108,6 +107,12 @@ def _sort_key(v):
 
 
 def _distinct(vs):
+    if type(vs) is list:  # numbers only (columns, rows): the same values in the same order, at once
+        for v in vs:
+            if type(v) is not int:
+                break
+        else:
+            return sorted(set(vs))
     out = []
     seen = set()
     for v in vs:
@@ -116,5 +121,8 @@ def _distinct(vs):
             seen.add(k)
             out.append(v)
     return sorted(out, key=_sort_key)
+
+
+_AGGREGATES["distinct"] = _distinct
 
 
