@@ -221,6 +221,11 @@ def _tagged_cells(ctx, tag):
         return ctx.m.tagged_cells(tag)
 
 
+# built-ins whose value depends on the match and their arguments alone, never on the state, and
+# which spend no budget: with text arguments written in the rules, a constant of the match (codegen)
+OF_THE_MATCH = frozenset({_tagged_cells})
+
+
 def _chosen_shuffle(ctx, coll):
     items = list(_coll(ctx, coll))
     from .chance import shuffle_list

@@ -77,3 +77,20 @@ def test_an_aggregate_of_a_list_spends_its_length_and_reports_as_before(mini):
         _aggregate_of(ctx, _AGGREGATES["max"], [1, "a"], "max", None, not_for_lists, len)
     with pytest.raises(rt.RuleRuntimeError, match="distinct"):  # over the budget: where and what
         _aggregate_of(ctx, _AGGREGATES["distinct"], [1] * 9, "distinct", None, not_for_lists, len)
+
+
+def test_a_builtin_of_the_match_with_a_written_text_is_a_constant_of_the_match():
+    from interpreter.dsl.codegen import source_of
+    from interpreter.dsl.scope import Scope
+    from interpreter.engine import Game
+    from interpreter.yamlio import SourceText
+    g = Game.load("dark-agent", players=4)
+    m = g.m
+    ctx = rt.Ctx(g.new_game(seed=1), m)
+    tag = sorted({t for z in m.cells for t in z.tags})[0]
+    f = m.compiler.expr(SourceText.plain(f'tagged_cells("{tag}")'), Scope([]))
+    assert "ctx," not in source_of(f) and "return _k" in source_of(f)  # no call: the match's list
+    assert f(ctx) is m.tagged_cells(tag) and f(ctx) == [z for z in m.cells if tag in z.tags] != []
+    f = m.compiler.expr(SourceText.plain("tagged_cells(t)"), Scope(["t"]))  # a value known when it runs
+    ctx.locals = [tag]
+    assert "ctx," in source_of(f) and f(ctx) is m.tagged_cells(tag)

@@ -509,7 +509,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
             return f"_zone_of({self.const(zfam)}, {args[0]}, {self.const(fname)}, {self.const(loc)})"
         builtin = m.builtin_function(fname)
         if builtin is not None:
-            from ..builtins import _cell
+            from ..builtins import OF_THE_MATCH, _cell
             fn, arity = builtin
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
@@ -517,6 +517,8 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
             end = self._end_card(fname, fn, argnodes, args, scope)
             if end is not None:
                 return end
+            if fn in OF_THE_MATCH and all(type(a) is A.Str for a in argnodes):  # a constant of the match
+                return self.const(fn(rt.Ctx({}, m), *[self.c.string(a.token) for a in argnodes]))
             if fname == "cell" and len(args) == 2 and fn is _cell:
                 shifted = self._cell_shifted(argnodes, scope)
                 if shifted is not None:
