@@ -115,8 +115,8 @@ def _hand_of_p2(g):
 
 
 def test_a_pending_choice_is_decoded_and_keyed_once_per_decision(thief, monkeypatch):
-    """Listing, verifying and applying a choice share its options and their keys (engine._options)."""
-    import interpreter.engine as engine
+    """Listing, verifying and applying a choice share its options and their keys (legality._options)."""
+    import interpreter.legality as engine
     from interpreter.model import Action
     g = thief
     st = g.apply(g.new_game(seed=1), "rummage")
