@@ -288,7 +288,6 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
     """Constant spends of the budget one after the other (written-out loops, one in another) are
     one subtraction; when the budget runs out they are replayed: the same error, at the same
     position, with the same budget left, as the spends one by one."""
-    from interpreter import runtime as rt
     from interpreter.dsl import codegen
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
@@ -298,15 +297,7 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
 
     def outcomes():
         f, src = compiled(g, text)
-        seen = []
-        for budget in range(0, 30):
-            ctx = rt.Ctx(st, g.m, g.m.seats[0])
-            ctx.locals, ctx.budget = [None] * 8, budget
-            try:
-                seen.append(("value", f(ctx), ctx.budget))
-            except RuleRuntimeError as e:
-                seen.append(("error", str(e), ctx.budget))
-        return src, seen
+        return src, [_outcome(f, st, g, budget) for budget in range(0, 30)]
     src, merged = outcomes()
     assert "_spend_seq(" in src and src.count("_spend_failed(") == 1  # the loop over cells alone
     assert {kind for kind, _, _ in merged} == {"value", "error"}
@@ -316,11 +307,22 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
     assert merged == one_by_one
 
 
+def _outcome(f, st, g, budget):
+    """What expression `f` gives in `st` for the first seat with `budget` steps: ("value", v, left)
+    or ("error", message, left)."""
+    from interpreter import runtime as rt
+    ctx = rt.Ctx(st, g.m, g.m.seats[0])
+    ctx.locals, ctx.budget = [None] * 8, budget
+    try:
+        return ("value", f(ctx), ctx.budget)
+    except RuleRuntimeError as e:
+        return ("error", str(e), ctx.budget)
+
+
 def test_a_test_known_true_by_the_loops_condition_is_left_out(monkeypatch):
     """In a loop over `c in X where C`, a written-out `all` in place tests C again (its first
     cell is c itself): that test is left out, nothing having been called since C; the same
     values and budgets as with it."""
-    from interpreter import runtime as rt
     from interpreter.dsl import loops
     from interpreter.engine import clone
     g = Game.load("tic-tac-toe")
@@ -333,16 +335,7 @@ def test_a_test_known_true_by_the_loops_condition_is_left_out(monkeypatch):
 
     def outcomes():
         f, src = compiled(g, text)
-        seen = []
-        for st in states:
-            for budget in (10_000, 30, 45):
-                ctx = rt.Ctx(st, g.m, g.m.seats[0])
-                ctx.locals, ctx.budget = [None] * 8, budget
-                try:
-                    seen.append(("value", f(ctx), ctx.budget))
-                except RuleRuntimeError as e:
-                    seen.append(("error", str(e), ctx.budget))
-        return src, seen
+        return src, [_outcome(f, st, g, budget) for st in states for budget in (10_000, 30, 45)]
     src, left_out = outcomes()
     assert src.count("== ctx.me") == 1 + 4 * 2, src  # the where's, then the 2nd and 3rd cell of each line
     monkeypatch.setattr(loops, "_shape", lambda t: object())  # no two texts of one shape
