@@ -11,11 +11,14 @@ once per step (on first use) as Python source, in the way dsl/codegen.py writes 
         if used.get(_k2, 0) < 1:                          # a definition under its limit this turn
             ctx.locals = L = [None] * 3
             if _k3(ctx):                                  # its requirements that read no parameter
-                for v0, k0 in _zip(*_arg_keys(_m, st, seat, _list(_k4(ctx) or ()), memo)):
+                for v0, k0 in _zip(*_arg_keys(_m, st, seat, _k4(ctx) or (), memo)):
                     L[0] = v0
                     if not _k5(ctx):                      # those that read the first one
                         continue
-                    out.append((_new(_Action, (_k2, (k0,))), _k6(ctx) if lab else None))
+                    act = _k7.get(k0)                     # its actions, made once per arguments
+                    if act is None:
+                        act = _made(_k7, k0, _k2, (k0,))
+                    out.append((act, _k6(ctx) if lab else None))
                     if first:
                         return out
                 L[0] = None
@@ -25,7 +28,9 @@ once per step (on first use) as Python source, in the way dsl/codegen.py writes 
 A domain that is the same in every state and holds no card (`cells`, `players`, `columns`, a
 constant list: `ActionDef.fixed`) is not computed: the loop runs over its (value, key) pairs,
 made when the lister is written, after spending the budget its values would have spent; with
-one parameter, over (value, key, action) triples, so that its actions are made once too.
+one parameter, over (value, key, action) triples, so that its actions are made once too. Any
+other action is made once per arguments and kept by its definition (`_made`, at most `_KEPT`):
+building an Action (a tuple subclass) costs more than finding it.
 
 It walks the definitions as a player reads them (the same order, the same requirements at the same
 parameter, the same budget spent by domains and requirements), without walking data: each
@@ -68,8 +73,8 @@ def _write(m, actions, index=None, fixed=True):
     made once; without it, computed at each listing as any other (tests compare the two)."""
     if index is None:
         index = getattr(m, "observer", None) is None
-    env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_list": list, "_new": _new_action, "_Action": Action,
-           "_spend_failed": spend_failed, "__builtins__": {}}
+    env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_spend_failed": spend_failed, "_made": _made,
+           "__builtins__": {}}
     names = {}
 
     def const(v) -> str:
@@ -82,7 +87,9 @@ def _write(m, actions, index=None, fixed=True):
 
     # `_listing` gives (action, label) pairs (labels if `lab`, only the first if `first`); `_bare`,
     # the same walk, gives the actions alone: the flow's listing at each decision
-    source = _text(actions, index, fixed, const, bare=False) + _text(actions, index, fixed, const, bare=True)
+    kept = {a.name: {} for a in actions}  # per definition: its actions made so far, by their arguments
+    source = (_text(actions, index, fixed, const, kept, bare=False)
+              + _text(actions, index, fixed, const, kept, bare=True))
     exec(_compiled(source), env)
     f = env["_listing"]
     f.bare = env["_bare"]
@@ -92,7 +99,7 @@ def _write(m, actions, index=None, fixed=True):
     return f
 
 
-def _text(actions, index, fixed, const, bare: bool) -> str:
+def _text(actions, index, fixed, const, kept, bare: bool) -> str:
     head = "def _bare(ctx, out):" if bare else "def _listing(ctx, out, lab, first):"
     lines = [head, "    st = ctx.st", f"    used = st[{const('used')}]",
              "    seat = ctx.me.id if ctx.me is not None else None",
@@ -110,7 +117,7 @@ def _text(actions, index, fixed, const, bare: bool) -> str:
         if first_checks:
             lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
             ind += "    "
-        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), bare=bare)
+        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), kept=kept[a.name], bare=bare)
     lines.append("    return out")
     return "\n".join(lines) + "\n"
 
@@ -124,14 +131,26 @@ def _present(presence, const) -> str:
     return " or ".join(f"loc[{int(i)}] == {int(zone)}" for i in ids)
 
 
-def _loops(a, i, ind, lines, const, fixed, made=False, bare=False):
+def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
     """The loop of parameter i of definition `a` (and those after it), at indentation `ind`.
-    `fixed`: its `a.fixed`, or () to compute every domain; `made`: the action is the loop's
-    `made` (made once, when the lister is written); `bare`: the action alone is listed."""
+    `fixed`: its `a.fixed`, or () to compute every domain; `kept`: the definition's actions made
+    so far, by their arguments (a dict); `made`: the action is the loop's `made` (made once, when
+    the lister is written); `bare`: the action alone is listed."""
     n = len(a.params)
     if i == n:
-        keys = "".join(f"k{j}, " for j in range(n))
-        action = "made" if made else f"_new(_Action, ({const(a.name)}, ({keys})))"
+        if made:
+            action = "made"
+        elif n == 0:
+            action = const(Action(a.name, ()))
+        else:  # made once per arguments, then found by them (Actions are immutable tuples)
+            action, d = "act", const(kept)
+            if n == 1:
+                lines += [f"{ind}act = {d}.get(k0)", f"{ind}if act is None:",
+                          f"{ind}    act = _made({d}, k0, {const(a.name)}, (k0,))"]
+            else:
+                keys = "".join(f"k{j}, " for j in range(n))
+                lines += [f"{ind}act = {d}.get(t := ({keys}))", f"{ind}if act is None:",
+                          f"{ind}    act = _made({d}, t, {const(a.name)}, t)"]
         if bare:
             lines.append(f"{ind}out.append({action})")
             return
@@ -158,8 +177,19 @@ def _loops(a, i, ind, lines, const, fixed, made=False, bare=False):
     lines.append(f"{ind}    L[{int(slot)}] = v{i}")
     for f in a.requires_by_level[i + 1]:
         lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
-    _loops(a, i + 1, ind + "    ", lines, const, fixed, made=entry is not None and n == 1, bare=bare)
+    _loops(a, i + 1, ind + "    ", lines, const, fixed, kept, made=entry is not None and n == 1, bare=bare)
     lines.append(f"{ind}L[{int(slot)}] = None")
+
+
+_KEPT = 4096  # actions kept per definition, at most (a domain of many values lists its actions afresh)
+
+
+def _made(kept: dict, key, name: str, args: tuple) -> Action:
+    """The action `name args`, made and kept under `key`."""
+    if len(kept) >= _KEPT:
+        kept.clear()
+    act = kept[key] = _new_action(Action, (name, args))
+    return act
 
 
 __all__ = ["step_lister", "window_lister"]
