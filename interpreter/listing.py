@@ -104,15 +104,21 @@ def _text(actions, index, fixed, const, kept, bare: bool) -> str:
     lines = [head, "    st = ctx.st", f"    used = st[{const('used')}]",
              "    seat = ctx.me.id if ctx.me is not None else None",
              "    memo = ctx.memo if ctx.memo is not None else {}", "    loc = st['loc']"]
+    zones = {}  # zone ids by seat (presence) -> the local naming the deciding seat's one (None: no seat)
+    for a in actions:
+        if index and a.presence is not None and type(a.presence[1]) is tuple and const(a.presence[1]) not in zones:
+            z = zones[const(a.presence[1])] = f"z{len(zones)}"
+            lines.append(f"    {z} = {const(a.presence[1])}[seat] if seat is not None else None")
     for a in actions:
         ind = "    "
         if a.limit is not None:
             lines.append(f"{ind}if used.get({const(a.name)}, 0) < {int(a.limit)}:")
             ind += "    "
         if index and a.presence is not None:
-            lines.append(f"{ind}if {_present(a.presence, const)}:")
+            lines.append(f"{ind}if {_present(a.presence, const, zones)}:")
             ind += "    "
-        lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}")
+        # no slot: nothing reads or writes one, the empty tuple serves
+        lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}" if a.nslots else f"{ind}ctx.locals = ()")
         first_checks = a.requires_by_level[0]
         if first_checks:
             lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
@@ -122,12 +128,13 @@ def _text(actions, index, fixed, const, kept, bare: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _present(presence, const) -> str:
-    """The test that one of the card ids lies in the zone (a zone id, or zone ids by seat)."""
+def _present(presence, const, zones) -> str:
+    """The test that one of the card ids lies in the zone (a zone id, or zone ids by seat: the
+    deciding seat's one is the local `zones[...]`, None with no seat, when nothing is known)."""
     ids, zone = presence
-    if type(zone) is tuple:  # a zone of the deciding seat: with no seat, nothing is known
-        rest = "".join(f" or loc[{int(i)}] == z" for i in ids[1:])
-        return f"seat is None or ((z := {const(zone)}[seat]) == loc[{int(ids[0])}]{rest})"
+    if type(zone) is tuple:
+        z = zones[const(zone)]
+        return "".join(f"loc[{int(i)}] == {z} or " for i in ids) + f"{z} is None"
     return " or ".join(f"loc[{int(i)}] == {int(zone)}" for i in ids)
 
 
