@@ -25,6 +25,8 @@ once per step (on first use) as Python source, in the way dsl/codegen.py writes 
         ...
         return out
 
+A domain computed in the state is checked in the text as `_domain` (rules.py) checks it: a list
+spends one step per value, anything else goes through `domain_other` (the same errors).
 A domain that is the same in every state and holds no card (`cells`, `players`, `columns`, a
 constant list: `ActionDef.fixed`) is not computed: the loop runs over its (value, key) pairs,
 made when the lister is written, after spending the budget its values would have spent; with
@@ -39,6 +41,7 @@ text holds only generated names and integers; every value (names, checks, domain
 """
 from __future__ import annotations
 
+from .definition.rules import domain_other
 from .dsl.codegen import _compiled
 from .handles import arg_keys
 from .limits import spend_failed
@@ -74,6 +77,7 @@ def _write(m, actions, index=None, fixed=True):
     if index is None:
         index = getattr(m, "observer", None) is None
     env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_spend_failed": spend_failed, "_made": _made,
+           "_type": type, "_len": len, "_list": list, "_domain_other": domain_other,
            "__builtins__": {}}
     names = {}
 
@@ -167,8 +171,16 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         return
     _, slot, dom = a.params[i]
     entry = fixed[i] if i < len(fixed) else None
-    if entry is None:
+    compiled = getattr(dom, "compiled", None)
+    if entry is None and compiled is None:
         lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
+    elif entry is None:  # rules.py `_domain`'s check written in place: a list spends one step per value
+        lines += [f"{ind}d{i} = {const(compiled)}(ctx)", f"{ind}if _type(d{i}) is _list:", f"{ind}    if d{i}:",
+                  f"{ind}        ctx.budget = b = ctx.budget - _len(d{i})", f"{ind}        if b < 0:",
+                  f"{ind}            _spend_failed(ctx, {const(dom.where)}, {const(dom.what)})",
+                  f"{ind}elif d{i} is not None:",
+                  f"{ind}    d{i} = _domain_other(d{i}, {const(dom.pname)}, {const(dom.where)})",
+                  f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, d{i}, memo)) if d{i} else ():"]
     else:
         # the same values in every state, none a card: their keys are the same for every seat
         values, where, what, _ = entry

@@ -158,3 +158,41 @@ def test_a_listed_action_is_made_once_per_arguments_and_found_by_them(monkeypatc
                 made.setdefault(a, a)
     assert n > 10 and {len(a.args) for a in made} >= {0, 1, 2}
     assert found > (1000 if kept > 3 else 10)
+
+
+def test_a_computed_domain_is_checked_in_the_listing_text_as_its_function_checks_it(monkeypatch):
+    """The listing writes `_domain`'s check (rules.py) around the domain's compiled function: the
+    same actions, the same budget spent and, when it runs out, the same error at the same place
+    as the lister that calls `dom` itself (Dark Agent's act and satellites steps)."""
+    g = Game.load("dark-agent", players=4)
+    m = g.m
+    steps = ("act", "satellites")
+    inline = {s: listing._write(m, tuple(m.actions_by_step[s])) for s in steps}
+    assert all("_domain_other(" in f._interpret_source for f in inline.values())
+    for a in m.actions:  # the same domains, called as `dom` (no `compiled` to write in place)
+        monkeypatch.setattr(a, "params", [(p, s, (lambda d: lambda ctx: d(ctx))(d)) for p, s, d in a.params])
+    called = {s: listing._write(m, tuple(m.actions_by_step[s])) for s in steps}
+    assert not any("_domain_other(" in f._interpret_source for f in called.values())
+    n = failed = 0
+    for step in steps:
+        for i, (st, player) in enumerate(_listings(g, step, seeds=range(2))):
+            outcomes = []
+            for f in (inline[step], called[step]):
+                c = rt.Ctx(st, m, player)
+                c.memo = {}
+                outcomes.append((f.bare(c, []), c.budget))
+            assert outcomes[0] == outcomes[1]
+            n += 1
+            if i % 10 == 0:  # the budget runs out at each step of the listing in turn
+                spent = rt.Ctx(st, m, player).budget - outcomes[0][1]
+                for budget in range(0, spent, 3):
+                    errors = []
+                    for f in (inline[step], called[step]):
+                        c = rt.Ctx(st, m, player)
+                        c.memo, c.budget = {}, budget
+                        with pytest.raises(RuleRuntimeError) as e:
+                            f.bare(c, [])
+                        errors.append(str(e.value))
+                    assert errors[0] == errors[1]
+                    failed += "the values of parameter" in errors[0]
+    assert n > 50 and failed > 5
