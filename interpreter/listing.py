@@ -76,7 +76,7 @@ def _write(m, actions, index=None, fixed=True):
     made once; without it, computed at each listing as any other (tests compare the two)."""
     if index is None:
         index = getattr(m, "observer", None) is None
-    env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_spend_failed": spend_failed, "_made": _made,
+    env = {"_m": m, "_arg_keys": arg_keys, "_zip": zip, "_spend_failed": spend_failed, "_made": _made, "_made2": _made2, "_NOTHING": _NOTHING,
            "_type": type, "_len": len, "_list": list, "_domain_other": domain_other,
            "__builtins__": {}}
     names = {}
@@ -158,6 +158,9 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
             if n == 1:
                 lines += [f"{ind}act = {d}.get(k0)", f"{ind}if act is None:",
                           f"{ind}    act = _made({d}, k0, {const(a.name)}, (k0,))"]
+            elif n == 2:  # by the first argument, then the second: no tuple to make for the lookup
+                lines += [f"{ind}act = {d}.get(k0, _NOTHING).get(k1)", f"{ind}if act is None:",
+                          f"{ind}    act = _made2({d}, k0, k1, {const(a.name)})"]
             else:
                 keys = "".join(f"k{j}, " for j in range(n))
                 lines += [f"{ind}act = {d}.get(t := ({keys}))", f"{ind}if act is None:",
@@ -201,6 +204,21 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
 
 
 _KEPT = 4096  # actions kept per definition, at most (a domain of many values lists its actions afresh)
+_KEPT2 = 256  # with two parameters: first arguments kept, and actions kept for each one, at most
+_NOTHING: dict = {}  # the actions of a first argument not met yet (never written)
+
+
+def _made2(kept: dict, k0: str, k1: str, name: str) -> Action:
+    """The action `name k0 k1`, made and kept under k0, then k1."""
+    inner = kept.get(k0)
+    if inner is None:
+        if len(kept) >= _KEPT2:
+            kept.clear()
+        inner = kept[k0] = {}
+    elif len(inner) >= _KEPT2:
+        inner.clear()
+    act = inner[k1] = _new_action(Action, (name, (k0, k1)))
+    return act
 
 
 def _made(kept: dict, key, name: str, args: tuple) -> Action:
