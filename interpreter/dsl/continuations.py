@@ -45,12 +45,15 @@ class Continuations:
         return stamped(scope.src, scope.kind, lambda: self._seq(stmts, scope, k))
 
     def _seq(self, stmts, scope, k):
+        if not stmts:  # nothing to run before k: k itself (a call ending its body returns to k at once)
+            return k
         split = next((i for i, s in enumerate(stmts) if self.suspends(s, scope)), None)
         ret = self.m.ret
         if split is None:
             return self.codegen.statements(stmts, scope, then=[k], stop=ret)
         holder = []  # what follows the statements before the split: compiled after them (their slots first)
-        pre = self.codegen.statements(stmts[:split], scope, then=holder, stop=ret)
+        # (none before the split: the suspending statement is the entry itself)
+        pre = self.codegen.statements(stmts[:split], scope, then=holder, stop=ret) if split else None
         # the rest is compiled first (it is the continuation): declare every name the suspending
         # statement binds, however deep (a choose or a let inside an if, a for, a repeat)
         for sub in stmts[split].walk():
@@ -60,7 +63,7 @@ class Continuations:
                 scope.add(str(sub.name))
         rest = self.seq(stmts[split + 1:], scope, k)
         holder.append(self.cps(stmts[split], scope, rest))
-        return pre
+        return pre or holder[0]
 
     def cps(self, node, scope, rest):
         """A statement that may suspend, followed by `rest`."""
@@ -138,7 +141,7 @@ class Continuations:
                 args = argsf(ctx)
                 ctx.stack.append((kid, ctx.locals))
                 ctx.locals = args + [None] * (nslots - len(args))
-                return entry(ctx)
+                return entry[0](ctx)
             return run
         if t in (A.Do, A.Emit):
             name = str(node.name)
@@ -151,6 +154,22 @@ class Continuations:
             self.check_arity(node, name, len(argfs))
 
             cloc = self.loc(node, scope)
+            # the arguments are the callee's frame as they are (nothing writes into a call's frame:
+            # each body and handler runs in its own, see Linker._disp)
+            if len(argfs) == 1 and nslots == 1:
+                a0, = argfs
+
+                def run(ctx):
+                    args = [a0(ctx)]
+                    b = ctx.budget - 1
+                    ctx.budget = b
+                    if b < 0:
+                        spend_failed(ctx, cloc, f"`{name}`")
+                    ctx.events.append((name, args))
+                    ctx.stack.append((kid, ctx.locals))
+                    ctx.locals = args
+                    return entry[0](ctx)
+                return run
 
             def run(ctx):
                 args = [a(ctx) for a in argfs]
@@ -161,7 +180,7 @@ class Continuations:
                 ctx.events.append((name, args))
                 ctx.stack.append((kid, ctx.locals))
                 ctx.locals = args + [None] * (nslots - len(args))
-                return entry(ctx)
+                return entry[0](ctx)
             return run
         raise CompileError(f"internal: cannot suspend in {t.__name__}", node)
 
