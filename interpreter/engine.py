@@ -222,7 +222,34 @@ class Game(Legality, Flow):
 
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None, bare=False) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`
-        (`bare`: the actions alone)."""
+        (`bare`: the actions alone, `_list_bare`)."""
+        if bare and viewer is None:
+            return self._list_bare(st, player)
+        lister = self._lister(st)
+        if lister is None:
+            return []
+        ctx = rt.Ctx(st, self.m, player)
+        ctx.memo = {}
+        ctx.viewer = viewer
+        if bare:
+            return lister.bare(ctx, [])
+        return lister(ctx, [], labels and not first_only, first_only)
+
+    def _list_bare(self, st, player) -> list:
+        """The legal actions of the current step, with `me` = `player`: what the flow lists at each
+        decision (`_list_step` without labels)."""
+        lister = self._step_listers.get(st["flow"].get("step", 0))
+        if lister is None or lister.capped is not None:
+            lister = self._lister(st)
+            if lister is None:
+                return []
+        ctx = rt.Ctx(st, self.m, player)
+        ctx.memo = {}
+        return lister.bare(ctx, [])
+
+    def _lister(self, st):
+        """The generated listing of the current step (listing.py); None when every definition it
+        lists is limited and used up."""
         i = st["flow"].get("step", 0)
         lister = self._step_listers.get(i)  # also kept by the step's index: no name to look up
         if lister is None:
@@ -236,13 +263,8 @@ class Game(Legality, Flow):
                 if used.get(name, 0) < limit:
                     break
             else:
-                return []
-        ctx = rt.Ctx(st, self.m, player)
-        ctx.memo = {}
-        ctx.viewer = viewer
-        if bare:
-            return lister.bare(ctx, [])
-        return lister(ctx, [], labels and not first_only, first_only)
+                return None
+        return lister
 
     # ---- apply ----------------------------------------------------------------------
 
@@ -309,13 +331,13 @@ class Game(Legality, Flow):
     def _do(self, ctx, a, action: Action, player) -> Step:
         """Do the bound action `a` of the turn's player (or of an open window's seat), then move
         the flow on to the next decision."""
-        st, m = ctx.st, self.m
+        st = ctx.st
         used = st["used"]
         used[a.name] = used.get(a.name, 0) + 1
-        if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
+        if self._windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
             st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
         a.effect(ctx)  # only ever reached from apply_in_place, which guards it (a RecursionError too)
-        if not st["pending"] and m.resets["action"]:
+        if self._action_resets and not st["pending"]:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)

@@ -23,6 +23,8 @@ class Flow(Simultaneous):
         self._skips = any(s.skip is not None for s in m.steps)
         self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
         self._reset_plan = {}  # scope -> the tables of defaults to put back, and the other variables (_reset)
+        self._action_resets = bool(m.resets["action"])  # variables back to their defaults after each action
+        self._windows = bool(m.windows)
         self._on = on = m._handlers["on"]
         # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
         # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
@@ -57,7 +59,7 @@ class Flow(Simultaneous):
         position in it: only the flow does). Anything else goes to `_settle_any`, the whole state
         machine, which makes the same transitions in the same order."""
         st = ctx.st
-        if self.m.windows:
+        if self._windows:
             return self._settle_any(ctx, 0)
         flow = st["flow"]
         seats = self.m.seats
@@ -66,7 +68,7 @@ class Flow(Simultaneous):
         quiet_turns = self._quiet_turns
         quiet_rounds = self._quiet_rounds
         sims = self._sims
-        list_step = self._list_step
+        list_bare = self._list_bare
         check = True  # whether rules ran since the state was last checked for the common path
         for n in range(_MAX_SETTLE):
             if check:
@@ -104,7 +106,7 @@ class Flow(Simultaneous):
             if sims and (steps[i].sim is not None or flow.get("sim")):
                 return self._settle_any(ctx, n)
             player = seats[order[pos]]
-            listed = list_step(st, player, labels=False, bare=True)  # _has_action; listing changes nothing
+            listed = list_bare(st, player)  # _has_action; listing changes nothing
             if listed:
                 self._listed = (st, listed, player)
                 return
@@ -197,7 +199,7 @@ class Flow(Simultaneous):
         stopped in) and the seat that decides there."""
         if player is None:
             return False
-        listed = self._list_step(st, player, labels=False, bare=True)
+        listed = self._list_bare(st, player)
         if listed:
             self._listed = (st, listed, player)
             return True

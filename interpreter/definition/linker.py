@@ -446,8 +446,9 @@ class Linker(Powers):
                 h.direct(ctx)
 
         run_handlers, run_first = self._run_handlers, self._run_first
+        after_plan = self._plan(afters)
 
-        def plain(ctx, args, body=body, afters=afters):
+        def plain(ctx, args, body=body, afters=after_plan):
             saved = ctx.locals
             try:
                 run(ctx, args, body)
@@ -475,7 +476,7 @@ class Linker(Powers):
                     ctx.locals = saved
             self._proc_direct[name] = direct
         elif not self.procedure_suspends(name):
-            def direct(ctx, args, body=body, insteads=insteads, afters=afters):
+            def direct(ctx, args, body=body, insteads=insteads, afters=after_plan):
                 saved = ctx.locals
                 try:
                     if not run_first(ctx, args, insteads) and body is not None:
@@ -529,14 +530,20 @@ class Linker(Powers):
         return False
 
     @staticmethod
-    def _run_handlers(ctx, args, hs):
-        """Handlers that cannot wait for a choice, in order, each in its own frame, when its condition holds."""
+    def _plan(hs) -> tuple:
+        """What `_run_handlers` runs of handlers `hs`: (condition, direct entry, the frame's padding)."""
+        return tuple((h.cond, h.direct, [None] * (h.nslots - h.nargs)) for h in hs)
+
+    @staticmethod
+    def _run_handlers(ctx, args, plan):
+        """Handlers that cannot wait for a choice (their `_plan`), in order, each in its own frame,
+        when its condition holds."""
         saved = ctx.locals
         try:
-            for h in hs:
-                ctx.locals = args + [None] * (h.nslots - h.nargs)
-                if h.cond is None or h.cond(ctx):
-                    h.direct(ctx)
+            for cond, direct, pad in plan:
+                ctx.locals = args + pad
+                if cond is None or cond(ctx):
+                    direct(ctx)
         finally:
             ctx.locals = saved
 
@@ -548,8 +555,8 @@ class Linker(Powers):
         if keyed is not None:
             slot, table, others = keyed
             # card -> (the handlers to visit, whether one of them may wait for a choice)
-            table = {card: (sel, any(h.direct is None for h in sel)) for card, sel in table.items()}
-            otherwise = (others, any(h.direct is None for h in others))
+            table = {card: (self._plan(sel), any(h.direct is None for h in sel)) for card, sel in table.items()}
+            otherwise = (self._plan(others), any(h.direct is None for h in others))
             ret = self.ret
 
             def select(args):
@@ -572,7 +579,7 @@ class Linker(Powers):
                 return ret(ctx)
             self._event_cps[name][0] = entry
         if not self.event_suspends(name):
-            hs = tuple(hs)
+            hs = self._plan(hs)
             if keyed is not None:
                 def direct(ctx, args):
                     run(ctx, args, select(args)[0])
