@@ -103,7 +103,10 @@ class Continuations:
 
             def start(ctx):
                 items = list(self.iterable_at(collf(ctx), floc))
-                rt.spend(ctx, len(items) + 1, floc, f"`for` over {len(items):,} items")
+                b = ctx.budget - len(items) - 1  # rt.spend, its text written only when it fails
+                ctx.budget = b
+                if b < 0:
+                    spend_failed(ctx, floc, f"`for` over {len(items):,} items")
                 ctx.locals[lst] = items
                 ctx.locals[idx] = 0
                 return loop(ctx)
