@@ -222,34 +222,7 @@ class Game(Legality, Flow):
 
     def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None, bare=False) -> list:
         """The legal (Action, label) pairs of the current step's actions, with `me` = `player`
-        (`bare`: the actions alone, `_list_bare`)."""
-        if bare and viewer is None:
-            return self._list_bare(st, player)
-        lister = self._lister(st)
-        if lister is None:
-            return []
-        ctx = rt.Ctx(st, self.m, player)
-        ctx.memo = {}
-        ctx.viewer = viewer
-        if bare:
-            return lister.bare(ctx, [])
-        return lister(ctx, [], labels and not first_only, first_only)
-
-    def _list_bare(self, st, player) -> list:
-        """The legal actions of the current step, with `me` = `player`: what the flow lists at each
-        decision (`_list_step` without labels)."""
-        lister = self._step_listers.get(st["flow"].get("step", 0))
-        if lister is None or lister.capped is not None:
-            lister = self._lister(st)
-            if lister is None:
-                return []
-        ctx = rt.Ctx(st, self.m, player)
-        ctx.memo = {}
-        return lister.bare(ctx, [])
-
-    def _lister(self, st):
-        """The generated listing of the current step (listing.py); None when every definition it
-        lists is limited and used up."""
+        (`bare`: the actions alone)."""
         i = st["flow"].get("step", 0)
         lister = self._step_listers.get(i)  # also kept by the step's index: no name to look up
         if lister is None:
@@ -263,8 +236,13 @@ class Game(Legality, Flow):
                 if used.get(name, 0) < limit:
                     break
             else:
-                return None
-        return lister
+                return []
+        ctx = rt.Ctx(st, self.m, player)
+        ctx.memo = {}
+        ctx.viewer = viewer
+        if bare:
+            return lister.bare(ctx, [])
+        return lister(ctx, [], labels and not first_only, first_only)
 
     # ---- apply ----------------------------------------------------------------------
 

@@ -68,7 +68,7 @@ class Flow(Simultaneous):
         quiet_turns = self._quiet_turns
         quiet_rounds = self._quiet_rounds
         sims = self._sims
-        list_bare = self._list_bare
+        list_step = self._list_step
         check = True  # whether rules ran since the state was last checked for the common path
         for n in range(_MAX_SETTLE):
             if check:
@@ -106,7 +106,7 @@ class Flow(Simultaneous):
             if sims and (steps[i].sim is not None or flow.get("sim")):
                 return self._settle_any(ctx, n)
             player = seats[order[pos]]
-            listed = list_bare(st, player)  # _has_action; listing changes nothing
+            listed = list_step(st, player, labels=False, bare=True)  # _has_action; listing changes nothing
             if listed:
                 self._listed = (st, listed, player)
                 return
@@ -199,7 +199,7 @@ class Flow(Simultaneous):
         stopped in) and the seat that decides there."""
         if player is None:
             return False
-        listed = self._list_bare(st, player)
+        listed = self._list_step(st, player, labels=False, bare=True)
         if listed:
             self._listed = (st, listed, player)
             return True
