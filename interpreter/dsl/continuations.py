@@ -150,29 +150,13 @@ class Continuations:
             name = str(node.name)
             argfs = self.args(node.args, scope)
             if t is A.Do:
-                entry, nslots = (m.procedure_entry_cps_plain if node.unpreventable else m.procedure_entry_cps)(name)
+                entry, _ = (m.procedure_entry_cps_plain if node.unpreventable else m.procedure_entry_cps)(name)
             else:
-                entry, nslots = m.event_entry_cps(name)
+                entry, _ = m.event_entry_cps(name)
             kid = m.register(rest)
             self.check_arity(node, name, len(argfs))
 
             cloc = self.loc(node, scope)
-            # the arguments are the callee's frame as they are (nothing writes into a call's frame:
-            # each body and handler runs in its own, see Linker._disp)
-            if len(argfs) == 1 and nslots == 1:
-                a0, = argfs
-
-                def run(ctx):
-                    args = [a0(ctx)]
-                    b = ctx.budget - 1
-                    ctx.budget = b
-                    if b < 0:
-                        spend_failed(ctx, cloc, f"`{name}`")
-                    ctx.events.append((name, args))
-                    ctx.stack.append((kid, ctx.locals))
-                    ctx.locals = args
-                    return entry[0](ctx)
-                return run
 
             def run(ctx):
                 args = [a(ctx) for a in argfs]
@@ -182,7 +166,10 @@ class Continuations:
                     spend_failed(ctx, cloc, f"`{name}`")
                 ctx.events.append((name, args))
                 ctx.stack.append((kid, ctx.locals))
-                ctx.locals = args + [None] * (nslots - len(args))
+                # the arguments (as many as the parameters: check_arity) are the callee's frame as
+                # they are: nothing writes into a call's frame, each body and handler runs in its
+                # own (Linker._disp, _run_handlers)
+                ctx.locals = args
                 return entry[0](ctx)
             return run
         raise CompileError(f"internal: cannot suspend in {t.__name__}", node)
