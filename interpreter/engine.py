@@ -301,7 +301,7 @@ class Game(Legality, Flow):
             self._sim_record(ctx, a)
         else:
             return self._do(ctx, a, action, player)
-        if not st["pending"]:
+        if self._action_resets and not st["pending"]:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)

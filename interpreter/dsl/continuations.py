@@ -205,7 +205,7 @@ class Continuations:
                 "me": ctx.me.id if ctx.me is not None else None,
                 "prompt": prompt(ctx),
                 "optional": optional,
-                "options": rt.encode(list(opts)),
+                "options": rt.encode(opts),  # a new list
                 "locals": rt.encode(ctx.locals),
                 "stack": [[k, rt.encode(loc)] for k, loc in ctx.stack],
             })
