@@ -40,6 +40,7 @@ from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
 from .known import _PLAIN, Known, _IntKind, _Text
 from .loops import Loops
+from .repeated import Repeated
 from .shortcuts import Shortcuts, _merge_spends, _used
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
@@ -69,7 +70,7 @@ def source_of(f) -> str | None:
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen(Known, Loops, Statements, Shortcuts):
+class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
     """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
@@ -78,7 +79,8 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
 
     # ---- one expression -> one function ----------------------------------------------------
 
-    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced")
+    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
+              "avail", "_chain", "shared_temps", "loops_written")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -123,6 +125,9 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
+        self.avail, self._chain = None, False  # reads shared in the region being written (repeated.py)
+        self.shared_temps: set = set()
+        self.loops_written = 0
 
     def _caller(self, lines, size, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -203,7 +208,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
                 local = f"_vt{i}"
                 body = [b.replace(read, local) for b in body]
                 hoisted.append(f"{local} = {read}")
-        body = _merge_spends(hoisted + body)
+        body = _merge_spends(hoisted + self.unshared(body))
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
@@ -232,7 +237,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
 
     # ---- dispatch -------------------------------------------------------------------------
 
-    def x(self, node, scope) -> str:
+    def write(self, node, scope) -> str:
         method = _WRITERS.get(type(node))
         if method is None:
             raise CompileError(f"internal: not an expression: {type(node).__name__}", node)
@@ -310,7 +315,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
                  and "me" not in scope.slots and "me" not in scope.inlined)
         name = str(node.name)
         kind = self.kind_of(obj, scope)
-        o = self.x(obj, scope)
+        o = self.xc(obj, scope)
         get = m.attr_handlers(name)[3]
         if get is None:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
@@ -321,16 +326,16 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
                 return f"{o}.attrs[{self.const(name)}]"  # every cell of the grid has both (known.py)
             text = self._attr_text("zv", name, o)
             if text is not None:
-                return text
+                return self.shared(o, name, text)
         if kind == "card" and _PLAIN.fullmatch(o):  # a card, never none, read from a local: nothing to test
             text = self._attr_text("cv", name, o)
             if text is not None:
-                return text
+                return self.shared(o, name, text)
         if kind in ("zv", "cv", "pv", "cell", "card"):
             t = self.tmp()
             text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
-                return f"({text} if ({t} := {o}) is not None else None)"
+                return self.shared(o, name, f"({text} if ({t} := {o}) is not None else None)")
         loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
@@ -425,9 +430,9 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
             some = self.g_some_where(where, scope)  # whether it has an item: stop at the first one
             if some is not None:
                 return f"(not {some})" if op == "==" else some
-        a = self.x(node.left, scope)
+        a = self.xc(node.left, scope)
         is_const, v = self.c.constant_of(node.right)
-        b = self.x(node.right, scope)
+        b = self.xc(node.right, scope)
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
@@ -452,7 +457,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         return f"(not {call})" if node.negated else call
 
     def g_is_tag(self, node, scope):
-        o = self.x(node.obj, scope)
+        o = self.xc(node.obj, scope)
         tag = str(node.tag)
         if tag not in self.m.all_tags:
             raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.m.all_tags)
@@ -463,13 +468,13 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         return f"({self.const(tag)} {test} (_getattr({o}, 'tags', None) or _EMPTY))"
 
     def g_not(self, node, scope):
-        return f"(not {self.x(node.operand, scope)})"
+        return f"(not {self.xc(node.operand, scope)})"
 
     def g_and(self, node, scope):
-        return f"({self.x(node.left, scope)} and {self.x(node.right, scope)})"
+        return self.run_of(node, scope, A.And, "and")
 
     def g_or(self, node, scope):
-        return f"({self.x(node.left, scope)} or {self.x(node.right, scope)})"
+        return self.run_of(node, scope, A.Or, "or")
 
     def g_ternary(self, node, scope):
         a, cnd, b = self.x(node.then, scope), self.x(node.cond, scope), self.x(node.otherwise, scope)
@@ -489,9 +494,9 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
             if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
                 inline = m.inline_body(fname, loops=True)
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
-                return self._inline(inline, [self.x(a, scope) for a in argnodes],
+                return self._inline(inline, [self.arg_read(a, scope) for a in argnodes],
                                     [self.kind_of(a, scope) for a in argnodes], scope)
-            args = "".join(", " + self.x(a, scope) for a in argnodes)
+            args = "".join(", " + self.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
             holder = m.direct_caller(fname, len(argnodes), node)
             if holder is not None:  # its generated `_call`, once it is compiled
                 return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
@@ -553,7 +558,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
         inner.inlined_kinds = dict(zip(params, kinds))
         try:
-            return stamped(src, "expr", lambda: self.x(tree, inner))
+            return stamped(src, "expr", lambda: self.xc(tree, inner))  # evaluated where the call is
         finally:
             scope.size = max(scope.size, inner.size)
 

@@ -60,6 +60,7 @@ class Loops:
         range, in place of the loop). `slot`: the local the item is put in (body_lines[0]), read
         in the body from the loop's own variable (the helpers it calls read the local)."""
         name = f"_g{next(self.names)}"
+        self.loops_written = self.__dict__.get("loops_written", 0) + 1  # it may write locals (repeated.py)
         if slot is not None:
             read = f"L[{int(slot)}]"
             body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]

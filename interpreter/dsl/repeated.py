@@ -1,0 +1,121 @@
+"""Reads repeated in one expression, computed once (a part of ExprCodegen, codegen.py).
+
+`not c.empty and not c.card.activated and (c.card.face_down or not f(c.card))` reads `c.card`
+three times. The first read is written `(_t5 := <the read>)` and the later ones `_t5`, when the
+first is sure to have been computed by then:
+
+- a *region* is the text of one `x()` call and of the parts its writer asks for with `xc()`: the
+  parts that are evaluated, in the order they are written, whenever the whole is (the operand of
+  `not`, both sides of a comparison, the object of an attribute, the left side of `and`/`or`, the
+  arguments of a content function's call);
+- a part evaluated only sometimes (the right sides of a run of `and`/`or`, `run_of`) may use what
+  was computed before it, and what it computes is forgotten after the run;
+- a text written by any other writer (loops, built-ins' calls, arithmetic, statements) starts a
+  region of its own: nothing from outside is used in it, nothing it computes is used outside
+  (it may be written elsewhere, in another function, more than once, or not at all).
+
+Only reads that cannot fail, spend nothing and call nothing are shared (an attribute of a value
+whose kind is known at load time: a card's, a zone's, a player's; not a list built anew), of an
+object that is a local read (`L[n]`, a temporary, a global, `ctx.me`): while one expression is
+evaluated the state does not change, so the second read would give the same value. A local `L[n]`
+may be written by a loop's helper (a loop's variable in a slot that a name outside had): a read
+of one is shared only while no loop was written in between. A temporary read nowhere else is
+written back as the plain read (`unshared`, when its function is defined).
+"""
+from __future__ import annotations
+
+import re
+
+from .loops import _calls_nothing
+
+_OBJECT = re.compile(r"L\[\d+\]|_t\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
+_DEF = re.compile(r"\((_t\d+) := ")
+
+
+class Repeated:
+    def x(self, node, scope) -> str:
+        """The text of an expression. Called by a writer through `xc`, it continues that
+        writer's region; otherwise it is a region of its own."""
+        chain = self.__dict__.get("_chain")
+        self._chain = False
+        if chain:
+            return self.write(node, scope)
+        saved = self.__dict__.get("avail")
+        self.avail = {}
+        try:
+            return self.write(node, scope)
+        finally:
+            self.avail = saved
+
+    def xc(self, node, scope) -> str:
+        """The text of a part evaluated whenever its whole is, after what was written before it."""
+        self._chain = True
+        return self.x(node, scope)
+
+    def run_of(self, node, scope, typ, op: str) -> str:
+        """`a and b and c` (`or`): each operand is evaluated only when all those before it were
+        (and gave true; false for `or`), so it may use what they computed; after the run, only
+        what the first computed is sure to have been computed."""
+        parts = []
+        while type(node) is typ:
+            parts.append(node.right)
+            node = node.left
+        text = self.xc(node, scope)
+        saved = dict(self.avail)
+        try:
+            for p in reversed(parts):
+                text = f"({text} {op} {self.xc(p, scope)})"
+        finally:
+            self.avail = saved
+        return text
+
+    def shared(self, o: str, name: str, text: str) -> str:
+        """`text`, the read of attribute `name` of `o`: the temporary holding it when it was
+        computed before in this region, else `text` kept in a new temporary."""
+        if self.__dict__.get("avail") is None or not _OBJECT.fullmatch(o) or not _calls_nothing(text) \
+                or "_list(" in text:
+            return text
+        key = (o, name, self.__dict__.get("loops_written", 0) if o.startswith("L[") else 0)
+        t = self.avail.get(key)
+        if t is not None:
+            return t
+        t = self.tmp()
+        self.avail[key] = t
+        self.__dict__.setdefault("shared_temps", set()).add(t)
+        return f"({t} := {text})"
+
+    def arg_read(self, node, scope) -> str:
+        """The text of an argument of a function compiled in place (a plain read, written where
+        its parameter is read): a read shared before the call, else its own text."""
+        avail = self.__dict__.get("avail")
+        if avail is not None:
+            saved = dict(avail)
+            t = self.xc(node, scope)
+            if t in self.shared_temps:
+                return t
+            self.avail = saved
+        return self.x(node, scope)
+
+    def unshared(self, body: list[str]) -> list[str]:
+        """The lines of a function, each shared read that nothing else reads written plainly."""
+        temps = self.__dict__.get("shared_temps")
+        if not temps or not any(":= " in b for b in body):
+            return body
+        text = "\0".join(body)
+        for m in reversed(list(_DEF.finditer(text))):
+            t = m.group(1)
+            if t not in temps or len(re.findall(rf"\b{t}\b", text)) != 1:
+                continue
+            i = m.start()
+            depth, j = 0, i
+            while True:  # the parenthesis closing the one at i (no text of the content is spliced in)
+                ch = text[j]
+                if ch == "(":
+                    depth += 1
+                elif ch == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            text = text[:i] + "(" + text[m.end():j] + ")" + text[j + 1:]
+        return text.split("\0")
