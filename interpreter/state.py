@@ -65,9 +65,8 @@ def clone(st: dict) -> dict:
 
 def put(table: dict, name: str, index: int, value) -> None:
     """Set one value of a variable of cards, zones or seats (`table` is st["cv"], ["zv"] or ["pv"])."""
-    values = list(table[name])
-    values[index] = value
-    table[name] = tuple(values)
+    values = table[name]
+    table[name] = values[:index] + (value,) + values[index + 1:]  # the statements' setter writes the same
 
 
 def zone_with(ids, cid: int, top: bool = False) -> tuple:

@@ -431,3 +431,23 @@ def test_cards_of_zones_are_known_cards():
     theatre = [c for z in g.m.tagged_cells("theatre") for c in (g.m.cards[i] for i in st["z"][z.id])]
     spies = sum(1 for c in theatre if "spy" in c.tags or c.owner is g.m.seats[0])
     assert g.evaluate(st, "length(theatre_cards() where it is spy or it.owner == me)", me=0) == spies > 0
+
+
+def test_a_variable_of_cards_is_set_in_place_and_a_wrong_thing_still_refused(tmp_path):
+    """`thing.variable = v` for a variable that needs no encoding is written in the generated
+    text (the table's tuple replaced, as state.put does); anything else than the thing that has
+    the variable takes the checked path, with the same error and position."""
+    extra = ("  mark_all: {effect: \"for t in [first(deck.cards), me] do t.mark = 7 end\"}\n"
+             "  mark_one: {effect: \"first(deck.cards).mark += 2\\nfinish turn\"}\n")
+    base = BASE.replace("player: {score: 0}}", "player: {score: 0}, card: {mark: 0}}")
+    g = Game.load(str(game_dir(tmp_path, extra, base=base)))
+    src = source_of(g.m.action_by_name["mark_one"].effect)
+    assert "is _Card:" in src and "[:_t" in src, src
+    st = g.new_game(1)
+    top = st["z"][g.m.zone_by_name["deck"].id][0]
+    g.apply_in_place(st, "mark_one")
+    assert type(st["cv"]["mark"]) is tuple and st["cv"]["mark"][top] == 2
+    assert [v for i, v in enumerate(st["cv"]["mark"]) if i != top] == [0] * (len(g.m.cards) - 1)
+    with pytest.raises(RuleRuntimeError) as e:
+        g.apply_in_place(st, "mark_all")
+    assert "cannot set `mark` on" in str(e.value) and "game.yaml:" in str(e.value), e.value

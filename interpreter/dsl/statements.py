@@ -30,6 +30,7 @@ from . import kinds
 from .ops import _NUMBER, _arith
 from .scope import CompileError, did_you_mean, stamped
 
+_TYPE_NAMES = {Card: "_Card", Seat: "_Seat", Zone: "_Zone"}  # names of the types in generated code (generated.py)
 _MARK = "# @"  # a line `# @N`: the lines after it are statement N's (until the next mark)
 
 
@@ -127,11 +128,11 @@ class Statements:
         target, op, value = node.target, str(node.op), node.value
         mark = self.mark(node, scope)
         val = self.x(value, scope)
-        setter = self.setter(target, scope)  # "...{v}..." with the value's text in place of {v}
+        setter = self.setter(target, scope)  # value's text -> the lines storing it
         kinds.check_assigned(self.c, target, op, value, scope)
         if op == "=":
             t = self.tmp()
-            return [mark, f"{t} = {val}", setter.format(v=t)]
+            return [mark, f"{t} = {val}"] + setter(t)
         get = self.x(target, scope)
         loc = self.const(self.c.loc(node, scope))
         ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
@@ -139,21 +140,22 @@ class Statements:
         return [mark, f"{ta} = {get}", f"{tb} = {val}",
                 f"if not (_type({ta}) is int and _type({tb}) is int and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}):",
                 f"    {tr} = {self.const(_arith)}(ctx, {self.const(py)}, {ta}, {tb}, {loc})",
-                setter.format(v=tr)]
+                ] + setter(tr)
 
-    def setter(self, node, scope) -> str:
-        """Python text storing `{v}` into the assignment's target."""
+    def setter(self, node, scope):
+        """f(v) -> the lines storing the value named `v` (a temporary) into the assignment's target."""
         m = self.m
         if type(node) is A.Name:
             name = str(node.name)
             if name in scope.slots:
-                return f"L[{int(scope.slots[name])}] = {{v}}"
+                return lambda v: [f"L[{int(scope.slots[name])}] = {v}"]
             if name in m.gvars:
                 enc, _ = m.var_codec("gv", name)
                 if enc is None:
-                    return f"ctx.st[{self.const('gv')}][{self.const(name)}] = {{v}}"
-                return (f"_set_global(ctx, {self.const(name)}, {self.const(enc)}, {self.const(m.gvars[name]['type'])}, "
+                    return lambda v: [f"ctx.st[{self.const('gv')}][{self.const(name)}] = {v}"]
+                text = (f"_set_global(ctx, {self.const(name)}, {self.const(enc)}, {self.const(m.gvars[name]['type'])}, "
                         f"{{v}}, {self.const(self.c.loc(node, scope))})")
+                return lambda v: [text.format(v=v)]
             raise CompileError(f"`{name}` is not a variable", node,
                                hint=did_you_mean(name, list(scope.slots) + list(m.gvars)) or "declare it under `vars:`")
         if type(node) is A.Attr:
@@ -167,8 +169,24 @@ class Statements:
                 known = list(m.cvars) + list(m.pvars) + list(m.zvars)
                 raise CompileError(f"`{name}` is not a variable of cards, players or zones", node.name,
                                    hint=did_you_mean(name, known) or "declare it under `vars:` to change it")
-            return (f"_set_var(ctx, {obj}, {{v}}, {self.const(by_type)}, {self.const(name)}, "
+            o = self.tmp()
+            slow = (f"_set_var(ctx, {o}, {{v}}, {self.const(by_type)}, {self.const(name)}, "
                     f"{self.const(self.c.loc(node, scope))})")
+            fast = [(typ, kind) for typ, (kind, enc, _) in by_type.items() if enc is None]
+            if len(fast) != 1:
+                return lambda v: [f"{o} = {obj}", slow.format(v=v)]
+            # the frequent case written in place: a variable that needs no encoding, of the one
+            # kind of thing that has it; its table is a tuple, replaced (state.put)
+            typ, kind = fast[0]
+            tt, tv, ti = self.tmp(), self.tmp(), self.tmp()
+            name_k = self.const(name)
+            return lambda v: [f"{o} = {obj}",
+                              f"if _type({o}) is {_TYPE_NAMES[typ]}:",
+                              f"    {tt} = ctx.st[{self.const(kind)}]",
+                              f"    {ti} = {o}.id",
+                              f"    {tt}[{name_k}] = ({tv} := {tt}[{name_k}])[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
+                              "else:",
+                              "    " + slow.format(v=v)]
         raise CompileError("only a variable, or `thing.variable`, can be assigned", node)
 
     def s_move(self, node, scope):
