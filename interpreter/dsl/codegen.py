@@ -32,6 +32,7 @@ import marshal
 import re
 
 from . import ast as A
+from .analysis import facts
 
 from .. import diskcache
 from .. import runtime as rt
@@ -261,8 +262,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         name = str(node.name)
         m = self.m
         if name in scope.inlined:
-            arg = scope.inlined[name]
-            return arg
+            return self.arg_text(scope.inlined[name])
         if name in scope.slots:
             return f"L[{int(scope.slots[name])}]"
         if name in scope.bound:
@@ -352,18 +352,21 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         branches = [(typ, text) for typ, text in (("_Card", self._attr_text("cv", name, t)),
                                                   ("_Zone", self._attr_text("zv", name, t)),
                                                   ("_Seat", seat)) if text is not None]
+        fresh = name == "cards" or any(m.var_codec(k, name)[1] is not None for k in ("cv", "zv", "pv")
+                                       if name in m.vars_of(k))  # a value made anew at each read: not shared
         if not branches:  # a key of a mapping constant
-            return f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))"
+            return self.shared(o, name, f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))", getters=not fresh)
         if len(branches) == 1:
             (typ, text), = branches
-            return f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))"
+            return self.shared(o, name, f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))",
+                               getters=not fresh)
         ty = self.tmp()
         out = f"(None if {t} is None else {ks}(ctx, {t}))"  # an attribute of none is none
         for i, (typ, text) in enumerate(reversed(branches)):
             last = i == len(branches) - 1
             test = f"({ty} := _type({t} := {o}))" if last else ty
             out = f"({text} if {test} is {typ} else {out})"
-        return out
+        return self.shared(o, name, out, getters=not fresh)
 
     def g_index(self, node, scope):
         v = self.static_value(node, scope)
@@ -465,7 +468,8 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         test = "not in" if node.negated else "in"
         if self.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
             return f"({self.const(tag)} {test} {o}.tags)"
-        return f"({self.const(tag)} {test} (_getattr({o}, 'tags', None) or _EMPTY))"
+        tags = self.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
+        return f"({self.const(tag)} {test} {tags})"
 
     def g_not(self, node, scope):
         return f"(not {self.xc(node.operand, scope)})"
@@ -494,7 +498,8 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
             if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
                 inline = m.inline_body(fname, loops=True)
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
-                return self._inline(inline, [self.arg_read(a, scope) for a in argnodes],
+                loops = facts(inline[0]).loops
+                return self._inline(inline, [self.arg_read(a, scope, loops) for a in argnodes],
                                     [self.kind_of(a, scope) for a in argnodes], scope)
             args = "".join(", " + self.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
             holder = m.direct_caller(fname, len(argnodes), node)

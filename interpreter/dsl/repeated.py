@@ -26,10 +26,21 @@ from __future__ import annotations
 
 import re
 
+from .known import _Text
 from .loops import _calls_nothing
 
 _OBJECT = re.compile(r"L\[\d+\]|_t\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
 _DEF = re.compile(r"\((_t\d+) := ")
+
+
+class _SharedArg(_Text):
+    """The argument of a function compiled in place, `(_tN := R)`: its parameter read first
+    computes R into _tN; read again where that is sure to have been done, it is _tN."""
+
+    def __new__(cls, text: str, temp: str):
+        a = super().__new__(cls, text)
+        a.temp = temp
+        return a
 
 
 class Repeated:
@@ -69,11 +80,13 @@ class Repeated:
             self.avail = saved
         return text
 
-    def shared(self, o: str, name: str, text: str) -> str:
+    def shared(self, o: str, name: str, text: str, getters: bool = False) -> str:
         """`text`, the read of attribute `name` of `o`: the temporary holding it when it was
-        computed before in this region, else `text` kept in a new temporary."""
-        if self.__dict__.get("avail") is None or not _OBJECT.fullmatch(o) or not _calls_nothing(text) \
-                or "_list(" in text:
+        computed before in this region, else `text` kept in a new temporary. `getters`: the calls
+        in `text` are those of attribute getters (they read, spend nothing, give the same value
+        again; one may fail, and then the expression stops there)."""
+        if self.__dict__.get("avail") is None or not _OBJECT.fullmatch(o) or "_list(" in text \
+                or not (getters or _calls_nothing(text)):
             return text
         key = (o, name, self.__dict__.get("loops_written", 0) if o.startswith("L[") else 0)
         t = self.avail.get(key)
@@ -84,38 +97,63 @@ class Repeated:
         self.__dict__.setdefault("shared_temps", set()).add(t)
         return f"({t} := {text})"
 
-    def arg_read(self, node, scope) -> str:
+    def arg_read(self, node, scope, loops: bool) -> str:
         """The text of an argument of a function compiled in place (a plain read, written where
-        its parameter is read): a read shared before the call, else its own text."""
+        its parameter is read): a read shared before the call, else its own text. Not when the
+        function loops: its loops are helpers, functions of their own, which see no temporary."""
         avail = self.__dict__.get("avail")
-        if avail is not None:
+        if avail is not None and not loops:
             saved = dict(avail)
             t = self.xc(node, scope)
             if t in self.shared_temps:
                 return t
             self.avail = saved
-        return self.x(node, scope)
+            m = _DEF.match(t)
+            if m and self._closing(t, 0) == len(t) - 1:
+                return _SharedArg(t, m.group(1))  # computed where the parameter is first read
+        return self._unwrap(self.x(node, scope), lambda t, text: True)  # it may be read more than once
+
+    def arg_text(self, arg) -> str:
+        """The text of a parameter of a function compiled in place: its argument's text; an
+        argument kept in a temporary where it is first read is then read from there."""
+        if type(arg) is not _SharedArg or self.__dict__.get("avail") is None:
+            return arg
+        key = ("arg", arg.temp)
+        if key in self.avail:
+            return arg.temp
+        self.avail[key] = arg.temp
+        return arg
 
     def unshared(self, body: list[str]) -> list[str]:
         """The lines of a function, each shared read that nothing else reads written plainly."""
-        temps = self.__dict__.get("shared_temps")
-        if not temps or not any(":= " in b for b in body):
+        if not any(":= " in b for b in body):
             return body
-        text = "\0".join(body)
+        return self._unwrap("\0".join(body), lambda t, text: len(re.findall(rf"\b{t}\b", text)) == 1).split("\0")
+
+    def _unwrap(self, text: str, plain) -> str:
+        """`text`, each shared read `(_tN := R)` for which `plain(_tN, text)` written `(R)`."""
+        temps = self.__dict__.get("shared_temps")
+        if not temps or ":= " not in text:
+            return text
         for m in reversed(list(_DEF.finditer(text))):
             t = m.group(1)
-            if t not in temps or len(re.findall(rf"\b{t}\b", text)) != 1:
+            if t not in temps or not plain(t, text):
                 continue
             i = m.start()
-            depth, j = 0, i
-            while True:  # the parenthesis closing the one at i (no text of the content is spliced in)
-                ch = text[j]
-                if ch == "(":
-                    depth += 1
-                elif ch == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
+            j = self._closing(text, i)
             text = text[:i] + "(" + text[m.end():j] + ")" + text[j + 1:]
-        return text.split("\0")
+        return text
+
+    @staticmethod
+    def _closing(text: str, i: int) -> int:
+        """The index of the parenthesis closing the one at i (no text of the content is spliced in)."""
+        depth = 0
+        for j in range(i, len(text)):
+            ch = text[j]
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    return j
+        return -1
