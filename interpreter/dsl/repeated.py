@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import re
 
+from .analysis import facts
 from .known import _Text
 from .loops import _calls_nothing
 
-_OBJECT = re.compile(r"L\[\d+\]|_t\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
+_OBJECT = re.compile(r"L\[\d+\]|_[th]\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
 _DEF = re.compile(r"\((_t\d+) := ")
 
 
@@ -41,6 +42,25 @@ class _SharedArg(_Text):
         a = super().__new__(cls, text)
         a.temp = temp
         return a
+
+
+class _Lifted:
+    """The reads computed before a loop (Repeated.hoisting)."""
+
+    def __init__(self, slot):
+        self.slot = f"L[{int(slot)}]"
+        self.lines: list[str] = []
+        self.names: dict = {}  # (object, attribute) -> the local holding it
+
+    def invariant(self, o: str) -> bool:
+        return o != self.slot and not o.startswith("_t") and (not o.startswith("_h") or o in self.names.values())
+
+    def read(self, gen, o, name, text) -> str:
+        local = self.names.get((o, name))
+        if local is None:
+            local = self.names[(o, name)] = f"_h{next(gen.names)}"  # not a _tN: _shape() keeps its name
+            self.lines.append(f"{local} = {text}")
+        return local
 
 
 class Repeated:
@@ -62,6 +82,28 @@ class Repeated:
         """The text of a part evaluated whenever its whole is, after what was written before it."""
         self._chain = True
         return self.x(node, scope)
+
+    def hoisting(self, slot, nodes, write):
+        """(`write()`, lines) for the body of a loop putting its items in `slot`: a shared read
+        of an object the loop does not change is computed once, by those lines, before the loop
+        (it calls nothing: it cannot fail nor spend, so computing it once more changes nothing).
+        Not when the body loops itself (a loop of its text may take a slot a name outside had)."""
+        saved = self.__dict__.get("hoist")
+        self.hoist = _Lifted(slot) if not any(n is not None and facts(n).loops for n in nodes) else None
+        try:
+            return write(), (self.hoist.lines if self.hoist is not None else [])
+        finally:
+            self.hoist = saved
+
+    def apart(self, write):
+        """`write()` of a text evaluated in another function (a loop's helper): nothing computed
+        before a loop is read there."""
+        saved = self.__dict__.get("hoist")
+        self.hoist = None
+        try:
+            return write()
+        finally:
+            self.hoist = saved
 
     def run_of(self, node, scope, typ, op: str) -> str:
         """`a and b and c` (`or`): each operand is evaluated only when all those before it were
@@ -88,6 +130,9 @@ class Repeated:
         if self.__dict__.get("avail") is None or not _OBJECT.fullmatch(o) or "_list(" in text \
                 or not (getters or _calls_nothing(text)):
             return text
+        lifted = self.__dict__.get("hoist")
+        if lifted is not None and not getters and lifted.invariant(o):
+            return lifted.read(self, o, name, text)
         key = (o, name, self.__dict__.get("loops_written", 0) if o.startswith("L[") else 0)
         t = self.avail.get(key)
         if t is not None:
@@ -111,7 +156,8 @@ class Repeated:
             m = _DEF.match(t)
             if m and self._closing(t, 0) == len(t) - 1:
                 return _SharedArg(t, m.group(1))  # computed where the parameter is first read
-        return self._unwrap(self.x(node, scope), lambda t, text: True)  # it may be read more than once
+        text = self.apart(lambda: self.x(node, scope)) if loops else self.x(node, scope)
+        return self._unwrap(text, lambda t, text: True)  # it may be read more than once
 
     def arg_text(self, arg) -> str:
         """The text of a parameter of a function compiled in place: its argument's text; an
