@@ -28,6 +28,7 @@ generated source of an expression, for `--debug`.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 import marshal
 import re
 
@@ -81,7 +82,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
     # ---- one expression -> one function ----------------------------------------------------
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
-              "avail", "_chain", "shared_temps", "loops_written")
+              "avail", "hoist", "kept", "reads", "loops_written")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -126,8 +127,9 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
-        self.avail, self._chain = None, False  # reads shared in the region being written (repeated.py)
-        self.shared_temps: set = set()
+        self.avail, self.hoist = None, None  # reads shared (repeated.py)
+        self.kept: dict = {}  # a shared read's temporary -> its text (repeated.py), in order
+        self.reads: Counter = Counter()  # ... -> how many times it is read again
         self.loops_written = 0
 
     def _caller(self, lines, size, name, n, pure):
@@ -196,6 +198,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         function only reads the state (a loop of an expression): the tables of variables of cards,
         zones and players it reads are looked up once, before its loop."""
         lines = [f"def {name}({params}):"]
+        body = self.unshared(body)
         hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
         for key, local in (("z", "_sz"), ("loc", "_sl")):
             read = f"ctx.st['{key}']"
@@ -209,7 +212,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
                 local = f"_vt{i}"
                 body = [b.replace(read, local) for b in body]
                 hoisted.append(f"{local} = {read}")
-        body = _merge_spends(hoisted + self.unshared(body))
+        body = _merge_spends(hoisted + body)
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]

@@ -4,7 +4,7 @@
 three times. The first read is written `(_t5 := <the read>)` and the later ones `_t5`, when the
 first is sure to have been computed by then:
 
-- a *region* is the text of one `x()` call and of the parts its writer asks for with `xc()`: the
+- a *region* is the text of one `x()` call and of the parts its writers ask for with `xc()`: the
   parts that are evaluated, in the order they are written, whenever the whole is (the operand of
   `not`, both sides of a comparison, the object of an attribute, the left side of `and`/`or`, the
   arguments of a content function's call);
@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import re
 
+from . import ast as A
 from .analysis import facts
 from .known import _Text
 from .loops import _calls_nothing
 
 _OBJECT = re.compile(r"L\[\d+\]|_[th]\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
 _DEF = re.compile(r"\((_t\d+) := ")
+_LITERALS = (A.Num, A.Str, A.Const)  # no read to share in them
 
 
 class _SharedArg(_Text):
@@ -64,14 +66,14 @@ class _Lifted:
 
 
 class Repeated:
+    avail = None  # (object, attribute) -> the temporary holding it, in the region being written
+    hoist = None  # the _Lifted of the loop whose body is being written
+
     def x(self, node, scope) -> str:
-        """The text of an expression. Called by a writer through `xc`, it continues that
-        writer's region; otherwise it is a region of its own."""
-        chain = self.__dict__.get("_chain")
-        self._chain = False
-        if chain:
+        """The text of an expression, a region of its own."""
+        if type(node) in _LITERALS:
             return self.write(node, scope)
-        saved = self.__dict__.get("avail")
+        saved = self.avail
         self.avail = {}
         try:
             return self.write(node, scope)
@@ -79,16 +81,16 @@ class Repeated:
             self.avail = saved
 
     def xc(self, node, scope) -> str:
-        """The text of a part evaluated whenever its whole is, after what was written before it."""
-        self._chain = True
-        return self.x(node, scope)
+        """The text of a part evaluated whenever its whole is, after what was written before it:
+        in its whole's region."""
+        return self.write(node, scope)
 
     def hoisting(self, slot, nodes, write):
         """(`write()`, lines) for the body of a loop putting its items in `slot`: a shared read
         of an object the loop does not change is computed once, by those lines, before the loop
         (it calls nothing: it cannot fail nor spend, so computing it once more changes nothing).
         Not when the body loops itself (a loop of its text may take a slot a name outside had)."""
-        saved = self.__dict__.get("hoist")
+        saved = self.hoist
         self.hoist = _Lifted(slot) if not any(n is not None and facts(n).loops for n in nodes) else None
         try:
             return write(), (self.hoist.lines if self.hoist is not None else [])
@@ -98,7 +100,7 @@ class Repeated:
     def apart(self, write):
         """`write()` of a text evaluated in another function (a loop's helper): nothing computed
         before a loop is read there."""
-        saved = self.__dict__.get("hoist")
+        saved = self.hoist
         self.hoist = None
         try:
             return write()
@@ -127,79 +129,65 @@ class Repeated:
         computed before in this region, else `text` kept in a new temporary. `getters`: the calls
         in `text` are those of attribute getters (they read, spend nothing, give the same value
         again; one may fail, and then the expression stops there)."""
-        if self.__dict__.get("avail") is None or not _OBJECT.fullmatch(o) or "_list(" in text \
-                or not (getters or _calls_nothing(text)):
+        if self.avail is None or not _OBJECT.fullmatch(o) or "_list(" in text:
             return text
-        lifted = self.__dict__.get("hoist")
+        if not getters and not _calls_nothing(text):
+            return text
+        lifted = self.hoist
         if lifted is not None and not getters and lifted.invariant(o):
             return lifted.read(self, o, name, text)
         key = (o, name, self.__dict__.get("loops_written", 0) if o.startswith("L[") else 0)
         t = self.avail.get(key)
         if t is not None:
+            self.reads[t] += 1
             return t
         t = self.tmp()
         self.avail[key] = t
-        self.__dict__.setdefault("shared_temps", set()).add(t)
+        self.kept[t] = text
         return f"({t} := {text})"
 
     def arg_read(self, node, scope, loops: bool) -> str:
         """The text of an argument of a function compiled in place (a plain read, written where
         its parameter is read): a read shared before the call, else its own text. Not when the
         function loops: its loops are helpers, functions of their own, which see no temporary."""
-        avail = self.__dict__.get("avail")
+        avail = self.avail
         if avail is not None and not loops:
             saved = dict(avail)
             t = self.xc(node, scope)
-            if t in self.shared_temps:
+            if t in self.kept:
                 return t
             self.avail = saved
             m = _DEF.match(t)
-            if m and self._closing(t, 0) == len(t) - 1:
+            if m and t == f"({m.group(1)} := {self.kept.get(m.group(1))})":
                 return _SharedArg(t, m.group(1))  # computed where the parameter is first read
-        text = self.apart(lambda: self.x(node, scope)) if loops else self.x(node, scope)
-        return self._unwrap(text, lambda t, text: True)  # it may be read more than once
+        return self.apart(lambda: self.x(node, scope)) if loops else self.x(node, scope)
 
     def arg_text(self, arg) -> str:
         """The text of a parameter of a function compiled in place: its argument's text; an
         argument kept in a temporary where it is first read is then read from there."""
-        if type(arg) is not _SharedArg or self.__dict__.get("avail") is None:
+        if type(arg) is not _SharedArg or self.avail is None:
             return arg
         key = ("arg", arg.temp)
         if key in self.avail:
+            self.reads[arg.temp] += 1
             return arg.temp
         self.avail[key] = arg.temp
         return arg
 
-    def unshared(self, body: list[str]) -> list[str]:
-        """The lines of a function, each shared read that nothing else reads written plainly."""
-        if not any(":= " in b for b in body):
-            return body
-        return self._unwrap("\0".join(body), lambda t, text: len(re.findall(rf"\b{t}\b", text)) == 1).split("\0")
-
-    def _unwrap(self, text: str, plain) -> str:
-        """`text`, each shared read `(_tN := R)` for which `plain(_tN, text)` written `(R)`."""
-        temps = self.__dict__.get("shared_temps")
-        if not temps or ":= " not in text:
-            return text
-        for m in reversed(list(_DEF.finditer(text))):
-            t = m.group(1)
-            if t not in temps or not plain(t, text):
-                continue
-            i = m.start()
-            j = self._closing(text, i)
-            text = text[:i] + "(" + text[m.end():j] + ")" + text[j + 1:]
-        return text
-
-    @staticmethod
-    def _closing(text: str, i: int) -> int:
-        """The index of the parenthesis closing the one at i (no text of the content is spliced in)."""
-        depth = 0
-        for j in range(i, len(text)):
-            ch = text[j]
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth -= 1
-                if depth == 0:
-                    return j
-        return -1
+    def unshared(self, lines: list[str]) -> list[str]:
+        """`lines`, each shared read that nothing reads again written plainly: `(R)` for
+        `(_tN := R)`. Before the lines are rewritten (a loop's variable read from `x`, tables
+        read from locals): R is still the text that was kept."""
+        kept = self.kept
+        if not kept:
+            return lines
+        text = "\0".join(lines)
+        if ":= " not in text:
+            return lines
+        reads = self.reads
+        for t in reversed(kept):  # the outer ones first: their text holds the inner ones as written
+            if not reads[t]:
+                d = f"({t} := {kept[t]})"
+                if d in text:
+                    text = text.replace(d, f"({kept[t]})")
+        return text.split("\0")
