@@ -129,8 +129,12 @@ class Repeated:
         computed before in this region, else `text` kept in a new temporary. `getters`: the calls
         in `text` are those of attribute getters (they read, spend nothing, give the same value
         again; one may fail, and then the expression stops there)."""
-        if self.avail is None or not _OBJECT.fullmatch(o) or "_list(" in text:
+        if self.avail is None or "_list(" in text:
             return text
+        if not _OBJECT.fullmatch(o):
+            o = self._kept_in(o)  # a shared read being computed here: its temporary holds the object after
+            if o is None:
+                return text
         if not getters and not _calls_nothing(text):
             return text
         lifted = self.hoist
@@ -154,13 +158,21 @@ class Repeated:
         if avail is not None and not loops:
             saved = dict(avail)
             t = self.xc(node, scope)
-            if t in self.kept:
+            if t in self.kept or _OBJECT.fullmatch(t):  # read before the call, or a local
                 return t
             self.avail = saved
-            m = _DEF.match(t)
-            if m and t == f"({m.group(1)} := {self.kept.get(m.group(1))})":
-                return _SharedArg(t, m.group(1))  # computed where the parameter is first read
+            kept = self._kept_in(t)
+            if kept is None:
+                kept = self.tmp()
+                self.kept[kept] = t
+                t = f"({kept} := {t})"
+            return _SharedArg(t, kept)  # computed where the parameter is first read
         return self.apart(lambda: self.x(node, scope)) if loops else self.x(node, scope)
+
+    def _kept_in(self, text: str):
+        """The temporary of a text that is a shared read being computed, `(_tN := R)`, else None."""
+        m = _DEF.match(text)
+        return m.group(1) if m and text == f"({m.group(1)} := {self.kept.get(m.group(1))})" else None
 
     def arg_text(self, arg) -> str:
         """The text of a parameter of a function compiled in place: its argument's text; an
