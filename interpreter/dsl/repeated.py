@@ -6,21 +6,36 @@ first is sure to have been computed by then:
 
 - a *region* is the text of one `x()` call and of the parts its writers ask for with `xc()`: the
   parts that are evaluated, in the order they are written, whenever the whole is (the operand of
-  `not`, both sides of a comparison, the object of an attribute, the left side of `and`/`or`, the
-  arguments of a content function's call);
-- a part evaluated only sometimes (the right sides of a run of `and`/`or`, `run_of`) may use what
-  was computed before it, and what it computes is forgotten after the run;
-- a text written by any other writer (loops, built-ins' calls, arithmetic, statements) starts a
-  region of its own: nothing from outside is used in it, nothing it computes is used outside
-  (it may be written elsewhere, in another function, more than once, or not at all).
+  `not`, both sides of a comparison, the object of an attribute or of a tag test, the first
+  operand of a run of `and`/`or`, the arguments of a content function's call, the text of a
+  function compiled in place);
+- a part evaluated only sometimes (the later operands of a run of `and`/`or`, `run_of`) may use
+  what was computed before it, and what it computes is forgotten after the run;
+- a text written by any other writer (loops, built-ins' calls, arithmetic, conditional
+  expressions, statements) starts a region of its own: nothing from outside is used in it,
+  nothing it computes is used outside (it may be written elsewhere, in another function, more
+  than once, or not at all).
 
-Only reads that cannot fail, spend nothing and call nothing are shared (an attribute of a value
-whose kind is known at load time: a card's, a zone's, a player's; not a list built anew), of an
-object that is a local read (`L[n]`, a temporary, a global, `ctx.me`): while one expression is
-evaluated the state does not change, so the second read would give the same value. A local `L[n]`
-may be written by a loop's helper (a loop's variable in a slot that a name outside had): a read
-of one is shared only while no loop was written in between. A temporary read nowhere else is
-written back as the plain read (`unshared`, when its function is defined).
+What is shared: an attribute of a card, a zone or a player, and the tag set of a value, of an
+object that is a local read (`L[n]`, a temporary, a global, `ctx.me`) or a shared read being
+computed (`c.card.owner`). Attribute reads spend nothing and, while one expression is evaluated,
+the state does not change: a second read would give the same value (when the object's kind is not
+known, a getter may fail: the expression then stops at the first read). Not a list made anew at
+each read (a zone's `cards`, a decoded variable). A local `L[n]` may be written by a loop's
+helper (a loop's variable in a slot that a name outside had): a read of one is shared only while
+no loop was written in between.
+
+An argument of a function compiled in place (a plain read, written where its parameter is read)
+is computed where the parameter is first read, and read from its temporary where that is sure to
+have run (`arg_read`, `arg_text`); not when the function loops (its loops are helpers, functions
+of their own, which see no temporary of the caller).
+
+In a loop's body, a read that calls nothing (the object's kind known: it cannot fail) of an
+object the loop does not change is computed once, before the loop (`hoisting`): `sat.cell.column`
+in `X where it.cell.column != sat.cell.column`. Not when the body loops itself.
+
+A temporary read nowhere else is written back as the plain read (`unshared`, when its function
+is defined).
 """
 from __future__ import annotations
 
