@@ -28,7 +28,6 @@ generated source of an expression, for `--debug`.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 import marshal
 import re
 
@@ -82,7 +81,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
     # ---- one expression -> one function ----------------------------------------------------
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
-              "avail", "hoist", "kept", "reads", "loops_written")
+              "avail", "hoist", "shares")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -128,9 +127,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
         self.avail, self.hoist = None, None  # reads shared (repeated.py)
-        self.kept: dict = {}  # a shared read's temporary -> its text (repeated.py), in order
-        self.reads: Counter = Counter()  # ... -> how many times it is read again
-        self.loops_written = 0
+        self.shares = None  # the module's shared reads (repeated.py), once there is one
 
     def _caller(self, lines, size, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -198,7 +195,6 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         function only reads the state (a loop of an expression): the tables of variables of cards,
         zones and players it reads are looked up once, before its loop."""
         lines = [f"def {name}({params}):"]
-        body = self.unshared(body)
         hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
         for key, local in (("z", "_sz"), ("loc", "_sl")):
             read = f"ctx.st['{key}']"
@@ -355,8 +351,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         branches = [(typ, text) for typ, text in (("_Card", self._attr_text("cv", name, t)),
                                                   ("_Zone", self._attr_text("zv", name, t)),
                                                   ("_Seat", seat)) if text is not None]
-        fresh = name == "cards" or any(m.var_codec(k, name)[1] is not None for k in ("cv", "zv", "pv")
-                                       if name in m.vars_of(k))  # a value made anew at each read: not shared
+        fresh = name == "cards" or name in self.decoded()  # a value made anew at each read: not shared
         if not branches:  # a key of a mapping constant
             return self.shared(o, name, f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))", getters=not fresh)
         if len(branches) == 1:

@@ -60,10 +60,11 @@ class Loops:
         range, in place of the loop). `slot`: the local the item is put in (body_lines[0]), read
         in the body from the loop's own variable (the helpers it calls read the local)."""
         name = f"_g{next(self.names)}"
-        self.loops_written = self.__dict__.get("loops_written", 0) + 1  # it may write locals (repeated.py)
+        if self.shares is not None:
+            self.shares.loops += 1  # it may write locals (repeated.py); none shared yet: nothing to forget
         if slot is not None:
             read = f"L[{int(slot)}]"
-            body_lines = body_lines[:1] + [b.replace(read, "x") for b in self.unshared(body_lines[1:])]
+            body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]
         if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers
             items = self.const(tuple(range(items_text[0], items_text[1] + 1)))
         else:

@@ -34,8 +34,7 @@ In a loop's body, a read that calls nothing (the object's kind known: it cannot 
 object the loop does not change is computed once, before the loop (`hoisting`): `sat.cell.column`
 in `X where it.cell.column != sat.cell.column`. Not when the body loops itself.
 
-A temporary read nowhere else is written back as the plain read (`unshared`, when its function
-is defined).
+A temporary read nowhere else is written back as the plain read when its region is written.
 """
 from __future__ import annotations
 
@@ -80,7 +79,18 @@ class _Lifted:
         return local
 
 
+class _Shares:
+    """The shared reads of one generated module."""
+
+    def __init__(self):
+        self.kept: dict = {}  # a shared read's temporary -> its text
+        self.order: list = []  # those temporaries in the order they were made
+        self.reads: set = set()  # the temporaries read again
+        self.loops = 0  # loops written so far (a loop's helper may write locals L[n])
+
+
 class Repeated:
+    shares = None  # the module's _Shares
     avail = None  # (object, attribute) -> the temporary holding it, in the region being written
     hoist = None  # the _Lifted of the loop whose body is being written
 
@@ -88,12 +98,26 @@ class Repeated:
         """The text of an expression, a region of its own."""
         if type(node) in _LITERALS:
             return self.write(node, scope)
-        saved = self.avail
+        saved, shares = self.avail, self.shares
         self.avail = {}
+        first = len(shares.order) if shares is not None else 0
         try:
-            return self.write(node, scope)
+            text = self.write(node, scope)
         finally:
             self.avail = saved
+        shares = self.shares
+        if shares is not None and len(shares.order) > first:
+            return self._unshared(text, shares.order[first:])
+        return text
+
+    def decoded(self) -> frozenset:
+        """The names of variables whose values are decoded at each read (made anew)."""
+        names = self.__dict__.get("_decoded")
+        if names is None:
+            m = self.m
+            names = self._decoded = frozenset(n for k in ("cv", "zv", "pv") for n in m.vars_of(k)
+                                              if m.var_codec(k, n)[1] is not None)
+        return names
 
     def xc(self, node, scope) -> str:
         """The text of a part evaluated whenever its whole is, after what was written before it:
@@ -155,14 +179,18 @@ class Repeated:
         lifted = self.hoist
         if lifted is not None and not getters and lifted.invariant(o):
             return lifted.read(self, o, name, text)
-        key = (o, name, self.__dict__.get("loops_written", 0) if o.startswith("L[") else 0)
+        shares = self.shares
+        if shares is None:
+            shares = self.shares = _Shares()
+        key = (o, name, shares.loops if o.startswith("L[") else 0)
         t = self.avail.get(key)
         if t is not None:
-            self.reads[t] += 1
+            shares.reads.add(t)
             return t
         t = self.tmp()
         self.avail[key] = t
-        self.kept[t] = text
+        shares.kept[t] = text
+        shares.order.append(t)
         return f"({t} := {text})"
 
     def arg_read(self, node, scope, loops: bool) -> str:
@@ -173,21 +201,24 @@ class Repeated:
         if avail is not None and not loops:
             saved = dict(avail)
             t = self.xc(node, scope)
-            if t in self.kept or _OBJECT.fullmatch(t):  # read before the call, or a local
+            if (self.shares is not None and t in self.shares.kept) or _OBJECT.fullmatch(t):  # read before, or a local
                 return t
+            if self.shares is None:
+                self.shares = _Shares()
             self.avail = saved
             kept = self._kept_in(t)
             if kept is None:
                 kept = self.tmp()
-                self.kept[kept] = t
+                self.shares.kept[kept] = t
+                self.shares.order.append(kept)
                 t = f"({kept} := {t})"
             return _SharedArg(t, kept)  # computed where the parameter is first read
         return self.apart(lambda: self.x(node, scope)) if loops else self.x(node, scope)
 
     def _kept_in(self, text: str):
         """The temporary of a text that is a shared read being computed, `(_tN := R)`, else None."""
-        m = _DEF.match(text)
-        return m.group(1) if m and text == f"({m.group(1)} := {self.kept.get(m.group(1))})" else None
+        m = _DEF.match(text) if self.shares is not None else None
+        return m.group(1) if m and text == f"({m.group(1)} := {self.shares.kept.get(m.group(1))})" else None
 
     def arg_text(self, arg) -> str:
         """The text of a parameter of a function compiled in place: its argument's text; an
@@ -196,25 +227,19 @@ class Repeated:
             return arg
         key = ("arg", arg.temp)
         if key in self.avail:
-            self.reads[arg.temp] += 1
+            self.shares.reads.add(arg.temp)
             return arg.temp
         self.avail[key] = arg.temp
         return arg
 
-    def unshared(self, lines: list[str]) -> list[str]:
-        """`lines`, each shared read that nothing reads again written plainly: `(R)` for
-        `(_tN := R)`. Before the lines are rewritten (a loop's variable read from `x`, tables
-        read from locals): R is still the text that was kept."""
-        kept = self.kept
-        if not kept:
-            return lines
-        text = "\0".join(lines)
-        if ":= " not in text:
-            return lines
-        reads = self.reads
-        for t in reversed(kept):  # the outer ones first: their text holds the inner ones as written
-            if not reads[t]:
+    def _unshared(self, text: str, made) -> str:
+        """The text of a region, each shared read made in it (`made`) that nothing reads again
+        written plainly: `(R)` for `(_tN := R)`. Every read of one is in the region that made it,
+        and its text is still R as it was kept (nothing rewrote it yet)."""
+        kept, reads = self.shares.kept, self.shares.reads
+        for t in reversed(made):  # the outer ones first: their text holds the inner ones as written
+            if t not in reads:
                 d = f"({t} := {kept[t]})"
                 if d in text:
                     text = text.replace(d, f"({kept[t]})")
-        return text.split("\0")
+        return text
