@@ -301,7 +301,7 @@ class Game(Legality, Flow):
             self._sim_record(ctx, a)
         else:
             return self._do(ctx, a, action, player)
-        if not st["pending"]:
+        if self._action_resets and not st["pending"]:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)
@@ -309,13 +309,13 @@ class Game(Legality, Flow):
     def _do(self, ctx, a, action: Action, player) -> Step:
         """Do the bound action `a` of the turn's player (or of an open window's seat), then move
         the flow on to the next decision."""
-        st, m = ctx.st, self.m
+        st = ctx.st
         used = st["used"]
         used[a.name] = used.get(a.name, 0) + 1
-        if m.windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
+        if self._windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
             st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
         a.effect(ctx)  # only ever reached from apply_in_place, which guards it (a RecursionError too)
-        if not st["pending"] and m.resets["action"]:
+        if self._action_resets and not st["pending"]:
             self._reset(st, "action")  # modifiers that last for this action only
         self._settle(ctx)
         return Step(action, player, ctx.events)

@@ -23,6 +23,8 @@ class Flow(Simultaneous):
         self._skips = any(s.skip is not None for s in m.steps)
         self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
         self._reset_plan = {}  # scope -> the tables of defaults to put back, and the other variables (_reset)
+        self._action_resets = bool(m.resets["action"])  # variables back to their defaults after each action
+        self._windows = bool(m.windows)
         self._on = on = m._handlers["on"]
         # a turn that ends and the next that begins run nothing: no effect, no trigger, no variable
         # reset per turn, no step skipped, no window (whose bookkeeping a turn resets)
@@ -57,7 +59,7 @@ class Flow(Simultaneous):
         position in it: only the flow does). Anything else goes to `_settle_any`, the whole state
         machine, which makes the same transitions in the same order."""
         st = ctx.st
-        if self.m.windows:
+        if self._windows:
             return self._settle_any(ctx, 0)
         flow = st["flow"]
         seats = self.m.seats

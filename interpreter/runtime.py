@@ -247,7 +247,10 @@ def draw(ctx, n, src, dst):
     """Move up to n cards from the top of src to dst; refill src from its declared discard."""
     drawn = []
     st = ctx.st
-    spend(ctx, max(n, 0), None, f"draw {n:,}")
+    b = ctx.budget - max(n, 0)  # spend(), its text written only when it fails
+    ctx.budget = b
+    if b < 0:
+        spend_failed(ctx, None, f"draw {n:,}")
     for _ in range(n):
         if dst.capacity is not None and len(st["z"][dst.id]) >= dst.capacity:
             break
@@ -268,8 +271,11 @@ def roll(ctx, n, sides=6):
     st = ctx.st
     out = []
     forced = st["forced"]
-    check_size(ctx, n, None, f"roll({n:,})")
-    spend(ctx, max(n, 0), None, f"roll({n:,})")
+    if type(n) is int and n <= ctx.m.limits.collection and (b := ctx.budget - max(n, 0)) >= 0:
+        ctx.budget = b  # what the two checks below do when they pass, without writing their texts
+    else:
+        check_size(ctx, n, None, f"roll({n:,})")
+        spend(ctx, max(n, 0), None, f"roll({n:,})")
     taken = 0
     for _ in range(n):
         if forced and type(forced[0]) is int:

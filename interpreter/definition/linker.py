@@ -6,6 +6,7 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 
 from .. import limits as lim
 from .. import runtime as rt
@@ -22,6 +23,10 @@ from .powers import Powers
 
 def _not_compiled(ctx, loc, *args):
     raise rt.RuleRuntimeError("internal: a function called before it was compiled", loc)
+
+
+def _not_built(ctx):
+    raise rt.RuleRuntimeError("internal: a procedure or event run before it was built")
 
 
 class Linker(Powers):
@@ -131,13 +136,23 @@ class Linker(Powers):
         self.conts.append(fn)
         return len(self.conts) - 1
 
-    def ret(self, ctx):
-        """End of a body: go back to the caller's continuation, if any."""
-        if ctx.stack:
-            kid, loc = ctx.stack.pop()
-            ctx.locals = loc
-            return self.conts[kid](ctx)
-        return None
+    @cached_property
+    def ret(self):
+        """`ret(ctx)`, the end of a body: go back to the caller's continuation, if any. A frame
+        whose continuation is itself `ret` (a call that ended its caller's body, a body without
+        handlers after it) is popped in the same loop, as the call it stands for would."""
+        conts = self.conts
+
+        def ret(ctx):
+            stack = ctx.stack
+            while stack:
+                kid, loc = stack.pop()
+                ctx.locals = loc
+                k = conts[kid]
+                if k is not ret:
+                    return k(ctx)
+            return None
+        return ret
 
     def _compile_handler(self, trigger, snip, params, binding=None, replacing=None):
         """A trigger: its condition and its body, in a scope holding the event's arguments (and,
@@ -391,11 +406,21 @@ class Linker(Powers):
         kid = self.register(after)
         nargs, nslots, cond, body = h.nargs, h.nslots, h.cond, h.body
 
+        if cond is None:  # a procedure's body, a handler without condition
+            pad = [None] * (nslots - nargs)
+
+            def disp(ctx):
+                ev = ctx.locals
+                ctx.locals = ev[:nargs] + pad
+                ctx.stack.append((kid, ev))
+                return body(ctx)
+            return disp
+
         def disp(ctx):
             ev = ctx.locals
             fr = ev[:nargs] + [None] * (nslots - nargs)
             ctx.locals = fr
-            if cond is not None and not cond(ctx):
+            if not cond(ctx):
                 ctx.locals = ev
                 return nxt(ctx)
             ctx.stack.append((kid, ev))
@@ -408,12 +433,12 @@ class Linker(Powers):
         afters = self._handlers["on"].get(name, [])
         after_chain = self._dispatch_cps(afters, self.ret)
         main = self._disp(body, after_chain, None) if body is not None else after_chain
-        self._proc_cps[name] = self._dispatch_cps(insteads, main, first_only=True, then=after_chain)
-        self._plain_cps[name] = main
+        self._entry(self._proc_cps, name)[0] = self._dispatch_cps(insteads, main, first_only=True, then=after_chain)
+        self._entry(self._plain_cps, name)[0] = main
         only_body = self._disp(body, self.ret, None) if body is not None else self.ret
         for i in range(len(insteads)):  # what the i-th replacement's `super` runs: the next ones, then the body
-            self._super_cps[(name, i)] = self._dispatch_cps(insteads[i + 1:], only_body, first_only=True,
-                                                            then=self.ret)
+            self._entry(self._super_cps, (name, i))[0] = self._dispatch_cps(insteads[i + 1:], only_body,
+                                                                           first_only=True, then=self.ret)
 
         def run(ctx, args, h):
             if h is not None:
@@ -421,8 +446,9 @@ class Linker(Powers):
                 h.direct(ctx)
 
         run_handlers, run_first = self._run_handlers, self._run_first
+        after_plan = self._plan(afters)
 
-        def plain(ctx, args, body=body, afters=afters):
+        def plain(ctx, args, body=body, afters=after_plan):
             saved = ctx.locals
             try:
                 run(ctx, args, body)
@@ -439,8 +465,18 @@ class Linker(Powers):
                 finally:
                     ctx.locals = saved
             self._super_direct[(name, i)] = sup
-        if not self.procedure_suspends(name):
-            def direct(ctx, args, body=body, insteads=insteads, afters=afters):
+        if not self.procedure_suspends(name) and body is not None and not insteads and not afters:
+            def direct(ctx, args, run=body.direct, pad=[None] * (body.nslots - body.nargs)):
+                """The body alone, in its own frame (nothing replaces it, no handler after it)."""
+                saved = ctx.locals
+                ctx.locals = args + pad
+                try:
+                    run(ctx)
+                finally:
+                    ctx.locals = saved
+            self._proc_direct[name] = direct
+        elif not self.procedure_suspends(name):
+            def direct(ctx, args, body=body, insteads=insteads, afters=after_plan):
                 saved = ctx.locals
                 try:
                     if not run_first(ctx, args, insteads) and body is not None:
@@ -494,27 +530,33 @@ class Linker(Powers):
         return False
 
     @staticmethod
-    def _run_handlers(ctx, args, hs):
-        """Handlers that cannot wait for a choice, in order, each in its own frame, when its condition holds."""
+    def _plan(hs) -> tuple:
+        """What `_run_handlers` runs of handlers `hs`: (condition, direct entry, the frame's padding)."""
+        return tuple((h.cond, h.direct, [None] * (h.nslots - h.nargs)) for h in hs)
+
+    @staticmethod
+    def _run_handlers(ctx, args, plan):
+        """Handlers that cannot wait for a choice (their `_plan`), in order, each in its own frame,
+        when its condition holds."""
         saved = ctx.locals
         try:
-            for h in hs:
-                ctx.locals = args + [None] * (h.nslots - h.nargs)
-                if h.cond is None or h.cond(ctx):
-                    h.direct(ctx)
+            for cond, direct, pad in plan:
+                ctx.locals = args + pad
+                if cond is None or cond(ctx):
+                    direct(ctx)
         finally:
             ctx.locals = saved
 
     def _build_event(self, name):
         hs = self._handlers["on"].get(name, [])
-        self._event_cps[name] = chain = self._dispatch_cps(hs, self.ret)
+        self._entry(self._event_cps, name)[0] = chain = self._dispatch_cps(hs, self.ret)
         run = self._run_handlers
         keyed = self._by_card(hs)
         if keyed is not None:
             slot, table, others = keyed
             # card -> (the handlers to visit, whether one of them may wait for a choice)
-            table = {card: (sel, any(h.direct is None for h in sel)) for card, sel in table.items()}
-            otherwise = (others, any(h.direct is None for h in others))
+            table = {card: (self._plan(sel), any(h.direct is None for h in sel)) for card, sel in table.items()}
+            otherwise = (self._plan(others), any(h.direct is None for h in others))
             ret = self.ret
 
             def select(args):
@@ -526,14 +568,18 @@ class Linker(Powers):
             def entry(ctx):
                 """The event's chain of continuations when a handler to visit may wait for a choice,
                 else (the same handlers, the same order, nothing saved in the state) directly."""
-                sel, wait = select(ctx.locals)
+                args = ctx.locals
+                try:
+                    sel, wait = table.get(args[slot], otherwise)
+                except TypeError:  # a list: equal to no card
+                    sel, wait = otherwise
                 if wait:
                     return chain(ctx)
-                run(ctx, ctx.locals, sel)
+                run(ctx, args, sel)
                 return ret(ctx)
-            self._event_cps[name] = entry
+            self._event_cps[name][0] = entry
         if not self.event_suspends(name):
-            hs = tuple(hs)
+            hs = self._plan(hs)
             if keyed is not None:
                 def direct(ctx, args):
                     run(ctx, args, select(args)[0])
@@ -543,29 +589,36 @@ class Linker(Powers):
                         run(ctx, args, hs)
             self._event_direct[name] = direct
 
+    @staticmethod
+    def _entry(table, key):
+        """The one-element holder of a CPS entry: handed to the compiled calls before the entry
+        is built (bodies call each other), filled when it is (`_build_procedure`, `_build_event`)."""
+        holder = table.get(key)
+        if holder is None:
+            holder = table[key] = [_not_built]
+        return holder
+
     def procedure_entry_cps(self, name):
-        procs = self._proc_cps
-        return (lambda ctx: procs[name](ctx)), len(self.procedure_params.get(name, []))
+        """([entry], number of arguments): `entry[0](ctx)` runs `do name(...)` in continuations,
+        its arguments in ctx.locals."""
+        return self._entry(self._proc_cps, name), len(self.procedure_params.get(name, []))
 
     def event_entry_cps(self, name):
-        evs = self._event_cps
-        return (lambda ctx: evs[name](ctx)), len(self.event_params.get(name, []))
+        return self._entry(self._event_cps, name), len(self.event_params.get(name, []))
 
     def procedure_direct(self, name):
         procs = self._proc_direct
         return lambda ctx, args: procs[name](ctx, args)
 
     def procedure_entry_cps_plain(self, name):
-        procs = self._plain_cps
-        return (lambda ctx: procs[name](ctx)), len(self.procedure_params.get(name, []))
+        return self._entry(self._plain_cps, name), len(self.procedure_params.get(name, []))
 
     def procedure_direct_plain(self, name):
         procs = self._plain_direct
         return lambda ctx, args: procs[name](ctx, args)
 
     def super_entry_cps(self, name, i):
-        chains = self._super_cps
-        return (lambda ctx: chains[(name, i)](ctx)), len(self.procedure_params.get(name, []))
+        return self._entry(self._super_cps, (name, i)), len(self.procedure_params.get(name, []))
 
     def super_direct(self, name, i):
         chains = self._super_direct

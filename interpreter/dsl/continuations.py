@@ -45,12 +45,15 @@ class Continuations:
         return stamped(scope.src, scope.kind, lambda: self._seq(stmts, scope, k))
 
     def _seq(self, stmts, scope, k):
+        if not stmts:  # nothing to run before k: k itself (a call ending its body returns to k at once)
+            return k
         split = next((i for i, s in enumerate(stmts) if self.suspends(s, scope)), None)
         ret = self.m.ret
         if split is None:
             return self.codegen.statements(stmts, scope, then=[k], stop=ret)
         holder = []  # what follows the statements before the split: compiled after them (their slots first)
-        pre = self.codegen.statements(stmts[:split], scope, then=holder, stop=ret)
+        # (none before the split: the suspending statement is the entry itself)
+        pre = self.codegen.statements(stmts[:split], scope, then=holder, stop=ret) if split else None
         # the rest is compiled first (it is the continuation): declare every name the suspending
         # statement binds, however deep (a choose or a let inside an if, a for, a repeat)
         for sub in stmts[split].walk():
@@ -60,7 +63,7 @@ class Continuations:
                 scope.add(str(sub.name))
         rest = self.seq(stmts[split + 1:], scope, k)
         holder.append(self.cps(stmts[split], scope, rest))
-        return pre
+        return pre or holder[0]
 
     def cps(self, node, scope, rest):
         """A statement that may suspend, followed by `rest`."""
@@ -100,7 +103,10 @@ class Continuations:
 
             def start(ctx):
                 items = list(self.iterable_at(collf(ctx), floc))
-                rt.spend(ctx, len(items) + 1, floc, f"`for` over {len(items):,} items")
+                b = ctx.budget - len(items) - 1  # rt.spend, its text written only when it fails
+                ctx.budget = b
+                if b < 0:
+                    spend_failed(ctx, floc, f"`for` over {len(items):,} items")
                 ctx.locals[lst] = items
                 ctx.locals[idx] = 0
                 return loop(ctx)
@@ -138,15 +144,15 @@ class Continuations:
                 args = argsf(ctx)
                 ctx.stack.append((kid, ctx.locals))
                 ctx.locals = args + [None] * (nslots - len(args))
-                return entry(ctx)
+                return entry[0](ctx)
             return run
         if t in (A.Do, A.Emit):
             name = str(node.name)
             argfs = self.args(node.args, scope)
             if t is A.Do:
-                entry, nslots = (m.procedure_entry_cps_plain if node.unpreventable else m.procedure_entry_cps)(name)
+                entry, _ = (m.procedure_entry_cps_plain if node.unpreventable else m.procedure_entry_cps)(name)
             else:
-                entry, nslots = m.event_entry_cps(name)
+                entry, _ = m.event_entry_cps(name)
             kid = m.register(rest)
             self.check_arity(node, name, len(argfs))
 
@@ -160,8 +166,11 @@ class Continuations:
                     spend_failed(ctx, cloc, f"`{name}`")
                 ctx.events.append((name, args))
                 ctx.stack.append((kid, ctx.locals))
-                ctx.locals = args + [None] * (nslots - len(args))
-                return entry(ctx)
+                # the arguments (as many as the parameters: check_arity) are the callee's frame as
+                # they are: nothing writes into a call's frame, each body and handler runs in its
+                # own (Linker._disp, _run_handlers)
+                ctx.locals = args
+                return entry[0](ctx)
             return run
         raise CompileError(f"internal: cannot suspend in {t.__name__}", node)
 
@@ -196,7 +205,7 @@ class Continuations:
                 "me": ctx.me.id if ctx.me is not None else None,
                 "prompt": prompt(ctx),
                 "optional": optional,
-                "options": rt.encode(list(opts)),
+                "options": rt.encode(opts),  # a new list
                 "locals": rt.encode(ctx.locals),
                 "stack": [[k, rt.encode(loc)] for k, loc in ctx.stack],
             })
