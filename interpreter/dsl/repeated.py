@@ -1,6 +1,6 @@
 """Reads repeated in one expression, computed once (a part of ExprCodegen, codegen.py).
 
-`not c.empty and not c.card.activated and (c.card.face_down or not f(c.card))` reads `c.card`
+`not c.empty and c.card.level > 1 and (c.card.owner == me or f(c.card))` reads `c.card`
 three times. The first read is written `(_t5 := <the read>)` and the later ones `_t5`, when the
 first is sure to have been computed by then:
 
@@ -31,8 +31,8 @@ have run (`arg_read`, `arg_text`); not when the function loops (its loops are he
 of their own, which see no temporary of the caller).
 
 In a loop's body, a read that calls nothing (the object's kind known: it cannot fail) of an
-object the loop does not change is computed once, before the loop (`hoisting`): `sat.cell.column`
-in `X where it.cell.column != sat.cell.column`. Not when the body loops itself.
+object the loop does not change is computed once, before the loop (`hoisting`): `p.cell.column`
+in `X where it.cell.column != p.cell.column`. Not when the body loops itself.
 
 A temporary read nowhere else is written back as the plain read when its region is written.
 """
