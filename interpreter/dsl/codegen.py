@@ -32,6 +32,7 @@ import marshal
 import re
 
 from . import ast as A
+from .analysis import facts
 
 from .. import diskcache
 from .. import runtime as rt
@@ -40,6 +41,7 @@ from .statements import Statements
 from .ops import _AGGREGATES, _NUMBER, _arith
 from .known import _PLAIN, Known, _IntKind, _Text
 from .loops import Loops
+from .repeated import Repeated
 from .shortcuts import Shortcuts, _merge_spends, _used
 from .scope import _MISS, CompileError, Scope, did_you_mean, stamped
 from ..model import label_of
@@ -69,7 +71,7 @@ def source_of(f) -> str | None:
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen(Known, Loops, Statements, Shortcuts):
+class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
     """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
 
     def __init__(self, compiler):
@@ -78,7 +80,8 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
 
     # ---- one expression -> one function ----------------------------------------------------
 
-    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced")
+    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
+              "avail", "hoist", "shares")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -123,6 +126,8 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
+        self.avail, self.hoist = None, None  # reads shared (repeated.py)
+        self.shares = None  # the module's shared reads (repeated.py), once there is one
 
     def _caller(self, lines, size, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -232,7 +237,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
 
     # ---- dispatch -------------------------------------------------------------------------
 
-    def x(self, node, scope) -> str:
+    def write(self, node, scope) -> str:
         method = _WRITERS.get(type(node))
         if method is None:
             raise CompileError(f"internal: not an expression: {type(node).__name__}", node)
@@ -256,8 +261,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         name = str(node.name)
         m = self.m
         if name in scope.inlined:
-            arg = scope.inlined[name]
-            return arg
+            return self.arg_text(scope.inlined[name])
         if name in scope.slots:
             return f"L[{int(scope.slots[name])}]"
         if name in scope.bound:
@@ -310,7 +314,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
                  and "me" not in scope.slots and "me" not in scope.inlined)
         name = str(node.name)
         kind = self.kind_of(obj, scope)
-        o = self.x(obj, scope)
+        o = self.xc(obj, scope)
         get = m.attr_handlers(name)[3]
         if get is None:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
@@ -321,16 +325,16 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
                 return f"{o}.attrs[{self.const(name)}]"  # every cell of the grid has both (known.py)
             text = self._attr_text("zv", name, o)
             if text is not None:
-                return text
+                return self.shared(o, name, text)
         if kind == "card" and _PLAIN.fullmatch(o):  # a card, never none, read from a local: nothing to test
             text = self._attr_text("cv", name, o)
             if text is not None:
-                return text
+                return self.shared(o, name, text)
         if kind in ("zv", "cv", "pv", "cell", "card"):
             t = self.tmp()
             text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
-                return f"({text} if ({t} := {o}) is not None else None)"
+                return self.shared(o, name, f"({text} if ({t} := {o}) is not None else None)")
         loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
@@ -347,18 +351,20 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         branches = [(typ, text) for typ, text in (("_Card", self._attr_text("cv", name, t)),
                                                   ("_Zone", self._attr_text("zv", name, t)),
                                                   ("_Seat", seat)) if text is not None]
+        fresh = name == "cards" or name in self.decoded()  # a value made anew at each read: not shared
         if not branches:  # a key of a mapping constant
-            return f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))"
+            return self.shared(o, name, f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))", getters=not fresh)
         if len(branches) == 1:
             (typ, text), = branches
-            return f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))"
+            return self.shared(o, name, f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))",
+                               getters=not fresh)
         ty = self.tmp()
         out = f"(None if {t} is None else {ks}(ctx, {t}))"  # an attribute of none is none
         for i, (typ, text) in enumerate(reversed(branches)):
             last = i == len(branches) - 1
             test = f"({ty} := _type({t} := {o}))" if last else ty
             out = f"({text} if {test} is {typ} else {out})"
-        return out
+        return self.shared(o, name, out, getters=not fresh)
 
     def g_index(self, node, scope):
         v = self.static_value(node, scope)
@@ -425,9 +431,9 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
             some = self.g_some_where(where, scope)  # whether it has an item: stop at the first one
             if some is not None:
                 return f"(not {some})" if op == "==" else some
-        a = self.x(node.left, scope)
+        a = self.xc(node.left, scope)
         is_const, v = self.c.constant_of(node.right)
-        b = self.x(node.right, scope)
+        b = self.xc(node.right, scope)
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
@@ -452,7 +458,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         return f"(not {call})" if node.negated else call
 
     def g_is_tag(self, node, scope):
-        o = self.x(node.obj, scope)
+        o = self.xc(node.obj, scope)
         tag = str(node.tag)
         if tag not in self.m.all_tags:
             raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.m.all_tags)
@@ -460,16 +466,17 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         test = "not in" if node.negated else "in"
         if self.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
             return f"({self.const(tag)} {test} {o}.tags)"
-        return f"({self.const(tag)} {test} (_getattr({o}, 'tags', None) or _EMPTY))"
+        tags = self.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
+        return f"({self.const(tag)} {test} {tags})"
 
     def g_not(self, node, scope):
-        return f"(not {self.x(node.operand, scope)})"
+        return f"(not {self.xc(node.operand, scope)})"
 
     def g_and(self, node, scope):
-        return f"({self.x(node.left, scope)} and {self.x(node.right, scope)})"
+        return self.run_of(node, scope, A.And, "and")
 
     def g_or(self, node, scope):
-        return f"({self.x(node.left, scope)} or {self.x(node.right, scope)})"
+        return self.run_of(node, scope, A.Or, "or")
 
     def g_ternary(self, node, scope):
         a, cnd, b = self.x(node.then, scope), self.x(node.cond, scope), self.x(node.otherwise, scope)
@@ -489,9 +496,10 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
             if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
                 inline = m.inline_body(fname, loops=True)
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
-                return self._inline(inline, [self.x(a, scope) for a in argnodes],
+                loops = facts(inline[0]).loops
+                return self._inline(inline, [self.arg_read(a, scope, loops) for a in argnodes],
                                     [self.kind_of(a, scope) for a in argnodes], scope)
-            args = "".join(", " + self.x(a, scope) for a in argnodes)
+            args = "".join(", " + self.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
             holder = m.direct_caller(fname, len(argnodes), node)
             if holder is not None:  # its generated `_call`, once it is compiled
                 return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
@@ -553,7 +561,7 @@ class ExprCodegen(Known, Loops, Statements, Shortcuts):
         inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
         inner.inlined_kinds = dict(zip(params, kinds))
         try:
-            return stamped(src, "expr", lambda: self.x(tree, inner))
+            return stamped(src, "expr", lambda: self.xc(tree, inner))  # evaluated where the call is
         finally:
             scope.size = max(scope.size, inner.size)
 

@@ -295,6 +295,8 @@ class Known:
             if b is not None and b[0] in (_row_cells, _column_cells):  # some of the board's cells
                 return self._cells_kind()
             return None
+        if t is A.Call and str(node.fn) not in self.m.function_defs and all(type(a) is A.Str for a in node.args):
+            return self._match_items_kind(node)
         if t is A.Call and str(node.fn) in self.m.function_defs:  # compiled in place: what its text gives
             inline = self.m.inline_body(str(node.fn)) or self.m.inline_body(str(node.fn), loops=True)
             if inline is None or len(inline[1]) != len(node.args):
@@ -325,6 +327,26 @@ class Known:
             if name == "cells":
                 return self._cells_kind()
             return {"players": "pv", "cards": "card"}.get(name)
+        return None
+
+    def _match_items_kind(self, node):
+        """The kind of the items of a built-in's value that is a constant of the match (codegen
+        computes it at load time: `tagged_cells("t")`): "cell" when all are cells of the grid,
+        "card" when all are cards; else None."""
+        from .. import runtime as rt
+        from ..builtins import OF_THE_MATCH
+        b = self.m.builtin_function(str(node.fn))
+        if b is None or b[0] not in OF_THE_MATCH or (b[1] is not None and len(node.args) not in b[1]):
+            return None
+        v = b[0](rt.Ctx({}, self.m), *[self.c.string(a.token) for a in node.args])
+        if type(v) is not list or not v:
+            return None
+        if all(type(i) is Card for i in v):
+            return "card"
+        if self._cells_kind() == "cell":
+            grid = {id(z) for z in self.m.builtin_value("cells")(None)}
+            if all(type(i) is Zone and id(i) in grid for i in v):
+                return "cell"
         return None
 
     def _cells_kind(self):

@@ -60,6 +60,8 @@ class Loops:
         range, in place of the loop). `slot`: the local the item is put in (body_lines[0]), read
         in the body from the loop's own variable (the helpers it calls read the local)."""
         name = f"_g{next(self.names)}"
+        if self.shares is not None:
+            self.shares.loops += 1  # it may write locals (repeated.py); none shared yet: nothing to forget
         if slot is not None:
             read = f"L[{int(slot)}]"
             body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]
@@ -152,13 +154,13 @@ class Loops:
         return v
 
     def g_where_it(self, node, scope):
-        coll = self.coll(node.coll, scope)
+        coll = self.apart(lambda: self.coll(node.coll, scope))  # read in the helper
         kind = self.elem_kind(node.coll, scope)
         slot = scope.hidden()
         saved = scope.slots.get("it")
         scope.slots["it"] = slot
         try:
-            cond = self._with_kind(slot, kind, lambda: self.x(node.cond, scope))
+            cond, lifted = self.hoisting(slot, [node.cond], lambda: self._with_kind(slot, kind, lambda: self.x(node.cond, scope)))
         finally:
             if saved is None:
                 del scope.slots["it"]
@@ -167,19 +169,20 @@ class Loops:
         loc = self.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
-                          ["return out"], first_lines=["out = []"], slot=slot)
+                          ["return out"], first_lines=["out = []", *lifted], slot=slot)
 
     def g_some_where(self, node, scope):
         """Whether `coll where cond` has an item, for `length(coll where cond) == 0` (or `!= 0`,
         `> 0`): the loop stops at the first item that passes, spending what the whole `where`
         spends. Only when the condition cannot fail (its text calls nothing that may raise: what
         the later items would have given is then never an error), else None."""
-        coll = self.coll(node.coll, scope)
+        coll = self.apart(lambda: self.coll(node.coll, scope))
         slot = scope.hidden()
         saved = scope.slots.get("it")
         scope.slots["it"] = slot
         try:
-            cond = self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope))
+            cond, lifted = self.hoisting(slot, [node.cond], lambda: self._with_kind(
+                slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope)))
         finally:
             if saved is None:
                 del scope.slots["it"]
@@ -189,28 +192,28 @@ class Loops:
             return None
         loc = self.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
-                          ["return False"], slot=slot)
+                          ["return False"], first_lines=lifted, slot=slot)
 
     def _generator(self, node, scope, value, name, coll, cond, what):
-        coll_t = self.coll(coll, scope)
+        coll_t = self.apart(lambda: self.coll(coll, scope))
         kind = self.elem_kind(coll, scope)
         slot = scope.add(str(name))
-        val_t, cond_t = self._with_kind(slot, kind, lambda: (
-            self.x(value, scope), self.x(cond, scope) if cond is not None else None))
+        (val_t, cond_t), lifted = self.hoisting(slot, [value, cond], lambda: self._with_kind(slot, kind, lambda: (
+            self.x(value, scope), self.x(cond, scope) if cond is not None else None)))
         loc = self.const(self.c.loc(node, scope))
-        return coll_t, int(slot), val_t, cond_t, loc
+        return coll_t, int(slot), val_t, cond_t, loc, lifted
 
     def g_comprehension(self, node, scope):
         return self._list_of(node, scope, node.value, node.var, node.coll, node.cond)
 
     def _list_of(self, node, scope, value, name, coll, cond):
-        coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
+        coll_t, slot, val_t, cond_t, loc, lifted = self._generator(node, scope, value, name, coll, cond, "")
         body = [f"    L[{slot}] = x"]
         if cond_t is None:
             body.append(f"    out.append({val_t})")
         else:
             body += [f"    if {cond_t}:", f"        out.append({val_t})"]
-        return self._loop(coll_t, loc, "`for` in an expression", body, ["return out"], first_lines=["out = []"],
+        return self._loop(coll_t, loc, "`for` in an expression", body, ["return out"], first_lines=["out = []", *lifted],
                           slot=slot)
 
     def g_aggregate(self, node, scope):
@@ -230,8 +233,8 @@ class Loops:
                 tests = []
                 for v in items:
                     item = _Int(v) if type(v) is int else _Val(self.g_value(v), v)
-                    tests.append(_with_entry(scope.inlined, str(name), item, lambda: (
-                        self.x(cond, scope) if cond is not None else None, self.x(value, scope))))
+                    tests.append(_with_entry(scope.inlined, str(name), item, lambda: self.apart(lambda: (
+                        self.x(cond, scope) if cond is not None else None, self.x(value, scope)))))
                 loc = self.const(self.c.loc(node, scope))
                 lines = []
                 for cond_t, val_t in tests:
@@ -241,10 +244,10 @@ class Loops:
                 if any(c is not None for c, _ in tests):
                     return call
                 return _Unrolled(call, self._head(marker, loc, "`any`/`all`"), [t for _, t in tests], want)
-            coll_t, slot, val_t, cond_t, loc = self._generator(node, scope, value, name, coll, cond, "")
+            coll_t, slot, val_t, cond_t, loc, lifted = self._generator(node, scope, value, name, coll, cond, "")
             return self._loop(coll_t, loc, "`any`/`all`",
                               [f"    L[{slot}] = x", *("    " + t for t in self._if_item(cond_t, val_t, want))],
-                              [f"return {not want}"], slot=slot)
+                              [f"return {not want}"], first_lines=lifted, slot=slot)
         values = self._list_of(node, scope, value, name, coll, cond)
         loc = self.const(self.c.loc(node, scope))
         return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"

@@ -1,0 +1,245 @@
+"""Reads repeated in one expression, computed once (a part of ExprCodegen, codegen.py).
+
+`not c.empty and c.card.level > 1 and (c.card.owner == me or f(c.card))` reads `c.card`
+three times. The first read is written `(_t5 := <the read>)` and the later ones `_t5`, when the
+first is sure to have been computed by then:
+
+- a *region* is the text of one `x()` call and of the parts its writers ask for with `xc()`: the
+  parts that are evaluated, in the order they are written, whenever the whole is (the operand of
+  `not`, both sides of a comparison, the object of an attribute or of a tag test, the first
+  operand of a run of `and`/`or`, the arguments of a content function's call, the text of a
+  function compiled in place);
+- a part evaluated only sometimes (the later operands of a run of `and`/`or`, `run_of`) may use
+  what was computed before it, and what it computes is forgotten after the run;
+- a text written by any other writer (loops, built-ins' calls, arithmetic, conditional
+  expressions, statements) starts a region of its own: nothing from outside is used in it,
+  nothing it computes is used outside (it may be written elsewhere, in another function, more
+  than once, or not at all).
+
+What is shared: an attribute of a card, a zone or a player, and the tag set of a value, of an
+object that is a local read (`L[n]`, a temporary, a global, `ctx.me`) or a shared read being
+computed (`c.card.owner`). Attribute reads spend nothing and, while one expression is evaluated,
+the state does not change: a second read would give the same value (when the object's kind is not
+known, a getter may fail: the expression then stops at the first read). Not a list made anew at
+each read (a zone's `cards`, a decoded variable). A local `L[n]` may be written by a loop's
+helper (a loop's variable in a slot that a name outside had): a read of one is shared only while
+no loop was written in between.
+
+An argument of a function compiled in place (a plain read, written where its parameter is read)
+is computed where the parameter is first read, and read from its temporary where that is sure to
+have run (`arg_read`, `arg_text`); not when the function loops (its loops are helpers, functions
+of their own, which see no temporary of the caller).
+
+In a loop's body, a read that calls nothing (the object's kind known: it cannot fail) of an
+object the loop does not change is computed once, before the loop (`hoisting`): `p.cell.column`
+in `X where it.cell.column != p.cell.column`. Not when the body loops itself.
+
+A temporary read nowhere else is written back as the plain read when its region is written.
+"""
+from __future__ import annotations
+
+import re
+
+from . import ast as A
+from .analysis import facts
+from .known import _Text
+from .loops import _calls_nothing
+
+_OBJECT = re.compile(r"L\[\d+\]|_[th]\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
+_DEF = re.compile(r"\((_t\d+) := ")
+_LITERALS = (A.Num, A.Str, A.Const)  # no read to share in them
+
+
+class _SharedArg(_Text):
+    """The argument of a function compiled in place, `(_tN := R)`: its parameter read first
+    computes R into _tN; read again where that is sure to have been done, it is _tN."""
+
+    def __new__(cls, text: str, temp: str):
+        a = super().__new__(cls, text)
+        a.temp = temp
+        return a
+
+
+class _Lifted:
+    """The reads computed before a loop (Repeated.hoisting)."""
+
+    def __init__(self, slot):
+        self.slot = f"L[{int(slot)}]"
+        self.lines: list[str] = []
+        self.names: dict = {}  # (object, attribute) -> the local holding it
+
+    def invariant(self, o: str) -> bool:
+        return o != self.slot and not o.startswith("_t") and (not o.startswith("_h") or o in self.names.values())
+
+    def read(self, gen, o, name, text) -> str:
+        local = self.names.get((o, name))
+        if local is None:
+            local = self.names[(o, name)] = f"_h{next(gen.names)}"  # not a _tN: _shape() keeps its name
+            self.lines.append(f"{local} = {text}")
+        return local
+
+
+class _Shares:
+    """The shared reads of one generated module."""
+
+    def __init__(self):
+        self.kept: dict = {}  # a shared read's temporary -> its text
+        self.order: list = []  # those temporaries in the order they were made
+        self.reads: set = set()  # the temporaries read again
+        self.loops = 0  # loops written so far (a loop's helper may write locals L[n])
+
+
+class Repeated:
+    shares = None  # the module's _Shares
+    avail = None  # (object, attribute) -> the temporary holding it, in the region being written
+    hoist = None  # the _Lifted of the loop whose body is being written
+
+    def x(self, node, scope) -> str:
+        """The text of an expression, a region of its own."""
+        if type(node) in _LITERALS:
+            return self.write(node, scope)
+        saved, shares = self.avail, self.shares
+        self.avail = {}
+        first = len(shares.order) if shares is not None else 0
+        try:
+            text = self.write(node, scope)
+        finally:
+            self.avail = saved
+        shares = self.shares
+        if shares is not None and len(shares.order) > first:
+            return self._unshared(text, shares.order[first:])
+        return text
+
+    def decoded(self) -> frozenset:
+        """The names of variables whose values are decoded at each read (made anew)."""
+        names = self.__dict__.get("_decoded")
+        if names is None:
+            m = self.m
+            names = self._decoded = frozenset(n for k in ("cv", "zv", "pv") for n in m.vars_of(k)
+                                              if m.var_codec(k, n)[1] is not None)
+        return names
+
+    def xc(self, node, scope) -> str:
+        """The text of a part evaluated whenever its whole is, after what was written before it:
+        in its whole's region."""
+        return self.write(node, scope)
+
+    def hoisting(self, slot, nodes, write):
+        """(`write()`, lines) for the body of a loop putting its items in `slot`: a shared read
+        of an object the loop does not change is computed once, by those lines, before the loop
+        (it calls nothing: it cannot fail nor spend, so computing it once more changes nothing).
+        Not when the body loops itself (a loop of its text may take a slot a name outside had)."""
+        saved = self.hoist
+        self.hoist = _Lifted(slot) if not any(n is not None and facts(n).loops for n in nodes) else None
+        try:
+            return write(), (self.hoist.lines if self.hoist is not None else [])
+        finally:
+            self.hoist = saved
+
+    def apart(self, write):
+        """`write()` of a text evaluated in another function (a loop's helper): nothing computed
+        before a loop is read there."""
+        saved = self.hoist
+        self.hoist = None
+        try:
+            return write()
+        finally:
+            self.hoist = saved
+
+    def run_of(self, node, scope, typ, op: str) -> str:
+        """`a and b and c` (`or`): each operand is evaluated only when all those before it were
+        (and gave true; false for `or`), so it may use what they computed; after the run, only
+        what the first computed is sure to have been computed."""
+        parts = []
+        while type(node) is typ:
+            parts.append(node.right)
+            node = node.left
+        text = self.xc(node, scope)
+        saved = dict(self.avail)
+        try:
+            for p in reversed(parts):
+                text = f"({text} {op} {self.xc(p, scope)})"
+        finally:
+            self.avail = saved
+        return text
+
+    def shared(self, o: str, name: str, text: str, getters: bool = False) -> str:
+        """`text`, the read of attribute `name` of `o`: the temporary holding it when it was
+        computed before in this region, else `text` kept in a new temporary. `getters`: the calls
+        in `text` are those of attribute getters (they read, spend nothing, give the same value
+        again; one may fail, and then the expression stops there)."""
+        if self.avail is None or "_list(" in text:
+            return text
+        if not _OBJECT.fullmatch(o):
+            o = self._kept_in(o)  # a shared read being computed here: its temporary holds the object after
+            if o is None:
+                return text
+        if not getters and not _calls_nothing(text):
+            return text
+        lifted = self.hoist
+        if lifted is not None and not getters and lifted.invariant(o):
+            return lifted.read(self, o, name, text)
+        shares = self.shares
+        if shares is None:
+            shares = self.shares = _Shares()
+        key = (o, name, shares.loops if o.startswith("L[") else 0)
+        t = self.avail.get(key)
+        if t is not None:
+            shares.reads.add(t)
+            return t
+        t = self.tmp()
+        self.avail[key] = t
+        shares.kept[t] = text
+        shares.order.append(t)
+        return f"({t} := {text})"
+
+    def arg_read(self, node, scope, loops: bool) -> str:
+        """The text of an argument of a function compiled in place (a plain read, written where
+        its parameter is read): a read shared before the call, else its own text. Not when the
+        function loops: its loops are helpers, functions of their own, which see no temporary."""
+        avail = self.avail
+        if avail is not None and not loops:
+            saved = dict(avail)
+            t = self.xc(node, scope)
+            if (self.shares is not None and t in self.shares.kept) or _OBJECT.fullmatch(t):  # read before, or a local
+                return t
+            if self.shares is None:
+                self.shares = _Shares()
+            self.avail = saved
+            kept = self._kept_in(t)
+            if kept is None:
+                kept = self.tmp()
+                self.shares.kept[kept] = t
+                self.shares.order.append(kept)
+                t = f"({kept} := {t})"
+            return _SharedArg(t, kept)  # computed where the parameter is first read
+        return self.apart(lambda: self.x(node, scope)) if loops else self.x(node, scope)
+
+    def _kept_in(self, text: str):
+        """The temporary of a text that is a shared read being computed, `(_tN := R)`, else None."""
+        m = _DEF.match(text) if self.shares is not None else None
+        return m.group(1) if m and text == f"({m.group(1)} := {self.shares.kept.get(m.group(1))})" else None
+
+    def arg_text(self, arg) -> str:
+        """The text of a parameter of a function compiled in place: its argument's text; an
+        argument kept in a temporary where it is first read is then read from there."""
+        if type(arg) is not _SharedArg or self.avail is None:
+            return arg
+        key = ("arg", arg.temp)
+        if key in self.avail:
+            self.shares.reads.add(arg.temp)
+            return arg.temp
+        self.avail[key] = arg.temp
+        return arg
+
+    def _unshared(self, text: str, made) -> str:
+        """The text of a region, each shared read made in it (`made`) that nothing reads again
+        written plainly: `(R)` for `(_tN := R)`. Every read of one is in the region that made it,
+        and its text is still R as it was kept (nothing rewrote it yet)."""
+        kept, reads = self.shares.kept, self.shares.reads
+        for t in reversed(made):  # the outer ones first: their text holds the inner ones as written
+            if t not in reads:
+                d = f"({t} := {kept[t]})"
+                if d in text:
+                    text = text.replace(d, f"({kept[t]})")
+        return text
