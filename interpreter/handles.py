@@ -107,26 +107,30 @@ def seats_identifying(m, zid: int, pos: int, concealed: bool, sides) -> frozense
 def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, list]:
     """(values, keys) of a parameter's options as `seat` sees them (arg_key), with the exception
     above: the options may come back reordered, never changed."""
-    plan = m.__dict__.get("_handle_plan") or _plan(m)
+    try:
+        plan, concealing = m._arg_plan
+    except AttributeError:  # the first call of the match
+        plan, concealing = m._arg_plan = (_plan(m), bool(getattr(m, "concealing", ())))
     loc = st["loc"]
-    concealing = getattr(m, "concealing", ())
     keys = []
+    add = keys.append
     hidden = None
     for v in values:
-        if type(v) is Card:
+        t = type(v)
+        if t is Card:
             rule = plan[loc[v.id]]
-            if not concealing and (rule is None or (rule[0] == "seats" and seat in rule[1])):
-                keys.append(v.key)  # the frequent case: a card in the open, or in the seat's own zone
+            if (rule is None or (rule[0] == "seats" and seat in rule[1])) and not concealing:
+                add(v.key)  # the frequent case: a card in the open, or in the seat's own zone
                 continue
             k = arg_key(m, st, seat, v, cache)
             if k != v.key:
                 hidden = hidden or []
                 hidden.append(len(keys))
-            keys.append(k)
-        elif type(v) is Zone or type(v) is Seat:
-            keys.append(v.key)
+            add(k)
+        elif t is Zone or t is Seat:
+            add(v.key)
         else:
-            keys.append(key_of(v))
+            add(key_of(v))
     if hidden is None:
         return values, keys
     unseen = cache.get("_unseen")

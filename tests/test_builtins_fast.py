@@ -24,6 +24,36 @@ def test_contents_of_one_list_of_zones_is_found_once_per_listing(mini):
     assert _contents(ctx, zones) == first and _contents(ctx, zones) is not _contents(ctx, zones)
 
 
+def test_contents_of_a_list_of_the_match_is_kept_across_listings_while_its_zones_hold_the_same_cards():
+    import random
+    from interpreter.engine import Game
+    g = Game.load("dark-agent", players=4)  # satellites move between the cells tagged `space` (ids in a run)
+    m = g.m
+    space, theatre = m.tagged_cells("space"), m.tagged_cells("theatre")
+    st, rng, before, kept, found = g.new_game(seed=5), random.Random(5), None, 0, 0
+    for _ in range(150):
+        if g.is_terminal(st):
+            break
+        ctx = rt.Ctx(st, m)
+        ctx.memo = {}  # a listing
+        got = _contents(ctx, space)
+        assert got == [m.cards[i] for z in space for i in st["z"][z.id]]
+        assert _contents(ctx, theatre) == [m.cards[i] for z in theatre for i in st["z"][z.id]]
+        kept, found = kept + (got is before), found + (got is not before)
+        before = got
+        a = g.legal_actions(st)
+        g.apply_in_place(st, a[rng.randrange(len(a))], checked=False)
+    assert kept > 20 and found > 5
+    ctx = rt.Ctx(st, m)
+    ctx.memo = {}
+    listed = _contents(ctx, space)
+    ctx = rt.Ctx(st, m)  # an effect (no memo) gets a list of its own
+    assert _contents(ctx, space) == listed and _contents(ctx, space) is not listed
+    ctx.memo = {}
+    other = list(space)  # a list the match does not keep: computed in each listing
+    assert _contents(ctx, other) == listed and _contents(ctx, other) is not listed
+
+
 def test_zone_attributes_written_out_give_what_their_handlers_give():
     from interpreter.engine import Game
     g = Game.load("dark-agent", players=4)  # cells of capacity 1 and 3, full and not

@@ -15,7 +15,7 @@ from interpreter import listing
 from interpreter import runtime as rt
 from interpreter.engine import Game
 from interpreter.errors import RuleRuntimeError
-from interpreter.model import key_of
+from interpreter.model import Action, key_of
 
 
 def _listings(g, step, seeds=range(6)):
@@ -134,3 +134,66 @@ def test_the_bare_listing_gives_the_actions_of_the_labelled_one(game, players, s
         assert spent[0] == spent[1]
         seen += 1
     assert seen > 5
+
+
+@pytest.mark.parametrize("kept", [listing._KEPT, 3])
+def test_a_listed_action_is_made_once_per_arguments_and_found_by_them(monkeypatch, kept):
+    """A definition keeps the actions it listed, by their arguments (at most `_KEPT`, then it
+    starts afresh): a later listing gives the same objects, and exactly the actions a lister that
+    never listed before makes (one, two and no parameters: Dark Agent's satellites and act steps)."""
+    monkeypatch.setattr(listing, "_KEPT", kept)
+    monkeypatch.setattr(listing, "_KEPT2", min(kept, listing._KEPT2))
+    g = Game.load("dark-agent", players=4)
+    m = g.m
+    listers = {step: listing._write(m, tuple(m.actions_by_step[step])) for step in ("satellites", "act")}
+    made, found, n = {}, 0, 0
+    for step in listers:
+        for i, (st, player) in enumerate(_listings(g, step, seeds=range(2))):
+            got = listers[step].bare(rt.Ctx(st, m, player), [])
+            if i % 6 == 0:  # a fresh lister makes every action it lists
+                assert got == listing._write(m, tuple(m.actions_by_step[step])).bare(rt.Ctx(st, m, player), [])
+                n += 1
+            assert all(type(a) is Action for a in got)
+            for a in got:
+                found += made.get(a) is a
+                made.setdefault(a, a)
+    assert n > 10 and {len(a.args) for a in made} >= {0, 1, 2}
+    assert found > (1000 if kept > 3 else 10)
+
+
+def test_a_computed_domain_is_checked_in_the_listing_text_as_its_function_checks_it(monkeypatch):
+    """The listing writes `_domain`'s check (rules.py) around the domain's compiled function: the
+    same actions, the same budget spent and, when it runs out, the same error at the same place
+    as the lister that calls `dom` itself (Dark Agent's act and satellites steps)."""
+    g = Game.load("dark-agent", players=4)
+    m = g.m
+    steps = ("act", "satellites")
+    inline = {s: listing._write(m, tuple(m.actions_by_step[s])) for s in steps}
+    assert all("_domain_other(" in f._interpret_source for f in inline.values())
+    for a in m.actions:  # the same domains, called as `dom` (no `compiled` to write in place)
+        monkeypatch.setattr(a, "params", [(p, s, (lambda d: lambda ctx: d(ctx))(d)) for p, s, d in a.params])
+    called = {s: listing._write(m, tuple(m.actions_by_step[s])) for s in steps}
+    assert not any("_domain_other(" in f._interpret_source for f in called.values())
+    n = failed = 0
+    for step in steps:
+        for i, (st, player) in enumerate(_listings(g, step, seeds=range(2))):
+            outcomes = []
+            for f in (inline[step], called[step]):
+                c = rt.Ctx(st, m, player)
+                c.memo = {}
+                outcomes.append((f.bare(c, []), c.budget))
+            assert outcomes[0] == outcomes[1]
+            n += 1
+            if i % 10 == 0:  # the budget runs out at each step of the listing in turn
+                spent = rt.Ctx(st, m, player).budget - outcomes[0][1]
+                for budget in range(0, spent, 3):
+                    errors = []
+                    for f in (inline[step], called[step]):
+                        c = rt.Ctx(st, m, player)
+                        c.memo, c.budget = {}, budget
+                        with pytest.raises(RuleRuntimeError) as e:
+                            f.bare(c, [])
+                        errors.append(str(e.value))
+                    assert errors[0] == errors[1]
+                    failed += "the values of parameter" in errors[0]
+    assert n > 50 and failed > 5

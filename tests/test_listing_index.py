@@ -11,6 +11,7 @@ import random
 from interpreter import listing
 from interpreter import runtime as rt
 from interpreter.engine import Game
+from interpreter.errors import RuleRuntimeError
 
 
 def test_a_card_action_is_visited_only_where_its_card_lies():
@@ -39,6 +40,15 @@ def test_a_card_action_is_visited_only_where_its_card_lies():
         actions = g.legal_actions(st)
         g.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
     assert listings == 60 and spared > 60 * 10
+
+    def outcome(f):  # with no deciding seat, no zone of `me` is known: every such definition is visited
+        c = rt.Ctx(st, m, None)
+        c.memo = {}
+        try:
+            return f(c, [], True, False), c.budget
+        except RuleRuntimeError as e:  # Dark Agent's `from: me.equipment` without `me`
+            return str(e)
+    assert outcome(indexed) == outcome(plain)
 
     # a refused card action still says why (verify runs every requirement, as before)
     while g.step_name(st) != "act" or st["pending"]:

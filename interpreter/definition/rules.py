@@ -352,7 +352,11 @@ class CompiledRules:
 
     @staticmethod
     def _domain(f, pname, where):
-        """A parameter's domain, checked to be a collection when it is computed."""
+        """A parameter's domain, checked to be a collection when it is computed. The listing
+        (listing.py) writes the same check in its text around `dom.compiled`, `dom.where` and
+        `dom.what`, with `domain_other` for what is not a list."""
+        what = f"the values of parameter `{pname}`"
+
         def dom(ctx):
             v = f(ctx)
             if v is None or type(v) is list:
@@ -360,13 +364,10 @@ class CompiledRules:
                     b = ctx.budget - len(v)
                     ctx.budget = b
                     if b < 0:
-                        lim.spend_failed(ctx, where, f"the values of parameter `{pname}`")
+                        lim.spend_failed(ctx, where, what)
                 return v
-            if isinstance(v, (tuple, dict, set, frozenset)):
-                return list(v)
-            hint = f": write `{v.name}.cards`" if type(v) is Zone else ""
-            raise rt.RuleRuntimeError(f"the domain of parameter `{pname}` is {label_of(v)}, not a collection{hint}",
-                                      where)
+            return domain_other(v, pname, where)
+        dom.compiled, dom.where, dom.what, dom.pname = f, where, what, pname
         return dom
 
     @staticmethod
@@ -409,3 +410,12 @@ class CompiledRules:
             f = self._expr(inv, "check", f"invariants[{i}]", scope)
             if f is not None:
                 self.invariants.append((f, inv.get("message", inv["check"]), scope.size, inv.get("per_player", False)))
+
+
+def domain_other(v, pname, where):
+    """A parameter's domain `v` that is neither a list nor None: as a list (it spends nothing),
+    or the rule error that it is no collection."""
+    if isinstance(v, (tuple, dict, set, frozenset)):
+        return list(v)
+    hint = f": write `{v.name}.cards`" if type(v) is Zone else ""
+    raise rt.RuleRuntimeError(f"the domain of parameter `{pname}` is {label_of(v)}, not a collection{hint}", where)
