@@ -6,8 +6,6 @@ board graph, chance. Content refers to them by name (`cell.row`, `neighbors(c, "
 """
 from __future__ import annotations
 
-import networkx as nx
-
 from .results import score_of, winners
 from . import runtime as rt
 from .limits import size_failed, spend_failed
@@ -110,6 +108,7 @@ def _neighbors(ctx, z, kind=None):
 def _path(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).path(a, b, kind)
+    import networkx as nx  # once the board's graph is made (graph.py), already imported
     try:
         ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:
@@ -120,6 +119,7 @@ def _path(ctx, a, b, kind=None):
 def _distance(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).distance(a, b, kind)
+    import networkx as nx
     try:
         return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
     except nx.NetworkXNoPath:

@@ -25,7 +25,7 @@ class Walks:
         self.zones = m.zones
         fwd: dict[str, dict[int, list[int]]] = {}
         back: dict[str, dict[int, list[int]]] = {}
-        for u, v, data in m.graph.edges(data=True):
+        for u, v, data in m.board_graph.edges():
             kind = data.get("kind", "edge")
             tail = data.get("tail")
             pairs = [(u, v), (v, u)] if tail is None else [(tail, v if tail == u else u)]

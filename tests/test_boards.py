@@ -92,3 +92,44 @@ actions:
 """)
     st = g.new_game(seed=1)
     assert [z.key for z in g.evaluate(st, "neighbors(cell(1, 2))")] == expected
+
+
+def _neighbours_by_networkx(G) -> dict:
+    """The neighbour lists that world.py used to compute from a networkx.Graph."""
+    out: dict = {}
+    for zid in G.nodes:
+        for nb in sorted(G.neighbors(zid)):
+            out.setdefault((zid, None), []).append(nb)
+            out.setdefault((zid, G.edges[zid, nb].get("kind", "edge")), []).append(nb)
+    return out
+
+
+@pytest.mark.parametrize("extra", ["", "    - {from: s1, to: s2, kind: bridge}\n    - {from: home1, to: s1}\n"])
+def test_the_board_as_a_networkx_graph_gives_the_neighbours_the_game_uses(make_game, extra):
+    """The board is held as networkx.Graph holds it (definition/graph.py) and made a networkx.Graph
+    on first use: nodes, edges, their attributes and orders, and the neighbours per kind, are
+    those networkx gives (an edge added again, here `bridge` over a ring edge, updates it)."""
+    import networkx as nx
+    g = make_game(RING + extra if not extra else RING.replace("kind: branch}\n", "kind: branch}\n" + extra))
+    m = g.m
+    G = m.graph
+    assert type(G) is nx.Graph and G is m.graph
+    assert list(G.nodes(data=True)) == list(m.board_graph.nodes.items())
+    assert list(G.edges(data=True)) == list(m.board_graph.edges())
+    assert {k: [z.id for z in v] for k, v in m.neighbors.items()} == _neighbours_by_networkx(G)
+    if extra:
+        s1, s2 = m.zone_by_name["s1"], m.zone_by_name["s2"]
+        assert G.edges[s1.id, s2.id] == {"kind": "bridge", "tail": s1.id}
+        assert m.neighbors.get((s1.id, "next"), []) == [m.zone_by_name["s0"]]
+
+
+def test_loading_and_playing_a_game_does_not_import_networkx():
+    """Only `path` and `distance` without a kind of edge need the networkx.Graph: loading a game
+    (and `interpret validate`) does not pay for importing networkx."""
+    import subprocess
+    import sys
+    code = ("import sys\nfrom interpreter.engine import Game\ng = Game.load('dark-agent')\n"
+            "st = g.new_game(1)\nprint('networkx' in sys.modules)\n"
+            "print(g.evaluate(st, 'distance(cell(1, 1), cell(3, 2))'), 'networkx' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "3", "True"], out

@@ -4,8 +4,6 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 """
 from __future__ import annotations
 
-import networkx as nx
-
 from .. import limits as lim
 from .. import runtime as rt
 from ..dsl.scope import CompileError, Scope, did_you_mean
@@ -13,10 +11,16 @@ from ..dsl.parser import ParseFailure
 from ..errors import Location
 from ..model import Card, Seat, Zone
 from ..yamlio import SourceText, resolve_parent, to_plain
+from .graph import BoardGraph
 from .parts import RESETS
 
 
 class World:
+    @property
+    def graph(self):
+        """The board as a networkx.Graph, made on first use (graph.py)."""
+        return self.board_graph.networkx()
+
     # ---- building the frozen world ---------------------------------------------------
 
     def _build_seats(self):
@@ -54,7 +58,7 @@ class World:
         return default
 
     def _build_board(self):
-        self.graph = nx.Graph()
+        self.board_graph = BoardGraph()
         self.cells: list[Zone] = []
         self.zones: list[Zone] = []
         self.zone_by_name: dict[str, Zone] = {}
@@ -104,7 +108,7 @@ class World:
                                        visibility=spec.get("visibility", "public"), tags=tags)
                     self.cells.append(z)
                     self.cell_at[(r, c)] = z
-                    self.graph.add_node(z.id, row=r, column=c)
+                    self.board_graph.add_node(z.id, row=r, column=c)
             edges = grid.get("edges", "orthogonal")
             same = grid.get("join_same")  # an attribute: edges join only cells with the same value of it
             for (r, c), z in self.cell_at.items():
@@ -113,7 +117,7 @@ class World:
                         continue
                     other = self.cell_at.get((r + dr, c + dc))
                     if other is not None and (same is None or z.attrs.get(same) == other.attrs.get(same)):
-                        self.graph.add_edge(z.id, other.id, kind=kind)
+                        self.board_graph.add_edge(z.id, other.id, kind=kind)
         if board.get("ring"):
             self._build_ring(board["ring"], self.rs.where_of(board, "ring"))
         for spec in board.get("cells", []) or []:  # explicit cells (tracks, custom boards)
@@ -125,12 +129,12 @@ class World:
                 made.tags = made.tags | frozenset(spec.get("tags") or [])
                 if spec.get("capacity") is not None:
                     made.capacity = spec["capacity"]
-                self.graph.nodes[made.id].update(attrs)
+                self.board_graph.update_node(made.id, attrs)
                 continue
             z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
                                tags=frozenset(spec.get("tags") or []))
             self.cells.append(z)
-            self.graph.add_node(z.id, **attrs)
+            self.board_graph.add_node(z.id, **attrs)
             if isinstance(attrs.get("row"), int) and isinstance(attrs.get("column"), int):
                 self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
         for spec in board.get("edges", []) or []:
@@ -138,7 +142,7 @@ class World:
             if a is None or b is None:
                 self.errors.add(self.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
                 continue
-            self.graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"), tail=a.id)  # one way: walks.py
+            self.board_graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"), tail=a.id)  # one way: walks.py
         self.row_cells = {}
         self.column_cells = {}
         for z in self.cells:
@@ -148,9 +152,9 @@ class World:
                 self.column_cells.setdefault(z.attrs["column"], []).append(z)
         # neighbour lists per edge kind, computed once from the graph
         self.neighbors: dict[tuple, list] = {}
-        for zid in self.graph.nodes:
-            for nb in sorted(self.graph.neighbors(zid)):
-                kind = self.graph.edges[zid, nb].get("kind", "edge")
+        for zid, edges in self.board_graph.adj.items():
+            for nb in sorted(edges):
+                kind = edges[nb].get("kind", "edge")
                 self.neighbors.setdefault((zid, None), []).append(self.zones[nb])
                 self.neighbors.setdefault((zid, kind), []).append(self.zones[nb])
 
@@ -178,13 +182,13 @@ class World:
             attrs.update(spec.get("attrs") or {})
             z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True, tags=tags)
             self.cells.append(z)
-            self.graph.add_node(z.id, **attrs)
+            self.board_graph.add_node(z.id, **attrs)
             if per_row > 0:
                 self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
             made.append(z)
         kind = str(spec.get("edges", "next"))
         for a, b in zip(made, made[1:] + made[:1]):
-            self.graph.add_edge(a.id, b.id, kind=kind, tail=a.id)  # one way: walks.py
+            self.board_graph.add_edge(a.id, b.id, kind=kind, tail=a.id)  # one way: walks.py
 
     def _capped(self, value, default: int, cap: str, where, what: str) -> int:
         """A whole number read from content (maybe computed from constants), within limit `cap`."""
