@@ -11,7 +11,7 @@ from . import runtime as rt
 from .limits import size_failed, spend_failed
 from .model import Card, Zone
 from .views import visible_keys
-from .walks import walks_of
+from .walks import Walks, walks_of
 
 
 def _zone_of_card(ctx, o):
@@ -108,6 +108,7 @@ def _neighbors(ctx, z, kind=None):
 def _path(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).path(a, b, kind)
+    Walks._cell(a, "path()"), Walks._cell(b, "path()")  # a zone off the board, a card: the walks' error
     import networkx as nx  # once the board's graph is made (graph.py), already imported
     try:
         ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
@@ -119,6 +120,7 @@ def _path(ctx, a, b, kind=None):
 def _distance(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).distance(a, b, kind)
+    Walks._cell(a, "distance()"), Walks._cell(b, "distance()")
     import networkx as nx
     try:
         return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
