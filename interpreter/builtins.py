@@ -102,6 +102,8 @@ def _column_cells(ctx, column):
 
 
 def _neighbors(ctx, z, kind=None):
+    if type(z) is not Zone:  # a card or a player: its id is no zone's
+        Walks._cell(z, "neighbors()")
     return ctx.m.neighbors.get((z.id, kind), [])
 
 

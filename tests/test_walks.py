@@ -88,6 +88,8 @@ def test_path_against_the_direction_is_empty(track):
     ('path(zone_named("s0"), zone_named("pile"))', "path\\(\\) needs a board cell"),
     ('distance(zone_named("pile"), zone_named("pile"))', "distance\\(\\) needs a board cell"),
     ('path(none, zone_named("s0"))', "path\\(\\) needs a board cell"),
+    ('neighbors(first(zone_named("pile").cards))', "neighbors\\(\\) needs a board cell"),  # not the cell of its id
+    ('neighbors(seat(1), "next")', "neighbors\\(\\) needs a board cell"),
 ])
 def test_a_wrong_walk_is_an_error_saying_why(track, expr, message):
     g, st = track
