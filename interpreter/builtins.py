@@ -229,6 +229,9 @@ def _contents(ctx, zones):
         kept = memo.get(key)
         if kept is not None and kept[0] is zones:
             return kept[1]
+    for z in zones:
+        if type(z) is not Zone:  # a card or a player: its id is no zone's
+            raise rt.RuleRuntimeError(f"contents() needs a list of zones, not one holding {z!r}")
     cards = m.cards
     zl = ctx.st["z"]
     out = [cards[i] for z in zones for i in zl[z.id]]
