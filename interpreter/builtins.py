@@ -11,7 +11,7 @@ from . import runtime as rt
 from .limits import size_failed, spend_failed
 from .model import Card, Zone
 from .views import visible_keys
-from .walks import walks_of
+from .walks import Walks, walks_of
 
 
 def _zone_of_card(ctx, o):
@@ -102,12 +102,15 @@ def _column_cells(ctx, column):
 
 
 def _neighbors(ctx, z, kind=None):
+    if type(z) is not Zone:  # a card or a player: its id is no zone's
+        Walks._cell(z, "neighbors()")
     return ctx.m.neighbors.get((z.id, kind), [])
 
 
 def _path(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).path(a, b, kind)
+    Walks._cell(a, "path()"), Walks._cell(b, "path()")  # a zone off the board, a card: the walks' error
     import networkx as nx  # once the board's graph is made (graph.py), already imported
     try:
         ids = nx.shortest_path(ctx.m.graph, a.id, b.id)
@@ -119,6 +122,7 @@ def _path(ctx, a, b, kind=None):
 def _distance(ctx, a, b, kind=None):
     if kind is not None:
         return walks_of(ctx.m).distance(a, b, kind)
+    Walks._cell(a, "distance()"), Walks._cell(b, "distance()")
     import networkx as nx
     try:
         return nx.shortest_path_length(ctx.m.graph, a.id, b.id)
@@ -225,6 +229,9 @@ def _contents(ctx, zones):
         kept = memo.get(key)
         if kept is not None and kept[0] is zones:
             return kept[1]
+    for z in zones:
+        if type(z) is not Zone:  # a card or a player: its id is no zone's
+            raise rt.RuleRuntimeError(f"contents() needs a list of zones, not one holding {z!r}")
     cards = m.cards
     zl = ctx.st["z"]
     out = [cards[i] for z in zones for i in zl[z.id]]

@@ -124,3 +124,19 @@ def test_a_builtin_of_the_match_with_a_written_text_is_a_constant_of_the_match()
     f = m.compiler.expr(SourceText.plain("tagged_cells(t)"), Scope(["t"]))  # a value known when it runs
     ctx.locals = [tag]
     assert "ctx," in source_of(f) and f(ctx) is m.tagged_cells(tag)
+
+
+def test_contents_of_a_list_holding_a_card_or_a_player_is_an_error(mini):
+    """A card's or a player's id is no zone's: `contents([card])` gave the cards of the zone
+    whose id was the card's (often none, sometimes some)."""
+    import pytest
+    from interpreter.errors import RuleRuntimeError
+    m = mini.m
+    st = mini.new_game(seed=3)
+    full = next(z for z in m.zones if st["z"][z.id])
+    for memo in (None, {}):
+        for thing in (m.cards[full.id], m.seats[0]):
+            ctx = rt.Ctx(st, m)
+            ctx.memo = memo
+            with pytest.raises(RuleRuntimeError, match="contents\\(\\) needs a list of zones"):
+                _contents(ctx, [full, thing])

@@ -21,6 +21,10 @@ board:
     - {from: home1, to: home2, kind: branch}
     - {from: home1, to: side, kind: fork}
     - {from: home2, to: side, kind: fork}
+zones:
+  pile: {}
+cards:
+  token: {start: pile}
 flow: {turn: {steps: [{name: play}]}}
 actions:
   pass: {effect: finish game}
@@ -79,6 +83,13 @@ def test_path_against_the_direction_is_empty(track):
     ('walk(zone_named("s2"), 2, ["branch", "fork"])', "forks at home1 \\(2 edges leave it: home2, side\\)"),
     ('walk(zone_named("s0"), "two", "next")', "whole number of steps"),
     ('within(5, 1, "next")', "needs a board cell"),
+    # without a kind (the board's networkx graph): a card, a zone off the board, none
+    ('distance(first(zone_named("pile").cards), zone_named("s0"))', "distance\\(\\) needs a board cell"),
+    ('path(zone_named("s0"), zone_named("pile"))', "path\\(\\) needs a board cell"),
+    ('distance(zone_named("pile"), zone_named("pile"))', "distance\\(\\) needs a board cell"),
+    ('path(none, zone_named("s0"))', "path\\(\\) needs a board cell"),
+    ('neighbors(first(zone_named("pile").cards))', "neighbors\\(\\) needs a board cell"),  # not the cell of its id
+    ('neighbors(seat(1), "next")', "neighbors\\(\\) needs a board cell"),
 ])
 def test_a_wrong_walk_is_an_error_saying_why(track, expr, message):
     g, st = track

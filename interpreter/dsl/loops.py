@@ -197,9 +197,22 @@ class Loops:
     def _generator(self, node, scope, value, name, coll, cond, what):
         coll_t = self.apart(lambda: self.coll(coll, scope))
         kind = self.elem_kind(coll, scope)
-        slot = scope.add(str(name))
-        (val_t, cond_t), lifted = self.hoisting(slot, [value, cond], lambda: self._with_kind(slot, kind, lambda: (
-            self.x(value, scope), self.x(cond, scope) if cond is not None else None)))
+        # the variable is the loop's own, in a slot of its own: a name outside (a parameter, a
+        # local, a function's parameter) is the same after the loop, as a `where` keeps its `it`
+        name = str(name)
+        slot = scope.hidden()
+        saved, arg = scope.slots.get(name), scope.inlined.pop(name, None)
+        scope.slots[name] = slot
+        try:
+            (val_t, cond_t), lifted = self.hoisting(slot, [value, cond], lambda: self._with_kind(slot, kind, lambda: (
+                self.x(value, scope), self.x(cond, scope) if cond is not None else None)))
+        finally:
+            if saved is None:
+                del scope.slots[name]
+            else:
+                scope.slots[name] = saved
+            if arg is not None:
+                scope.inlined[name] = arg
         loc = self.const(self.c.loc(node, scope))
         return coll_t, int(slot), val_t, cond_t, loc, lifted
 
