@@ -69,3 +69,17 @@ def test_an_aggregate_in_a_function_compiled_in_place_has_its_own_variable(write
     st = game.new_game(0)
     game.apply_in_place(st, "in_place")
     assert st["pv"]["total"][0] == (1 + 2 + 3) * 10 + 1
+
+
+def test_a_where_in_a_function_compiled_in_place_keeps_its_own_it(write_game):
+    """A function whose parameter is named `it`, written in place in a loop: the `where` inside
+    it still reads its own item as `it` (it read the function's argument), and the parameter
+    is the argument again after the `where`."""
+    text = GAME.replace("functions:\n", "functions:\n  in_row_one:\n    params: [it]\n"
+                        "    expr: length(cells where it.row == 1) * 10 + it.row\n")
+    text = text.replace("  end_turn:", "  it_in_place: {effect: \"me.total = sum(in_row_one(x) for x in [cell(2, 2)])\"}\n"
+                        "  end_turn:")
+    game = Game.load(str(write_game(text)))
+    st = game.new_game(0)
+    game.apply_in_place(st, "it_in_place")
+    assert st["pv"]["total"][0] == 3 * 10 + 2

@@ -153,19 +153,29 @@ class Loops:
             return None
         return v
 
+    @staticmethod
+    def _own(scope, name: str, slot, write):
+        """`write()` with `name` the loop's own variable, in `slot`: a name outside with the same
+        spelling (a parameter, a local, a function's parameter compiled in place, an outer
+        `where`'s `it`) is hidden while the loop is written, and the same after it."""
+        saved, arg = scope.slots.get(name), scope.inlined.pop(name, None)
+        scope.slots[name] = slot
+        try:
+            return write()
+        finally:
+            if saved is None:
+                del scope.slots[name]
+            else:
+                scope.slots[name] = saved
+            if arg is not None:
+                scope.inlined[name] = arg
+
     def g_where_it(self, node, scope):
         coll = self.apart(lambda: self.coll(node.coll, scope))  # read in the helper
         kind = self.elem_kind(node.coll, scope)
         slot = scope.hidden()
-        saved = scope.slots.get("it")
-        scope.slots["it"] = slot
-        try:
-            cond, lifted = self.hoisting(slot, [node.cond], lambda: self._with_kind(slot, kind, lambda: self.x(node.cond, scope)))
-        finally:
-            if saved is None:
-                del scope.slots["it"]
-            else:
-                scope.slots["it"] = saved
+        cond, lifted = self._own(scope, "it", slot, lambda: self.hoisting(
+            slot, [node.cond], lambda: self._with_kind(slot, kind, lambda: self.x(node.cond, scope))))
         loc = self.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
@@ -178,16 +188,8 @@ class Loops:
         the later items would have given is then never an error), else None."""
         coll = self.apart(lambda: self.coll(node.coll, scope))
         slot = scope.hidden()
-        saved = scope.slots.get("it")
-        scope.slots["it"] = slot
-        try:
-            cond, lifted = self.hoisting(slot, [node.cond], lambda: self._with_kind(
-                slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope)))
-        finally:
-            if saved is None:
-                del scope.slots["it"]
-            else:
-                scope.slots["it"] = saved
+        cond, lifted = self._own(scope, "it", slot, lambda: self.hoisting(slot, [node.cond], lambda: self._with_kind(
+            slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope))))
         if self.c._draws_chance(node) or not _calls_nothing(cond):
             return None
         loc = self.const(self.c.loc(node, scope))
@@ -197,22 +199,10 @@ class Loops:
     def _generator(self, node, scope, value, name, coll, cond, what):
         coll_t = self.apart(lambda: self.coll(coll, scope))
         kind = self.elem_kind(coll, scope)
-        # the variable is the loop's own, in a slot of its own: a name outside (a parameter, a
-        # local, a function's parameter) is the same after the loop, as a `where` keeps its `it`
-        name = str(name)
         slot = scope.hidden()
-        saved, arg = scope.slots.get(name), scope.inlined.pop(name, None)
-        scope.slots[name] = slot
-        try:
-            (val_t, cond_t), lifted = self.hoisting(slot, [value, cond], lambda: self._with_kind(slot, kind, lambda: (
-                self.x(value, scope), self.x(cond, scope) if cond is not None else None)))
-        finally:
-            if saved is None:
-                del scope.slots[name]
-            else:
-                scope.slots[name] = saved
-            if arg is not None:
-                scope.inlined[name] = arg
+        (val_t, cond_t), lifted = self._own(scope, str(name), slot, lambda: self.hoisting(
+            slot, [value, cond], lambda: self._with_kind(slot, kind, lambda: (
+                self.x(value, scope), self.x(cond, scope) if cond is not None else None))))
         loc = self.const(self.c.loc(node, scope))
         return coll_t, int(slot), val_t, cond_t, loc, lifted
 
