@@ -38,15 +38,6 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffle(state: int, items: list) -> int:
     """Fisher-Yates in place; returns the new generator state."""
     for i in range(len(items) - 1, 0, -1):
-        n = i + 1  # below(state, n), written in place
-        limit = _MASK - (_MASK % n)
-        while True:
-            state = (state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
+        state, j = below(state, i + 1)
         items[i], items[j] = items[j], items[i]
     return state
