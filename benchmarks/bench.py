@@ -39,9 +39,9 @@ if (ROOT / "interpreter").is_dir():  # measure this checkout, whatever version i
 
 from interpreter.agents import RandomAgent, bot_seed, make_decision  # noqa: E402
 from interpreter.play.cli import load_game, validate_game  # noqa: E402
-from interpreter.engine import clone, from_json, to_json  # noqa: E402
-from interpreter.paths import content_dir  # noqa: E402
-from interpreter.simulate import simulate  # noqa: E402
+from interpreter.engine.game import clone, from_json, to_json  # noqa: E402
+from interpreter.ruleset.paths import content_dir  # noqa: E402
+from interpreter.analysis.simulate import simulate  # noqa: E402
 
 DEFAULT_GAME = "dark-agent"
 
@@ -85,7 +85,7 @@ def child_validate(game_name: str) -> dict:
 def command_validate(game_name: str, repeat: int = 5) -> dict:
     """The whole `interpret validate GAME` command in fresh processes (Python's start and the imports
     included), the best of `repeat`: with nothing in the disk cache (INTERPRET_CACHE=off), and with
-    the cache a first run filled (interpreter/diskcache.py)."""
+    the cache a first run filled (interpreter/ruleset/cache.py)."""
     def best(env) -> float:
         times = []
         for _ in range(repeat):

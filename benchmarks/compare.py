@@ -32,7 +32,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))   # measure this checkout's interpreter, whatever is installed
 sys.path.insert(0, str(HERE))
 
-from interpreter.engine import Game  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
 from plain_games import ConnectFour, TicTacToe  # noqa: E402
 
 GAMES = ("tic-tac-toe", "connect-four")

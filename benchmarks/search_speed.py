@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.agents import make_agent, make_decision  # noqa: E402
-from interpreter.engine import Game, clone  # noqa: E402
+from interpreter.engine.game import Game, clone  # noqa: E402
 
 PARTS = {  # function (file suffix, name) -> part of the forward model
     ("observation.py", "determinize"): "determinize (re-deal unseen cards, check invariants)",

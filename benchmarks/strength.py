@@ -35,8 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
-from interpreter.engine import Game  # noqa: E402
-from interpreter.views import seat_sides  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
+from interpreter.information.views import seat_sides  # noqa: E402
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:

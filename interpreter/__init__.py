@@ -1,7 +1,7 @@
 """interpret: a declarative rules interpreter for tabletop games."""
-from .engine import Game, clone, from_json, to_json
+from .engine.game import Game, clone, from_json, to_json
 from .errors import ContentError, IllegalActionError, InternalError, InterpretError, RuleRuntimeError
-from .model import Action
+from .core.model import Action
 
 __all__ = ["Game", "Action", "clone", "to_json", "from_json", "InterpretError", "ContentError",
            "IllegalActionError", "RuleRuntimeError", "InternalError"]

@@ -5,6 +5,8 @@ what was expected, so the command line can print it without a traceback.
 """
 from __future__ import annotations
 
+import difflib
+
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -105,3 +107,10 @@ class ErrorList:
     def raise_if_any(self) -> None:
         if self.problems:
             raise ContentError(self.problems)
+
+
+def did_you_mean(name: str, known) -> str:
+    close = difflib.get_close_matches(name, sorted(set(known)), n=3, cutoff=0.6)
+    if close:
+        return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+    return ""

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def pytest_configure(config):
-    """The tests read and write a disk cache of their own (interpreter/diskcache.py), shared by the
+    """The tests read and write a disk cache of their own (interpreter/ruleset/cache.py), shared by the
     xdist workers (started after this, they inherit it) and removed at the end."""
     if "INTERPRET_CACHE_DIR" not in os.environ:
         os.environ["INTERPRET_CACHE_DIR"] = tempfile.mkdtemp(prefix="interpret-test-cache-")

@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.adapters.action_index import ActionIndex, ActionSpaceError
-from interpreter.model import Action
+from interpreter.core.model import Action
 
 GAMES = [("tic-tac-toe", ""), ("connect-four", ""), ("agents-secrets", "players=6"),
          ("dark-agent", "players=4"), ("dark-agent", "players=4,variants=hidden-cards"),
@@ -137,7 +137,7 @@ def test_the_observation_vector_does_not_change_when_unseen_cards_are_swapped(na
     """The PettingZoo vector is computed from the observation: swapping two cards the seat cannot
     identify (same back) leaves it unchanged; swapping two cards it sees changes it."""
     from interpreter.adapters.tensor import TensorLayout
-    from interpreter.observation import observe, relabel, unseen_slots
+    from interpreter.information.observation import observe, relabel, unseen_slots
     g = Game.load(name, **kw)
     layout = TensorLayout(g)
     st = g.new_game(5)

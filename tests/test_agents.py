@@ -12,8 +12,8 @@ import pytest
 from interpreter.play import cli, common
 from interpreter.agents import (AgentSpec, AgentSpecError, Decision, GreedyAgent, ISMCTSAgent, MCTSAgent,
                                 RandomAgent, bot_seed, decide, make_agent, make_decision, parse_spec)
-from interpreter.engine import Game
-from interpreter.simulate import play_out
+from interpreter.engine.game import Game
+from interpreter.analysis.simulate import play_out
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
 
@@ -271,7 +271,7 @@ def test_rollouts_play_on_while_the_evaluation_tells_nothing():
     position "a draw", so rollouts play on to the end. Where the evaluation tells the seats apart
     (Agents Secrets, once a mission is won), they are cut at the rollout depth."""
     from interpreter.agents import make_agent, make_decision
-    from interpreter.engine import Game
+    from interpreter.engine.game import Game
 
     def judged(name, players, decisions):
         game = Game.load(name, players=players)

@@ -16,9 +16,9 @@ import pytest
 
 from interpreter.agents import make_agent, make_decision
 from interpreter.agents.base import observe
-from interpreter.engine import Game, clone
+from interpreter.engine.game import Game, clone
 from interpreter.errors import InterpretError
-from interpreter.observation import relabel, unseen_slots
+from interpreter.information.observation import relabel, unseen_slots
 
 CONFIGS = [
     ("dark-agent", (), 4), ("dark-agent", (), 2), ("dark-agent", ("all-objectives",), 3),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents import make_agent, make_decision
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 PENNIES = Path(__file__).parent / "fixtures" / "pennies"
 SEEDS = range(30)

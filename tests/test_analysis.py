@@ -12,7 +12,7 @@ from interpreter.analysis import Batch, Spec, analyze
 from interpreter.analysis.stats import (chi2_sf, chi_square_even, mean_difference, quantiles, two_proportions,
                                         wilson)
 from interpreter.play.cli import main
-from interpreter.paths import game_dir
+from interpreter.ruleset.paths import game_dir
 
 # ---- statistics against published values -----------------------------------------------------
 

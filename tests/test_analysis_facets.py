@@ -7,7 +7,7 @@ import shutil
 from interpreter.analysis import Spec, analyze
 from interpreter.analysis.stats import homogeneity
 from interpreter.play.cli import main
-from interpreter.paths import game_dir
+from interpreter.ruleset.paths import game_dir
 
 
 def _ttt(tmp_path, analysis: str):

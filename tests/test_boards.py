@@ -128,7 +128,7 @@ def test_loading_and_playing_a_game_does_not_import_networkx():
     (and `interpret validate`) does not pay for importing networkx."""
     import subprocess
     import sys
-    code = ("import sys\nfrom interpreter.engine import Game\ng = Game.load('dark-agent')\n"
+    code = ("import sys\nfrom interpreter.engine.game import Game\ng = Game.load('dark-agent')\n"
             "st = g.new_game(1)\nprint('networkx' in sys.modules)\n"
             "print(g.evaluate(st, 'distance(cell(1, 1), cell(3, 2))'), 'networkx' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

@@ -3,8 +3,8 @@
 reads as written-out text (ZONE_ATTR_TEXT) give what their handlers give."""
 from __future__ import annotations
 
-from interpreter import runtime as rt
-from interpreter.builtins import _ZONE_ATTRS, ZONE_ATTR_TEXT, _contents
+from interpreter.runtime import context as rt
+from interpreter.runtime.library import _ZONE_ATTRS, ZONE_ATTR_TEXT, _contents
 
 
 def test_contents_of_one_list_of_zones_is_found_once_per_listing(mini):
@@ -26,7 +26,7 @@ def test_contents_of_one_list_of_zones_is_found_once_per_listing(mini):
 
 def test_contents_of_a_list_of_the_match_is_kept_across_listings_while_its_zones_hold_the_same_cards():
     import random
-    from interpreter.engine import Game
+    from interpreter.engine.game import Game
     g = Game.load("dark-agent", players=4)  # satellites move between the cells tagged `space` (ids in a run)
     m = g.m
     space, theatre = m.tagged_cells("space"), m.tagged_cells("theatre")
@@ -55,7 +55,7 @@ def test_contents_of_a_list_of_the_match_is_kept_across_listings_while_its_zones
 
 
 def test_zone_attributes_written_out_give_what_their_handlers_give():
-    from interpreter.engine import Game
+    from interpreter.engine.game import Game
     g = Game.load("dark-agent", players=4)  # cells of capacity 1 and 3, full and not
     st = g.new_game(seed=2)
     ctx = rt.Ctx(st, g.m)
@@ -66,7 +66,7 @@ def test_zone_attributes_written_out_give_what_their_handlers_give():
 
 
 def test_distinct_of_numbers_goes_the_short_way_with_the_same_values(monkeypatch):
-    from interpreter.dsl import ops
+    from interpreter.runtime import ops
 
     def general(vs):  # what `distinct` gives for any list (each value once, sorted by `_sort_key`)
         out, seen = [], set()
@@ -92,8 +92,8 @@ def test_distinct_of_numbers_goes_the_short_way_with_the_same_values(monkeypatch
 def test_an_aggregate_of_a_list_spends_its_length_and_reports_as_before(mini):
     import pytest
 
-    from interpreter.dsl.generated import _aggregate_of
-    from interpreter.dsl.ops import _AGGREGATES
+    from interpreter.runtime.helpers import _aggregate_of
+    from interpreter.runtime.ops import _AGGREGATES
 
     def not_for_lists(v, loc):
         raise AssertionError("a list is gone through as it is")
@@ -110,10 +110,10 @@ def test_an_aggregate_of_a_list_spends_its_length_and_reports_as_before(mini):
 
 
 def test_a_builtin_of_the_match_with_a_written_text_is_a_constant_of_the_match():
-    from interpreter.dsl.codegen import source_of
-    from interpreter.dsl.scope import Scope
-    from interpreter.engine import Game
-    from interpreter.yamlio import SourceText
+    from interpreter.lang.codegen import source_of
+    from interpreter.lang.scope import Scope
+    from interpreter.engine.game import Game
+    from interpreter.ruleset.yamlio import SourceText
     g = Game.load("dark-agent", players=4)
     m = g.m
     ctx = rt.Ctx(g.new_game(seed=1), m)

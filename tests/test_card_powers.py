@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.errors import ContentError
-from interpreter.state import zone_with, zone_without
+from interpreter.core.state import zone_with, zone_without
 
 BASE = """
 game: {name: t, players: {min: 2, max: 2, default: 2}}

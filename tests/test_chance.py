@@ -4,9 +4,9 @@ import random
 import pytest
 
 from interpreter import Game
-from interpreter.chance import CHANCE
+from interpreter.runtime.draws import CHANCE
 from interpreter.errors import IllegalActionError
-from interpreter.rng import below, seed_state
+from interpreter.core.rng import below, seed_state
 
 GAMES = [("dark-agent", 4, ()), ("dark-agent", 3, ("hidden-cards",)), ("agents-secrets", 4, ()),
          ("agent-dog", 4, ()), ("connect-four", 2, ())]
@@ -128,7 +128,7 @@ actions:
 
 
 def test_scenarios_force_shuffles_and_random_draws(make_game):
-    from interpreter.position import Position
+    from interpreter.scenarios.position import Position
     game = make_game(PICKS)
     pos = Position(game, game.new_game(seed=1))
     pos.force_shuffle(["c", "a"], "pile").force_random(7, 0).force_shuffle(["d"])
@@ -158,7 +158,7 @@ def test_forced_shuffles_follow_their_kind_in_order(make_game):
 
 
 def test_a_scenario_whose_forced_shuffle_is_never_drawn_fails(tmp_path, write_game):
-    from interpreter.scenario import run_file
+    from interpreter.scenarios.runner import run_file
     folder = write_game(PICKS)
     tmp_path = folder / "scenarios"
     tmp_path.mkdir()

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.play import cli
-from interpreter.engine import Game
-from interpreter.paths import content_dir
+from interpreter.engine.game import Game
+from interpreter.ruleset.paths import content_dir
 from interpreter.play.render import Renderer
-from interpreter.simulate import simulate
+from interpreter.analysis.simulate import simulate
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
 ROOT = Path(__file__).resolve().parent.parent

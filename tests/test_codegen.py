@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.dsl import ast as A
-from interpreter.dsl.analysis import facts
-from interpreter.dsl.codegen import source_of
-from interpreter.dsl.parser import parse
-from interpreter.dsl.scope import Scope
-from interpreter.engine import Game
+from interpreter.lang import ast as A
+from interpreter.lang.analysis import facts
+from interpreter.lang.codegen import source_of
+from interpreter.lang.parser import parse
+from interpreter.lang.scope import Scope
+from interpreter.engine.game import Game
 from interpreter.errors import RuleRuntimeError
-from interpreter.yamlio import SourceText
+from interpreter.ruleset.yamlio import SourceText
 from tests.hardening import BASE, game_dir
 
 HOSTILE = "__import__('os').system('echo pwned')\" + \"{x}"
@@ -134,7 +134,7 @@ def test_known_kinds_and_constant_ranges_skip_type_tests():
 
 def _spent(game, text, st):
     """(value, steps of the budget spent) of an expression evaluated in `st`."""
-    from interpreter import runtime as rt
+    from interpreter.runtime import context as rt
     f, _ = compiled(game, text)
     ctx = rt.Ctx(st, game.m, game.m.seats[0])
     ctx.locals = [None] * 8
@@ -190,7 +190,7 @@ def test_any_all_over_a_short_constant_list_is_written_out_and_spends_as_the_loo
     """`any`/`all` over a constant list of a few items: one test per item, the item known (its
     own items fold to literals), the budget spent as the loop spends it. One written out inside
     another is written in place (no helper called)."""
-    from interpreter.dsl import loops
+    from interpreter.lang import loops
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
     g.apply_in_place(st, "play r2c2")
@@ -222,7 +222,7 @@ def test_length_of_a_where_compared_with_0_stops_at_the_first_item(monkeypatch):
     """`length(X where C) == 0` (`!= 0`, `> 0`) asks whether an item passes: the loop stops at
     the first one, spending what the whole `where` spends, when C cannot fail; a condition
     that may fail (arithmetic not proved) still goes through every item."""
-    from interpreter.dsl.codegen import ExprCodegen
+    from interpreter.lang.codegen import ExprCodegen
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
     full = g.new_game(seed=1)
@@ -288,7 +288,7 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
     """Constant spends of the budget one after the other (written-out loops, one in another) are
     one subtraction; when the budget runs out they are replayed: the same error, at the same
     position, with the same budget left, as the spends one by one."""
-    from interpreter.dsl import codegen
+    from interpreter.lang import codegen
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
     g.apply_in_place(st, "play r2c2")
@@ -310,7 +310,7 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
 def _outcome(f, st, g, budget):
     """What expression `f` gives in `st` for the first seat with `budget` steps: ("value", v, left)
     or ("error", message, left)."""
-    from interpreter import runtime as rt
+    from interpreter.runtime import context as rt
     ctx = rt.Ctx(st, g.m, g.m.seats[0])
     ctx.locals, ctx.budget = [None] * 8, budget
     try:
@@ -323,8 +323,8 @@ def test_a_test_known_true_by_the_loops_condition_is_left_out(monkeypatch):
     """In a loop over `c in X where C`, a written-out `all` in place tests C again (its first
     cell is c itself): that test is left out, nothing having been called since C; the same
     values and budgets as with it."""
-    from interpreter.dsl import loops
-    from interpreter.engine import clone
+    from interpreter.lang import loops
+    from interpreter.engine.game import clone
     g = Game.load("tic-tac-toe")
     text = ("any(any(all(cell(c.row + i * d[0], c.column + i * d[1]).card.owner == me for i in range(0, 2)) "
             "for d in directions) for c in cells where c.card.owner == me)")
@@ -368,7 +368,7 @@ def test_an_effect_is_one_generated_function_whose_lines_map_to_its_statements()
     """Issue 9 item 2: the statements of an effect are one generated function (no closure per
     statement); each line of its text is mapped to the statement written there, which is where
     guard.py reports an error nobody foresaw."""
-    from interpreter.guard import rule_location
+    from interpreter.engine.guard import rule_location
     g = Game.load("tic-tac-toe")
     effect = g.m.action_by_name["play"].effect
     src = source_of(effect)

@@ -5,7 +5,7 @@ its own `it` (docs/language.md, Collections). It used to share the outer name's 
 `length([c for c in cells where ...])` the parameter `c` was the last cell of the loop."""
 from __future__ import annotations
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 GAME = """\
 game: {name: shadow, players: {min: 2, max: 2, default: 2}}

@@ -1,5 +1,5 @@
 """Card concealment: a card variable declared `conceals: true` hides its card's identity from
-every view while it is true (interpreter/views.py), and so from the screens and the texts a
+every view while it is true (interpreter/information/views.py), and so from the screens and the texts a
 seat is shown (interpreter/play/render.py). Then Agent DOG's infiltrated pawns, over random games:
 no seat may ever tell which pawn an infiltrated pawn is.
 """
@@ -12,13 +12,15 @@ import random
 
 import pytest
 
-from interpreter import views
+from interpreter.runtime import visibility
 from interpreter.play.narration import Narrator
-from interpreter.engine import Game, clone
-from interpreter.position import Position
+from interpreter.engine.game import Game, clone
+from interpreter.scenarios.position import Position
 from interpreter.play.render import Renderer
-from interpreter import runtime as rt
-from interpreter.views import concealed_ids, view, visible_cards
+from interpreter.runtime import context as rt
+from interpreter.information.views import concealed_ids, view, visible_cards
+
+_TRUE_CONCEALED = visibility.concealed_ids  # the truth, kept when a test breaks the views' copy
 
 MASKS = """
 game: {name: masks, players: {min: 2, max: 2}}
@@ -103,7 +105,7 @@ def test_screens_and_texts_draw_a_concealed_card_as_unknown(masks):
 
 def _said(game, st, text):
     """A message of the rules (`log TEXT`) said in `st`, as the rules would say it."""
-    from interpreter.dsl.scope import Scope
+    from interpreter.lang.scope import Scope
     said = game.m.compiler.template_text(text, Scope()).said
     ctx = rt.Ctx(st, game.m)
     ctx.locals = []
@@ -128,7 +130,7 @@ def dog_games():
 
 
 def _concealed_keys(game, st) -> set:
-    return {game.m.cards[i].key for i in concealed_ids(game, st)}
+    return {game.m.cards[i].key for i in _TRUE_CONCEALED(game.m, st)}
 
 
 def _swapped(game, st):
@@ -137,7 +139,7 @@ def _swapped(game, st):
     A pawn already moved by the Partenaire being played is left out: its mover saw where it went,
     and the rules rightly remember it (`shared`), so exchanging it would rewrite that history."""
     moved = {i for ids in st["pv"]["shared"] for i in ids}
-    ids = sorted(concealed_ids(game, st) - moved)
+    ids = sorted(_TRUE_CONCEALED(game.m, st) - moved)
     for i in ids:
         for j in ids:
             if i < j and game.m.cards[i].owner != game.m.cards[j].owner:
@@ -210,7 +212,7 @@ def test_no_seat_can_tell_an_infiltrated_pawn(dog_games, players):
 
 
 def test_the_check_catches_pawns_that_are_not_concealed(dog_games, monkeypatch):
-    monkeypatch.setattr(views, "concealed_ids", lambda game, state: set())
+    monkeypatch.setattr(visibility, "concealed_ids", lambda m, state: set())
     game = dog_games[4]
     real = game.m.concealing
     try:

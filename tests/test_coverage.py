@@ -1,4 +1,4 @@
-"""Rule coverage and mutation testing (interpreter/coverage.py, `interpret test --coverage/--mutate`).
+"""Rule coverage and mutation testing (interpreter/scenarios/coverage.py, `interpret test --coverage/--mutate`).
 
 The fixture game tests/fixtures/coverage has two scenarios whose reach is known exactly:
 both take a coin (take, gain, the `log` trigger), one is refused a second take (take's
@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from interpreter.play import cli
-from interpreter.coverage import run_coverage, run_mutation
+from interpreter.scenarios.coverage import run_coverage, run_mutation
 
 GAME = Path(__file__).parent / "fixtures" / "coverage"
 

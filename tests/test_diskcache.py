@@ -1,4 +1,4 @@
-"""The disk cache (interpreter/diskcache.py): a second process reads what the first wrote, and gets
+"""The disk cache (interpreter/ruleset/cache.py): a second process reads what the first wrote, and gets
 the same game, the same generated code and the same error positions; a broken store is ignored."""
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_a_broken_store_is_ignored_and_rewritten(tmp_path):
 
 
 def test_a_changed_interpret_reads_nothing_an_older_one_wrote(tmp_path, monkeypatch):
-    from interpreter import diskcache
+    from interpreter.ruleset import cache as diskcache
     monkeypatch.setenv("INTERPRET_CACHE_DIR", str(tmp_path))
     s = diskcache.Store("t")
     s.put(b"k", [1, 2])
@@ -118,7 +118,7 @@ def test_a_changed_interpret_reads_nothing_an_older_one_wrote(tmp_path, monkeypa
 
 @pytest.mark.parametrize("value", ["off", "0"])
 def test_the_cache_can_be_turned_off(tmp_path, monkeypatch, value):
-    from interpreter import diskcache
+    from interpreter.ruleset import cache as diskcache
     monkeypatch.setenv("INTERPRET_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("INTERPRET_CACHE", value)
     s = diskcache.Store("t")

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.dsl import ast as A
-from interpreter.dsl.parser import ParseFailure, parse
-from interpreter.engine import Game, from_json, to_json
+from interpreter.lang import ast as A
+from interpreter.lang.parser import ParseFailure, parse
+from interpreter.engine.game import Game, from_json, to_json
 from interpreter.errors import ContentError, RuleRuntimeError
-from interpreter.model import Action
-from interpreter.schema import schema_problems
-from interpreter.yamlio import SourceText, load_yaml_text
+from interpreter.core.model import Action
+from interpreter.ruleset.schema import schema_problems
+from interpreter.ruleset.yamlio import SourceText, load_yaml_text
 
 BASE = """
 game: {name: t, players: {min: 1, max: 4, default: 2}}

@@ -5,7 +5,7 @@ The same order of effects, events and budget as before, a choice still suspends 
 (also through a save and load); the depth test was seen failing with the old `ret` and `_seq`."""
 from __future__ import annotations
 
-from interpreter.engine import Game, from_json, to_json
+from interpreter.engine.game import Game, from_json, to_json
 
 DEEP = """\
 game: {name: deep, players: {min: 2, max: 2, default: 2}}

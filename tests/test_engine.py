@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from interpreter import engine
-from interpreter.engine import clone, from_json, to_json
+from interpreter.engine import game as engine
+from interpreter.engine.game import clone, from_json, to_json
 from interpreter.errors import RuleRuntimeError
 
 SEEDS = range(12)

@@ -5,10 +5,10 @@ import textwrap
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import ContentError, IllegalActionError, InterpretError, RuleRuntimeError
-from interpreter.loader import load_ruleset
-from interpreter.model import Action
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.core.model import Action
 
 BASE = """\
 game: {name: t, title: Tiny, players: {min: 1, max: 4, default: 2}}
@@ -444,7 +444,7 @@ def test_require_fails_with_its_reason(actions_game):
     state = actions_game.new_game(seed=1)
     state = actions_game.apply(actions_game.apply(state, "take coin#1"), "take coin#2")
     assert actions_game.explain(state, Action("take", ("coin#3",))) == "p1 already holds 2 cards"
-    assert actions_game.is_legal(state, Action("next"))
+    assert actions_game.can(state, Action("next"))
 
 
 def test_require_without_a_reason_quotes_its_check(make_game):
@@ -462,7 +462,7 @@ def test_unknown_action_and_pending_choice(make_game):
 
 
 def test_apply_refuses_an_illegal_action_and_changes_nothing(actions_game):
-    from interpreter.engine import to_json
+    from interpreter.engine.game import to_json
     state = actions_game.new_game(seed=1)
     before = to_json(state)
     with pytest.raises(IllegalActionError) as info:

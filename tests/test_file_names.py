@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.play import cli
-from interpreter.paths import content_dir
-from interpreter.scenario import load_scenario
-from interpreter.yamlio import key_location
+from interpreter.ruleset.paths import content_dir
+from interpreter.scenarios.runner import load_scenario
+from interpreter.ruleset.yamlio import key_location
 
 ROOT = Path(__file__).resolve().parent.parent
 WHERE = pytest.mark.parametrize("cwd", ["elsewhere", "checkout"])  # an install elsewhere; a venv inside the project

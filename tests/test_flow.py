@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import textwrap
 
-from interpreter.engine import Game, from_json, to_json
+from interpreter.engine.game import Game, from_json, to_json
 
 VOTE = """\
 game: {name: vote, players: {min: 2, max: 3, default: 3}}
@@ -103,7 +103,7 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
     the whole state machine, without ending or starting a turn through their effects, and the
     trusted move is done without being bound again. A game with an `on turn_end` trigger ends its
     turns through _end_turn."""
-    from interpreter.flow import Flow
+    from interpreter.engine.flow import Flow
     calls = {}
 
     def counting(name):

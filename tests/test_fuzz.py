@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from interpreter.engine import Game, from_json, to_json
+from interpreter.engine.game import Game, from_json, to_json
 from interpreter.errors import ContentError, InterpretError
-from interpreter.schema import schema
+from interpreter.ruleset.schema import schema
 
 SETTINGS = dict(deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from tests.golden.record import CONFIGS, config_name, load, path_of, play
 
 BOUNDED = 6

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import IllegalActionError
-from interpreter.model import key_of
-from interpreter.observation import relabel
+from interpreter.core.model import key_of
+from interpreter.information.observation import relabel
 
 THIEF = """\
 game: {name: thief, players: {min: 2, max: 2}}
@@ -92,7 +92,7 @@ def test_the_ids_do_not_change_when_unseen_cards_trade_places(thief):
 
 def test_the_check_can_fail_without_handles(thief, monkeypatch):
     """Positive control: naming arguments by their keys leaks the swap."""
-    import interpreter.handles as handles
+    import interpreter.information.handles as handles
     monkeypatch.setattr(handles, "arg_key", lambda m, st, seat, v, cache=None: key_of(v))
     g = thief
     st = g.new_game(seed=1)
@@ -116,8 +116,8 @@ def _hand_of_p2(g):
 
 def test_a_pending_choice_is_decoded_and_keyed_once_per_decision(thief, monkeypatch):
     """Listing, verifying and applying a choice share its options and their keys (legality._options)."""
-    import interpreter.legality as engine
-    from interpreter.model import Action
+    import interpreter.engine.legality as engine
+    from interpreter.core.model import Action
     g = thief
     st = g.apply(g.new_game(seed=1), "rummage")
     calls = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import RuleRuntimeError
 from interpreter.limits import BudgetExceeded
 from tests.hardening import BASE, POSITION, game_dir, interpret

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import limits
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import ContentError
 from tests.hardening import BASE, POSITION, game_dir, interpret
 
@@ -70,7 +70,7 @@ def test_a_yaml_document_nested_2000_deep_is_a_positioned_error(tmp_path, capsys
 def test_the_bundled_content_is_far_from_the_nesting_cap():
     from pathlib import Path
 
-    from interpreter.yamlio import _depth_bound
+    from interpreter.ruleset.yamlio import _depth_bound
     root = Path(__file__).resolve().parent.parent / "content"
     assert max(_depth_bound(p.read_text(encoding="utf-8")) for p in root.rglob("*.yaml")) < limits.DEFAULT.yaml_depth
 

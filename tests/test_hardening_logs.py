@@ -118,7 +118,7 @@ def test_a_device_that_never_ends_is_not_read_for_ever(capsys, device, monkeypat
 def test_a_variant_or_a_scenario_that_is_a_device(capsys, monkeypatch):
     import os
 
-    from interpreter import yamlio
+    from interpreter.ruleset import yamlio
     if not os.path.exists("/dev/zero"):
         pytest.skip("needs /dev/zero")
     monkeypatch.setattr(yamlio, "MAX_YAML_BYTES", 2 ** 20)

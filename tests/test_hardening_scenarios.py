@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import RuleRuntimeError
 from tests.hardening import BASE, POSITION, game_dir, interpret
 

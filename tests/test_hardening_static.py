@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import RuleRuntimeError
-from interpreter.guard import UnexpectedRuleError
+from interpreter.engine.guard import UnexpectedRuleError
 from tests.hardening import BASE, POSITION, game_dir, interpret
 
 PLAYER_VAR = BASE.replace("vars: {game: {x: 0, lst: []}", "vars: {game: {x: 0, lst: [], fp: {type: player}}")
@@ -80,7 +80,7 @@ def test_a_variant_that_changes_a_variables_type_is_a_validate_error(tmp_path, c
 def test_an_unexpected_python_error_in_a_rule_is_a_rule_error_at_the_rule(tmp_path, monkeypatch):
     """The last guard (guard.py): a Python exception that no check foresaw leaves the forward model
     as a rule error with the position of the innermost rule running."""
-    from interpreter import builtins
+    from interpreter.runtime import library as builtins
 
     def broken(ctx, coll):
         return 1 // 0  # an exception the call of a builtin does not expect

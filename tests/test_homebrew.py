@@ -9,8 +9,8 @@ import pytest
 
 from interpreter.play import cli
 from interpreter.errors import ContentError
-from interpreter.engine import Game
-from interpreter.scenario import run_paths
+from interpreter.engine.game import Game
+from interpreter.scenarios.runner import run_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "homebrew"

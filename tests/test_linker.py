@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import runtime as rt
-from interpreter.coverage import Recorder
-from interpreter.dsl.codegen import source_of
-from interpreter.dsl.scope import Scope
-from interpreter.engine import Game, to_json
+from interpreter.runtime import context as rt
+from interpreter.scenarios.coverage import Recorder
+from interpreter.lang.codegen import source_of
+from interpreter.lang.scope import Scope
+from interpreter.engine.game import Game, to_json
 from interpreter.errors import RuleRuntimeError
-from interpreter.loader import load_ruleset
-from interpreter.match import Match
-from interpreter.yamlio import SourceText
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.definition.build import Match
+from interpreter.ruleset.yamlio import SourceText
 from tests.test_card_powers import to_hand
 
 MODIFIED = """\

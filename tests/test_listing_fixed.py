@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from interpreter import listing
-from interpreter import runtime as rt
-from interpreter.engine import Game
+from interpreter.engine import listing
+from interpreter.runtime import context as rt
+from interpreter.engine.game import Game
 from interpreter.errors import RuleRuntimeError
-from interpreter.model import Action, key_of
+from interpreter.core.model import Action, key_of
 
 
 def _listings(g, step, seeds=range(6)):

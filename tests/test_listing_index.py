@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from interpreter import listing
-from interpreter import runtime as rt
-from interpreter.engine import Game
+from interpreter.engine import listing
+from interpreter.runtime import context as rt
+from interpreter.engine.game import Game
 from interpreter.errors import RuleRuntimeError
 
 

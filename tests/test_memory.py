@@ -1,5 +1,5 @@
 """A seat's memory in determinize (issue 11 item 2, « respecting what it saw »): a card a seat
-watched go where it cannot see stays, in every sample, in the zone it went to; interpreter/memory.py
+watched go where it cannot see stays, in every sample, in the zone it went to; interpreter/information/memory.py
 and observation.determinize(memory=...)."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from interpreter.engine import Game
-from interpreter.memory import Memory
-from interpreter.observation import determinize, observe
+from interpreter.engine.game import Game
+from interpreter.information.memory import Memory
+from interpreter.information.observation import determinize, observe
 
 GIFT = """
 game: {name: gift, players: {min: 2, max: 2}}

@@ -1,4 +1,4 @@
-"""Observations and determinisation (interpreter/observation.py), and the twin-state leak test.
+"""Observations and determinisation (interpreter/information/observation.py), and the twin-state leak test.
 
 At decisions of random games of every bundled game and variant, two cards the observing seat
 cannot identify (same back, different definitions) are swapped by relabelling the state. What the
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game, clone
-from interpreter.loader import load_ruleset
-from interpreter.observation import determinize, observe, relabel, unseen_slots
+from interpreter.engine.game import Game, clone
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.information.observation import determinize, observe, relabel, unseen_slots
 
 ROOT = Path(__file__).resolve().parent.parent / "content"
 
@@ -130,7 +130,7 @@ def _mentioned(events) -> set:
 
 def _swapped_action(g, action, a, b):
     """`action` with the cards `a` and `b` exchanged among its arguments (as relabel does to a state)."""
-    from interpreter.model import Action
+    from interpreter.core.model import Action
     ka, kb = g.m.cards[a].key, g.m.cards[b].key
     return Action(action.name, tuple(kb if x == ka else ka if x == kb else x for x in action.args))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import ContentError
 
 MINI = Path(__file__).parent / "fixtures" / "mini"

@@ -11,9 +11,9 @@ import os
 
 import pytest
 
-from interpreter.engine import Game, clone, from_json, to_json
-from interpreter.loader import load_ruleset
-from interpreter.paths import content_dir
+from interpreter.engine.game import Game, clone, from_json, to_json
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.ruleset.paths import content_dir
 
 GAMES = sorted(p.name for p in content_dir().iterdir() if (p / "game.yaml").exists())
 MAX_STEPS = 5000

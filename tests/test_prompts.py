@@ -1,5 +1,5 @@
 """Pending prompts are written for each viewer from the values the rule saw, not redacted from text."""
-from interpreter.views import view
+from interpreter.information.views import view
 
 PROMPTS = """
 game: {name: t, players: {min: 2, max: 2, default: 2}}

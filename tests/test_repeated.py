@@ -1,4 +1,4 @@
-"""Issue 9: reads repeated in one expression computed once (interpreter/dsl/repeated.py), reads
+"""Issue 9: reads repeated in one expression computed once (interpreter/lang/repeated.py), reads
 that a loop does not change computed before it, and the kind of the items of a constant of the
 match. Each is compared with the code written without it: the same values, errors and budgets."""
 from __future__ import annotations
@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from interpreter import runtime as rt
-from interpreter.dsl import known, repeated
-from interpreter.dsl.codegen import source_of
-from interpreter.dsl.scope import Scope
-from interpreter.engine import Game, clone
+from interpreter.runtime import context as rt
+from interpreter.lang import known, repeated
+from interpreter.lang.codegen import source_of
+from interpreter.lang.scope import Scope
+from interpreter.engine.game import Game, clone
 from interpreter.errors import RuleRuntimeError
-from interpreter.yamlio import SourceText
+from interpreter.ruleset.yamlio import SourceText
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.paths import content_dir
-from interpreter.scenario import run_file, scenario_files
+from interpreter.ruleset.paths import content_dir
+from interpreter.scenarios.runner import run_file, scenario_files
 
 FILES = scenario_files([p for p in sorted(content_dir().iterdir()) if (p / "scenarios").is_dir()])
 

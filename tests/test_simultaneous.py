@@ -9,7 +9,7 @@ import random
 import pytest
 
 from interpreter.agents import make_agent, make_decision
-from interpreter.engine import Game, clone, to_json
+from interpreter.engine.game import Game, clone, to_json
 from interpreter.errors import InterpretError
 
 DUEL = """\

@@ -68,8 +68,8 @@ def test_agents_secrets_sides_are_loyalties_and_the_benchmark_tests_one():
     for, and the side under test of `secrets-side` is one of them: two loyal members of one company
     and the other company's double agent."""
     from interpreter.agents.evaluate import Evaluator
-    from interpreter.engine import Game
-    from interpreter.views import seat_sides
+    from interpreter.engine.game import Game
+    from interpreter.information.views import seat_sides
 
     game = Game.load("agents-secrets", players=6)
     match = strength.matches("10", True)["secrets-side"][0]
@@ -95,8 +95,8 @@ def test_agent_dog_partners_are_a_side_and_progress_is_worth_something():
     import random
 
     from interpreter.agents.evaluate import Evaluator
-    from interpreter.engine import Game
-    from interpreter.views import seat_sides
+    from interpreter.engine.game import Game
+    from interpreter.information.views import seat_sides
 
     game = Game.load("agent-dog", players=4)
     st = game.new_game(seed=1)

@@ -17,7 +17,7 @@ actions:
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    from interpreter.engine import Game
+    from interpreter.engine.game import Game
     root = tmp_path_factory.mktemp("strings")
     (root / "game.yaml").write_text(GAME)
     g = Game.load(str(root))

@@ -1,12 +1,12 @@
 """Texts written per viewer from values (issue 11 items 3 and 4): labels, prompts and the rules'
 messages never show what a card the reader cannot identify is, even through one of its
 attributes (`{c.name}`, `{c.owner.name}`, a property, a comparison, a function of it), while its
-place stays readable (`{c.cell}`). interpreter/dsl/templates.py."""
+place stays readable (`{c.cell}`). interpreter/lang/templates.py."""
 from __future__ import annotations
 
 import pytest
 
-from interpreter.views import visible_cards_ids
+from interpreter.information.views import visible_cards_ids
 
 STEAL = """
 game: {name: t, players: {min: 2, max: 2}}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from interpreter.views import view
+from interpreter.information.views import view
 
 GAME = """
 game: {name: t, players: {min: 2, max: 2}}

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game
-from interpreter.loader import load_ruleset
+from interpreter.engine.game import Game
+from interpreter.ruleset.loader import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent / "content"
 

@@ -1,7 +1,7 @@
 """Per-seat views: nothing a seat may not know ever appears in its view.
 
 The oracle below reads the declared visibility of each zone directly, so that
-it does not share code with interpreter/views.py.
+it does not share code with interpreter/information/views.py.
 """
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import views
-from interpreter.engine import to_json
-from interpreter.views import view, visible_cards
+from interpreter.information import views
+from interpreter.runtime import visibility
+from interpreter.engine.game import to_json
+from interpreter.information.views import view, visible_cards
 
 SEEDS = range(40)
 
@@ -83,7 +84,7 @@ def test_no_hidden_card_ever_appears_in_a_view(fixture, request, random_playout)
 
 def test_the_leak_check_catches_a_leaking_view(mini, random_playout, monkeypatch):
     # a view that shows every zone's contents to everyone must be caught
-    monkeypatch.setattr(views, "_sees_contents", lambda zone, seat: True)
+    monkeypatch.setattr(visibility, "sees_contents", lambda zone, seat: True)
     problems = check_playouts(mini, random_playout, range(3))
     assert any("sees hidden cards" in p for p in problems)
 
@@ -218,11 +219,11 @@ def test_an_unknown_seat_is_refused(mini, seat):
 
 
 def test_views_know_no_game_by_name():
-    """interpreter/views.py works from declarations only: no card or zone name of a test game in it."""
+    """interpreter/information/views.py works from declarations only: no card or zone name of a test game in it."""
     source = (Path(views.__file__)).read_text(encoding="utf-8")
     words = set(re.findall(r"[a-z_]+", source))
     for fixture in ("mini", "secrets"):
-        from interpreter.loader import load_ruleset
+        from interpreter.ruleset.loader import load_ruleset
         rs = load_ruleset(str(Path(__file__).parent / "fixtures" / fixture))
         names = set(rs.cards) | set(rs.zones)
         assert not (names & words), f"views.py mentions {sorted(names & words)} of {fixture}"

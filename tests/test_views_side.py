@@ -2,7 +2,7 @@
 
 A seat's side is the content's `scoring.side` evaluated for that seat. The oracles below
 compute the sides in Python from the rules (seat parity; the alternation of Dark Agent's
-§13.1), so that they share no code with interpreter/views.py. Every test fails on a view
+§13.1), so that they share no code with interpreter/information/views.py. Every test fails on a view
 that shows a side zone to an opponent, or hides it from a teammate.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from interpreter import views
-from interpreter.engine import Game
-from interpreter.views import view, visible_cards
+from interpreter.runtime import visibility
+from interpreter.engine.game import Game
+from interpreter.information.views import view, visible_cards
 
 GAME = """\
 game:
@@ -106,14 +106,14 @@ def test_without_scoring_side_a_side_zone_is_an_owner_zone(sides_game):
 
 def test_the_side_check_catches_a_leak_to_an_opponent(sides_game, monkeypatch):
     g = sides_game()
-    monkeypatch.setattr(views, "_on_side", lambda zone, seat, sides: zone.visibility == "side" and seat is not None)
+    monkeypatch.setattr(visibility, "on_side", lambda zone, seat, sides: zone.visibility == "side" and seat is not None)
     problems = [p for st in playout_states(g) for p in side_problems(g, st, [(i + 1) % 2 for i in range(4)])]
     assert any("of the other side" in p for p in problems)
 
 
 def test_the_side_check_catches_a_teammate_left_blind(sides_game, monkeypatch):
     g = sides_game()
-    monkeypatch.setattr(views, "_on_side", lambda zone, seat, sides: False)
+    monkeypatch.setattr(visibility, "on_side", lambda zone, seat, sides: False)
     problems = [p for st in playout_states(g) for p in side_problems(g, st, [(i + 1) % 2 for i in range(4)])]
     assert any("misses" in p for p in problems)
 

@@ -1,4 +1,4 @@
-"""Walks along the board graph by kind of edge (interpreter/walks.py): walk, walk_path, within,
+"""Walks along the board graph by kind of edge (interpreter/runtime/walks.py): walk, walk_path, within,
 and the directed path and distance. Edges from `from:` to `to:` and ring edges go one way; grid
 edges both ways."""
 from __future__ import annotations

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Game, clone, from_json, to_json
+from interpreter.engine.game import Game, clone, from_json, to_json
 from interpreter.errors import ContentError
-from interpreter.model import Action
-from interpreter.position import Position
+from interpreter.core.model import Action
+from interpreter.scenarios.position import Position
 
 HELP = """\
 game: {name: helpers, players: {min: 2, max: 4, default: 3}}
@@ -199,7 +199,7 @@ def test_an_action_of_a_window_has_no_step(make_game):
 
 
 def test_views_name_the_open_window_and_the_seat_deciding(make_game):
-    from interpreter.views import view
+    from interpreter.information.views import view
     g = helpers(make_game)
     st = g.apply(g.new_game(seed=1), "warm_up")
     flow = view(g, st, 2)["flow"]

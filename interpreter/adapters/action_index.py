@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 from ..errors import InterpretError
-from ..handles import HANDLE
-from ..model import Action, Card, Seat, Zone
+from ..information.handles import HANDLE
+from ..core.model import Action, Card, Seat, Zone
 
 MAX_INT_ARG = 100  # integer arguments 0..MAX_INT_ARG are numbered (board columns, counts...)
 MAX_ACTIONS = 2**31 - 1  # what a C++ int holds (OpenSpiel's num_distinct_actions)

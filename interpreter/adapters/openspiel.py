@@ -32,10 +32,11 @@ import json
 import numpy as np
 import pyspiel
 
-from ..chance import CHANCE, EXPLICIT, outcomes_bound
-from ..engine import Game, clone
-from ..model import Action
-from ..observation import observe
+from ..engine.chance import outcomes_bound
+from ..runtime.draws import CHANCE, EXPLICIT
+from ..engine.game import Game, clone
+from ..core.model import Action
+from ..information.observation import observe
 from . import terminal_returns
 from .action_index import ActionIndex
 

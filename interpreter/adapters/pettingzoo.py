@@ -24,8 +24,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..engine import Game
-from ..observation import observe
+from ..engine.game import Game
+from ..information.observation import observe
 from . import terminal_returns
 from .action_index import ActionIndex
 from .tensor import BOUND, TensorLayout

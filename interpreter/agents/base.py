@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-from ..engine import clone
+from ..engine.game import clone
 from ..errors import RuleRuntimeError
-from ..model import Action
+from ..core.model import Action
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -47,7 +47,7 @@ def determinize(game, st, seat, rng: random.Random, memory: dict | None = None) 
     """A full state consistent with what `seat` knows of `st`, its random generator reseeded;
     `memory`: what the seat remembers of cards it no longer sees (memory.Memory.of)."""
     if memory:
-        from ..observation import determinize as sample
+        from ..information.observation import determinize as sample
         return sample(game, st, seat, rng, memory=memory)
     return game.determinize(st, seat, rng)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
-from .. import runtime as rt
-from ..views import seat_sides
+from ..runtime import context as rt
+from ..information.views import seat_sides
 
 
 def _number(v) -> float:

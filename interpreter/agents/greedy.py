@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from ..engine import clone
-from ..model import Action
+from ..engine.game import clone
+from ..core.model import Action
 from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
 

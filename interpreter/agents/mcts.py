@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import time
 
-from ..model import Action
+from ..core.model import Action
 from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
 

@@ -1,7 +1,7 @@
 """The random agent: a legal action chosen uniformly (the easy level)."""
 from __future__ import annotations
 
-from ..model import Action
+from ..core.model import Action
 from .base import Agent, Decision
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InterpretError
-from ..simulate import MAX_DECISIONS, SimulationError, play_out
+from .simulate import MAX_DECISIONS, SimulationError, play_out
 from .outcome import LeadTracker, decided_by, facet_values
 
 
@@ -35,14 +35,14 @@ class Spec:
     max_decisions: int = MAX_DECISIONS
 
     def load(self):
-        from ..play.common import load_game
-        return load_game(self.game, self.players, dict(self.options), tuple(self.variants))
+        from ..engine.game import Game
+        return Game.load(self.game, self.players, dict(self.options), tuple(self.variants))
 
 
 def _fingerprint(game, variants) -> str:
     """A hash of the content files (base game and the variants used): changed content, other results."""
-    from ..loader import content_files
-    from ..overlay import variant_path
+    from ..ruleset.loader import content_files
+    from ..ruleset.variants import variant_path
     root = game.m.rs.root
     paths = list(content_files(root))
     for v in variants:

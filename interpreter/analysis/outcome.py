@@ -5,7 +5,7 @@ tie-break the content declares under `scoring.tiebreak`, in order, then the seat
 """
 from __future__ import annotations
 
-from ..results import facet_values as facet_values_of, ranking_keys
+from ..runtime.results import facet_values as facet_values_of, ranking_keys
 
 SCORE = "score"
 SEAT_ORDER = "seat order"
@@ -43,7 +43,7 @@ def is_tiebreak(decision: str) -> bool:
 
 def plain(value):
     """A facet's value as JSON: a card, zone or seat by its name or key; lists element by element."""
-    from ..model import Card, Seat, Zone
+    from ..core.model import Card, Seat, Zone
     if isinstance(value, Card):
         return value.name
     if isinstance(value, (Zone, Seat)):

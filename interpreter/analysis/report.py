@@ -4,7 +4,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from . import plots
+from .plots import comparison, distributions, histogram, rate_bars, score_histograms
 
 CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 62em; color: #222; line-height: 1.4; }
@@ -77,7 +77,7 @@ def batch_sections(s: dict, records: list[dict], prefix: str = "") -> list[str]:
     stat = (f"χ² = {t['statistic']:.2f}, {t['df']} degrees of freedom, over {t['n']} {t['over']}: "
             if t["statistic"] is not None else "")
     parts.append(f'<p class="{cls}">{_e(stat + t["verdict"])}.</p>')
-    parts.append(_figure(plots.rate_bars(s["seats"], ident=f"{prefix}plot-winrate-seat", title="win rate by seat",
+    parts.append(_figure(rate_bars(s["seats"], ident=f"{prefix}plot-winrate-seat", title="win rate by seat",
                                          label_key="seat", even=even),
                          "Bars: the share of games each seat won (a shared win counts for each winner); "
                          "whiskers: the 95 % Wilson interval; dashed line: the even rate."))
@@ -106,7 +106,7 @@ def batch_sections(s: dict, records: list[dict], prefix: str = "") -> list[str]:
         stat = f"χ² = {t['statistic']:.2f}, {t['df']} degrees of freedom: " if t["statistic"] is not None else ""
         parts.append(f'<p class="{"verdict significant" if t["significant"] else "verdict"}">'
                      f'{_e(stat + t["verdict"])}.</p>')
-        parts.append(_figure(plots.rate_bars(rows, ident=f"{prefix}plot-facet-{_slug(facet)}",
+        parts.append(_figure(rate_bars(rows, ident=f"{prefix}plot-facet-{_slug(facet)}",
                                              title=f"win rate by {facet}", label_key="value", even=f["even"]),
                              f"The share of the seats with each {facet} that won, with its 95 % interval; "
                              f"dashed line: the overall rate."))
@@ -128,13 +128,13 @@ def batch_sections(s: dict, records: list[dict], prefix: str = "") -> list[str]:
         "winner": s["scores"]["winner"], "margin 1st – 2nd": s["scores"]["margin"]})), numeric=range(1, 9)))
     by_seat = {seat: [r["scores"][i] for r in records if isinstance(r["scores"][i], (int, float))]
                for i, seat in enumerate(seats)}
-    parts.append(_figure(plots.score_histograms(by_seat, ident=f"{prefix}plot-scores", title="final scores"),
+    parts.append(_figure(score_histograms(by_seat, ident=f"{prefix}plot-scores", title="final scores"),
                          "How many games ended with each final score, one line per seat."))
 
     parts.append("<h2>Game length</h2>")
     parts.append(_table(QHEAD, _quantile_rows({"decisions": s["length"]["decisions"],
                                                 "rounds": s["length"]["rounds"]}), numeric=range(1, 9)))
-    parts.append(_figure(plots.histogram([r["decisions"] for r in records], ident=f"{prefix}plot-length",
+    parts.append(_figure(histogram([r["decisions"] for r in records], ident=f"{prefix}plot-length",
                                          title="game length", xlabel="decisions in the game", integer=False),
                          "How many games took each number of decisions (one decision: one action by a bot)."))
     return parts
@@ -197,7 +197,7 @@ def render_sweep(c: dict, batches: list) -> str:
                             f"{row['even_test']['p_value']:.3g})",
                             Markup(f'<a href="{html.escape(row["folder"])}/report.html">{html.escape(row["folder"])}</a>')]
                          for row in c["rows"]], numeric=(1,)))
-    parts.append(_figure(plots.comparison(c["rows"], ident="plot-sweep-seats", title=key, seats=seats),
+    parts.append(_figure(comparison(c["rows"], ident="plot-sweep-seats", title=key, seats=seats),
                          f"Each seat's win rate for each value of {key}, with its 95 % interval."))
     parts.append(f"<h2>Against {_e(values[0])}</h2>")
     rows = []
@@ -217,7 +217,7 @@ def render_sweep(c: dict, batches: list) -> str:
     parts.append("<h2>Game length</h2>")
     parts.append(_table([key] + QHEAD[1:], [[row["value"]] + r[1:] for row in c["rows"]
                                             for r in _quantile_rows({"": row["length"]})], numeric=range(1, 9)))
-    parts.append(_figure(plots.distributions({v: [r["decisions"] for r in b.records] for v, b in zip(values, batches)},
+    parts.append(_figure(distributions({v: [r["decisions"] for r in b.records] for v, b in zip(values, batches)},
                                              ident="plot-sweep-length", title=f"game length by {key}",
                                              xlabel="decisions in the game"),
                          f"How many games took each number of decisions, one outline per value of {key}."))

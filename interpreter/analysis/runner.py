@@ -137,8 +137,8 @@ class Batch:
                 helper = meanwhile()
             with open(self.out / RESULTS, "a", encoding="utf-8") as f:
                 if backend == "ray" and todo:
-                    from . import ray_backend
-                    lines = ray_backend.lines(self.spec, self.config, todo, jobs=jobs, address=address)
+                    from .ray_backend import lines as ray_lines
+                    lines = ray_lines(self.spec, self.config, todo, jobs=jobs, address=address)
                 else:
                     lines = self._lines(todo, pool, jobs)
                 for index, line, error in lines:

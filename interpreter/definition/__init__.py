@@ -1,1 +1,1 @@
-"""The frozen definition of a match, in parts: world, symbols, linker, compiled rules."""
+"""The frozen definition of a game for a player count and options, built from the content (`build.py`) in parts: world, symbols, linker, compiled rules."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import runtime as rt
-from ..dsl import ast as A
+from ..runtime import context as rt
+from ..lang import ast as A
 
 
 def _not_built(ctx):

@@ -8,13 +8,14 @@ from __future__ import annotations
 from functools import cached_property
 
 from .. import limits as lim
-from .. import runtime as rt
-from ..builtins import _ENGINE_EVENTS
-from ..dsl.analysis import facts
-from ..dsl.scope import CompileError, Scope, did_you_mean, stamped
-from ..dsl.parser import ParseFailure, parse
+from ..runtime import context as rt
+from ..runtime.library import _ENGINE_EVENTS
+from ..lang.analysis import facts
+from ..lang.scope import CompileError, Scope, stamped
+from ..errors import did_you_mean
+from ..lang.parser import ParseFailure, parse
 from ..errors import Location
-from ..yamlio import SourceText, Snippet
+from ..ruleset.yamlio import SourceText, Snippet
 from .dispatch import Dispatch
 from .parts import Handler, _AlreadyReported
 from .powers import Powers

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..dsl.analysis import facts
+from ..lang.analysis import facts
 
 RESETS = ("never", "action", "turn", "round")
 
@@ -33,7 +33,6 @@ class ActionDef:
     effect: object
     nslots: int
     section: str = ""
-    who: object = None  # f(ctx) -> list of seats allowed, or None: the turn's player
     requires_by_level: list = field(default_factory=list)  # checks to run once i parameters are bound
     static_false: list = field(default_factory=list)  # requirements false by the options alone
     presence: tuple | None = None  # (card ids, zone id or zone ids by seat): where its card must be (presence.py)
@@ -76,6 +75,3 @@ class WindowDef:
 def _names_in(tree) -> set:
     return set(facts(tree).names)
 
-
-def _copy(v):
-    return list(v) if isinstance(v, list) else v

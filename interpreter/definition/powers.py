@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..dsl.parser import ParseFailure, parse
-from ..dsl.scope import Scope, did_you_mean, stamped
-from ..yamlio import Snippet, SourceText
+from ..lang.parser import ParseFailure, parse
+from ..lang.scope import Scope, stamped
+from ..errors import did_you_mean
+from ..ruleset.yamlio import Snippet, SourceText
 
 
 class Binding(NamedTuple):

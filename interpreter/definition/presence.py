@@ -21,9 +21,9 @@ by seat id (a zone of each seat), or None when the rules say nothing this simple
 """
 from __future__ import annotations
 
-from ..dsl import ast as A
-from ..dsl.parser import parse
-from ..model import Zone
+from ..lang import ast as A
+from ..lang.parser import parse
+from ..core.model import Zone
 
 _MAX_COPIES = 8  # more copies: one test each is no longer cheaper than what it spares
 
@@ -116,5 +116,5 @@ def _zone(m, node, scope, args):
 
 
 def _seat_attr(name) -> bool:
-    from ..builtins import _SEAT_ATTRS
+    from ..runtime.library import _SEAT_ATTRS
     return name in _SEAT_ATTRS

@@ -5,12 +5,13 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 from __future__ import annotations
 
 from .. import limits as lim
-from .. import runtime as rt
-from ..dsl import ast as A
-from ..dsl.scope import Scope, did_you_mean
-from ..dsl.parser import parse
-from ..model import Card, Zone, key_of, label_of
-from ..yamlio import SourceText, resolve_parent
+from ..runtime import context as rt
+from ..lang import ast as A
+from ..lang.scope import Scope
+from ..errors import did_you_mean
+from ..lang.parser import parse
+from ..core.model import Card, Zone, key_of, label_of
+from ..ruleset.yamlio import SourceText, resolve_parent
 from .presence import presence
 from .parts import ActionDef, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
 
@@ -302,9 +303,8 @@ class CompiledRules:
             effect = self._guard(lambda: make_effect(group, effect))
         if failed or label is None or effect is None:
             raise _AlreadyReported()
-        who = None
         a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
-                      label, effect, scope.size, spec.get("section", ""), who)
+                      label, effect, scope.size, spec.get("section", ""))
         a.static_false = static_false
         a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
         a.presence = presence(self, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,

@@ -4,10 +4,10 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 """
 from __future__ import annotations
 
-from .. import runtime as rt
-from ..builtins import _BUILTINS, _CARD_ATTRS, _SEAT_ATTRS, _ZONE_ATTRS
-from ..dsl.scope import _MISS
-from ..model import Card, Seat, Zone
+from ..runtime import context as rt
+from ..runtime.library import _BUILTINS, _CARD_ATTRS, _SEAT_ATTRS, _ZONE_ATTRS
+from ..lang.scope import _MISS
+from ..core.model import Card, Seat, Zone
 
 
 class Symbols:

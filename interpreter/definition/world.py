@@ -5,12 +5,13 @@ A part of Match (match.py), which inherits it; `self` is the Match being built.
 from __future__ import annotations
 
 from .. import limits as lim
-from .. import runtime as rt
-from ..dsl.scope import CompileError, Scope, did_you_mean
-from ..dsl.parser import ParseFailure
+from ..runtime import context as rt
+from ..lang.scope import CompileError, Scope
+from ..errors import did_you_mean
+from ..lang.parser import ParseFailure
 from ..errors import Location
-from ..model import Card, Seat, Zone
-from ..yamlio import SourceText, resolve_parent, to_plain
+from ..core.model import Card, Seat, Zone
+from ..ruleset.yamlio import SourceText, resolve_parent, to_plain
 from .graph import BoardGraph
 from .parts import RESETS
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .. import __version__
 from ..errors import ContentError, InterpretError, Location, Problem
-from ..model import Action
+from ..core.model import Action
 from .common import DEFAULT_GAME, UsageError, _err, _n, _out, game_folder, load_game, parse_options, seat_kinds
 from .narration import Narrator
 from .session import cmd_play
@@ -50,9 +50,9 @@ def player_counts(rs) -> list[int]:
 
 def validate_game(path: str, variants=()) -> Validation:
     """Load a game and compile it for every player count; raise ContentError with every problem."""
-    from ..engine import Game
-    from ..loader import load_ruleset
-    from ..match import Match
+    from ..engine.game import Game
+    from ..ruleset.loader import load_ruleset
+    from ..definition.build import Match
     from .render import Renderer
     start = time.perf_counter()
     rs = load_ruleset(game_folder(path), variants=variants, keep_going=True)
@@ -162,7 +162,7 @@ def cmd_replay(args) -> int:
 # ---- simulate ---------------------------------------------------------------------------
 
 def cmd_simulate(args) -> int:
-    from ..simulate import SimulationError, simulate
+    from ..analysis.simulate import SimulationError, simulate
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
@@ -192,8 +192,8 @@ def cmd_simulate(args) -> int:
 # ---- analyze ----------------------------------------------------------------------------
 
 def cmd_analyze(args) -> int:
-    """The balance lab (interpreter/analysis/command.py)."""
-    from ..analysis.command import run_analyze
+    """The balance lab (interpreter/play/analyze.py)."""
+    from .analyze import run_analyze
     return run_analyze(args)
 
 
@@ -201,8 +201,8 @@ def cmd_analyze(args) -> int:
 
 def cmd_test(args) -> int:
     """Run scenario files: each failure with its file:line, the expectation and what was seen."""
-    from ..paths import game_dir
-    from ..scenario import run_paths
+    from ..ruleset.paths import game_dir
+    from ..scenarios.runner import run_paths
     if args.coverage or args.mutate:
         return cmd_test_rules(args)
     if args.variant or args.json:
@@ -228,7 +228,7 @@ def cmd_test(args) -> int:
 def cmd_test_rules(args) -> int:
     """`test --coverage GAME` and `test --mutate GAME`: which rules the scenarios exercise and pin down."""
     import json
-    from ..coverage import run_coverage, run_mutation, stderr_progress
+    from ..scenarios.coverage import run_coverage, run_mutation, stderr_progress
     if args.coverage and args.mutate:
         raise UsageError("give --coverage or --mutate, not both (--mutate reports what it learns from coverage)")
     if len(args.paths) > 1:
@@ -252,7 +252,7 @@ def cmd_test_rules(args) -> int:
 
 def cmd_show(args) -> int:
     """Print a card, rule or setting as the variants left it, each value with its file:line."""
-    from ..loader import load_ruleset
+    from ..ruleset.loader import load_ruleset
     from .show import find_entries, render_entry
     rs = load_ruleset(game_folder(args.game), variants=args.variant)
     entries = find_entries(rs, "" if args.name == "all" else args.name)
@@ -267,7 +267,7 @@ def cmd_schema(args) -> int:
     """Write the JSON Schemas so editors can complete and check content files."""
     import shutil
     from pathlib import Path
-    from ..paths import schemas_dir
+    from ..ruleset.paths import schemas_dir
     out = Path(args.out)
     sources = sorted(schemas_dir().glob("*.schema.json"))
     if out.exists() and not out.is_dir():
@@ -290,7 +290,7 @@ def cmd_schema(args) -> int:
 def cmd_new(args) -> int:
     from .show import new_variant_text
     from pathlib import Path
-    from ..loader import load_ruleset
+    from ..ruleset.loader import load_ruleset
     rs = load_ruleset(game_folder(args.base))
     out = Path(args.out or f"{args.name}.yaml")
     if out.exists() and not args.force:

@@ -5,6 +5,7 @@ import sys
 
 from ..agents import DEFAULT_LEVEL, AgentSpecError, parse_spec
 from ..errors import InterpretError
+from ..ruleset.loader import game_folder  # noqa: F401  (the commands' import)
 
 DEFAULT_GAME = "dark-agent"
 HUMAN = "human"
@@ -35,19 +36,9 @@ def parse_options(items) -> dict:
     return options
 
 
-def game_folder(game: str) -> str:
-    """A game given by one of its files (`.../game.yaml`) means its folder."""
-    from pathlib import Path
-    p = Path(game)
-    return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
-
-
 def load_game(game: str, players: int | None, options: dict, variants=()):
-    from ..engine import Game
-    from ..loader import load_ruleset
-    from ..match import Match
-    rs = load_ruleset(game_folder(game), variants=variants)
-    return Game(Match(rs, players if players is not None else rs.default_players, options))
+    from ..engine.game import Game
+    return Game.load(game, players, options, variants)
 
 
 def _n(k: int, word: str) -> str:

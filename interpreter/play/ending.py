@@ -1,7 +1,7 @@
 """The end of a game as the end screen tells it: which tie-break separated seats with equal scores."""
 from __future__ import annotations
 
-from ..results import ranking_keys
+from ..runtime.results import ranking_keys
 
 
 def tiebreak_names(game) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from ..model import Action
+from ..core.model import Action
 from .terminal import paint, say
 
 GROUP_AT = 16  # longer lists of choices are grouped (by action and its first argument)

@@ -16,7 +16,7 @@ templates (text with `{expressions}`), compiled once per match:
 
 Hidden information: every screen is drawn for a viewer (a seat, or None for an
 all-seeing spectator such as `play --auto`). Which cards the viewer can identify
-comes from interpreter.views when that module is there, else from each zone's
+comes from interpreter.information.views when that module is there, else from each zone's
 declared visibility. A card the viewer cannot see is drawn as "?" wherever it
 appears, in zone lists and in the content's templates alike.
 """
@@ -25,14 +25,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import runtime as rt
-from ..dsl.compiler import CompileError, Scope
-from ..dsl.parser import ParseFailure
+from ..runtime import context as rt
+from ..lang.compiler import CompileError, Scope
+from ..lang.parser import ParseFailure
 from ..errors import ErrorList
-from ..guard import guard_methods
-from ..labels import Reader, action_label
-from ..model import Card, Seat, Zone, label_of
-from ..yamlio import SourceText
+from ..engine.guard import guard_methods
+from ..information.labels import Reader, action_label
+from ..core.model import Card, Seat, Zone, label_of
+from ..ruleset.yamlio import SourceText
 
 _PIECE = re.compile(r"\{([^{}]*)\}")
 HIDDEN = "?"
@@ -81,7 +81,7 @@ def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
 
 def compile_template(match, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
     """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
-    from ..yamlio import resolve_parent
+    from ..ruleset.yamlio import resolve_parent
     parent, key = resolve_parent(parent, key)  # merged sections and variants know each key's file
     value = parent[key]
     if not isinstance(value, str):
@@ -118,7 +118,7 @@ def compile_template(match, parent, key, *, names: tuple[str, ...], errors: Erro
 
 def _visible_cards_function():
     try:
-        from ..views import visible_cards  # the one definition of what a seat sees, when present
+        from ..information.views import visible_cards  # the one definition of what a seat sees, when present
     except ImportError:
         return None
     return visible_cards
@@ -299,7 +299,7 @@ class Renderer:
         out = []
         for i, name in enumerate(names):
             if name not in known:
-                from ..dsl.compiler import did_you_mean
+                from ..errors import did_you_mean
                 errors.add(m.rs.where_of(names, i), f"render: unknown zone `{name}`",
                            hint=did_you_mean(str(name), known) or "zones: " + ", ".join(known))
             else:
@@ -315,7 +315,7 @@ class Renderer:
         for name in table:
             params = m.event_params.get(name, m.procedure_params.get(name))
             if params is None:
-                from ..dsl.compiler import did_you_mean
+                from ..errors import did_you_mean
                 known = list(m.event_params) + list(m.procedure_params)
                 errors.add(m.rs.where_of(table, name), f"render.narrate: no event or procedure `{name}`",
                            hint=did_you_mean(str(name), known) or "events: " + ", ".join(m.event_params))

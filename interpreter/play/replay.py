@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, InterpretError, Location, Problem
-from ..loader import content_files
-from ..paths import content_dir, game_dir
+from ..ruleset.loader import content_files
+from ..ruleset.paths import content_dir, game_dir
 
 FORMAT = "interpret"
 VERSION = 1
@@ -284,7 +284,7 @@ def _key_location(name: str, lines: list, line: int, key) -> Location:
 def _validator(kind: str):
     from jsonschema import Draft202012Validator
 
-    from ..schema import schema
+    from ..ruleset.schema import schema
     whole = schema("log")
     return Draft202012Validator({**whole["$defs"][kind], "$defs": whole["$defs"]})
 

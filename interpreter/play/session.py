@@ -6,9 +6,9 @@ import secrets
 import sys
 
 from ..agents import RandomAgent, bot_seed, decide, make_agent
-from ..engine import clone
+from ..engine.game import clone
 from ..errors import InterpretError
-from ..memory import Memory
+from ..information.memory import Memory
 from .common import HUMAN, UsageError, _err, _n, _out, game_folder, load_game, parse_options, seat_kinds
 from .narration import Narrator
 from .render import PUBLIC

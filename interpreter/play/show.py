@@ -6,8 +6,8 @@ import io
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from ..loader import Ruleset
-from ..yamlio import MergedMap, node_location, resolve_parent, value_location
+from ..ruleset.loader import Ruleset
+from ..ruleset.yamlio import MergedMap, node_location, resolve_parent, value_location
 
 SECTIONS = ("meta", "option_specs", "constants", "cards", "zones", "functions", "procedures", "events", "actions",
             "board", "flow", "scoring", "render", "analysis")

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,7 @@ def test_no_base_rule_file_names_a_card():
 def test_a_homebrew_card_is_one_variant_entry(tmp_path):
     """A « Départ 5 » and a « Grand Échange » added by one variant file play like the rulebook's
     cards: the actions offer them what their entries declare, and a Copie copies them."""
-    from interpreter.scenario import run_file
+    from interpreter.scenarios.runner import run_file
     (tmp_path / "homebrew-dog.yaml").write_text("""
 variant: {name: homebrew-dog, title: "Homebrew DOG cards", base: agent-dog}
 changes:

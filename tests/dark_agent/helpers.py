@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import functools
 
-from interpreter.engine import Game
-from interpreter.position import Position
+from interpreter.engine.game import Game
+from interpreter.scenarios.position import Position
 
 
 @functools.lru_cache(maxsize=None)
@@ -47,7 +47,7 @@ def play(pos: Position, *actions: str) -> Position:
 
 
 def _action(text):
-    from interpreter.model import Action
+    from interpreter.core.model import Action
     return Action.parse(text)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from interpreter.loader import load_ruleset
+from interpreter.ruleset.loader import load_ruleset
 
 GAME = Path(__file__).resolve().parents[2] / "content" / "dark-agent"
 CARD_FILES = {"cards.yaml"}  # the cards, with their powers

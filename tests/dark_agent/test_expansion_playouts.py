@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game
-from interpreter.loader import load_ruleset
-from interpreter.match import Match
+from interpreter.engine.game import Game
+from interpreter.ruleset.loader import load_ruleset
+from interpreter.definition.build import Match
 
 VARIANTS = Path(__file__).resolve().parents[2] / "content" / "dark-agent" / "variants"
 MAX_STEPS = 5000

@@ -6,8 +6,8 @@ import json
 import random
 import pytest
 
-from interpreter.engine import Game
-from interpreter.views import view
+from interpreter.engine.game import Game
+from interpreter.information.views import view
 
 COMBOS = [(["hidden-cards"], 4), (["hidden-cards", "no-dice"], 4), (["hidden-cards", "teams"], 4),
           (["hidden-cards", "solo"], 1), (["hidden-cards", "expansion-5-10"], 6),

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 
 SEEDS = range(int(os.environ.get("INTERPRET_PLAYOUTS", "3")))
 OPTIONS = {"agencies": "all", "field_powers": True, "optional_objectives": True, "rounds": 12}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.engine import Game
+from interpreter.engine.game import Game
 from interpreter.errors import ContentError
 
 

@@ -327,7 +327,7 @@ def test_setup_tables(players, spy_columns, grey_columns, neutral):
     """§2.3, steps 1 to 6, for 2 to 4 players (1 player is the solo variant, §14)."""
     g = after_setup(players=players, seed=1).game
     st = g.new_game(1)
-    from interpreter.position import Position
+    from interpreter.scenarios.position import Position
     pos = Position(g, st)
     # step 5 is done before any player places a satellite
     counts = {c: sum(1 for k in pos.cards(f"space{c}") if pos.m.card_by_key[k].name == "neutral_satellite")

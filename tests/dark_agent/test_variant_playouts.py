@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from interpreter.engine import Game
-from interpreter.paths import content_dir
+from interpreter.engine.game import Game
+from interpreter.ruleset.paths import content_dir
 
 VARIANTS = content_dir() / "dark-agent" / "variants"
 EXPANSION = (VARIANTS / "expansion-5-10.yaml").exists()   # §16, written in parallel: used once it exists

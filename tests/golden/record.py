@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from interpreter.engine import Game, to_json  # noqa: E402
+from interpreter.engine.game import Game, to_json  # noqa: E402
 from interpreter.agents import RandomAgent, bot_seed, make_decision  # noqa: E402
 
 GAMES_PER_CONFIG = 50

@@ -1,0 +1,100 @@
+"""A game state is plain data (lists, tuples, dicts, ints, texts): the first one, cloning it, its
+JSON form, and the few functions that change its shared parts.
+
+Layout: `z` is a list with one tuple of card ids per zone; `cv`, `zv`, `pv` map each variable of
+cards, zones and seats to a tuple of values indexed by id. Those tuples are never changed in place:
+a change puts a new tuple in their place (`put`, `zone_with`, `zone_without`, runtime.move), so
+`clone` shares them and copies only the containers around them (mid-game in the largest bundled
+game, 140 cards and 70 zones: 261 references copied instead of 2,313). Everything else (`loc`,
+`gv`, `flow`, `used`, `pending`, `forced`) is copied by `clone`. Values are never changed in place
+either (`l += [x]` makes a new list). A writer that changed a shared tuple's contents would fail
+loudly (tuples have no `append`); one that wrote a list back is caught by tests/test_engine.py.
+"""
+from __future__ import annotations
+
+import json
+
+from .rng import seed_state
+
+_TABLES = ("cv", "zv", "pv")
+
+
+def fresh(v):
+    """A variable's default as a new value: a list is copied, anything else is immutable."""
+    return list(v) if isinstance(v, list) else v
+
+
+def initial(m, seed: int) -> dict:
+    """The state before setup: every card in its starting zone, every variable at its default."""
+
+    def table(default, n):  # a list default is copied per entry; anything else is immutable and shared
+        return tuple(list(default) for _ in range(n)) if isinstance(default, list) else (default,) * n
+
+    zl = [[] for _ in m.zones]
+    loc = list(m.start_zone)
+    for c in m.cards:
+        zl[loc[c.id]].append(c.id)
+    nc, nz, ns = len(m.cards), len(m.zones), len(m.seats)
+    return {
+        "z": list(map(tuple, zl)),
+        "loc": loc,
+        "cv": {k: table(v["default"], nc) for k, v in m.cvars.items()},
+        "zv": {k: table(v["default"], nz) for k, v in m.zvars.items()},
+        "pv": {k: table(v["default"], ns) for k, v in m.pvars.items()},
+        "gv": {k: fresh(v["default"]) for k, v in m.gvars.items()},
+        "rng": seed_state(seed),
+        "forced": [],
+        "flow": {"phase": "setup", "round": 0, "order": [], "pos": 0, "step": 0, "finish": None, "resume": None},
+        "used": {},
+        "pending": [],
+    }
+
+
+def clone(st: dict) -> dict:
+    """A deep copy of a state as far as any writer can tell: the containers that change in place
+    are copied, the tuples (zones' contents, variables' tables) and the values are shared."""
+    return {
+        "z": st["z"][:],
+        "loc": st["loc"][:],
+        "cv": st["cv"].copy(),
+        "zv": st["zv"].copy(),
+        "pv": st["pv"].copy(),
+        "gv": st["gv"].copy(),
+        "rng": st["rng"],
+        "forced": st["forced"][:],
+        "flow": st["flow"].copy(),
+        "used": st["used"].copy(),
+        "pending": st["pending"][:],  # entries are never changed in place
+    }
+
+
+def put(table: dict, name: str, index: int, value) -> None:
+    """Set one value of a variable of cards, zones or seats (`table` is st["cv"], ["zv"] or ["pv"])."""
+    values = table[name]
+    table[name] = values[:index] + (value,) + values[index + 1:]  # the statements' setter writes the same
+
+
+def zone_with(ids, cid: int, top: bool = False) -> tuple:
+    """A zone's card ids with `cid` added at the top (first) or at the bottom."""
+    return (cid, *ids) if top else (*ids, cid)
+
+
+def zone_without(ids, cid: int) -> tuple:
+    """A zone's card ids without `cid` (which it holds)."""
+    i = ids.index(cid)
+    return (*ids[:i], *ids[i + 1:])
+
+
+def to_json(st: dict) -> str:
+    return json.dumps(st, separators=(",", ":"), sort_keys=True)
+
+
+def from_json(text: str) -> dict:
+    """A state from its JSON text: JSON has lists only, the shared parts become tuples again."""
+    st = json.loads(text)
+    st["z"] = list(map(tuple, st["z"]))
+    for kind in _TABLES:
+        table = st[kind]
+        for name, values in table.items():
+            table[name] = tuple(values)
+    return st

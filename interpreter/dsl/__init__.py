@@ -1,1 +1,0 @@
-"""The rules language: grammar loading, parsing with positions, compilation to closures."""

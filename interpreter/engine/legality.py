@@ -1,0 +1,201 @@
+"""The one legality path of the forward model: binding an action to its definition, verifying
+it (a typed refusal with its reason), `verify` / `can` / `explain`, and the options of a pending
+choice. A part of Game (engine.py), which inherits it.
+"""
+from __future__ import annotations
+
+from . import chance as _chance
+from ..runtime import context as rt
+from ..errors import IllegalActionError, RefusalKind
+from ..information.handles import arg_keys, resolve
+from ..core.model import Action
+
+_MISSING = object()
+
+
+class Legality:
+    # ---- one legality path --------------------------------------------------------
+    #
+    # Listing (every legal binding: listing.py, one generated function per step), verifying an
+    # action (its binding, or why there is none) and binding a trusted action (one taken from
+    # the listing) go through a definition the same way: parameter by parameter, each bound from
+    # its domain, each requirement checked as soon as the parameters it reads are bound.
+
+    def _bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
+        """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.
+
+        With `verify`, every rule of the definition is checked in the order a player reads them
+        (the step, the limit, the arguments against their domains, then each requirement as
+        declared) and a refusal raises IllegalActionError with its kind and reason. Without it
+        the action is trusted to come from `legal_actions(st)`: its arguments are looked up by key."""
+        m = self.m
+        if st["flow"]["phase"] == "over":
+            raise IllegalActionError(action, "the game is over", RefusalKind.GAME_OVER)
+        if st["flow"].get("node") is not None:
+            _chance.outcome_of(st, action)
+            return None, None
+        if seat is not None and verify:
+            deciding = self.current_player(st)
+            if deciding != seat:
+                who = m.seats[deciding].key if deciding is not None else "nobody"
+                raise IllegalActionError(action, f"it is {who}'s decision, not p{seat + 1}'s",
+                                         RefusalKind.NOT_YOUR_TURN)
+        if st["pending"]:
+            p = st["pending"][-1]
+            if action.name != "choose" or len(action.args) != 1:
+                raise IllegalActionError(action, f"a choice is pending ({p['prompt']}): play `choose OPTION`",
+                                         RefusalKind.CHOICE_PENDING)
+            key = action.args[0]
+            if key == "none" and p["optional"]:
+                return None, None
+            _, offered = self._options(st, p)
+            if key in offered:
+                return None, None
+            opts = ", ".join(offered)
+            raise IllegalActionError(action, f"{key} is not one of the options for {p['prompt']}: {opts}",
+                                     RefusalKind.NOT_AN_OPTION)
+        player = rt.turn_player(m, st)
+        if st["flow"].get("sim"):
+            player = m.seats[self._sim_seat(st)]
+        win = st["flow"].get("win")
+        if win:
+            w = m.windows[win[0][0]]
+            player = m.seats[win[1][0]]
+            if action.name == w.decline:
+                if action.args:
+                    raise IllegalActionError(action, f"`{w.decline}` takes no argument")
+                return None, w
+            if action.name not in w.actions:
+                raise IllegalActionError(action, f"window `{w.name}` is open: {player.key} may play "
+                                                 + ", ".join(f"`{n}`" for n in (w.decline,) + w.actions))
+        elif m.windows:
+            w = m.window_action_names.get(action.name)
+            if w is not None:
+                raise IllegalActionError(action, f"`{action.name}` is played in window `{w.name}`, "
+                                                 "which is not open now")
+            if any(action.name == w.decline for w in m.windows):
+                raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
+        a = m.action_by_name.get(action.name)
+        if not verify:
+            return self._trusted_ctx(st, a, player, action), a
+        if a is None:
+            from ..errors import did_you_mean
+            hint = did_you_mean(action.name, m.action_by_name)
+            raise IllegalActionError(action, f"no action `{action.name}` in this game" + (f"; {hint}" if hint else ""),
+                                     RefusalKind.UNKNOWN_ACTION)
+        step = rt.step_name(m, st)
+        if a.name in m.never_legal:
+            ctx = rt.Ctx(st, m, player)
+            for f, reason, _ in a.requires:
+                ctx.locals = [None] * a.nslots
+                try:
+                    if not f(ctx):
+                        raise IllegalActionError(action, reason(ctx))
+                except IllegalActionError:
+                    raise
+                except Exception:
+                    pass
+            raise IllegalActionError(action, f"`{a.name}` is not played with these options")
+        if a.steps is not None and step not in a.steps and not win:
+            raise IllegalActionError(action, f"`{a.name}` is played in step {'/'.join(sorted(a.steps))}, "
+                                             f"and this is step {step}", RefusalKind.WRONG_STEP)
+        if a.limit is not None and st["used"].get(a.name, 0) >= a.limit:
+            raise IllegalActionError(action, f"`{a.name}` may be played {a.limit} time(s) per turn",
+                                     RefusalKind.LIMIT_REACHED)
+        if len(action.args) != len(a.params):
+            raise IllegalActionError(action, f"`{a.name}` takes {len(a.params)} argument(s): "
+                                             + " ".join(p for p, _, _ in a.params), RefusalKind.WRONG_ARGUMENTS)
+        ctx = rt.Ctx(st, m, player)
+        ctx.memo = {}  # nothing changes the state while the action is checked
+        ctx.locals = [None] * a.nslots
+        seat = player.id if player is not None else None
+        for (pname, slot, dom), key in zip(a.params, action.args):
+            options, offered = arg_keys(m, st, seat, list(dom(ctx) or []), ctx.memo)
+            for v, k in zip(options, offered):
+                if k == key:
+                    ctx.locals[slot] = v
+                    break
+            else:
+                shown = ", ".join(offered[:12]) or "none"
+                raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})",
+                                         RefusalKind.OUT_OF_DOMAIN)
+        for f, reason, _ in a.requires:
+            if not f(ctx):
+                raise IllegalActionError(action, reason(ctx))
+        ctx.memo = None
+        return ctx, a
+
+    def _trusted_ctx(self, st, a, player, action: Action):
+        """The context of definition `a` played by `player` with the arguments of `action`, which
+        is trusted to come from the listing: each argument is looked up by its key."""
+        m = self.m
+        loc = [None] * a.nslots
+        ctx = rt.Ctx(st, m, player, loc)
+        params = a.params
+        if params:
+            if len(params) == 1:  # the frequent case: one argument, a value of a fixed domain or a card, zone...
+                f0 = a.fixed[0] if a.fixed else None
+                v = (f0[3] if f0 is not None else m.value_by_key()).get(action.args[0], _MISSING)
+                if v is not _MISSING:
+                    loc[params[0][1]] = v
+                    return ctx
+            by_key = m.value_by_key()
+            for (_, slot, dom), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+                # a domain the same in every state: the value its key was made from (a text of
+                # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
+                v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
+                if v is _MISSING:
+                    v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
+                    if v is None:  # a text, a list...: the domain's value with that key, as `_bind` finds it
+                        probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
+                        probe.memo = {}
+                        values, keys = arg_keys(m, st, player.id if player is not None else None,
+                                                list(dom(probe) or []), probe.memo)
+                        v = next((x for x, k in zip(values, keys) if k == key), key)
+                loc[slot] = v
+        return ctx
+
+    # ---- verify / can / do ---------------------------------------------------------
+
+    def verify(self, st, action: Action | str, *, seat: int | None = None) -> None:
+        """Raise IllegalActionError (with its `kind` and `reason`) when `action` is refused in
+        `st`; with `seat`, also when that seat is not the one to decide."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self._bind(st, action, seat=seat)
+
+    def can(self, st, action: Action | str, *, seat: int | None = None) -> bool:
+        """Whether `verify` accepts `action`."""
+        try:
+            self.verify(st, action, seat=seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def explain(self, st, action: Action | str, *, seat: int | None = None) -> str | None:
+        """Why `action` is refused in `st`, or None when it is legal."""
+        try:
+            self.verify(st, action, seat=seat)
+        except IllegalActionError as e:
+            return e.reason
+        return None
+
+    def _decode_choice(self, st, p, key):
+        for v, k in zip(*self._options(st, p)):
+            if k == key:
+                return v
+        return None
+
+    def _options(self, st, p) -> tuple[list, list]:
+        """(values, keys) of the options of the pending choice `p` (the last of st["pending"]),
+        keyed for its chooser (handles.py). Listing, verifying and applying a choice all need
+        them: they are decoded and keyed once, and kept with the state and the entry they are of
+        (an entry is never changed in place; whoever changes a state by hand calls
+        `forget_listing`)."""
+        offered = self._offered
+        if offered is not None and offered[0] is st and offered[1] is p:
+            return offered[2], offered[3]
+        m = self.m
+        values, keys = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
+        self._offered = (st, p, values, keys)
+        return values, keys

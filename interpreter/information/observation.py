@@ -1,0 +1,202 @@
+"""What a seat knows, and states sampled from it.
+
+Both are derived from the visibility content declares (views.py explains the rules):
+
+- `observe(game, st, seat)` is the seat's observation: the view of views.py, where every card
+  the seat cannot identify shows only its back. It is the only input bots and remote clients get.
+- `unseen_slots(game, st, seat)` lists the places (zone, position) whose card the seat cannot
+  identify: cards in zones it does not see into, and concealed cards anywhere.
+- `relabel(game, st, mapping)` renames cards throughout a state (zones, card variables,
+  references held by variables and by a suspended rule), so that the card that was `a` is now
+  `mapping[a]`. The state of each place moves with the place: only identities change.
+- `determinize(game, st, seat, rng)` samples a state consistent with what `seat` sees: the cards
+  it cannot identify are dealt again at random among the unseen places, a card only where one
+  with the same back was, and the state's random generator is reseeded (so future dice and
+  shuffles are not known either). It depends only on what the seat sees: two states that differ
+  by a relabelling of unseen cards of the same back give the same sample for the same `rng`.
+
+What a seat saw earlier and no longer sees (a card it watched go into a hand) is remembered by a
+memory.Memory kept beside the game (never in the state); `determinize(..., memory=...)` keeps
+each remembered card in its zone.
+"""
+from __future__ import annotations
+
+import random
+
+from ..runtime import context as rt
+from ..core.state import clone
+from ..errors import RuleRuntimeError
+from ..core.rng import seed_state
+from ..runtime import visibility as vis
+from .views import _seat_index, view
+
+__all__ = ["observe", "unseen_slots", "relabel", "determinize"]
+
+
+def observe(game, st, seat: int | None) -> dict:
+    """The observation of `seat` (None: a spectator): the view, plus the back of every card the
+    seat cannot identify, by zone and position (`"backs"`, None where the card is identified)."""
+    out = view(game, st, seat)
+    m = game.m
+    backs: dict[str, list] = {}
+    for z, pos in unseen_slots(game, st, seat):
+        zone = m.zones[z]
+        row = backs.get(zone.key)
+        if row is None:
+            row = backs[zone.key] = [None] * len(st["z"][z])
+        row[pos] = m.cards[st["z"][z][pos]].back
+    for key, row in backs.items():
+        out["zones"][key]["backs"] = row
+    return out
+
+
+def unseen_slots(game, st, seat: int | None) -> list[tuple[int, int]]:
+    """The (zone id, position) of every card `seat` cannot identify in `st`."""
+    return vis.unseen_slots(game.m, st, _seat_index(game, seat))
+
+
+def _remap_tagged(v, f):
+    """A stored value (cards tagged {"c": id}, see runtime.encode) with every card renamed by f."""
+    t = type(v)
+    if t is dict:
+        if "c" in v and len(v) == 1:
+            return {"c": f(v["c"])}
+        return {k: _remap_tagged(x, f) for k, x in v.items()}
+    if t is list:
+        return [_remap_tagged(x, f) for x in v]
+    return v
+
+
+def _remapper(typ: str):
+    """How a stored variable of declared type `typ` is renamed (runtime.codec stores it)."""
+    if typ == "card":
+        return lambda v, f: None if v is None else f(v)
+    if typ == "cards":
+        return lambda v, f: [f(i) for i in v]
+    if typ in ("list", "any"):
+        return _remap_tagged
+    return None  # numbers, strings, zones, players: nothing to rename
+
+
+def relabel(game, st, mapping: dict) -> dict:
+    """A copy of `st` where card id `a` is renamed `mapping[a]` (a permutation of card ids;
+    ids not in the mapping keep their name)."""
+    m = game.m
+    f = mapping.get
+    g = lambda i: f(i, i)  # noqa: E731
+    out = clone(st)
+    out["z"] = [tuple([g(c) for c in ids]) for ids in st["z"]]  # shared tuples, as in every state (state.py)
+    loc = list(st["loc"])
+    for a, b in mapping.items():
+        loc[b] = st["loc"][a]
+    out["loc"] = loc
+    cv = {}
+    for name, values in st["cv"].items():
+        fix = _remapper(m.cvars[name]["type"])
+        new = list(values)
+        for a, b in mapping.items():
+            new[b] = values[a]
+        if fix is not None:
+            new = [fix(v, g) if v is not None else v for v in new]
+        cv[name] = tuple(new)
+    out["cv"] = cv
+    for kind, table in (("pv", m.pvars), ("zv", m.zvars)):
+        for name, values in st[kind].items():
+            fix = _remapper(table[name]["type"])
+            if fix is not None:
+                out[kind][name] = tuple([fix(v, g) if v is not None else v for v in values])
+    for name, v in st["gv"].items():
+        fix = _remapper(m.gvars[name]["type"])
+        if fix is not None and v is not None:
+            out["gv"][name] = fix(v, g)
+    if st["pending"]:
+        out["pending"] = _remap_tagged(st["pending"], g)
+    if st["flow"].get("sim"):  # the secret choices of a simultaneous step (simultaneous.py)
+        out["flow"]["sim"] = _remap_tagged(st["flow"]["sim"], g)
+    return out
+
+
+def _remembered_first(places: list, new: list, memory: dict, rng: random.Random) -> list:
+    """`new` (the cards dealt to `places`, in order) changed so that each remembered card
+    (memory: card id -> zone id) lands on a place of its zone, drawn with `rng`; the others keep
+    their shuffled order on the places left."""
+    remembered = {}
+    for cid in new:
+        z = memory.get(cid)
+        if z is not None:
+            remembered.setdefault(z, []).append(cid)
+    if not remembered:
+        return new
+    out: list = [None] * len(places)
+    for z in sorted(remembered):
+        free = [i for i, (zz, _) in enumerate(places) if zz == z and out[i] is None]
+        cards = remembered[z]
+        if len(free) < len(cards):  # memory out of date for this state: keep what fits
+            cards = cards[:len(free)]
+        for i, cid in zip(rng.sample(free, len(cards)), cards):
+            out[i] = cid
+    placed = {cid for cid in out if cid is not None}
+    rest = iter(cid for cid in new if cid not in placed)
+    return [cid if cid is not None else next(rest) for cid in out]
+
+
+MAX_TRIES = 200  # samples tried before giving up on the content's invariants
+
+
+def _rules_hold(game, st) -> bool:
+    """Whether the content's declared invariants hold in `st`: what the rules say must be true
+    (the double agent is in play, not in the box) is knowledge a sample must respect."""
+    m = game.m
+    ctx = rt.Ctx(st, m)
+    for f, _message, size, per_player in m.invariants:
+        for s in (m.seats if per_player else [None]):
+            ctx.me = s
+            ctx.locals = [None] * size
+            try:
+                if not f(ctx):
+                    return False
+            except RuleRuntimeError:
+                return False
+    return True
+
+
+def determinize(game, st, seat: int | None, rng: random.Random, *, memory: dict | None = None) -> dict:
+    """A full state consistent with what `seat` sees in `st`, sampled with `rng`.
+
+    `memory` (memory.Memory.of(seat): card id -> zone id) is what the seat remembers of cards it
+    saw and no longer sees: each such card is dealt again only among the unseen places of its
+    zone. Samples that break one of the content's invariants are drawn again (up to MAX_TRIES;
+    then the last one is returned, as any sample is consistent with the observation). The secret
+    choices other seats made in a pending simultaneous step are drawn again among their legal
+    actions in the sample: the seat only knows that they have chosen."""
+    for _ in range(MAX_TRIES - 1):
+        out = _sample(game, st, seat, rng, memory)
+        if not game.m.invariants or _rules_hold(game, out):
+            break
+    else:
+        out = _sample(game, st, seat, rng, memory)
+    if out["flow"].get("sim"):
+        game.sim_redraw(out, _seat_index(game, seat), rng)
+    return out
+
+
+def _sample(game, st, seat, rng, memory=None) -> dict:
+    m = game.m
+    slots = unseen_slots(game, st, seat)
+    by_back: dict[str, list] = {}
+    for z, pos in slots:
+        cid = st["z"][z][pos]
+        by_back.setdefault(m.cards[cid].back, []).append((z, cid))
+    mapping = {}
+    for back in sorted(by_back):
+        places = by_back[back]
+        new = sorted(cid for _, cid in places)  # the unseen cards of this back, whatever their arrangement
+        rng.shuffle(new)
+        if memory:
+            new = _remembered_first(places, new, memory, rng)
+        for (_, a), b in zip(places, new):
+            if a != b:
+                mapping[a] = b
+    out = relabel(game, st, mapping) if mapping else clone(st)
+    out["rng"] = seed_state(rng.getrandbits(64))
+    return out

@@ -1,0 +1,578 @@
+"""Expressions of the rules language compiled to Python source, then to bytecode, once.
+
+`Compiler.e` asks `ExprCodegen.function(node, scope)` for ``f(ctx) -> value``. The generator
+writes one small Python module per expression, in the way Jinja2 compiles templates:
+
+    def _expr(ctx):
+        L = ctx.locals
+        return (_t1.props.get(_k1) if type(_t1 := L[0]) is _Card else _k2(ctx, _t1))
+
+What may appear in the generated text, and nothing else:
+- identifiers the generator made (`_expr`, `_t1`, `_k2`, `_g3`), `ctx`, `L`, and Python keywords;
+- integer literals it checked (`int(...)` of a NUMBER token);
+- operators from its own tables.
+Every value from the content (names, strings, cards, zones, the handlers of attributes, the
+positions of errors) is passed in the module's globals under a mangled name, never spliced into
+the text. The module's globals hold only those values and the helpers below: no builtins module
+is reachable from a generated function (`__builtins__` is an empty dict).
+
+A loop (`where`, `for` in a list or an aggregate) becomes a helper function in the same module,
+taking `(ctx, L)`. A call of a built-in stands on a line of its own: when something fails inside
+it, the line (`_SITES`) gives the call's position in the content; guard.py also reads `_WHERE`, the
+position of the whole expression, for an error nobody foresaw.
+
+The source of each compiled text is cached by its text, so the same rule in another match (another
+player count, a variant) is compiled to bytecode once per process. `source_of(f)` gives the
+generated source of an expression, for `--debug`.
+"""
+from __future__ import annotations
+
+import itertools
+import marshal
+import re
+
+from . import ast as A
+from .analysis import facts
+
+from ..ruleset import cache as diskcache
+from ..runtime import context as rt
+from ..runtime.helpers import _HELPERS, _size_of
+from .statements import Statements
+from ..runtime.ops import _AGGREGATES, _NUMBER, _arith
+from .known import _PLAIN, Known, _IntKind, _Text
+from .loops import Loops
+from .repeated import Repeated
+from .shortcuts import Shortcuts, _merge_spends, _used
+from .scope import _MISS, CompileError, Scope, stamped
+from ..errors import did_you_mean
+from ..core.model import label_of
+
+_CODE_CACHE: dict[str, object] = {}
+_TABLE = re.compile(r"ctx\.st\[(_k\d+)\]\[_k\d+\]")  # a read of a table of variables (of cards...)
+GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
+
+# operators of the language -> (Python operator, fast-path condition on ints a and b)
+_BINOP_PY = {"+": "+", "-": "-", "*": "*", "/": "//", "//": "//", "%": "%"}
+_CMP_PY = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _compiled(source: str):
+    """The code object of a generated module, compiled once, or read from the disk cache."""
+    cache = diskcache.store("code", marshal.dumps, marshal.loads)
+    key = diskcache.key_of(source)
+    code = cache.get(key)
+    if code is None:
+        code = compile(source, GENERATED, "exec")
+        cache.put(key, code)
+    return code
+
+
+def source_of(f) -> str | None:
+    """The generated Python source of a compiled expression (None for a closure)."""
+    return getattr(f, "_interpret_source", None)
+
+
+class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
+    """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
+
+    def __init__(self, compiler):
+        self.c = compiler
+        self.m = compiler.m
+
+    # ---- one expression -> one function ----------------------------------------------------
+
+    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
+              "avail", "hoist", "shares")
+
+    def function(self, node: A.Expr, scope, caller=None, then=None):
+        """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
+        function, its number of parameters, whether it is pure), f also has `_interpret_call`:
+        ``call(ctx, position of the call, *arguments)``, which generated code calls directly.
+        `then(self, text)` -> (lines, frame size): lines giving the value `v` from the text's
+        (a modified function's modifiers, definition/powers.py)."""
+        saved = tuple(self.__dict__.get(k) for k in self._STATE)
+        self._reset(node, scope)
+        try:
+            text = self.x(node, scope)
+            lines, size = then(self, text) if then is not None else ([f"v = {text}"], scope.size)
+            if caller is not None:
+                self._caller(lines, size, *caller)
+            return self._build(text if then is None else lines)
+        finally:  # the closure compiler may call back here in the middle of a text
+            for k, v in zip(self._STATE, saved):
+                setattr(self, k, v)
+
+    def domain_kind(self, tree, scope):
+        """The kind (see Known.kind_of) of every value of a parameter's domain, when known at load
+        time: a requirement reading the parameter, once it is bound from its domain, then reads it
+        without type tests (rules.py, `scope.kinds`)."""
+        saved = self.__dict__.get("slot_kinds")
+        self.slot_kinds = {}
+        try:
+            k = self.elem_kind(tree, scope)
+        except CompileError:
+            k = None
+        finally:
+            self.slot_kinds = saved
+        return k if k in ("card", "cell", "zv", "cv", "pv", "int") else None
+
+    def _reset(self, node, scope) -> None:
+        """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text)."""
+        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
+        self.env: dict = {}  # the module's globals: every value the text names
+        self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
+        self.helpers: list[str] = []
+        self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
+        self.stmt_locs: list = []  # the positions of statements (statements.py)
+        self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
+        self.names = itertools.count(1)
+        self.where = self.c.loc(node, scope) if node is not None else None
+        self.avail, self.hoist = None, None  # reads shared (repeated.py)
+        self.shares = None  # the module's shared reads (repeated.py), once there is one
+
+    def _caller(self, lines, size, name, n, pure):
+        """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
+        own frame (a list L: ctx.locals stays the caller's), spending one step of the budget; a pure one is remembered while the state
+        cannot change (ctx.memo), under the same key as linker.function_caller."""
+        args = [f"a{i}" for i in range(n)]
+        frame = "[" + ", ".join(args + ["None"] * (max(size, n) - n)) + "]"
+        body = ["ctx.budget = b = ctx.budget - 1", "if b < 0:",
+                f"    _spend_failed(ctx, loc, {self.const(f'calls of `{name}`')})"]
+        if pure:
+            miss = self.const(_MISS)
+            key = self.const((name,)) if not args else f"({', '.join([self.const(name)] + args)},)"
+            body += ["memo = ctx.memo", "if memo is not None:",
+                     f"    key = {key}", "    try:",
+                     f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
+                     "    else:", f"        if v is not {miss}:", "            return v"]
+        # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
+        if any("L[" in t or "(ctx, L)" in t for t in lines):
+            body.append(f"L = {frame}")
+        body += lines
+        if pure:
+            body += ["if memo is not None:", "    memo[key] = v"]
+        self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
+
+    def _build(self, text):
+        """`_expr(ctx)` returning the text's value (or, for lines, their `v`) in the frame ctx.locals."""
+        lines = text if isinstance(text, list) else [text]
+        body = ["L = ctx.locals"] if any("L[" in t or "(ctx, L)" in t for t in lines) else []
+        self.define("_expr", "ctx", body + (text + ["return v"] if isinstance(text, list) else [f"return {text}"]))
+        return self._module("_expr")
+
+    def _module(self, entry: str):
+        """Compile the functions written so far as one module; its function `entry`."""
+        helpers = _used(self.helpers, entry) if self.__dict__.get("spliced") else self.helpers
+        source = "\n".join(helpers) + "\n"
+        sites = {}  # line of the generated text -> (function name, position) of a built-in's call
+        if self.sites:
+            for lineno, line in enumerate(source.split("\n"), 1):
+                site = self.sites.get(line.strip())
+                if site is not None:
+                    sites[lineno] = site
+        code = _CODE_CACHE.get(source)
+        if code is None:
+            code = _CODE_CACHE[source] = _compiled(source)
+        glob = dict(_HELPERS)
+        glob.update(self.env)
+        glob["_SITES"] = sites
+        glob["_WHERE"] = self.where  # the expression's position: where an unforeseen error is reported
+        if self.stmt_locs:
+            glob["_LINES"] = self.lines_of(source)  # line -> the statement written there
+        glob["__builtins__"] = {}
+        exec(code, glob)  # defines the entry and its helpers; the text holds only generated names
+        f = glob[entry]
+        f._interpret_source = source
+        if "_call" in glob:
+            f._interpret_call = glob["_call"]
+        generated = getattr(self.m, "generated", None)
+        if generated is not None:
+            generated.append((self.where, source))
+        return f
+
+    def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:
+        """A function of the module. When the module calls built-ins, its body is wrapped so that an
+        error inside one is reported at the call's position (`_SITES`: line -> call). `pure`: the
+        function only reads the state (a loop of an expression): the tables of variables of cards,
+        zones and players it reads are looked up once, before its loop."""
+        lines = [f"def {name}({params}):"]
+        hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
+        for key, local in (("z", "_sz"), ("loc", "_sl")):
+            read = f"ctx.st['{key}']"
+            if any(read in b for b in body):
+                body = [b.replace(read, local) for b in body]
+                hoisted.append(f"{local} = {read}")
+        if pure:
+            tables = sorted({m.group(0) for b in body for m in _TABLE.finditer(b)
+                             if self.env.get(m.group(1)) in ("cv", "zv", "pv")})
+            for i, read in enumerate(tables):
+                local = f"_vt{i}"
+                body = [b.replace(read, local) for b in body]
+                hoisted.append(f"{local} = {read}")
+        body = _merge_spends(hoisted + body)
+        if self.sites:
+            lines.append("    try:")
+            lines += ["        " + b for b in body]
+            lines += ["    except _CAUGHT as e:", "        raise _at_call(e, _SITES) from None"]
+        else:
+            lines += ["    " + b for b in body]
+        self.helpers.append("\n".join(lines))
+
+    # ---- names --------------------------------------------------------------------------------
+
+    def const(self, value) -> str:
+        """The global name holding `value` (content strings, handlers, positions...)."""
+        key = (type(value), value) if type(value) in (str, int, bool) else id(value)
+        name = self.values.get(key)
+        if name is None:
+            name = f"_k{next(self.names)}"
+            self.env[name] = value
+            self.values[key] = name
+        return name
+
+    def tmp(self) -> str:
+        return f"_t{next(self.names)}"
+
+    def closure(self, f) -> str:
+        return f"{self.const(f)}(ctx)"
+
+    # ---- dispatch -------------------------------------------------------------------------
+
+    def write(self, node, scope) -> str:
+        method = _WRITERS.get(type(node))
+        if method is None:
+            raise CompileError(f"internal: not an expression: {type(node).__name__}", node)
+        return method(self, node, scope)
+
+    def g_number(self, node, scope):
+        return str(int(node.value))
+
+
+
+    def g_string(self, node, scope):
+        return self.const(self.c.string(node.token))
+
+    def g_const(self, node, scope):
+        return {True: "True", False: "False", None: "None"}[node.value]
+
+    def g_list_(self, node, scope):
+        return "[" + ", ".join(self.x(a, scope) for a in node.items) + "]"
+
+    def g_name(self, node, scope):
+        name = str(node.name)
+        m = self.m
+        if name in scope.inlined:
+            return self.arg_text(scope.inlined[name])
+        if name in scope.slots:
+            return f"L[{int(scope.slots[name])}]"
+        if name in scope.bound:
+            return self.const(scope.bound[name])
+        if name == "me":
+            return "ctx.me"
+        if name in m.gvars:
+            enc, dec = m.var_codec("gv", name)
+            read = f"ctx.st['gv'][{self.const(name)}]"
+            return read if dec is None else f"{self.const(dec)}({read})"
+        value = m.constant(name)
+        if value is not _MISS:
+            return self.const(value)
+        builtin = m.builtin_value(name)
+        if builtin is not None:
+            if name in ("cells", "players", "cards", "rows", "columns"):  # fixed at load time
+                return self.const(builtin(None))
+            return self.closure(builtin)
+        known = list(scope.slots) + list(scope.bound) + ["me"] + list(m.gvars) + m.constant_names() + m.builtin_value_names()
+        raise CompileError(f"unknown name `{name}`", node, hint=did_you_mean(name, known))
+
+    def _attr_text(self, kind: str, name: str, o: str):
+        """Python text reading attribute `name` of `o`, a card, zone or seat (kind cv, zv, pv),
+        or None when that kind has no such attribute. Mirrors Match.attr_handlers."""
+        from ..runtime import library as bi
+        m = self.m
+        tables = {"cv": (bi._CARD_ATTRS, bi.CARD_ATTR_TEXT), "zv": (bi._ZONE_ATTRS, bi.ZONE_ATTR_TEXT),
+                  "pv": (bi._SEAT_ATTRS, bi.SEAT_ATTR_TEXT)}
+        handlers, texts = tables[kind]
+        if name in handlers:
+            if name in texts:
+                return texts[name].format(o=o, t=self.tmp())
+            return f"{self.const(handlers[name])}(ctx, {o})"
+        if name in m.vars_of(kind):
+            read = f"ctx.st[{self.const(kind)}][{self.const(name)}][{o}.id]"
+            dec = m.var_codec(kind, name)[1]
+            return read if dec is None else f"{self.const(dec)}({read})"
+        if kind == "cv" and name in m.card_props:
+            return f"{o}.props.get({self.const(name)})"
+        if kind == "zv" and name in m.zone_attrs:
+            return f"{o}.attrs.get({self.const(name)})"
+        if kind == "pv" and name in m.player_zones:
+            return f"{self.const(m.player_zones[name])}[{o}.id]"
+        return None
+
+    def g_attr(self, node, scope):
+        c, m = self.c, self.m
+        obj = node.obj
+        is_me = (type(obj) is A.Name and str(obj.name) == "me"
+                 and "me" not in scope.slots and "me" not in scope.inlined)
+        name = str(node.name)
+        kind = self.kind_of(obj, scope)
+        o = self.xc(obj, scope)
+        get = m.attr_handlers(name)[3]
+        if get is None:
+            raise CompileError(f"nothing has an attribute `{name}`", node.name,
+                               hint=did_you_mean(name, m.attribute_names()))
+        self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
+        if kind == "cell" and _PLAIN.fullmatch(o):  # a cell, never none, read from a local: nothing to test
+            if name in ("row", "column") and name not in m.vars_of("zv"):
+                return f"{o}.attrs[{self.const(name)}]"  # every cell of the grid has both (known.py)
+            text = self._attr_text("zv", name, o)
+            if text is not None:
+                return self.shared(o, name, text)
+        if kind == "card" and _PLAIN.fullmatch(o):  # a card, never none, read from a local: nothing to test
+            text = self._attr_text("cv", name, o)
+            if text is not None:
+                return self.shared(o, name, text)
+        if kind in ("zv", "cv", "pv", "cell", "card"):
+            t = self.tmp()
+            text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
+            if text is not None:  # the object's kind is known: no type test
+                return self.shared(o, name, f"({text} if ({t} := {o}) is not None else None)")
+        loc = c.loc(node.name, scope)
+
+        def slow(ctx, o, get=get, name=name, loc=loc):
+            try:
+                return get(ctx, o)
+            except KeyError:
+                raise rt.RuleRuntimeError(f"{label_of(o)} has no `{name}`", loc) from None
+        ks = self.const(slow)
+        t = self.tmp()
+        self.env["_CARDS"] = m.cards
+        seat = self._attr_text("pv", name, t)
+        if is_me and seat is not None:
+            return f"({seat} if ({t} := ctx.me) is not None else {ks}(ctx, {t}))"
+        branches = [(typ, text) for typ, text in (("_Card", self._attr_text("cv", name, t)),
+                                                  ("_Zone", self._attr_text("zv", name, t)),
+                                                  ("_Seat", seat)) if text is not None]
+        fresh = name == "cards" or name in self.decoded()  # a value made anew at each read: not shared
+        if not branches:  # a key of a mapping constant
+            return self.shared(o, name, f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))", getters=not fresh)
+        if len(branches) == 1:
+            (typ, text), = branches
+            return self.shared(o, name, f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))",
+                               getters=not fresh)
+        ty = self.tmp()
+        out = f"(None if {t} is None else {ks}(ctx, {t}))"  # an attribute of none is none
+        for i, (typ, text) in enumerate(reversed(branches)):
+            last = i == len(branches) - 1
+            test = f"({ty} := _type({t} := {o}))" if last else ty
+            out = f"({text} if {test} is {typ} else {out})"
+        return self.shared(o, name, out, getters=not fresh)
+
+    def g_index(self, node, scope):
+        v = self.static_value(node, scope)
+        if v is not _MISS:  # an item of a constant list by an index known at load time
+            return self.g_value(v)
+        sk = self.static_int(node.key, scope)
+        o, k = self.x(node.obj, scope), self.x(node.key, scope)
+        loc = self.const(self.c.loc(node, scope))
+        to, tk = self.tmp(), self.tmp()
+        if self.in_ints(self.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
+            return f"{o}[{sk}]"
+        if sk is not None:
+            size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
+            return f"({to}[{sk}] if _type({to} := {o}) is list and {size} else _index_slow({to}, {sk}, {loc}))"
+        return (f"({to}[{tk}] if ((_type({to} := {o}) is list) & (_type({tk} := {k}) is int)) "
+                f"and -_len({to}) <= {tk} < _len({to}) else _index_slow({to}, {tk}, {loc}))")
+
+    def g_value(self, v) -> str:
+        """The text of a value known at load time: a checked whole number's literal, else its global."""
+        if type(v) is int and -_NUMBER <= v <= _NUMBER:
+            return str(v) if v >= 0 else f"({v})"
+        return {True: "True", False: "False", None: "None"}[v] if v is None or type(v) is bool else self.const(v)
+
+    def g_neg(self, node, scope):
+        folded = self.static_int(node, scope)
+        if folded is not None:
+            return str(folded)
+        v = self.x(node.operand, scope)
+        if self.kind_of(node.operand, scope) == "int":  # a number within the cap: so is its opposite
+            return f"(-{v})"
+        loc = self.const(self.c.loc(node, scope))
+        t = self.tmp()
+        return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
+
+    def g_binop(self, node, scope):
+        folded = self.static_int(node, scope)
+        if folded is not None:
+            return str(folded)
+        sa, sb = self.static_int(node.left, scope), self.static_int(node.right, scope)
+        a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
+        py = _BINOP_PY[op]
+        simple = self._identity(op, a, sa, self.kind_of(node.left, scope) == "int",
+                                b, sb, self.kind_of(node.right, scope) == "int")
+        if simple is not None:
+            return simple
+        if type(self.kind_of(node, scope)) is _IntKind:  # numbers whose result provably fits the cap
+            return f"({a} {py} {b})"
+        loc = self.const(self.c.loc(node.op, scope))
+        tr = self.tmp()
+        ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
+        tb, test_b = self._operand(b, sb, self.kind_of(node.right, scope) == "int")
+        tests = [t for t in (test_a, test_b) if t is not None]
+        both = " & ".join(tests) if len(tests) > 1 else tests[0] if tests else None
+        if py in ("//", "%") and sb is None:
+            both = f"{both} and {tb} != 0" if both else f"{tb} != 0"
+        n = int(_NUMBER)
+        cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
+        return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
+
+    def g_compare(self, node, scope):
+        op = str(node.op)
+        where = self._length_of_where(node.left)
+        if where is not None and op in ("==", "!=", ">") and self.static_int(node.right, scope) == 0:
+            some = self.g_some_where(where, scope)  # whether it has an item: stop at the first one
+            if some is not None:
+                return f"(not {some})" if op == "==" else some
+        a = self.xc(node.left, scope)
+        is_const, v = self.c.constant_of(node.right)
+        b = self.xc(node.right, scope)
+        py = _CMP_PY[op]
+        if op in ("==", "!="):
+            return f"({a} {py} {b})"
+        if all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int" for x in (node.left, node.right)):
+            return f"({a} {py} {b})"  # two numbers: no test
+        loc = self.const(self.c.loc(node.op, scope))
+        kop = self.const(op)
+        ta, tb = self.tmp(), self.tmp()
+        if is_const and v is not None:
+            return f"({ta} {py} {b} if _type({ta} := {a}) is int else _compare_const_slow({ta}, {b}, {kop}, {loc}))"
+        return (f"({ta} {py} {tb} if ((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int)) "
+                f"else _compare_slow({ta}, {tb}, {kop}, {loc}))")
+
+    def g_in(self, node, scope):
+        a, b = self.x(node.item, scope), self.x(node.coll, scope)
+        loc = self.const(self.c.loc(node, scope))
+        if self.kind_of(node.coll, scope) in ("zv", "cell"):  # a card in a zone (or none): where the card is
+            ta, tb = self.tmp(), self.tmp()
+            call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
+            return f"(not {call})" if node.negated else call
+        call = f"_contains(ctx, {b}, {a}, {loc})"
+        return f"(not {call})" if node.negated else call
+
+    def g_is_tag(self, node, scope):
+        o = self.xc(node.obj, scope)
+        tag = str(node.tag)
+        if tag not in self.m.all_tags:
+            raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.m.all_tags)
+                               or "tags come from card names, `tags:` of cards and zones")
+        test = "not in" if node.negated else "in"
+        if self.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
+            return f"({self.const(tag)} {test} {o}.tags)"
+        tags = self.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
+        return f"({self.const(tag)} {test} {tags})"
+
+    def g_not(self, node, scope):
+        return f"(not {self.xc(node.operand, scope)})"
+
+    def g_and(self, node, scope):
+        return self.run_of(node, scope, A.And, "and")
+
+    def g_or(self, node, scope):
+        return self.run_of(node, scope, A.Or, "or")
+
+    def g_ternary(self, node, scope):
+        a, cnd, b = self.x(node.then, scope), self.x(node.cond, scope), self.x(node.otherwise, scope)
+        return f"({a} if {cnd} else {b})"
+
+    # ---- loops: helper functions ----------------------------------------------------------
+
+    def g_call(self, node, scope):
+        c, m = self.c, self.m
+        fname = str(node.fn)
+        if fname in m._IMPURE:
+            m.uses_chance = True
+        argnodes = node.args
+        loc = c.loc(node, scope)
+        if fname in m.function_defs:
+            inline = m.inline_body(fname)
+            if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
+                inline = m.inline_body(fname, loops=True)
+            if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
+                loops = facts(inline[0]).loops
+                return self._inline(inline, [self.arg_read(a, scope, loops) for a in argnodes],
+                                    [self.kind_of(a, scope) for a in argnodes], scope)
+            args = "".join(", " + self.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
+            holder = m.direct_caller(fname, len(argnodes), node)
+            if holder is not None:  # its generated `_call`, once it is compiled
+                return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
+            return f"{self.const(m.function_caller(fname, len(argnodes), node, c.loc(node, scope)))}(ctx{args})"
+        args = [self.x(a, scope) for a in argnodes]
+        if fname in _AGGREGATES and len(args) == 1:
+            return (f"_aggregate_of(ctx, {self.const(_AGGREGATES[fname])}, {args[0]}, {self.const(fname)}, "
+                    f"{self.const(loc)}, {self.const(c.iterable_at)}, {self.const(_size_of)})")
+        if fname in ("max", "min") and len(args) > 1:
+            return f"_extreme({self.const(max if fname == 'max' else min)}, [{', '.join(args)}])"
+        zfam = m.zone_family(fname)
+        if zfam is not None:
+            if len(args) != 1:
+                raise CompileError(f"`{fname}(player)` takes one player", node)
+            return f"_zone_of({self.const(zfam)}, {args[0]}, {self.const(fname)}, {self.const(loc)})"
+        builtin = m.builtin_function(fname)
+        if builtin is not None:
+            from ..runtime.library import OF_THE_MATCH, _cell
+            fn, arity = builtin
+            if arity is not None and len(args) not in arity:
+                raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
+                                   node)
+            end = self._end_card(fname, fn, argnodes, args, scope)
+            if end is not None:
+                return end
+            if fn in OF_THE_MATCH and all(type(a) is A.Str for a in argnodes):  # a constant of the match
+                return self.const(fn(rt.Ctx({}, m), *[self.c.string(a.token) for a in argnodes]))
+            if fname == "cell" and len(args) == 2 and fn is _cell:
+                shifted = self._cell_shifted(argnodes, scope)
+                if shifted is not None:
+                    return shifted
+            site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
+            self.env[site] = fn
+            self.sites[site + "("] = (fname, loc)
+            if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
+                tests, names = [], []
+                for a_node, a_text in zip(argnodes, args):
+                    if self.static_int(a_node, scope) is not None or self.kind_of(a_node, scope) == "int":
+                        names.append(a_text)
+                    else:
+                        t = self.tmp()
+                        names.append(t)
+                        tests.append(f"(_type({t} := {a_text}) is int)")
+                key = f"{self.const(m.cell_at)}.get(({names[0]}, {names[1]}))"
+                if not tests:
+                    return key
+                return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
+            return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
+        known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
+        raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
+
+    def _inline(self, inline, args, kinds, scope):
+        """A small function compiled in place: its parameters are its arguments' texts (plain
+        reads, so reading one twice costs nothing and changes nothing). The variables of its
+        loops take slots of the caller's frame, after its own."""
+        tree, params, src = inline
+        inner = Scope(src=src)
+        inner.size = scope.size
+        inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
+        inner.inlined_kinds = dict(zip(params, kinds))
+        try:
+            return stamped(src, "expr", lambda: self.xc(tree, inner))  # evaluated where the call is
+        finally:
+            scope.size = max(scope.size, inner.size)
+
+
+_WRITERS = {
+    A.Num: ExprCodegen.g_number, A.Str: ExprCodegen.g_string, A.Const: ExprCodegen.g_const,
+    A.Name: ExprCodegen.g_name, A.ListOf: ExprCodegen.g_list_, A.Attr: ExprCodegen.g_attr,
+    A.Index: ExprCodegen.g_index, A.Neg: ExprCodegen.g_neg, A.BinOp: ExprCodegen.g_binop,
+    A.Compare: ExprCodegen.g_compare, A.In: ExprCodegen.g_in, A.IsTag: ExprCodegen.g_is_tag,
+    A.Not: ExprCodegen.g_not, A.And: ExprCodegen.g_and, A.Or: ExprCodegen.g_or,
+    A.Ternary: ExprCodegen.g_ternary, A.Where: ExprCodegen.g_where_it, A.ListFor: ExprCodegen.g_comprehension,
+    A.Aggregate: ExprCodegen.g_aggregate, A.Call: ExprCodegen.g_call,
+}

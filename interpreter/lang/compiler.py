@@ -1,0 +1,161 @@
+"""From typed syntax trees (ast.py) to Python callables, once per match.
+
+Every expression becomes ``f(ctx) -> value``, and every run of statements that cannot wait for a
+choice one function ``f(ctx)``, written as Python source by codegen.py and statements.py. Names are resolved here, not while playing: a local is a slot
+index, a zone or a card is the object itself, a variable is its storage list.
+
+Statements that may wait for a player's choice are compiled by continuations.py, texts with
+{expressions} by templates.py; both are parts of Compiler.
+"""
+from __future__ import annotations
+
+import re
+
+from lark import Token
+
+from ..runtime import context as rt
+from ..errors import Location, Problem
+from ..core.model import Card, Seat, Zone, label_of
+from ..ruleset.yamlio import SourceText
+from . import ast as A
+from .analysis import facts
+from .codegen import ExprCodegen
+from .scope import _MISS, CompileError, Scope, stamped
+from ..errors import did_you_mean
+from .parser import ParseFailure, parse
+
+
+from .continuations import Continuations
+from .templates import Templates
+
+
+def locate(node, src: SourceText | None, kind: str) -> Location:
+    """Where `node` (a typed node or a token) of the text `src` is, in its content file. In an
+    expression (`kind` "expr") folded over several YAML lines, positions are offsets of the
+    one-line text the parser read."""
+    if src is None:
+        return Location("<rules>")
+    line = column = None
+    if isinstance(node, Token):
+        line, column = node.line, node.column
+    elif isinstance(node, A.Node) and node.at is not None:
+        line, column = node.at[0], node.at[1]
+    if line is None:
+        return src.locate(1, 1)
+    if kind == "expr" and "\n" in src.text:
+        off = column - 1
+        before = src.text[:off]
+        line = before.count("\n") + 1
+        column = off - (before.rfind("\n") + 1) + 1
+    return src.locate(line, column)
+
+
+class Compiler(Continuations, Templates):
+    """Compiles the snippets of one match. `m` is the match being built."""
+
+    def __init__(self, m):
+        self.m = m
+        self.codegen = ExprCodegen(self)
+
+    # ---- entry points ----------------------------------------------------------------
+
+    @staticmethod
+    def problem(e: CompileError) -> Problem:
+        """The problem a CompileError reports, at its position in the text it was raised in."""
+        loc = locate(e.node, e.src, e.kind)
+        return Problem(loc, e.message, hint=e.hint, context=e.src.context(loc) if e.src else "")
+
+    @staticmethod
+    def loc(node, scope) -> Location:
+        """Where `node` of the text compiled in `scope` is, in its content file."""
+        return locate(node, scope.src, scope.kind)
+
+    def expr(self, src: SourceText, scope: Scope, caller=None):
+        """Compile an expression text; returns f(ctx) (see ExprCodegen.function for `caller`).
+        `scope` holds its locals; it is read from `src`."""
+        tree = parse(src, "expr")
+        scope = scope if scope.src is src else scope.reading(src)
+        return stamped(src, "expr", lambda: self.codegen.function(tree, scope, caller))
+
+    def super_target(self, node, scope):
+        """(procedure, number of its parameters) of `super`: what the `instead of` rule being
+        compiled replaces; its arguments, when written, must be that many."""
+        if scope.replacing is None:
+            raise CompileError("`super` runs what an `instead of` rule replaces: it is only written in one", node,
+                               hint="call the procedure with `do NAME(...)`")
+        name, _ = scope.replacing
+        n = len(self.m.procedure_params[name])
+        if node.args is not None and len(node.args) != n:
+            raise CompileError(f"`super` of `{name}` takes {n} argument(s), got {len(node.args)}", node)
+        return name, n
+
+    def super_call(self, node, scope):
+        """(procedure, f(ctx) -> the argument values) of `super`: its own arguments, or the
+        replaced procedure's parameters as they are now."""
+        name, n = self.super_target(node, scope)
+        if node.args is None:
+            return name, (lambda ctx: ctx.locals[:n])
+        argfs = self.args(node.args, scope)
+        return name, (lambda ctx: [a(ctx) for a in argfs])
+
+    def check_arity(self, node, name, n):
+        m = self.m
+        if type(node) is A.Do:
+            if name not in m.procedure_params:
+                raise CompileError(f"unknown procedure `{name}`", node.name,
+                                   hint=did_you_mean(name, m.procedure_params) or "declare it under `procedures:`")
+            want = len(m.procedure_params[name])
+        else:
+            if name not in m.event_params:
+                raise CompileError(f"unknown event `{name}`", node.name,
+                                   hint=did_you_mean(name, m.event_params) or "declare it under `events:`")
+            want = len(m.event_params[name])
+        if n != want:
+            raise CompileError(f"`{name}` takes {want} argument(s), got {n}", node)
+
+    def args(self, args, scope):
+        return tuple(self.e(a, scope) for a in args)
+
+    # ---- expressions -----------------------------------------------------------------
+
+    def e(self, node, scope):
+        """An expression tree compiled to f(ctx): Python source written by codegen.py."""
+        return stamped(scope.src, scope.kind, lambda: self.codegen.function(node, scope))
+
+    def string(self, tok) -> str:
+        s = str(tok)[1:-1]
+        return re.sub(r"\\(.)", r"\1", s)
+
+    def constant_of(self, node):
+        """(True, value) when a node is a literal."""
+        t = type(node)
+        if t is A.Num or t is A.Const:
+            return True, node.value
+        if t is A.Str:
+            return True, self.string(node.token)
+        return False, None
+
+    @staticmethod
+    def iterable_at(v, loc):
+        """`v` as a collection to go through, or a rule error at `loc`."""
+        if v is None:
+            return []
+        if type(v) is Zone:
+            raise rt.RuleRuntimeError(f"{v} is a zone: write `{v.name}.cards` to go through its cards", loc)
+        if isinstance(v, (int, bool, str, Card, Seat)):
+            raise rt.RuleRuntimeError(f"{label_of(v)} is not a collection", loc)
+        return v
+
+    @staticmethod
+    def plain_reads(args) -> bool:
+        """Arguments that only read (names, attributes, literals): safe to evaluate more than once."""
+        return all(facts(a).plain for a in args)
+
+    def _draws_chance(self, node) -> bool:
+        """Whether an expression rolls, draws at random or shuffles (directly or through a function)."""
+        m = self.m
+        defs = getattr(m, "function_defs", {})
+        return any(callee in m._IMPURE or (callee in defs and not m._is_pure(callee)) for callee in facts(node).calls)
+
+
+__all__ = ["Compiler", "CompileError", "Scope", "ParseFailure", "did_you_mean", "_MISS"]

@@ -1,0 +1,257 @@
+"""The loops of expressions, written as Python (a part of ExprCodegen, codegen.py): `where`,
+`[... for ...]` and the aggregates (`sum`, `any`...). Each loop is a helper function of the module,
+`_gN(ctx, L)`, which spends the budget its items cost, puts each item in its local (for the helpers
+it calls) and reads it in its own text from its loop variable `x`.
+"""
+from __future__ import annotations
+
+import re
+
+from ..runtime.helpers import _size_of
+from .known import _Consts, _Int, _Range, _Val, _with_entry
+from ..runtime.ops import _AGGREGATES, _NUMBER
+from .scope import CompileError
+
+_UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
+_CALLS = re.compile(r"([\w.]+)\(")  # the functions a generated text calls
+_SAFE_CALLS = {"_type", "_len"}  # ... of which these (and dict.get) never raise
+_SPLICE_LINES = 200  # a written-out `any`/`all` used as a test in another: in place up to this many lines
+
+
+def _shape(text: str) -> str:
+    """A generated text with its temporaries numbered in order: two texts of one shape compute
+    the same thing (in one frame, with nothing changed in between)."""
+    names: dict = {}
+    return re.sub(r"_t\d+", lambda m: names.setdefault(m.group(0), f"_t{len(names)}"), text)
+
+
+def _calls_nothing(text: str) -> bool:
+    """Whether a generated text calls nothing that may fail, spend or change a local (type
+    tests, `len`, `dict.get` only)."""
+    return all(f in _SAFE_CALLS or f.endswith(".get") for f in _CALLS.findall(text))
+
+
+class _Unrolled(str):
+    """The call of a written-out `any`/`all` (want True: any) whose items have no condition: the
+    lines spending its budget (`head`) and the text of each item's value (`tests`), so that a loop
+    testing it may write it in place instead of calling it."""
+
+    def __new__(cls, call: str, head, tests, want: bool):
+        u = super().__new__(cls, call)
+        u.head, u.tests, u.want = head, tests, want
+        return u
+
+    def text(self) -> str:
+        """All its tests, those of the written-out loops in it too (its budget lines change
+        nothing the tests read: they only spend, or fail)."""
+        return "\n".join(t.text() if type(t) is _Unrolled else t for t in self.tests)
+
+    def size(self, then) -> int:
+        """About how many lines it takes written in place."""
+        n = len(self.head) + 2
+        for t in self.tests:
+            n += t.size(then) if type(t) is _Unrolled else 1
+        return n + len(then) * len(self.tests)
+
+
+class Loops:
+    def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=(), unrolled=None, slot=None):
+        """A helper going through the items (`unrolled`: the lines of each item of a constant
+        range, in place of the loop). `slot`: the local the item is put in (body_lines[0]), read
+        in the body from the loop's own variable (the helpers it calls read the local)."""
+        name = f"_g{next(self.names)}"
+        if self.shares is not None:
+            self.shares.loops += 1  # it may write locals (repeated.py); none shared yet: nothing to forget
+        if slot is not None:
+            read = f"L[{int(slot)}]"
+            body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]
+        if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers
+            items = self.const(tuple(range(items_text[0], items_text[1] + 1)))
+        else:
+            items = "items"
+        self.define(name, "ctx, L", pure=True, body=[
+            *self._head(items_text, loc, what),
+            *first_lines,
+            *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
+            *result_lines])
+        return f"{name}(ctx, L)"
+
+    def _head(self, items_text, loc, what):
+        """The lines that spend the budget of a loop over `items_text` (a `_Range` or `_Consts`:
+        its numbers or items known at load time, spent as the loop over them would; else the
+        text of its collection, put in `items`)."""
+        if type(items_text) is _Range:
+            lo, hi, rloc = items_text
+            n = max(hi - lo + 1, 0)
+            head = [f"ctx.budget = b = ctx.budget - {n}", "if b < 0:",
+                    f"    _spend_failed(ctx, {self.const(rloc)}, {self.const('range')})",
+                    f"ctx.budget = b = b - {n}"]
+        elif type(items_text) is _Consts:
+            head = [f"ctx.budget = b = ctx.budget - {len(items_text[0])}"]
+        else:
+            it = self.const(self.c.iterable_at)
+            head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
+                    f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
+        return head + ["if b < 0:", f"    _spend_failed(ctx, {loc}, {self.const(what)})"]
+
+    def _if_item(self, cond_t, val_t, want):
+        """The lines of one item of `any` (want True) or `all`: return `want` when its value says
+        so (and its condition holds). A value that is itself a written-out `any`/`all` is written
+        in place (its budget spent where it would be evaluated), not called."""
+        then = [f"return {want}"]
+        if cond_t is None:
+            return self._when(val_t, then, negate=not want)
+        lines = self._when(val_t, then, negate=not want, known=_shape(cond_t))
+        return [f"if {cond_t}:", *("    " + t for t in lines)]
+
+    def _when(self, test, then, negate=False, known=None):
+        """Lines that run `then` (lines that return) when `test` is true (false with `negate`).
+        `test` may be a written-out `any`/`all` (_Unrolled): its budget lines, then its tests in
+        place, one after the other (`any` true, `all` false) or nested (`all` true, `any` false),
+        plain tests of a run joined in one condition. `known`: the shape (`_shape`) of a test
+        known to be true here (the condition of the enclosing loop's item): a test of `all` of
+        that shape is left out when nothing here calls anything (nothing can change it since)."""
+        if type(test) is not _Unrolled or test.size(then) > _SPLICE_LINES:
+            return [f"if {'not ' if negate else ''}{test}:", *("    " + t for t in then)]
+        if known is not None and not _calls_nothing(test.text()):
+            known = None
+        self.spliced = True
+        lines = list(test.head)
+        runs = []  # runs of plain tests, and written-out ones alone
+        for t in test.tests:
+            if type(t) is not _Unrolled and runs and type(runs[-1]) is list:
+                runs[-1].append(t)
+            else:
+                runs.append([t] if type(t) is not _Unrolled else t)
+        if test.want != negate:  # any of them true / one of them false: each in turn
+            for run in runs:
+                if type(run) is list:
+                    joined = " or ".join(f"(not {t})" if negate else t for t in run)
+                    lines += [f"if {joined}:", *("    " + t for t in then)]
+                else:
+                    lines += self._when(run, then, negate, known)
+            return lines
+        inner = then  # all of them true / all false: nested, the last innermost
+        for run in reversed(runs):
+            if type(run) is list:
+                if known is not None and not negate:  # a test known to be true: nothing to test
+                    run = [t for t in run if _shape(t) != known]
+                if run:
+                    joined = " and ".join(f"(not {t})" if negate else t for t in run)
+                    inner = [f"if {joined}:", *("    " + t for t in inner)]
+            else:
+                inner = self._when(run, inner, negate, known)
+        return lines + inner
+
+    def _constant_items(self, node, scope):
+        """The items of a constant list of at most _UNROLL items (a name of the content's
+        constants, or an item of one), else None."""
+        v = self.static_value(node, scope)
+        if type(v) is not list or not 0 < len(v) <= _UNROLL:
+            return None
+        if any(type(i) is int and not -_NUMBER <= i <= _NUMBER for i in v):
+            return None
+        return v
+
+    @staticmethod
+    def _own(scope, name: str, slot, write):
+        """`write()` with `name` the loop's own variable, in `slot`: a name outside with the same
+        spelling (a parameter, a local, a function's parameter compiled in place, an outer
+        `where`'s `it`) is hidden while the loop is written, and the same after it."""
+        saved, arg = scope.slots.get(name), scope.inlined.pop(name, None)
+        scope.slots[name] = slot
+        try:
+            return write()
+        finally:
+            if saved is None:
+                del scope.slots[name]
+            else:
+                scope.slots[name] = saved
+            if arg is not None:
+                scope.inlined[name] = arg
+
+    def g_where_it(self, node, scope):
+        coll = self.apart(lambda: self.coll(node.coll, scope))  # read in the helper
+        kind = self.elem_kind(node.coll, scope)
+        slot = scope.hidden()
+        cond, lifted = self._own(scope, "it", slot, lambda: self.hoisting(
+            slot, [node.cond], lambda: self._with_kind(slot, kind, lambda: self.x(node.cond, scope))))
+        loc = self.const(self.c.loc(node, scope))
+        return self._loop(coll, loc, "`where`",
+                          [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
+                          ["return out"], first_lines=["out = []", *lifted], slot=slot)
+
+    def g_some_where(self, node, scope):
+        """Whether `coll where cond` has an item, for `length(coll where cond) == 0` (or `!= 0`,
+        `> 0`): the loop stops at the first item that passes, spending what the whole `where`
+        spends. Only when the condition cannot fail (its text calls nothing that may raise: what
+        the later items would have given is then never an error), else None."""
+        coll = self.apart(lambda: self.coll(node.coll, scope))
+        slot = scope.hidden()
+        cond, lifted = self._own(scope, "it", slot, lambda: self.hoisting(slot, [node.cond], lambda: self._with_kind(
+            slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope))))
+        if self.c._draws_chance(node) or not _calls_nothing(cond):
+            return None
+        loc = self.const(self.c.loc(node, scope))
+        return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
+                          ["return False"], first_lines=lifted, slot=slot)
+
+    def _generator(self, node, scope, value, name, coll, cond, what):
+        coll_t = self.apart(lambda: self.coll(coll, scope))
+        kind = self.elem_kind(coll, scope)
+        slot = scope.hidden()
+        (val_t, cond_t), lifted = self._own(scope, str(name), slot, lambda: self.hoisting(
+            slot, [value, cond], lambda: self._with_kind(slot, kind, lambda: (
+                self.x(value, scope), self.x(cond, scope) if cond is not None else None))))
+        loc = self.const(self.c.loc(node, scope))
+        return coll_t, int(slot), val_t, cond_t, loc, lifted
+
+    def g_comprehension(self, node, scope):
+        return self._list_of(node, scope, node.value, node.var, node.coll, node.cond)
+
+    def _list_of(self, node, scope, value, name, coll, cond):
+        coll_t, slot, val_t, cond_t, loc, lifted = self._generator(node, scope, value, name, coll, cond, "")
+        body = [f"    L[{slot}] = x"]
+        if cond_t is None:
+            body.append(f"    out.append({val_t})")
+        else:
+            body += [f"    if {cond_t}:", f"        out.append({val_t})"]
+        return self._loop(coll_t, loc, "`for` in an expression", body, ["return out"], first_lines=["out = []", *lifted],
+                          slot=slot)
+
+    def g_aggregate(self, node, scope):
+        ftok, value, name, coll, cond = node.fn, node.value, node.var, node.coll, node.cond
+        fname = str(ftok)
+        if fname not in _AGGREGATES:
+            raise CompileError(f"`{fname}(... for ...)` is not an aggregate", ftok,
+                               hint="use one of " + ", ".join(sorted(_AGGREGATES)))
+        if fname in ("any", "all") and not self.c._draws_chance(node):
+            want = fname == "any"
+            items, r = self._constant_items(coll, scope), None
+            if items is None:
+                r = self.static_range(coll, scope)
+                items = list(range(r[0], r[1] + 1)) if r is not None and r[1] - r[0] + 1 <= _UNROLL else None
+            if items is not None:  # a few items known at load time: one test each, the item known
+                scope.add(str(name))  # the frame keeps the slot the loop would take
+                tests = []
+                for v in items:
+                    item = _Int(v) if type(v) is int else _Val(self.g_value(v), v)
+                    tests.append(_with_entry(scope.inlined, str(name), item, lambda: self.apart(lambda: (
+                        self.x(cond, scope) if cond is not None else None, self.x(value, scope)))))
+                loc = self.const(self.c.loc(node, scope))
+                lines = []
+                for cond_t, val_t in tests:
+                    lines += self._if_item(cond_t, val_t, want)
+                marker = r if r is not None else _Consts((items,))
+                call = self._loop(marker, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
+                if any(c is not None for c, _ in tests):
+                    return call
+                return _Unrolled(call, self._head(marker, loc, "`any`/`all`"), [t for _, t in tests], want)
+            coll_t, slot, val_t, cond_t, loc, lifted = self._generator(node, scope, value, name, coll, cond, "")
+            return self._loop(coll_t, loc, "`any`/`all`",
+                              [f"    L[{slot}] = x", *("    " + t for t in self._if_item(cond_t, val_t, want))],
+                              [f"return {not want}"], first_lines=lifted, slot=slot)
+        values = self._list_of(node, scope, value, name, coll, cond)
+        loc = self.const(self.c.loc(node, scope))
+        return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"
+

@@ -1,0 +1,130 @@
+"""Shapes of expressions the code generator writes more directly (a part of ExprCodegen,
+codegen.py), and the passes over a generated module's text before it is compiled.
+
+- `cell(c.row + i, c.column + j)`, i and j known at load time and c a cell of the grid: a table
+  by zone id of the cell that far from each cell;
+- `first(Z.cards)` / `last(Z.cards)`: the zone's first (last) card id, no list of its cards built;
+- `length(X where C) == 0` (`!= 0`, `> 0`): the `where` stops at the first item (loops.py);
+- constant spends of the budget one after the other: one subtraction (`_merge_spends`);
+- helpers nobody calls (a written-out loop written in place in another) left out (`_used`).
+"""
+from __future__ import annotations
+
+import re
+
+from . import ast as A
+from .known import _PLAIN
+
+
+_SPEND = re.compile(r"( *)ctx\.budget = b = (?:ctx\.budget|b) - (\d+)")
+_FAILED = re.compile(r" *if b < 0:\n *    _spend_failed\(ctx, (_k\d+), (_k\d+)\)")
+
+
+def _merge_spends(body: list[str]) -> list[str]:
+    """Spends of the budget by constant amounts one after the other (written-out loops, one in
+    another) merged into one, which replays them one by one only when the budget runs out."""
+    if sum(1 for b in body if "ctx.budget = b = " in b) < 2:
+        return body
+    out, i = [], 0
+    while i < len(body):
+        run, j = [], i
+        while j + 2 < len(body):
+            m = _SPEND.fullmatch(body[j])
+            f = _FAILED.fullmatch(body[j + 1] + "\n" + body[j + 2]) if m else None
+            if f is None or (run and m.group(1) != run[0][0]) or not body[j + 1].startswith(m.group(1) + "if"):
+                break
+            run.append((m.group(1), int(m.group(2)), f.group(1), f.group(2)))
+            j += 3
+        if len(run) < 2:
+            out.append(body[i])
+            i += 1
+            continue
+        ind, total = run[0][0], sum(r[1] for r in run)
+        parts = ", ".join(f"({n}, {loc}, {what})" for _, n, loc, what in run)
+        out += [f"{ind}ctx.budget = b = ctx.budget - {total}", f"{ind}if b < 0:",
+                f"{ind}    _spend_seq(ctx, {total}, ({parts},))"]
+        i = j
+    return out
+
+
+def _used(helpers: list[str], entry: str) -> list[str]:
+    """The helpers that the entry (and `_call`) may call: a written-out loop tested in another
+    loop is written in place there, and its own helper may then be called by nobody."""
+    names = [h[4:h.index("(")] for h in helpers]
+    keep = {entry, "_call"}
+    todo = [h for h, n in zip(helpers, names) if n in keep]
+    while todo:
+        text = todo.pop()
+        for h, n in zip(helpers, names):
+            if n not in keep and n + "(" in text:
+                keep.add(n)
+                todo.append(h)
+    return [h for h, n in zip(helpers, names) if n in keep]
+
+
+class Shortcuts:
+    def _length_of_where(self, node):
+        """The `where` of `length(X where C)` (the built-in `length`), else None."""
+        from ..runtime.library import _length
+        if type(node) is A.Call and str(node.fn) == "length" and len(node.args) == 1 and type(node.args[0]) is A.Where \
+                and "length" not in self.m.function_defs and (self.m.builtin_function("length") or (None,))[0] is _length:
+            return node.args[0]
+        return None
+
+    def _end_card(self, fname, fn, argnodes, args, scope):
+        """`first(Z.cards)` / `last(Z.cards)`, Z a zone (or none): its first (last) card, read
+        from the zone's list of card ids without building the list of its cards; else None."""
+        from ..runtime.library import _first, _last
+        if not (len(argnodes) == 1 and (fn is _first or fn is _last) and type(argnodes[0]) is A.Attr
+                and str(argnodes[0].name) == "cards" and "cards" not in self.m.vars_of("zv")
+                and self.kind_of(argnodes[0].obj, scope) in ("zv", "cell")):
+            return None
+        i = 0 if fn is _first else -1
+        z, ids = self.tmp(), self.tmp()
+        card = f"(_CARDS[{ids}[{i}]] if ({ids} := ctx.st['z'][{z}.id]) else None)"
+        return f"({card} if ({z} := {self.x(argnodes[0].obj, scope)}) is not None else None)"
+
+    def _linear(self, node, scope):
+        """(text of a cell, its attribute `row` or `column`, k) when `node` is that attribute plus a
+        number k known at load time (`c.row + 2`, `c.column - 1`, `c.row`), the cell a plain read
+        of a grid's cell (never none); else None."""
+        t = type(node)
+        if t is A.Attr and str(node.name) in ("row", "column") and type(node.obj) is A.Name \
+                and self.kind_of(node.obj, scope) == "cell" and self.kind_of(node, scope) == "int":
+            o = self.x(node.obj, scope)
+            return (o, str(node.name), 0) if _PLAIN.fullmatch(o) else None
+        if t is A.BinOp and str(node.op) in ("+", "-"):
+            sb = self.static_int(node.right, scope)
+            if sb is not None:
+                lin = self._linear(node.left, scope)
+                return None if lin is None else (lin[0], lin[1], lin[2] + sb if str(node.op) == "+" else lin[2] - sb)
+            sa = self.static_int(node.left, scope)
+            if sa is not None and str(node.op) == "+":
+                lin = self._linear(node.right, scope)
+                return None if lin is None else (lin[0], lin[1], lin[2] + sa)
+        return None
+
+    def _cell_shift(self, argnodes, scope):
+        """(text of the cell c, table by zone id, whether each cell is its own entry) of
+        `cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid,
+        else None."""
+        a, b = (self._linear(x, scope) for x in argnodes)
+        if a is None or b is None or a[0] != b[0]:
+            return None
+        m = self.m
+        table = [None] * len(m.zones)
+        cells = m.builtin_value("cells")(None)
+        for z in cells:
+            table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
+        return a[0], tuple(table), all(table[z.id] is z for z in cells)
+
+    def _cell_shifted(self, argnodes, scope):
+        """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
+        table by zone id of the cell i rows and j columns away from each cell (or none), read
+        with c's id (nothing computed at run time can overflow: i and j are constants); c
+        itself when that is each cell's own place (`cell(c.row, c.column)`)."""
+        shift = self._cell_shift(argnodes, scope)
+        if shift is None:
+            return None
+        o, table, itself = shift
+        return o if itself else f"{self.const(table)}[{o}.id]"

@@ -1,0 +1,280 @@
+"""Statements of the rules language compiled to Python source (a part of ExprCodegen, codegen.py).
+
+A run of statements that cannot wait for a player's choice (an effect, a trigger's body, a
+procedure's body, or the part of one before a `choose`) becomes one generated function:
+
+    def _run(ctx):
+        L = ctx.locals
+        try:
+            L[2] = <expression>                        # let
+            if <condition>:                             # if / elif / else
+                _move(ctx, <what>, <where>, False, _k3)
+            for _t4 in _for_items(ctx, <items>, _k5, _k6):
+                L[3] = _t4
+                ...
+        except _Stop:
+            return _k7(ctx)                             # `stop`: the end of the body
+        return _k8[0](ctx)                              # what comes after (a continuation)
+
+The same guarantees as expressions hold: only names the generator made and integers it checked
+are in the text, every content value is a global under a mangled name, no builtins are reachable,
+and budgets are spent as before. A line of the text is mapped back to the statement written there
+(`_LINES`), for an error nobody foresaw (guard.py); errors the rules foresee carry their position.
+Statements that may suspend stay with continuations.py.
+"""
+from __future__ import annotations
+
+from ..core.model import Card, Seat, Zone
+from . import ast as A
+from . import kinds
+from ..runtime.ops import _NUMBER, _arith
+from .scope import CompileError, stamped
+from ..errors import did_you_mean
+
+_TYPE_NAMES = {Card: "_Card", Seat: "_Seat", Zone: "_Zone"}  # names of the types in generated code (generated.py)
+_MARK = "# @"  # a line `# @N`: the lines after it are statement N's (until the next mark)
+
+
+class Statements:
+    def statements(self, stmts, scope, *, then=None, stop=None):
+        """f(ctx) running `stmts`, then returning `then[0](ctx)` (`then`: a one-element holder,
+        filled when what follows is compiled; None: nothing). A `stop` ends the statements and
+        returns `stop(ctx)` (None: nothing)."""
+        return stamped(scope.src, scope.kind, lambda: self._statements(stmts, scope, then, stop))
+
+    def _statements(self, stmts, scope, then, stop):
+        saved = tuple(self.__dict__.get(k) for k in self._STATE)
+        self._reset(stmts[0] if stmts else None, scope)
+        try:
+            body = []
+            for s in stmts:
+                body += self.s(s, scope)
+            lines = ["L = ctx.locals", "try:"] + ["    " + b for b in (body or ["pass"])]
+            lines += ["except _Stop:", f"    return {self.const(stop)}(ctx)" if stop is not None else "    return None"]
+            lines.append(f"return {self.const(then)}[0](ctx)" if then is not None else "return None")
+            self.define("_run", "ctx", lines)
+            return self._module("_run")
+        finally:
+            for k, v in zip(self._STATE, saved):
+                setattr(self, k, v)
+
+    # ---- one statement -> lines -------------------------------------------------------------
+
+    def s(self, node, scope) -> list[str]:
+        method = _STATEMENT_WRITERS.get(type(node))
+        if method is None:
+            raise CompileError(f"internal: unknown statement {type(node).__name__}", node)
+        return method(self, node, scope)
+
+    def block(self, stmts, scope) -> list[str]:
+        out = []
+        for s in stmts:
+            out += self.s(s, scope)
+        return ["    " + line for line in (out or ["pass"])]
+
+    def mark(self, node, scope) -> str:
+        """The line that maps the lines after it to `node`'s position."""
+        self.stmt_locs.append(self.c.loc(node, scope))
+        return f"{_MARK}{len(self.stmt_locs) - 1}"
+
+    def s_let(self, node, scope):
+        mark = self.mark(node, scope)
+        value = self.x(node.value, scope)  # the value first: `let x = x + 1` reads the outer x
+        slot = scope.add(str(node.name))
+        return [mark, f"L[{int(slot)}] = {value}"]
+
+    def s_pass(self, node, scope):
+        return ["pass"]
+
+    def s_stop(self, node, scope):
+        return [self.mark(node, scope), "raise _Stop()"]
+
+    def s_fail(self, node, scope):
+        msg = self.c.string(node.message)
+        return [self.mark(node, scope), f"raise _RuleRuntimeError({self.const(msg)}, {self.const(self.c.loc(node, scope))})"]
+
+    def s_log(self, node, scope):
+        said = self.c.template(node.message, scope).said  # written again for each viewer (templates.Said)
+        return [self.mark(node, scope), f"ctx.events.append(({self.const('log')}, [{self.const(said)}(ctx)]))"]
+
+    def s_finish(self, node, scope):
+        return [self.mark(node, scope), f"_finish(ctx.st[{self.const('flow')}], {self.const(str(node.what))})"]
+
+    def s_if(self, node, scope):
+        out = []
+        for i, (cond, body) in enumerate(node.branches):
+            mark = self.mark(node if i == 0 else cond, scope)  # an `elif` line: its condition's position
+            out += [mark, f"{'if' if i == 0 else 'elif'} {self.x(cond, scope)}:"] + self.block(body, scope)
+        if node.otherwise is not None:
+            out += ["else:"] + self.block(node.otherwise, scope)
+        return out
+
+    def s_for(self, node, scope):
+        mark = self.mark(node, scope)
+        slot = scope.add(str(node.var))
+        coll = self.x(node.coll, scope)
+        loc = self.const(self.c.loc(node, scope))
+        t = self.tmp()
+        body = self.block(node.body, scope)
+        return [mark, f"for {t} in _for_items(ctx, {coll}, {loc}, {self.const(self.c.iterable_at)}):",
+                f"    L[{int(slot)}] = {t}"] + body
+
+    def s_repeat(self, node, scope):
+        mark = self.mark(node, scope)
+        count = self.x(node.count, scope)
+        body = self.block(node.body, scope)
+        return [mark, f"for {self.tmp()} in _repeat_times(ctx, {count}, {self.const(self.c.loc(node, scope))}):"] + body
+
+    def s_assign(self, node, scope):
+        target, op, value = node.target, str(node.op), node.value
+        mark = self.mark(node, scope)
+        val = self.x(value, scope)
+        setter = self.setter(target, scope)  # value's text -> the lines storing it
+        kinds.check_assigned(self.c, target, op, value, scope)
+        if op == "=":
+            t = self.tmp()
+            return [mark, f"{t} = {val}"] + setter(t)
+        get = self.x(target, scope)
+        loc = self.const(self.c.loc(node, scope))
+        ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
+        py, n = op[0], int(_NUMBER)
+        return [mark, f"{ta} = {get}", f"{tb} = {val}",
+                f"if not (_type({ta}) is int and _type({tb}) is int and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}):",
+                f"    {tr} = {self.const(_arith)}(ctx, {self.const(py)}, {ta}, {tb}, {loc})",
+                ] + setter(tr)
+
+    def setter(self, node, scope):
+        """f(v) -> the lines storing the value named `v` (a temporary) into the assignment's target."""
+        m = self.m
+        if type(node) is A.Name:
+            name = str(node.name)
+            if name in scope.slots:
+                return lambda v: [f"L[{int(scope.slots[name])}] = {v}"]
+            if name in m.gvars:
+                enc, _ = m.var_codec("gv", name)
+                if enc is None:
+                    return lambda v: [f"ctx.st[{self.const('gv')}][{self.const(name)}] = {v}"]
+                text = (f"_set_global(ctx, {self.const(name)}, {self.const(enc)}, {self.const(m.gvars[name]['type'])}, "
+                        f"{{v}}, {self.const(self.c.loc(node, scope))})")
+                return lambda v: [text.format(v=v)]
+            raise CompileError(f"`{name}` is not a variable", node,
+                               hint=did_you_mean(name, list(scope.slots) + list(m.gvars)) or "declare it under `vars:`")
+        if type(node) is A.Attr:
+            obj = self.x(node.obj, scope)  # read again when stored, as a player reads `x.name += 1`
+            name = str(node.name)
+            by_type = {}
+            for kind, typ in (("cv", Card), ("pv", Seat), ("zv", Zone)):
+                if name in m.vars_of(kind):
+                    by_type[typ] = (kind, m.var_codec(kind, name)[0], m.vars_of(kind)[name]["type"])
+            if not by_type:
+                known = list(m.cvars) + list(m.pvars) + list(m.zvars)
+                raise CompileError(f"`{name}` is not a variable of cards, players or zones", node.name,
+                                   hint=did_you_mean(name, known) or "declare it under `vars:` to change it")
+            o = self.tmp()
+            slow = (f"_set_var(ctx, {o}, {{v}}, {self.const(by_type)}, {self.const(name)}, "
+                    f"{self.const(self.c.loc(node, scope))})")
+            fast = [(typ, kind) for typ, (kind, enc, _) in by_type.items() if enc is None]
+            if len(fast) != 1:
+                return lambda v: [f"{o} = {obj}", slow.format(v=v)]
+            # the frequent case written in place: a variable that needs no encoding, of the one
+            # kind of thing that has it; its table is a tuple, replaced (state.put)
+            typ, kind = fast[0]
+            tt, tv, ti = self.tmp(), self.tmp(), self.tmp()
+            name_k = self.const(name)
+            return lambda v: [f"{o} = {obj}",
+                              f"if _type({o}) is {_TYPE_NAMES[typ]}:",
+                              f"    {tt} = ctx.st[{self.const(kind)}]",
+                              f"    {ti} = {o}.id",
+                              f"    {tt}[{name_k}] = ({tv} := {tt}[{name_k}])[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
+                              "else:",
+                              "    " + slow.format(v=v)]
+        raise CompileError("only a variable, or `thing.variable`, can be assigned", node)
+
+    def s_move(self, node, scope):
+        mark = self.mark(node, scope)
+        what, where = self.x(node.what, scope), self.x(node.to, scope)
+        top = node.place is not None and str(node.place) == "top"
+        return [mark, f"_move(ctx, {what}, {where}, {top}, {self.const(self.c.loc(node, scope))})"]
+
+    def s_swap(self, node, scope):
+        mark = self.mark(node, scope)
+        a, b = self.x(node.a, scope), self.x(node.b, scope)
+        return [mark, f"_swap(ctx, {a}, {b}, {self.const(self.c.loc(node, scope))})"]
+
+    def s_cycle(self, node, scope):
+        mark = self.mark(node, scope)
+        zones = self.x(node.zones, scope)
+        backward = node.direction is not None and str(node.direction) == "backward"
+        return [mark, f"_cycle(ctx, {zones}, {backward}, {self.const(self.c.loc(node, scope))})"]
+
+    def s_shuffle(self, node, scope):
+        self.m.uses_chance = True
+        mark = self.mark(node, scope)
+        return [mark, f"_shuffle(ctx, {self.x(node.zone, scope)}, {self.const(self.c.loc(node, scope))})"]
+
+    def s_draw(self, node, scope):
+        if any(z.get("refill_from") for z in self.m.rs.zones.values()):
+            self.m.uses_chance = True  # a draw from an empty pile shuffles its refill in
+        mark = self.mark(node, scope)
+        n = self.x(node.count, scope) if node.count is not None else "1"
+        a, b = self.x(node.source, scope), self.x(node.to, scope)
+        return [mark, f"_draw(ctx, {n}, {a}, {b}, {self.const(self.c.loc(node, scope))})"]
+
+    def _dispatch(self, mark, name, args, dispatch, what, loc, args_first=True):
+        """Lines of a call that cannot suspend: the budget's step, the event logged, the call."""
+        t, b = self.tmp(), self.tmp()
+        spend = [f"ctx.budget = {b} = ctx.budget - 1", f"if {b} < 0:",
+                 f"    _spend_failed(ctx, {self.const(loc)}, {self.const(what)})"]
+        lines = [f"{t} = {args}"] + spend if args_first else spend + [f"{t} = {args}"]
+        if name is not None:
+            lines.append(f"ctx.events.append(({self.const(name)}, {t}))")
+        return [mark] + lines + [f"{self.const(dispatch)}(ctx, {t})"]
+
+    def s_call(self, node, scope):
+        """`emit EVENT(...)` or `do PROCEDURE(...)` that cannot suspend: logged, then dispatched."""
+        c, m = self.c, self.m
+        mark = self.mark(node, scope)
+        name = str(node.name)
+        args = "[" + ", ".join(self.x(a, scope) for a in node.args) + "]"
+        c.check_arity(node, name, len(node.args))
+        if type(node) is A.Do:
+            dispatch = (m.procedure_direct_plain if node.unpreventable else m.procedure_direct)(name)
+        else:
+            dispatch = m.event_direct(name)
+        return self._dispatch(mark, name, args, dispatch, f"`{name}`", c.loc(node, scope))
+
+    def s_super(self, node, scope):
+        c = self.c
+        mark = self.mark(node, scope)
+        name, n = c.super_target(node, scope)
+        args = f"L[:{int(n)}]" if node.args is None else "[" + ", ".join(self.x(a, scope) for a in node.args) + "]"
+        dispatch = self.m.super_direct(*scope.replacing)
+        return self._dispatch(mark, None, args, dispatch, f"`super` of `{name}`", c.loc(node, scope), args_first=False)
+
+    def s_choose(self, node, scope):  # only reached when wrongly compiled direct
+        raise CompileError("internal: choose compiled as direct", node)
+
+    # ---- positions ------------------------------------------------------------------------
+
+    def lines_of(self, source: str) -> dict:
+        """Line of the generated text -> the position of the statement written there."""
+        out, current = {}, None
+        for lineno, line in enumerate(source.split("\n"), 1):
+            text = line.strip()
+            if text.startswith(_MARK):
+                current = self.stmt_locs[int(text[len(_MARK):])]
+            elif text.startswith("def "):
+                current = None
+            elif current is not None:
+                out[lineno] = current
+        return out
+
+
+_STATEMENT_WRITERS = {
+    A.Let: Statements.s_let, A.Pass: Statements.s_pass, A.StopStmt: Statements.s_stop, A.Fail: Statements.s_fail,
+    A.Log: Statements.s_log, A.Finish: Statements.s_finish, A.If: Statements.s_if, A.For: Statements.s_for,
+    A.Repeat: Statements.s_repeat, A.Assign: Statements.s_assign, A.Move: Statements.s_move,
+    A.Swap: Statements.s_swap, A.Cycle: Statements.s_cycle, A.Shuffle: Statements.s_shuffle,
+    A.Draw: Statements.s_draw, A.Emit: Statements.s_call, A.Do: Statements.s_call, A.Choose: Statements.s_choose,
+    A.Super: Statements.s_super,
+}
