@@ -36,7 +36,7 @@ def main() -> int:
         except OSError:
             pass
     start = time.process_time()
-    from interpreter.engine.game import Game
+    from interpreter import Game  # the public face: the same import in every tree
     game = Game.load(a.game, players=a.players)
     import interpreter
     # the fast path bots use (the action comes from legal_actions: no second check), if the tree has it
