@@ -404,7 +404,7 @@ class Game(Legality, Flow):
     # forgets the listing kept for it.
 
     @classmethod
-    def from_ruleset(cls, ruleset, players: int | None = None, options: dict | None = None, *,
+    def from_ruleset(cls, ruleset, *, players: int | None = None, options: dict | None = None,
                      observer=None) -> "Game":
         """`Game.load` for content already loaded (ruleset.loader.load_ruleset), for tools that build
         a game several times from one ruleset; `observer` wraps the compiled rules (coverage.py)."""

@@ -61,7 +61,7 @@ def validate_game(path: str, variants=()) -> Validation:
     counts = player_counts(rs)
     for n in counts:  # ...and those of the rules, compiled for every player count
         try:
-            g = Game.from_ruleset(rs, n, {})
+            g = Game.from_ruleset(rs, players=n)
             Renderer(g)
         except ContentError as e:
             for p in e.problems:
@@ -114,7 +114,7 @@ def cmd_replay(args) -> int:
     from .replay import LogError, content_digest, from_header, read_log
     rec = read_log(args.file)
     try:
-        game = Game.load(rec.game, rec.players, rec.options, rec.variants)
+        game = Game.load(rec.game, players=rec.players, options=rec.options, variants=rec.variants)
     except ContentError as e:  # the game's settings come from the log's header: say so, with its lines
         raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
@@ -165,7 +165,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
-    game = Game.load(args.game, args.players, options, args.variant)
+    game = Game.load(args.game, players=args.players, options=options, variants=args.variant)
     from ..analysis.progress import BatchProgress
     bar = BatchProgress()
     bar.start(total=args.games)

@@ -138,7 +138,7 @@ def cmd_play(args) -> int:
     else:
         options = parse_options(args.option)
         args.game = game_folder(args.game)
-        game = Game.load(args.game, args.players, options, args.variant)
+        game = Game.load(args.game, players=args.players, options=options, variants=args.variant)
     renderer = Renderer(game)
     interactive = sys.stdin.isatty()
     if resumed is None:
@@ -288,7 +288,7 @@ def _resume_settings(args) -> "_Resumed":
     if rec.result is not None:
         raise LogError(Location(args.resume), "this game is over (`interpret replay` shows it)")
     try:
-        game = Game.load(rec.game, rec.players, rec.options, rec.variants)
+        game = Game.load(rec.game, players=rec.players, options=rec.options, variants=rec.variants)
     except ContentError as e:
         raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):

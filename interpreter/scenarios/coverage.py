@@ -270,11 +270,12 @@ class Loader:
         if key not in self.games:
             rs = self.ruleset(game, variants)
             if self.mutant is None:
-                self.games[key] = Game.from_ruleset(rs, players, options or None, observer=self.observer)
+                self.games[key] = Game.from_ruleset(rs, players=players, options=options or None,
+                                                    observer=self.observer)
             else:
                 with self.mutant.applied(rs):
                     try:
-                        self.games[key] = Game.from_ruleset(rs, players, options or None)
+                        self.games[key] = Game.from_ruleset(rs, players=players, options=options or None)
                     except ContentError as e:
                         self.invalid = e.problems[0].render() if e.problems else str(e)
                         raise

@@ -128,7 +128,7 @@ def load_scenario(path: Path):
 
 def run_file(path: Path, load_game=None) -> Result:
     """Run one scenario file. `load_game(game, players, options, variants)` builds its Game
-    (default: Game.load, cached); coverage.py passes one that records or mutates the rules."""
+    (default: SHELF, a GameShelf); coverage.py passes one that records or mutates the rules."""
     path = Path(path)
     doc = load_scenario(path)
     meta = doc.get("scenario") or {}
