@@ -38,8 +38,8 @@ if (ROOT / "interpreter").is_dir():  # measure this checkout, whatever version i
     sys.path.insert(0, str(ROOT))
 
 from interpreter.agents import RandomAgent, bot_seed, make_decision  # noqa: E402
-from interpreter.play.cli import load_game, validate_game  # noqa: E402
-from interpreter.engine.game import clone, from_json, to_json  # noqa: E402
+from interpreter.play.cli import validate_game  # noqa: E402
+from interpreter.engine.game import Game, clone, from_json, to_json  # noqa: E402
 from interpreter.ruleset.paths import content_dir  # noqa: E402
 from interpreter.analysis.simulate import simulate  # noqa: E402
 
@@ -63,7 +63,7 @@ def _maxrss_mb() -> float:
 def child_simulate(game_name: str, *, players: int | None, games: int, seed: int) -> dict:
     """Run in the child process: load, then play `games` random games; report time and memory."""
     _pin_one_core()
-    game = load_game(game_name, players, {})
+    game = Game.load(game_name, players=players)
     loaded_mb = _maxrss_mb()
     summary = simulate(game, games=games, seed=seed)
     return {"games": summary.games, "decisions": summary.decisions, "seconds": summary.seconds,
@@ -142,7 +142,7 @@ def run(game_name: str, *, players: int | None, games: int, seed: int) -> dict:
     # nothing read from the disk cache
     v = _child("--child-validate", "--game", game_name, env=dict(os.environ, INTERPRET_CACHE="off"))
     v.update(command_validate(game_name))
-    game = load_game(game_name, players, {})
+    game = Game.load(game_name, players=players)
     st = mid_game_state(game)
     text = to_json(st)
     clone_us = per_call_us(lambda: clone(st))

@@ -144,3 +144,26 @@ def test_the_order_is_the_one_the_readme_shows():
     readme = (ROOT.parent / "README.md").read_text(encoding="utf-8")
     stack = " > ".join(", ".join(names) for names in reversed(LAYERS[2:-1]))
     assert stack in readme, f"README.md should show the layer order as: {stack}"
+
+
+OUTER = ("agents", "adapters", "play", "analysis", "scenarios")  # the users of the public contract
+BEHIND_THE_DOOR = ("runtime", "definition")  # what they reach only through Game (engine/game.py)
+
+
+def test_the_public_contract_is_the_only_door():
+    """The outer packages use `Game` and its catalogue, never the compiled definition (`game.m`),
+    the rules' run-time context (`runtime.context.Ctx`) or a runtime/definition module."""
+    mods = _modules()
+    wrong = []
+    for m, targets in _imports(mods).items():
+        if _layer_of(m) not in OUTER:
+            continue
+        where = mods[m].relative_to(ROOT.parent)
+        wrong += [f"{where}:{line}: imports {t}" for t, line in targets if _layer_of(t) in BEHIND_THE_DOOR]
+        for node in ast.walk(ast.parse(mods[m].read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "m":
+                wrong.append(f"{where}:{node.lineno}: reads `.m` (the compiled definition)")
+            elif (isinstance(node, ast.Attribute) and node.attr == "Ctx") or (isinstance(node, ast.Name)
+                                                                              and node.id == "Ctx"):
+                wrong.append(f"{where}:{node.lineno}: builds a rules context (Ctx)")
+    assert wrong == [], "past the public contract (use Game and game.catalog):\n" + "\n".join(sorted(wrong))

@@ -123,9 +123,9 @@ def test_a_killed_game_resumes_exactly_where_it_stopped(tmp_path, game):
     q.expect([PROMPT, WHICH])
     screen = q.before
     # the same game: the state rebuilt from the log is the one the killed process had reached
-    from interpreter.play.common import load_game
+    from interpreter.engine.game import Game
     from interpreter.play.render import Renderer
-    g = load_game(game, None, {})
+    g = Game.load(game)
     st = g.new_game(seed=7)
     for a in played:
         g.apply_in_place(st, a)
@@ -144,10 +144,10 @@ def test_a_secret_vote_is_told_to_the_others_without_its_suspect():
     import io
     import random
 
-    from interpreter.play.common import load_game
+    from interpreter.engine.game import Game
     from interpreter.play.narration import Narrator
     from interpreter.play.render import Renderer
-    g = load_game("agents-secrets", None, {})
+    g = Game.load("agents-secrets")
     r = Renderer(g)
     st = g.new_game(seed=2)
     rng = random.Random(1)
@@ -193,9 +193,9 @@ def test_agent_dog_discard_shows_the_cards_played_face_up():
     them under the top one (render.Memory); a card put under the pile unseen stays `?`."""
     import random
 
-    from interpreter.play.common import load_game
+    from interpreter.engine.game import Game
     from interpreter.play.render import HIDDEN, Renderer
-    g = load_game("agent-dog", None, {})
+    g = Game.load("agent-dog")
     r = Renderer(g)
     st = g.new_game(seed=2)
     rng = random.Random(2)

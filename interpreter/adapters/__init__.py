@@ -10,7 +10,7 @@ action space.
 def terminal_returns(game, st) -> list[float]:
     """What each seat gets at the end, for libraries that want numbers: +1 for each winner and -1
     for each other seat; 0 for all when every seat wins (a draw) and before the end."""
-    n = len(game.m.seats)
+    n = game.num_players
     if not game.is_terminal(st):
         return [0.0] * n
     winners = set(game.winners(st))

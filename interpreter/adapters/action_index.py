@@ -25,21 +25,21 @@ class ActionSpaceError(InterpretError):
     """An action that the fixed numbering cannot hold."""
 
 
-def _kinds(m) -> dict:
+def _kinds(cat) -> dict:
     """The keys of each kind of argument value: cards, zones, seats, words, small integers."""
-    keys = m.value_by_key()
-    out = {"card": sorted(c.key for c in m.cards), "zone": sorted(z.key for z in m.zones),
-           "seat": sorted(s.key for s in m.seats), "word": ["no", "none", "yes"]}
+    keys = cat.value_by_key
+    out = {"card": sorted(c.key for c in cat.cards), "zone": sorted(z.key for z in cat.zones),
+           "seat": sorted(s.key for s in cat.seats), "word": ["no", "none", "yes"]}
     taken = set(keys)
     out["int"] = [str(i) for i in range(MAX_INT_ARG + 1) if str(i) not in taken]
     # a card the decider cannot identify is named by its place (handles.py): ZONE@N
-    out["slot"] = [f"{z.key}{HANDLE}{n}" for z in m.zones if z.visibility != "public"
-                   for n in range(1, (z.capacity or len(m.cards)) + 1)]
+    out["slot"] = [f"{z.key}{HANDLE}{n}" for z in cat.zones if z.visibility != "public"
+                   for n in range(1, (z.capacity or len(cat.cards)) + 1)]
     return out
 
 
-def _kind_of(m, key: str) -> str:
-    v = m.value_by_key().get(key, key)
+def _kind_of(cat, key: str) -> str:
+    v = cat.value_by_key.get(key, key)
     if isinstance(v, Card):
         return "card"
     if isinstance(v, Zone):
@@ -61,12 +61,12 @@ class ActionIndex:
     action masks, and it is the same in every process."""
 
     def __init__(self, game, *, games: int = 3, steps: int = 400):
-        m = game.m
-        self.kinds = _kinds(m)
+        cat = game.catalog
+        self.kinds = _kinds(cat)
         arity = {"choose": 1}
-        for a in m.actions:
+        for a in cat.actions:
             arity[a.name] = len(a.params)
-        for w in m.windows:
+        for w in cat.windows:
             arity[w.decline] = 0
         seen: dict[tuple, set] = {}
         for seed in range(games):
@@ -78,7 +78,7 @@ class ActionIndex:
                 actions = game.legal_actions(st)
                 for a in actions:
                     for i, key in enumerate(a.args):
-                        seen.setdefault((a.name, i), set()).add(_kind_of(m, key))
+                        seen.setdefault((a.name, i), set()).add(_kind_of(cat, key))
                 game.apply_in_place(st, actions[rng.randrange(len(actions))])
         every = sorted(k for k in self.kinds if k != "slot")  # places: only where one was seen
         self.names = sorted(arity)

@@ -32,9 +32,7 @@ import json
 import numpy as np
 import pyspiel
 
-from ..engine.chance import outcomes_bound
-from ..runtime.draws import CHANCE, EXPLICIT
-from ..engine.game import Game, clone
+from ..engine.game import CHANCE, EXPLICIT, Game, clone
 from ..core.model import Action
 from ..information.observation import observe
 from . import terminal_returns
@@ -82,15 +80,15 @@ def _is_perfect(g: Game) -> bool:
     """Whether every seat always sees everything: no zone hides its cards (the implicit `box`,
     where cards wait out of the game, counts only when cards start there), nothing is concealed
     and every variable is public."""
-    m = g.m
+    cat = g.catalog
     start = g.new_game(0)
-    for z in m.zones:
+    for z in cat.zones:
         if z.visibility != "public" and not (z.key == "box" and not start["z"][z.id]):
             return False
-    if getattr(m, "concealing", None):
+    if cat.conceals:
         return False
-    for table in (m.gvars, m.pvars, m.cvars, m.zvars):
-        if any(spec.get("visibility", "public") != "public" for spec in table.values()):
+    for kind in ("game", "player", "card", "zone"):
+        if any(spec.get("visibility", "public") != "public" for spec in cat.variables(kind).values()):
             return False
     return True
 
@@ -104,10 +102,10 @@ class InterpretGame(pyspiel.Game):
                                    variants=_split(params["variants"]))
         self.seed = int(params["seed"])
         self.index = ActionIndex(self.interpret)
-        n = len(self.interpret.m.seats)
+        n = self.interpret.num_players
         self.perfect = _is_perfect(self.interpret)
-        chance = getattr(self.interpret.m, "uses_chance", True)
-        self.interpret.chance_bound = outcomes_bound(self.interpret.m) if chance else None
+        chance = self.interpret.catalog.uses_chance
+        self.interpret.chance_bound = self.interpret.chance_outcomes_bound() if chance else None
         info = pyspiel.GameInfo(
             num_distinct_actions=self.index.size,
             max_chance_outcomes=self.interpret.chance_bound or 0,
@@ -138,7 +136,7 @@ class InterpretState(pyspiel.State):
         self._index = game.index
         self._st = st if st is not None else self._g.new_game(game.seed, chance=EXPLICIT)
         # a digest of what each seat has observed after each move so far (its information state)
-        self._seen = seen if seen is not None else [self._digest("", s) for s in range(len(self._g.m.seats))]
+        self._seen = seen if seen is not None else [self._digest("", s) for s in range(self._g.num_players)]
 
     def _digest(self, before: str, seat) -> str:
         return hashlib.blake2b((before + self._obs(seat)).encode(), digest_size=16).hexdigest()

@@ -46,7 +46,7 @@ class InterpretEnv(AECEnv):
         self.render_mode = render_mode
         self.game = Game.load(game, players=players, options=options, variants=list(variants))
         self.index = ActionIndex(self.game)
-        self.possible_agents = [s.key for s in self.game.m.seats]
+        self.possible_agents = [s.key for s in self.game.seats]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n = self.index.size
         self.layout = TensorLayout(self.game)

@@ -21,15 +21,15 @@ BOUND = 1e9  # every feature is clipped to [-BOUND, BOUND]
 
 class TensorLayout:
     def __init__(self, game):
-        m = game.m
-        self.cards = sorted(c.key for c in m.cards)
+        cat = game.catalog
+        self.cards = sorted(c.key for c in cat.cards)
         self.card_row = {k: i for i, k in enumerate(self.cards)}
-        self.zones = [z.key for z in m.zones]
+        self.zones = [z.key for z in cat.zones]
         self.zone_no = {k: i for i, k in enumerate(self.zones)}
-        self.seats = [s.key for s in m.seats]
-        self.key_no = {k: i for i, k in enumerate(sorted(m.value_by_key()))}
-        self.cv, self.zv, self.pv, self.gv = sorted(m.cvars), sorted(m.zvars), sorted(m.pvars), sorted(m.gvars)
-        self.steps = {name: i for i, name in enumerate(m.step_names)}
+        self.seats = [s.key for s in cat.seats]
+        self.key_no = {k: i for i, k in enumerate(sorted(cat.value_by_key))}
+        self.cv, self.zv, self.pv, self.gv = (sorted(cat.variables(kind)) for kind in ("card", "zone", "player", "game"))
+        self.steps = {name: i for i, name in enumerate(cat.step_names)}
         self.card_width = 2 + len(self.cv)
         self.zone_base = len(self.cards) * self.card_width
         self.zone_width = 1 + len(self.zv)

@@ -11,42 +11,20 @@ from __future__ import annotations
 
 import math
 
-from ..runtime import context as rt
 from ..information.views import seat_sides
-
-
-def _number(v) -> float:
-    if isinstance(v, bool):
-        return float(v)
-    if isinstance(v, (int, float)):
-        return float(v)
-    return 0.0
 
 
 class Evaluator:
     def __init__(self, game, temperature: float = 1.0):
         self.game = game
-        self.m = game.m
         self.n = game.num_players
         self.temperature = temperature
-        self.expr = getattr(self.m, "evaluation", None)  # compiled scoring.evaluation, or None
-        self.score = self.m.score
+        self.has_sides = game.catalog.has_sides  # scoring.side declared
         self.informative = False  # whether a cut-off position has ever told the seats apart (mcts.py)
 
     def heuristic(self, st) -> list[float]:
         """Each seat's raw value of `st`: `scoring.evaluation`, else the score."""
-        m = self.m
-        f = self.expr or self.score
-        if f is None:
-            return [0.0] * self.n
-        ctx = rt.Ctx(st, m)
-        out = []
-        size = m.score_scope.size
-        for s in m.seats:
-            ctx.me = s
-            ctx.locals = [None] * size
-            out.append(_number(f(ctx)))
-        return out
+        return self.game.estimates(st)
 
     def flat(self, st) -> bool:
         """Whether an unfinished `st` tells the seats apart not at all (every raw value the same):
@@ -72,7 +50,7 @@ class Evaluator:
         if self.game.is_terminal(st):
             return self.terminal_values(st)
         h = self.heuristic(st)
-        sides = self.sides(st) if getattr(self.m, "side", None) is not None else None
+        sides = self.sides(st) if self.has_sides else None
         t = self.temperature
         if sides is None:
             top = max(h)

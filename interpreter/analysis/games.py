@@ -43,7 +43,7 @@ def _fingerprint(game, variants) -> str:
     """A hash of the content files (base game and the variants used): changed content, other results."""
     from ..ruleset.loader import content_files
     from ..ruleset.variants import variant_path
-    root = game.m.rs.root
+    root = game.catalog.root
     paths = list(content_files(root))
     for v in variants:
         paths.append(variant_path(root, str(v)))
@@ -60,10 +60,10 @@ def configuration(spec: Spec, game) -> dict:
     agents = list(spec.agents) or ["random"] * game.num_players
     return {
         "format": FORMAT,
-        "game": game.m.rs.name,
-        "title": game.m.rs.title,
+        "game": game.catalog.name,
+        "title": game.title,
         "players": game.num_players,
-        "options": game.m.options,
+        "options": game.catalog.options,
         "variants": list(spec.variants),
         "agents": agents,
         "seed": spec.seed,
@@ -84,7 +84,7 @@ def play_record(game, config: dict, index: int) -> dict:
     return {
         "index": index,
         "seed": seed,
-        "seats": [s.key for s in game.m.seats],
+        "seats": [s.key for s in game.seats],
         "agents": config["agents"],
         "options": config["options"],
         "variants": config["variants"],

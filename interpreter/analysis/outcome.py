@@ -5,8 +5,6 @@ tie-break the content declares under `scoring.tiebreak`, in order, then the seat
 """
 from __future__ import annotations
 
-from ..runtime.results import facet_values as facet_values_of, ranking_keys
-
 SCORE = "score"
 SEAT_ORDER = "seat order"
 WINNER_RULE = "winner rule"
@@ -15,7 +13,7 @@ NO_WINNER = "no winner"
 
 def tiebreak_label(game, j: int) -> str:
     """The name of tie-break j (1-based) in results: its number and its rules text."""
-    texts = game.m.rs.scoring.get("tiebreak") or []
+    texts = game.catalog.ruleset.scoring.get("tiebreak") or []
     text = " ".join(str(texts[j - 1]).split()) if j - 1 < len(texts) else "?"
     return f"tiebreak {j}: {text}"
 
@@ -23,10 +21,9 @@ def tiebreak_label(game, j: int) -> str:
 def decided_by(game, st, winners: list[int]) -> str:
     """"score", "tiebreak J: TEXT", "seat order" (the full ranking key was equal), or, for content
     whose winners are declared by `scoring.winner`, "winner rule" / "no winner"."""
-    m = game.m
-    if m.winner is not None:
+    if game.catalog.has_winner_rule:
         return WINNER_RULE if winners else NO_WINNER
-    keys = ranking_keys(m, st)
+    keys = game.ranking_keys(st)
     if len(keys) < 2:
         return SCORE
     order = sorted(range(len(keys)), key=lambda i: (keys[i], -i), reverse=True)
@@ -58,7 +55,7 @@ def plain(value):
 
 def facet_values(game, st) -> dict:
     """{facet: [value per seat]} for the facets the content declares under `analysis.facets`."""
-    return {name: [plain(v) for v in values] for name, values in facet_values_of(game.m, st).items()}
+    return {name: [plain(v) for v in values] for name, values in game.facet_values(st).items()}
 
 
 class LeadTracker:

@@ -160,6 +160,12 @@ class Summary:
         }
 
     def report(self) -> str:
+        """The text `interpret simulate` prints: speed, scores and wins per seat.
+
+        Not merged with summary.text_report (`interpret analyze`): that one reads a batch's
+        summary dict (rates with tests against an even game, facets, lengths, lead changes), this
+        one a Summary of results in memory with the run's speed and score ranges; they share no
+        line, and both outputs are what their commands print (kept as they are)."""
         from .outcome import is_tiebreak
         d = self.as_dict()
         lines = [
@@ -199,7 +205,7 @@ def simulate(game, *, games: int, seed: int = 0, max_decisions: int = MAX_DECISI
         if progress is not None:
             progress(i + 1)
     seconds = time.perf_counter() - start
-    return Summary(game.m.rs.title, game.num_players, seconds, results)
+    return Summary(game.title, game.num_players, seconds, results)
 
 
 __all__ = ["simulate", "play_out", "make_agents", "Summary", "GameResult", "SimulationError", "MAX_DECISIONS"]

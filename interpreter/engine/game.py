@@ -397,6 +397,137 @@ class Game(Legality, Flow):
         ctx.locals = [None] * scope.size
         return f(ctx)
 
+    # ---- what the game is made of, for its users (read-only) ----------------------------
+    # The outer packages (agents, adapters, play, analysis, scenarios) read the game through the
+    # forward model above and these, never through `self.m` (tests/test_architecture.py). The
+    # methods under "edits of a state by hand" change `st` outside the forward model: each
+    # forgets the listing kept for it.
+
+    @classmethod
+    def from_ruleset(cls, ruleset, *, players: int | None = None, options: dict | None = None,
+                     observer=None) -> "Game":
+        """`Game.load` for content already loaded (ruleset.loader.load_ruleset), for tools that build
+        a game several times from one ruleset; `observer` wraps the compiled rules (coverage.py)."""
+        return cls(Match(ruleset, players or ruleset.default_players, options, observer=observer))
+
+    @property
+    def catalog(self):
+        """The cards, zones, seats, steps, actions, variables and declarations of this game
+        (catalog.Catalog, read-only)."""
+        c = self.__dict__.get("_catalog")
+        if c is None:
+            from .catalog import Catalog
+            c = self.__dict__["_catalog"] = Catalog(self.m)
+        return c
+
+    @property
+    def title(self) -> str:
+        return self.m.rs.title
+
+    def turn_seat(self, st):
+        """The Seat whose turn it is (not always who decides now: see current_player), None outside play."""
+        return rt.turn_player(self.m, st)
+
+    def estimates(self, st) -> list[float]:
+        """Each seat's raw value of an unfinished `st` for the bots: the content's `scoring.evaluation`
+        (a hint in points), else its score; 0 for a value that is no number, and for every seat when
+        neither is declared (agents/evaluate.py)."""
+        m = self.m
+        f = m.evaluation or m.score
+        if f is None:
+            return [0.0] * self.num_players
+        ctx = rt.Ctx(st, m)
+        out = []
+        size = m.score_scope.size
+        for s in m.seats:
+            ctx.me = s
+            ctx.locals = [None] * size
+            v = f(ctx)
+            out.append(float(v) if isinstance(v, (int, float)) else 0.0)  # a bool too
+        return out
+
+    def ranking_keys(self, st) -> list[tuple]:
+        """Per seat, what `ranking` compares: (score, tie-break 1, tie-break 2, ...)."""
+        return results.ranking_keys(self.m, st)
+
+    def facet_values(self, st) -> dict:
+        """{facet: [its value for each seat]}: the content's `analysis.facets` read in `st`."""
+        return results.facet_values(self.m, st)
+
+    def chance_outcomes_bound(self) -> int:
+        """The most outcomes a chance node of this game can have (chance.py)."""
+        return _chance.outcomes_bound(self.m)
+
+    def compile_expression(self, src, scope):
+        """Compile rules-language text (a SourceText) with its locals in `scope` (lang Scope):
+        f(context), run with a `rules_context`. A problem raises ContentError."""
+        return self._compiled(self.m.compiler.expr, src, scope)
+
+    def compile_piece(self, src, scope):
+        """Compile the text of a `{piece}` of a template (lang.templates.Piece), as compile_expression."""
+        return self._compiled(self.m.compiler.piece, src, scope)
+
+    def _compiled(self, how, src, scope):
+        from ..lang.compiler import CompileError
+        from ..lang.parser import ParseFailure
+        from ..errors import ContentError
+        try:
+            return how(src, scope)
+        except ParseFailure as e:
+            raise ContentError(e.problem) from None
+        except CompileError as e:
+            raise ContentError(self.m.compiler.problem(e)) from None
+
+    def rules_context(self, st, *, me=None, bound=(), size: int = 0):
+        """What the functions of compile_expression and compile_piece run with: `st`, `me` (a Seat,
+        or None) and the scope's locals, the first ones bound to `bound` (`size`: the scope's size).
+        Reading only: whatever the compiled text changes in `st` is not the forward model's."""
+        ctx = rt.Ctx(st, self.m, me)
+        ctx.locals = list(bound) + [None] * (size - len(bound))
+        return ctx
+
+    # ---- edits of a state by hand (scenarios, positions): each forgets the listing of `st` --
+
+    def move_card(self, st, card, zone, *, top: bool = False) -> None:
+        """Edits `st`: move `card` into `zone` (at its top when `top`), as the rules' `move` does."""
+        self.forget_listing(st)
+        rt.move(rt.Ctx(st, self.m), card, zone, top)
+
+    def swap_cards(self, st, a, b) -> None:
+        """Edits `st`: swap two cards' places (or two zones' contents), as the rules' `swap` does."""
+        self.forget_listing(st)
+        rt.swap(rt.Ctx(st, self.m), a, b)
+
+    def read_variable(self, st, *, kind: str, name: str, index: int | None = None):
+        """A variable's value in `st`: `kind` "game", "player", "card" or "zone" (catalog.variables),
+        `index` the seat's, card's or zone's id."""
+        from .catalog import VARIABLE_KINDS
+        code = VARIABLE_KINDS[kind]
+        _, dec = self.m.var_codec(code, name)
+        raw = st["gv"][name] if code == "gv" else st[code][name][index]
+        return dec(raw) if dec else raw
+
+    def write_variable(self, st, *, kind: str, name: str, index: int | None = None, value) -> None:
+        """Edits `st`: set a variable (as read_variable names it) to `value`, stored as the rules store it."""
+        from .catalog import VARIABLE_KINDS
+        from ..core.state import put
+        self.forget_listing(st)
+        code = VARIABLE_KINDS[kind]
+        enc, _ = self.m.var_codec(code, name)
+        stored = enc(value) if enc else value
+        if code == "gv":
+            st["gv"][name] = stored
+        else:
+            put(st[code], name, index, stored)
+
+    def restart_simultaneous(self, st) -> None:
+        """Edits `st`: when its step is simultaneous, its seats choose afresh from the first one
+        (after a position set the turn by hand: simultaneous.py)."""
+        self.forget_listing(st)
+        sim = self._sim_step(st)
+        if sim is not None:
+            self._sim_decides(rt.Ctx(st, self.m), sim)
+
 
 # Python exceptions met while the rules run (recursion without end, values that do not go
 # together) leave the forward model as rule errors at the rule's position (guard.py).

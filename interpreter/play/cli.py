@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from .. import __version__
 from ..errors import ContentError, InterpretError, Location, Problem
 from ..core.model import Action
-from .common import DEFAULT_GAME, UsageError, _err, _n, _out, game_folder, load_game, parse_options, seat_kinds
+from ..engine.game import Game
+from .common import DEFAULT_GAME, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
 from .narration import Narrator
 from .session import cmd_play
 
@@ -50,9 +51,7 @@ def player_counts(rs) -> list[int]:
 
 def validate_game(path: str, variants=()) -> Validation:
     """Load a game and compile it for every player count; raise ContentError with every problem."""
-    from ..engine.game import Game
     from ..ruleset.loader import load_ruleset
-    from ..definition.build import Match
     from .render import Renderer
     start = time.perf_counter()
     rs = load_ruleset(game_folder(path), variants=variants, keep_going=True)
@@ -62,7 +61,7 @@ def validate_game(path: str, variants=()) -> Validation:
     counts = player_counts(rs)
     for n in counts:  # ...and those of the rules, compiled for every player count
         try:
-            g = Game(Match(rs, n, {}))
+            g = Game.from_ruleset(rs, players=n)
             Renderer(g)
         except ContentError as e:
             for p in e.problems:
@@ -83,7 +82,7 @@ def validate_game(path: str, variants=()) -> Validation:
     if problems:
         raise ContentError(problems)
     seconds = time.perf_counter() - start
-    m = game.m
+    m = game.catalog
     return Validation(rs.title, len(rs.files), len(rs.cards), len(m.cards), len(m.actions), len(rs.triggers),
                       counts, seconds, m.generated)
 
@@ -115,7 +114,7 @@ def cmd_replay(args) -> int:
     from .replay import LogError, content_digest, from_header, read_log
     rec = read_log(args.file)
     try:
-        game = load_game(rec.game, rec.players, rec.options, rec.variants)
+        game = Game.load(rec.game, players=rec.players, options=rec.options, variants=rec.variants)
     except ContentError as e:  # the game's settings come from the log's header: say so, with its lines
         raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
@@ -131,8 +130,8 @@ def cmd_replay(args) -> int:
         if game.is_terminal(st):
             raise LogError(where, f"`{text}`: the game is already over")
         p = game.current_player(st)
-        if player is not None and p is not None and player != game.m.seats[p].key:
-            raise LogError(where, f"`{text}` is recorded for {player}, but {game.m.seats[p].key} decides here")
+        if player is not None and p is not None and player != game.seats[p].key:
+            raise LogError(where, f"`{text}` is recorded for {player}, but {game.seats[p].key} decides here")
         try:
             action = Action.parse(text)
         except ValueError as e:
@@ -166,7 +165,7 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     options = parse_options(args.option)
-    game = load_game(args.game, args.players, options, args.variant)
+    game = Game.load(args.game, players=args.players, options=options, variants=args.variant)
     from ..analysis.progress import BatchProgress
     bar = BatchProgress()
     bar.start(total=args.games)

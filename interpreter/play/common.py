@@ -36,11 +36,6 @@ def parse_options(items) -> dict:
     return options
 
 
-def load_game(game: str, players: int | None, options: dict, variants=()):
-    from ..engine.game import Game
-    return Game.load(game, players, options, variants)
-
-
 def _n(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
 

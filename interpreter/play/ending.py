@@ -1,12 +1,10 @@
 """The end of a game as the end screen tells it: which tie-break separated seats with equal scores."""
 from __future__ import annotations
 
-from ..runtime.results import ranking_keys
-
 
 def tiebreak_names(game) -> list[str]:
     """Each tie-break in order: the content's words (`render.tiebreaks`), else its expression."""
-    rs = game.m.rs
+    rs = game.catalog.ruleset
     named = [str(x) for x in ((rs.render or {}).get("tiebreaks") or [])]
     exprs = [str(x) for x in ((rs.scoring or {}).get("tiebreak") or [])]
     return [named[i] if i < len(named) else e for i, e in enumerate(exprs)]
@@ -14,9 +12,8 @@ def tiebreak_names(game) -> list[str]:
 
 def ending_lines(game, st, ranking: list[int]) -> list[str]:
     """A line per pair of neighbours in the ranking with equal scores: what put one before the other."""
-    m = game.m
     try:
-        keys = ranking_keys(m, st)
+        keys = game.ranking_keys(st)
     except Exception:  # a tie-break that cannot be read here is not worth stopping the end screen
         return []
     names = tiebreak_names(game)
@@ -25,7 +22,7 @@ def ending_lines(game, st, ranking: list[int]) -> list[str]:
         ka, kb = keys[a], keys[b]
         if ka[0] != kb[0]:
             continue
-        sa, sb = m.seats[a], m.seats[b]
+        sa, sb = game.seats[a], game.seats[b]
         for i in range(1, len(ka)):
             if ka[i] != kb[i]:
                 what = names[i - 1] if i - 1 < len(names) else f"tie-break {i}"

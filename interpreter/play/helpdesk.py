@@ -4,21 +4,21 @@ from __future__ import annotations
 
 def _card_kinds(game, name: str) -> list[str]:
     """Card definitions named `name`: by their name, one of their keys, or their title."""
-    rs = game.m.rs
+    rs = game.catalog.ruleset
     low = name.lower()
     out = []
     for kind, spec in rs.cards.items():
         title = str(spec.get("title", "")) if isinstance(spec, dict) else ""
         if low in (kind.lower(), title.lower()) or (title and low == title.split(" — ")[0].lower()):
             out.append(kind)
-    c = game.m.card_by_key.get(name)
+    c = game.catalog.card(name)
     if c is not None and c.name not in out:
         out.append(c.name)
     return out
 
 
 def _where(game, renderer, st, viewer: int, kind: str) -> list[str]:
-    m = game.m
+    m = game.catalog
     sight = renderer.sight(st, viewer)
     lines = []
     seen = [c for c in m.cards if c.name == kind and sight.sees(c)]
@@ -41,7 +41,7 @@ def _where(game, renderer, st, viewer: int, kind: str) -> list[str]:
 
 def describe(game, renderer, st, viewer: int, name: str) -> str:
     from .show import find_entries, render_entry
-    rs = game.m.rs
+    rs = game.catalog.ruleset
     out = []
     kinds = _card_kinds(game, name)
     for kind in kinds:
@@ -51,7 +51,7 @@ def describe(game, renderer, st, viewer: int, name: str) -> str:
         if where:
             out.append("Now:")
             out += where
-    for a in game.m.actions:
+    for a in game.catalog.actions:
         if a.name == name:
             out.append(f"action {a.name}: {a.section or 'no section given'}")
     if not kinds:

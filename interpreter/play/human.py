@@ -138,7 +138,7 @@ class Human:
             return choices[0].action, choices[0].label, True
         items = grouped(choices)
         self.show(st, items)
-        key = self.game.m.seats[self.seat].key
+        key = self.game.seats[self.seat].key
         while True:
             text = self.read(f"{key}, your choice (1-{len(items)}, ? for help): ")
             picked = self.command(st, text, items, choices)
@@ -154,7 +154,7 @@ class Human:
 
     def pick_in_group(self, st, group: Group, choices):
         self.list(group.members, title=f"{group.label}:")
-        key = self.game.m.seats[self.seat].key
+        key = self.game.seats[self.seat].key
         while True:
             text = self.read(f"{key}, which one (1-{len(group.members)}, b to go back): ")
             if text.lower() in ("b", "back", "0"):
@@ -221,7 +221,7 @@ class Human:
         reason = g.explain(st, action)
         if reason is None:  # legal though not listed: take it as typed
             return Choice(action, str(action), str(action))
-        say(f"Refused: {reason}" + ("" if action.name in {a.name for a in g.m.actions} else " (type ? for help)"))
+        say(f"Refused: {reason}" + ("" if action.name in g.catalog.action_names else " (type ? for help)"))
         return None
 
     def why(self, st, text: str, choices) -> str:
@@ -236,7 +236,7 @@ class Human:
             action = Action.parse(text)
         except ValueError:
             return "why ACTION: give a move."
-        names = {a.name for a in g.m.actions}
+        names = g.catalog.action_names
         if action.name not in names:
             known = ", ".join(sorted(names))
             return f"There is no action `{action.name}` (actions: {known})."

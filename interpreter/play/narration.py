@@ -35,8 +35,8 @@ class Narrator:
         if self.quiet:
             return
         g = self.game
-        who = ", ".join(f"{s.key} {s.name} ({kind})" for s, kind in zip(g.m.seats, seats))
-        self.out(f"{g.m.rs.title}, {g.num_players} players, seed {seed}: {who}")
+        who = ", ".join(f"{s.key} {s.name} ({kind})" for s, kind in zip(g.seats, seats))
+        self.out(f"{g.title}, {g.num_players} players, seed {seed}: {who}")
         if resumed:
             self.out(f"(resumed after {_n(resumed, 'decision')})")
         self.new_round(st)
@@ -59,7 +59,7 @@ class Narrator:
         p = g.current_player(st)
         if p is None or self.quiet:
             return
-        s = g.m.seats[p]
+        s = g.seats[p]
         self.out(f"   ── turn of {s.key} {s.name}" + (" (you)" if p == self.viewer else "") + " ──")
 
     def hide(self, st_before, player: int | None, label: str, action=None) -> str:
@@ -96,7 +96,7 @@ class Narrator:
         """Tell a move: `label` as hide() wrote it for the viewer, then its events."""
         if self.quiet:
             return
-        m = self.game.m
+        m = self.game.catalog
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
         self.out(f"{n:>5}. {who}: {label}{how}")
         for line in self.events(st_after, events, player):
@@ -106,7 +106,7 @@ class Narrator:
     def result(self, st, decisions: int) -> dict:
         from .ending import ending_lines
         g = self.game
-        m = g.m
+        m = g.catalog
         scores = g.scores(st)
         ranking = g.ranking(st)
         winners = g.winners(st)

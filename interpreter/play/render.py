@@ -25,10 +25,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..runtime import context as rt
-from ..lang.compiler import CompileError, Scope
-from ..lang.parser import ParseFailure
-from ..errors import ErrorList
+from ..lang.compiler import Scope
+from ..errors import ContentError, ErrorList
 from ..engine.guard import guard_methods
 from ..information.labels import Reader, action_label
 from ..core.model import Card, Seat, Zone, label_of
@@ -48,8 +46,7 @@ class Template:
     size: int  # locals needed
 
     def render(self, game, st, sight: "Sight", *, me=None, bound=(), none: str = "-") -> str:
-        ctx = rt.Ctx(st, game.m, me)
-        ctx.locals = list(bound) + [None] * (self.size - len(bound))
+        ctx = game.rules_context(st, me=me, bound=bound, size=self.size)
         out = []
         for p in self.parts:
             if isinstance(p, str):
@@ -79,13 +76,13 @@ def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
     return SourceText(piece, loc.file, loc.line, loc.column, False, 0, src.lines)
 
 
-def compile_template(match, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
+def compile_template(game, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
     """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
     from ..ruleset.yamlio import resolve_parent
     parent, key = resolve_parent(parent, key)  # merged sections and variants know each key's file
     value = parent[key]
     if not isinstance(value, str):
-        errors.add(match.rs.where_of(parent, key), f"render: expected a text, got {value!r}")
+        errors.add(game.catalog.ruleset.where_of(parent, key), f"render: expected a text, got {value!r}")
         return None
     try:
         src = SourceText.of(parent, key)
@@ -100,14 +97,10 @@ def compile_template(match, parent, key, *, names: tuple[str, ...], errors: Erro
             parts.append(src.text[pos:mt.start()])
         pos = mt.end()
         piece_src = _piece_source(src, mt.start(1), mt.group(1))
-        compiler = match.compiler
         try:
-            parts.append(compiler.piece(piece_src, scope))
-        except ParseFailure as e:
-            errors.problems.append(e.problem)
-            ok = False
-        except CompileError as e:
-            errors.problems.append(compiler.problem(e))
+            parts.append(game.compile_piece(piece_src, scope))
+        except ContentError as e:
+            errors.problems.extend(e.problems)
             ok = False
     if pos < len(src.text):
         parts.append(src.text[pos:])
@@ -133,7 +126,7 @@ class Memory:
     showed at the top (put under the pile unseen) stays unknown."""
 
     def __init__(self, game):
-        self.piles = {z.id: {} for z in game.m.zones if z.visibility == "top"}
+        self.piles = {z.id: {} for z in game.catalog.zones if z.visibility == "top"}
 
     def see(self, st) -> None:
         for zid, seen in self.piles.items():
@@ -166,7 +159,7 @@ class Sight:
         if viewer is not None:
             visible_cards = _visible_cards_function()
             if visible_cards is not None:
-                by_key = game.m.card_by_key
+                by_key = game.catalog.card_by_key
                 seat = None if viewer == PUBLIC else viewer  # views.py: None is a spectator there
                 self._visible = {by_key[k].id for k in visible_cards(game, st, seat)}
             remembered = renderer.memory.get(viewer)
@@ -175,7 +168,7 @@ class Sight:
 
     def __contains__(self, cid) -> bool:
         """Whether the viewer sees the card of id `cid` (what dsl/templates.Piece asks)."""
-        return self.sees(self.game.m.cards[cid])
+        return self.sees(self.game.catalog.cards[cid])
 
     def sees(self, card: Card) -> bool:
         if self.viewer is None:
@@ -185,7 +178,7 @@ class Sight:
         zid = self.st["loc"][card.id]
         if zid < 0:
             return False
-        z = self.game.m.zones[zid]
+        z = self.game.catalog.zones[zid]
         vis = z.visibility
         if vis == "public":
             return True
@@ -199,7 +192,7 @@ class Sight:
     def zone(self, z: Zone) -> tuple[list, int]:
         """(the zone's cards in order, a card the viewer cannot see as None; how many there are)."""
         ids = self.st["z"][z.id]
-        cards = self.game.m.cards
+        cards = self.game.catalog.cards
         shown = [cards[i] if self.sees(cards[i]) else None for i in ids]
         return shown, len(ids)
 
@@ -256,29 +249,29 @@ class Renderer:
 
     def __init__(self, game):
         self.game = game
-        m = game.m
-        self.m = m
-        spec = m.rs.render or {}
+        m = game.catalog
+        self.catalog = m
+        spec = m.ruleset.render or {}
         errors = ErrorList()
-        self.titles = {name: str(s.get("title")) for name, s in m.rs.cards.items()
+        self.titles = {name: str(s.get("title")) for name, s in m.ruleset.cards.items()
                        if isinstance(s, dict) and s.get("title")}
-        self.card_template = compile_template(m, spec, "card", names=("card", "title"), errors=errors) if "card" in spec else None
+        self.card_template = compile_template(game, spec, "card", names=("card", "title"), errors=errors) if "card" in spec else None
         grid = spec.get("grid") or {}
-        self.cell_template = compile_template(m, grid, "cell", names=("cell",), errors=errors) if "cell" in grid else None
+        self.cell_template = compile_template(game, grid, "cell", names=("cell",), errors=errors) if "cell" in grid else None
         self.cell_width = int(grid.get("width", 12))
         self.empty = str(grid.get("empty", "."))
-        self.player_template = compile_template(m, spec, "players", names=("p",), errors=errors) if "players" in spec else None
-        self.status = [compile_template(m, spec["status"], i, names=(), errors=errors) for i in range(len(spec.get("status") or []))]
-        self.private = [compile_template(m, spec["private"], i, names=(), errors=errors)
+        self.player_template = compile_template(game, spec, "players", names=("p",), errors=errors) if "players" in spec else None
+        self.status = [compile_template(game, spec["status"], i, names=(), errors=errors) for i in range(len(spec.get("status") or []))]
+        self.private = [compile_template(game, spec["private"], i, names=(), errors=errors)
                         for i in range(len(spec.get("private") or []))]
         self.zone_names = self._zone_names(spec, errors)
         self.narrations = self._narrations(spec, errors)
-        self.legend_lines = [compile_template(m, spec["legend"], i, names=(), errors=errors)
+        self.legend_lines = [compile_template(game, spec["legend"], i, names=(), errors=errors)
                              for i in range(len(spec.get("legend") or []))]
         self.rules_lines = [str(x) for x in spec.get("rules") or []]
-        self.end_lines = [compile_template(m, spec["end"], i, names=(), errors=errors)
+        self.end_lines = [compile_template(game, spec["end"], i, names=(), errors=errors)
                           for i in range(len(spec.get("end") or []))]
-        self.points_template = compile_template(m, spec, "points", names=("p",), errors=errors) \
+        self.points_template = compile_template(game, spec, "points", names=("p",), errors=errors) \
             if "points" in spec else None
         self.memory: dict = {}  # viewer -> Memory, for the viewers whose play is narrated (remember())
         self._cells = None  # board cell id -> its coordinates (cell_name), built when first needed
@@ -291,7 +284,7 @@ class Renderer:
         self.loose_cells = [z for z in m.cells if z not in self.grid_cells.values()]
 
     def _zone_names(self, spec, errors: ErrorList) -> list[str]:
-        m = self.m
+        m = self.catalog
         known = [z.key for z in m.zones if z.owner is None and not z.is_cell] + list(m.player_zones)
         names = spec.get("zones")
         if names is None:
@@ -300,7 +293,7 @@ class Renderer:
         for i, name in enumerate(names):
             if name not in known:
                 from ..errors import did_you_mean
-                errors.add(m.rs.where_of(names, i), f"render: unknown zone `{name}`",
+                errors.add(m.ruleset.where_of(names, i), f"render: unknown zone `{name}`",
                            hint=did_you_mean(str(name), known) or "zones: " + ", ".join(known))
             else:
                 out.append(name)
@@ -309,18 +302,18 @@ class Renderer:
     def _narrations(self, spec, errors: ErrorList) -> dict:
         """`narrate:` an event's (or a procedure's) name -> the template telling it, its
         parameters bound by name."""
-        m = self.m
+        m = self.catalog
         out = {}
         table = spec.get("narrate") or {}
         for name in table:
-            params = m.event_params.get(name, m.procedure_params.get(name))
+            params = m.events.get(name, m.procedures.get(name))
             if params is None:
                 from ..errors import did_you_mean
-                known = list(m.event_params) + list(m.procedure_params)
-                errors.add(m.rs.where_of(table, name), f"render.narrate: no event or procedure `{name}`",
-                           hint=did_you_mean(str(name), known) or "events: " + ", ".join(m.event_params))
+                known = list(m.events) + list(m.procedures)
+                errors.add(m.ruleset.where_of(table, name), f"render.narrate: no event or procedure `{name}`",
+                           hint=did_you_mean(str(name), known) or "events: " + ", ".join(m.events))
                 continue
-            t = compile_template(m, table, name, names=tuple(params), errors=errors)
+            t = compile_template(self.game, table, name, names=tuple(params), errors=errors)
             if t is not None:
                 out[name] = t
         return out
@@ -331,14 +324,14 @@ class Renderer:
         t = self.narrations.get(name)
         if t is None:
             return None
-        return t.render(self.game, st, self.sight(st, viewer), me=self.m.seats[me] if me is not None else None,
+        return t.render(self.game, st, self.sight(st, viewer), me=self.catalog.seats[me] if me is not None else None,
                         bound=tuple(args))
 
     def legend(self, st, viewer: int | None = None) -> list[str]:
         """The content's legend lines, then the seats and their marks."""
         sight = self.sight(st, viewer)
         lines = [t.render(self.game, st, sight) for t in self.legend_lines if t is not None]
-        seats = " · ".join(f"{s.key} = {s.name}" for s in self.m.seats)
+        seats = " · ".join(f"{s.key} = {s.name}" for s in self.catalog.seats)
         return lines + [f"seats: {seats}"]
 
     def end_reason(self, st) -> list[str]:
@@ -348,8 +341,8 @@ class Renderer:
     def points(self, st, seat: int) -> str | None:
         if self.points_template is None:
             return None
-        return self.points_template.render(self.game, st, self.sight(st, None), me=self.m.seats[seat],
-                                           bound=(self.m.seats[seat],))
+        return self.points_template.render(self.game, st, self.sight(st, None), me=self.catalog.seats[seat],
+                                           bound=(self.catalog.seats[seat],))
 
     def remember(self, st, viewer: int | None) -> None:
         """After each step: what `viewer` saw at the top of the piles (see Memory)."""
@@ -366,8 +359,8 @@ class Renderer:
     # -- pieces of a screen
 
     def title(self, st, viewer: int | None = None) -> str:
-        g, m = self.game, self.m
-        parts = [m.rs.title]
+        g, m = self.game, self.catalog
+        parts = [m.title]
         if g.is_terminal(st):
             parts.append(f"round {st['flow']['round']}, game over")
         else:
@@ -377,14 +370,14 @@ class Renderer:
                 who = m.seats[p]
                 parts.append(("your turn" if p == viewer else f"{who.name} to play") + f" ({who.key})")
             step = g.step_name(st)
-            if step and len(m.steps) > 1 and st["flow"]["phase"] == "play":
+            if step and len(m.step_names) > 1 and st["flow"]["phase"] == "play":
                 parts.append(f"step {step}")
             if st["flow"].get("win"):
                 parts.append(f"window {m.windows[st['flow']['win'][0][0]].name}")
         return " · ".join(parts)
 
     def status_lines(self, st, sight: Sight) -> list[str]:
-        me = self.m.seats[sight.viewer] if sight.viewer not in (None, PUBLIC) else None
+        me = self.catalog.seats[sight.viewer] if sight.viewer not in (None, PUBLIC) else None
         return [t.render(self.game, st, sight, me=me) for t in self.status if t is not None]
 
     def cell_text(self, st, sight: Sight, cell: Zone) -> str:
@@ -437,7 +430,7 @@ class Renderer:
         return f"({n}) " + ", ".join(parts)
 
     def shared_zones(self, st, sight: Sight) -> list[str]:
-        m = self.m
+        m = self.catalog
         rows = [(name, self.zone_text(sight, m.zone_by_name[name])) for name in self.zone_names
                 if name in m.zone_by_name]
         if not rows:
@@ -446,8 +439,8 @@ class Renderer:
         return [f"{n.ljust(w)}  {t}" for n, t in rows]
 
     def players(self, st, sight: Sight) -> list[str]:
-        g, m = self.game, self.m
-        scores = g.scores(st) if m.score is not None else None
+        g, m = self.game, self.catalog
+        scores = g.scores(st) if m.has_score else None
         current = g.current_player(st)
         names = [f"{s.key} {s.name}" + (" (you)" if s.id == sight.viewer else "") for s in m.seats]
         nw = max(len(n) for n in names)
@@ -470,7 +463,7 @@ class Renderer:
     def private_lines(self, st, sight: Sight) -> list[str]:
         if sight.viewer is None or sight.viewer == PUBLIC:
             return []
-        me = self.m.seats[sight.viewer]
+        me = self.catalog.seats[sight.viewer]
         return [t.render(self.game, st, sight, me=me) for t in self.private if t is not None]
 
     def screen(self, st, viewer: int | None = None) -> str:
@@ -525,7 +518,7 @@ class TableReader(Reader):
     def __init__(self, renderer: Renderer, sight: Sight, extra: frozenset = frozenset()):
         self.renderer = renderer
         self.sight = sight
-        self.cards = renderer.m.cards
+        self.cards = renderer.catalog.cards
         self.extra = extra  # ids of cards it saw earlier (when a message was said)
 
     def __contains__(self, cid) -> bool:

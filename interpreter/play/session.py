@@ -6,10 +6,10 @@ import secrets
 import sys
 
 from ..agents import RandomAgent, bot_seed, decide, make_agent
-from ..engine.game import clone
+from ..engine.game import Game, clone
 from ..errors import InterpretError
 from ..information.memory import Memory
-from .common import HUMAN, UsageError, _err, _n, _out, game_folder, load_game, parse_options, seat_kinds
+from .common import HUMAN, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
 from .narration import Narrator
 from .render import PUBLIC
 
@@ -84,7 +84,7 @@ class History:
     def known(self, st) -> list:
         """What each seat may see (card ids), to notice a reveal."""
         out = []
-        for s in self.game.m.seats:
+        for s in self.game.seats:
             sight = self.renderer.sight(st, s.id)
             out.append(frozenset(sight._visible) if sight._visible is not None else None)
         return out
@@ -138,7 +138,7 @@ def cmd_play(args) -> int:
     else:
         options = parse_options(args.option)
         args.game = game_folder(args.game)
-        game = load_game(args.game, args.players, options, args.variant)
+        game = Game.load(args.game, players=args.players, options=options, variants=args.variant)
     renderer = Renderer(game)
     interactive = sys.stdin.isatty()
     if resumed is None:
@@ -210,7 +210,7 @@ def cmd_play(args) -> int:
                 # hot seat: the screen now belongs to another player, who takes the keyboard; what
                 # the last one saw is cleared first
                 narrator.viewer = PUBLIC
-                seat = game.m.seats[p]
+                seat = game.seats[p]
                 if sys.stdout.isatty():
                     sys.stdout.write(CLEAR_SCREEN)
                 who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
@@ -244,7 +244,7 @@ def cmd_play(args) -> int:
             for seat in humans:
                 renderer.remember(st, seat)
             if log is not None:
-                log.action(game.m.seats[p].key if p is not None else None, action)
+                log.action(game.seats[p].key if p is not None else None, action)
             for each, shown in zip(narrators, labels):
                 each.move(st, n=n, player=p, label=shown, events=step.events, how=how, action=action)
     except Quit as q:
@@ -288,7 +288,7 @@ def _resume_settings(args) -> "_Resumed":
     if rec.result is not None:
         raise LogError(Location(args.resume), "this game is over (`interpret replay` shows it)")
     try:
-        game = load_game(rec.game, rec.players, rec.options, rec.variants)
+        game = Game.load(rec.game, players=rec.players, options=rec.options, variants=rec.variants)
     except ContentError as e:
         raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):

@@ -36,7 +36,7 @@ def paint(text: str, game) -> None:
         return
     from rich.text import Text
     t = Text(text)
-    for s in game.m.seats:
+    for s in game.seats:
         style = SEAT_COLOURS[s.id % len(SEAT_COLOURS)]
         t.highlight_regex(r"(?<![\w#.])" + re.escape(s.key) + r"(?![\w#])", style)
         if s.name:

@@ -266,16 +266,16 @@ class Loader:
 
     def __call__(self, game, players, options, variants):
         from ..engine.game import Game
-        from ..definition.build import Match
         key = (str(game), players, tuple(sorted((options or {}).items())), tuple(variants or ()))
         if key not in self.games:
             rs = self.ruleset(game, variants)
             if self.mutant is None:
-                self.games[key] = Game(Match(rs, players or rs.default_players, options or None, observer=self.observer))
+                self.games[key] = Game.from_ruleset(rs, players=players, options=options or None,
+                                                    observer=self.observer)
             else:
                 with self.mutant.applied(rs):
                     try:
-                        self.games[key] = Game(Match(rs, players or rs.default_players, options or None))
+                        self.games[key] = Game.from_ruleset(rs, players=players, options=options or None)
                     except ContentError as e:
                         self.invalid = e.problems[0].render() if e.problems else str(e)
                         raise

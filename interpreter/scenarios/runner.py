@@ -25,12 +25,12 @@ file:line, the expectation and the values it saw.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..runtime import context as rt
 from ..lang import ast as A
-from ..lang.scope import CompileError, Scope
+from ..lang.scope import Scope
 from ..lang.parser import ParseFailure, parse
 from ..errors import ContentError, Location, Problem, RuleRuntimeError
 from ..ruleset.schema import schema_problems
@@ -94,15 +94,28 @@ def game_of(path: Path, doc) -> str:
                                hint="put it in a game's scenarios/ folder, or give `scenario: {game: NAME}`"))
 
 
-_GAMES: dict = {}
+class GameShelf:
+    """A loader for run_file: the games scenarios are played in, each loaded once per (game, players,
+    options, variants) and kept while it is among the `limit` most recently asked for. Whoever runs
+    scenarios owns one; run_file without a loader uses the module's own (`SHELF`)."""
+
+    def __init__(self, limit: int = 8):
+        self.limit = limit
+        self.games: OrderedDict = OrderedDict()
+
+    def __call__(self, name: str, players, options, variants):
+        from ..engine.game import Game
+        key = (name, players, tuple(sorted((options or {}).items())), tuple(variants or ()))
+        game = self.games.pop(key, None)
+        if game is None:
+            game = Game.load(name, players=players, options=options or None, variants=variants or ())
+        self.games[key] = game  # the most recent last
+        while len(self.games) > self.limit:
+            self.games.popitem(last=False)
+        return game
 
 
-def _game_for(name: str, players, options, variants):
-    from ..engine.game import Game
-    key = (name, players, tuple(sorted((options or {}).items())), tuple(variants or ()))
-    if key not in _GAMES:
-        _GAMES[key] = Game.load(name, players=players, options=options or None, variants=variants or ())
-    return _GAMES[key]
+SHELF = GameShelf()
 
 
 def load_scenario(path: Path):
@@ -115,13 +128,13 @@ def load_scenario(path: Path):
 
 def run_file(path: Path, load_game=None) -> Result:
     """Run one scenario file. `load_game(game, players, options, variants)` builds its Game
-    (default: Game.load, cached); coverage.py passes one that records or mutates the rules."""
+    (default: SHELF, a GameShelf); coverage.py passes one that records or mutates the rules."""
     path = Path(path)
     doc = load_scenario(path)
     meta = doc.get("scenario") or {}
     result = Result(display_path(path), str(meta.get("title", path.stem)))
     variants = [str(path.parent / v) if (path.parent / str(v)).is_file() else str(v) for v in meta.get("variants") or []]
-    game = (load_game or _game_for)(game_of(path, doc), meta.get("players"), to_plain(meta.get("options")), variants)
+    game = (load_game or SHELF)(game_of(path, doc), meta.get("players"), to_plain(meta.get("options")), variants)
     runner = Runner(game, path, doc)
     try:
         runner.run()
@@ -156,8 +169,7 @@ class Runner:
         return re.sub(r"\$([a-z_][a-z0-9_]*)", sub, str(s))
 
     def names(self) -> dict:
-        m = self.game.m
-        out = {s.key: s for s in m.seats}
+        out = {s.key: s for s in self.game.seats}
         out.update(self.aliases)
         return out
 
@@ -166,19 +178,12 @@ class Runner:
         names = self.names()
         scope = Scope(list(names))
         src = SourceText.of(node, key)
-        try:
-            f = self.game.m.compiler.expr(src, scope)
-        except ParseFailure as e:
-            raise ContentError(e.problem)
-        except CompileError as e:
-            raise ContentError(self.game.m.compiler.problem(e))
+        f = self.game.compile_expression(src, scope)
         values = list(names.values())
         size = scope.size
 
         def run(st):
-            ctx = rt.Ctx(st, self.game.m, rt.turn_player(self.game.m, st))
-            ctx.locals = values + [None] * (size - len(values))
-            return f(ctx)
+            return f(self.game.rules_context(st, me=self.game.turn_seat(st), bound=values, size=size))
         return run, src
 
     def card_ref(self, node, key, name: str) -> str:
@@ -189,7 +194,7 @@ class Runner:
             name = name[1:]
         if name in self.aliases:
             return self.aliases[name].key
-        m = self.game.m
+        m = self.game.catalog
         if name not in m.card_by_key and not any(c.name == name for c in m.cards):
             from ..errors import did_you_mean
             hint = did_you_mean(name, set(c.name for c in m.cards) | set(self.aliases))
@@ -199,7 +204,7 @@ class Runner:
     def card(self, node, key, name: str, dest: str | None = None) -> str:
         if name in self.aliases:
             return self.aliases[name].key
-        m = self.game.m
+        m = self.game.catalog
         if name in m.card_by_key:
             return name
         taken = {c.id for c in self.aliases.values()}
@@ -368,9 +373,10 @@ class Runner:
             names = self.names()
             scope = Scope(list(names))
             try:
-                f = self.game.m.compiler.expr(SourceText.plain(piece), scope)
-                ctx = rt.Ctx(self.pos.state, self.game.m, rt.turn_player(self.game.m, self.pos.state))
-                ctx.locals = list(names.values()) + [None] * (scope.size - len(names))
+                f = self.game.compile_expression(SourceText.plain(piece), scope)
+                st = self.pos.state
+                ctx = self.game.rules_context(st, me=self.game.turn_seat(st), bound=list(names.values()),
+                                              size=scope.size)
                 parts.append(f"{piece} = {label_of(f(ctx))}")
             except Exception:
                 return ""

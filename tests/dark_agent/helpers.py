@@ -23,13 +23,13 @@ def after_setup(players: int = 4, seed: int = 0, **options) -> Position:
 
 def clear_space(pos: Position) -> None:
     """Every satellite back to the box: the example then places exactly its own."""
-    for c in pos.m.cells:
+    for c in pos.catalog.cells:
         if "space" in c.tags:
             pos.clear(c.key)
 
 
 def give_agency(pos: Position, seat: str, agency: str) -> None:
-    for s in pos.m.seats:
+    for s in pos.catalog.seats:
         for key in pos.cards(f"agency.{s.key}"):
             if key == agency:
                 pos.move(key, "box")
@@ -58,13 +58,13 @@ def ev(pos: Position, expr: str, seat: int | None = None):
 def place(pos: Position, name: str, cell: str) -> str:
     """Put a card named `name` on `cell`: from the box if one is there, else swapped from where it lies."""
     here = pos.cards(cell)
-    if here and pos.m.card_by_key[here[0]].name == name:
+    if here and pos.catalog.card_by_key[here[0]].name == name:
         return here[0]
     try:
         key = pos.first(name, "box")
     except Exception:
-        key = next(c.key for c in pos.m.cards if c.name == name and pos.where(c.key) != cell)
-    if here and pos.where(key) and pos.m.zones[pos.state["loc"][pos.card(key).id]].is_cell:
+        key = next(c.key for c in pos.catalog.cards if c.name == name and pos.where(c.key) != cell)
+    if here and pos.where(key) and pos.catalog.zones[pos.state["loc"][pos.card(key).id]].is_cell:
         pos.swap(key, here[0])
     else:
         pos.move(key, cell)

@@ -36,22 +36,22 @@ def test_sentinel_distribution(level, n, expected):
 def test_grey_agents_by_level(level, grey):
     pos = after_setup(players=4, seed=1, level=level)
     for col, lv in grey.items():
-        card = pos.m.card_by_key[pos.cards(f"r3c{col}")[0]]
+        card = pos.catalog.card_by_key[pos.cards(f"r3c{col}")[0]]
         assert "grey" in card.tags and card.props["level"] == lv
 
 
 def test_grey_agents_alternate_with_two_players_at_moyen():
     pos = after_setup(players=2, seed=1, level="moyen")
-    got = [pos.m.card_by_key[pos.cards(f"r3c{c}")[0]].props["level"] for c in (1, 2, 6, 7)]
+    got = [pos.catalog.card_by_key[pos.cards(f"r3c{c}")[0]].props["level"] for c in (1, 2, 6, 7)]
     assert got == [2, 3, 2, 3]
 
 
 @pytest.mark.parametrize("level,count", [("moyen", {2: 5, 3: 5, 5: 2}), ("averti", {3: 6, 5: 6})])
 def test_sentinels_dealt_at_level(level, count):
     pos = after_setup(players=4, seed=4, level=level)
-    dealt = Counter(pos.m.card_by_key[pos.cards(f"r{r}c{c}")[0]].props.get("level")
+    dealt = Counter(pos.catalog.card_by_key[pos.cards(f"r{r}c{c}")[0]].props.get("level")
                     for r in (1, 2, 4) for c in range(1, 8)
-                    if "sentinel" in pos.m.card_by_key[pos.cards(f"r{r}c{c}")[0]].tags)
+                    if "sentinel" in pos.catalog.card_by_key[pos.cards(f"r{r}c{c}")[0]].tags)
     assert dealt == Counter(count)
 
 

@@ -47,7 +47,7 @@ def test_anne_first_turn():
     assert pos.get(sentinel, "is_target")
     assert ev(pos, "targetings_left(3)", 0) == 0             # two targetings in column 3, both used
     play(pos, "target r2c5")                                 # Ravitaillement: the first card of the deck
-    assert [pos.m.card_by_key[k].name for k in pos.cards("equipment.p1")] == ["adrenaline"]
+    assert [pos.catalog.card_by_key[k].name for k in pos.cards("equipment.p1")] == ["adrenaline"]
     adrenaline = pos.cards("equipment.p1")[0]
     play(pos, f"adrenaline {adrenaline}")                    # + 1, the level of her only engaged spy
     assert pos.get(ANNE, "atk") == 2
@@ -63,7 +63,7 @@ def test_anne_first_turn():
     play(pos, "end_turn")
     assert pos.cards("r1c3") == [top_of_deck]                # the empty cell receives the first card of the deck
     assert pos.get(ANNE, "atk") == 0                         # ATK markers returned
-    assert not any(pos.get(c.key, "targeted") for c in pos.m.cells)   # targeting markers removed
+    assert not any(pos.get(c.key, "targeted") for c in pos.catalog.cells)   # targeting markers removed
     assert ev(pos, "current").key == BOB                     # Bob plays next...
     assert ev(pos, "step") == "satellites"                   # ...and for him the satellite step is mandatory
 
@@ -133,7 +133,7 @@ def centre_controle_position():
 def engage(pos, seat, *spies):
     for s in spies:
         pos.set(s, "engaged", True)
-        pos.set(seat, "atk", pos.get(seat, "atk") + pos.m.card_by_key[s].props["level"])
+        pos.set(seat, "atk", pos.get(seat, "atk") + pos.catalog.card_by_key[s].props["level"])
 
 
 def test_example_2_two_attackers_on_the_centre_de_controle():
@@ -271,7 +271,7 @@ def test_turn_order_over_three_rounds():
 def scoring_example():
     """§12.2: 4 players, 3 objectives agreed; after round 6 two objectives and Kara are won."""
     pos = after_setup(players=4, seed=9)
-    for c in pos.m.cells:
+    for c in pos.catalog.cells:
         if "theatre" in c.tags:
             pos.clear(c.key)
     cells = iter(f"r{r}c{c}" for r in (1, 2, 4, 5) for c in range(1, 8))
@@ -306,7 +306,7 @@ def test_scoring_example_totals():
 def test_scoring_example_tie_break_first_player_token():
     pos = scoring_example()
     ranking = pos.game.ranking(pos.state)
-    assert [pos.m.seats[i].name for i in ranking] == ["Chloé", "Anne", "Bob", "Dan"]
+    assert [pos.catalog.seats[i].name for i in ranking] == ["Chloé", "Anne", "Bob", "Dan"]
 
 
 def test_scoring_example_game_ends_after_round_6():
@@ -330,19 +330,19 @@ def test_setup_tables(players, spy_columns, grey_columns, neutral):
     from interpreter.scenarios.position import Position
     pos = Position(g, st)
     # step 5 is done before any player places a satellite
-    counts = {c: sum(1 for k in pos.cards(f"space{c}") if pos.m.card_by_key[k].name == "neutral_satellite")
+    counts = {c: sum(1 for k in pos.cards(f"space{c}") if pos.catalog.card_by_key[k].name == "neutral_satellite")
               for c in range(1, 8)}
     assert {c: n for c, n in counts.items() if n} == neutral
     assert pos.where("kara") == "r3c4"
     for i, col in enumerate(spy_columns):
         assert pos.where(f"spy_1.p{i + 1}") == f"r3c{col}"     # first player first, from the centre outwards
     for col in grey_columns:
-        assert pos.m.card_by_key[pos.cards(f"r3c{col}")[0]].name == "grey_2"   # Débutant: all level 2
-    dealt = [pos.m.card_by_key[pos.cards(f"r{r}c{c}")[0]] for r in (1, 2, 4) for c in range(1, 8)]
+        assert pos.catalog.card_by_key[pos.cards(f"r3c{col}")[0]].name == "grey_2"   # Débutant: all level 2
+    dealt = [pos.catalog.card_by_key[pos.cards(f"r{r}c{c}")[0]] for r in (1, 2, 4) for c in range(1, 8)]
     assert sum(1 for c in dealt if "objective" in c.tags) == 5
     assert sum(1 for c in dealt if "special" in c.tags) == 4
     assert sum(1 for c in dealt if c.name == "sentinel_2") == 12       # 21 - 5 - 4 = 12 sentinels of level 2
-    assert all("equipment" in pos.m.card_by_key[pos.cards(f"r5c{c}")[0]].tags for c in range(1, 8))
+    assert all("equipment" in pos.catalog.card_by_key[pos.cards(f"r5c{c}")[0]].tags for c in range(1, 8))
     assert len(pos.cards("deck")) == 40 - 7
     assert pos.get(None, "double_agent").key == f"p{players}"   # the last player takes the double-agent token
     # step 6: from the last player backwards, one satellite each, until 3 each
