@@ -222,7 +222,7 @@ def test_length_of_a_where_compared_with_0_stops_at_the_first_item(monkeypatch):
     """`length(X where C) == 0` (`!= 0`, `> 0`) asks whether an item passes: the loop stops at
     the first one, spending what the whole `where` spends, when C cannot fail; a condition
     that may fail (arithmetic not proved) still goes through every item."""
-    from interpreter.lang.codegen import ExprCodegen
+    from interpreter.lang.shortcuts import Shortcuts
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
     full = g.new_game(seed=1)
@@ -239,7 +239,7 @@ def test_length_of_a_where_compared_with_0_stops_at_the_first_item(monkeypatch):
         written[text] = [_spent(g, text, s) for s in (st, full)]
     assert [v for v, _ in written[texts[0]]] == [False, False] and [v for v, _ in written[texts[3]]] == [True, True]
     assert "out.append" in compiled(g, "length(cells where it.row / (it.row - 1) == 1) == 0")[1]
-    monkeypatch.setattr(ExprCodegen, "_length_of_where", lambda self, node: None)  # the list, then its length
+    monkeypatch.setattr(Shortcuts, "_length_of_where", lambda self, node: None)  # the list, then its length
     for text in texts:
         assert "out.append" in compiled(g, text)[1]
         assert [_spent(g, text, s) for s in (st, full)] == written[text], text

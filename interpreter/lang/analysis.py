@@ -41,16 +41,14 @@ class Facts:
         return not self.reads_state and all(n in constants for n in self.names)
 
 
-_FACTS: dict = {}
-
-
 def facts(node) -> Facts:
     """The facts of a tree (a node, or a list of statements)."""
     if isinstance(node, list):
         return _merge([facts(s) for s in node])
-    known = _FACTS.get(node)
-    if known is not None:
-        return known
+    try:
+        return node._facts
+    except AttributeError:
+        pass
     names, calls, does, emits = set(), set(), set(), set()
     chooses = loops = reads = False
     plain = True
@@ -73,7 +71,7 @@ def facts(node) -> Facts:
         plain = plain and isinstance(n, _PLAIN)
     out = Facts(frozenset(names), frozenset(calls), frozenset(does), frozenset(emits), chooses, loops, reads,
                 plain, size)
-    _FACTS[node] = out
+    node._facts = out
     return out
 
 

@@ -19,7 +19,7 @@ Pos = Optional[tuple]  # (line, column, start offset, end offset) in the parsed 
 
 
 class Node:
-    __slots__ = ()
+    __slots__ = ("_facts",)  # what analysis.py found of the tree below it, kept with it (not pickled)
 
     def children(self):
         """The sub-nodes, in source order (tokens and None left out)."""

@@ -1,5 +1,6 @@
 """Texts with {expressions} (labels, prompts, logs, the render section): compiled once, written
-for a viewer when they are shown. A part of Compiler (compiler.py), which inherits it.
+for a viewer when they are shown. A part of Compiler (compiler.py), held as
+`templates`.
 
 A text is written for a viewer from the values its pieces evaluate to, never by rewriting the
 finished text: a card the viewer cannot identify reads `a card` (model.label_for), and a piece
@@ -210,16 +211,21 @@ def _where_said(ctx, cards) -> dict:
 
 
 class Templates:
+    """A part of the Compiler `c` (compiler.py)."""
+
+    def __init__(self, c):
+        self.c, self.symbols = c, c.symbols
+
     # ---- text with {expressions} -------------------------------------------------------
 
     def template(self, tok, scope):
         """A quoted string of rules text with {expressions}; errors point inside the string."""
-        text = self.string(tok) if isinstance(tok, Token) else tok
+        text = self.c.string(tok) if isinstance(tok, Token) else tok
         src = scope.src
         if isinstance(tok, Token) and src is not None:
             line, column = tok.line, tok.column
             if scope.kind == "expr" and "\n" in src.text:
-                here = self.loc(tok, scope)
+                here = self.c.loc(tok, scope)
                 return self.template_text(text, scope, at=lambda k: (here.file, here.line, here.column + 1 + k, src))
             return self.template_text(text, scope, at=lambda k: (*_loc_tuple(src.locate(line, column + 1 + k)), src))
         return self.template_text(text, scope)
@@ -228,9 +234,9 @@ class Templates:
         """Compile one {expression} of a text (see Piece)."""
         tree = parse(src, "expr")
         scope = scope.reading(src)
-        value = self.e(tree, scope)
+        value = self.c.e(tree, scope)
         nodes = reads_of(tree)
-        reads = tuple(self.e(n, scope) for n in nodes)
+        reads = tuple(self.c.e(n, scope) for n in nodes)
         direct = as_card = None
         if type(tree) is A.Attr and str(tree.name) in ("key", "name"):
             direct = next((i for i, n in enumerate(nodes) if n is tree.obj), None)
