@@ -97,12 +97,20 @@ class ExprCodegen:
         self.loops = Loops(self)
         self.shortcuts = Shortcuts(self)
         self.writer = Statements(self)
-        self.writers = {t: getattr(self if part is None else getattr(self, part), name)
-                        for t, (part, name) in _WRITERS.items()}
+        self.writers = {}  # node type -> the method writing it (each part declares those it writes: WRITES)
+        for part in (self, self.loops):
+            self.writers.update((t, getattr(part, name)) for t, name in part.WRITES.items())
         self.statements = self.writer.statements
         self.mark = self.writer.mark  # a statement's mark line (definition/powers.py marks a modifier's text)
 
     # ---- one expression -> one function ----------------------------------------------------
+
+    WRITES = {  # node type -> the method writing it
+        A.Num: "g_number", A.Str: "g_string", A.Const: "g_const", A.Name: "g_name", A.ListOf: "g_list_",
+        A.Attr: "g_attr", A.Index: "g_index", A.Neg: "g_neg", A.BinOp: "g_binop", A.Compare: "g_compare",
+        A.In: "g_in", A.IsTag: "g_is_tag", A.Not: "g_not", A.And: "g_and", A.Or: "g_or", A.Ternary: "g_ternary",
+        A.Call: "g_call",
+    }
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
               "avail", "hoist", "shares")
@@ -454,7 +462,7 @@ class ExprCodegen:
         sa, sb = self.known.static_int(node.left, scope), self.known.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
-        simple = self.known._identity(op, a, sa, self.known.kind_of(node.left, scope) == "int",
+        simple = self.known.identity(op, a, sa, self.known.kind_of(node.left, scope) == "int",
                                 b, sb, self.known.kind_of(node.right, scope) == "int")
         if simple is not None:
             return simple
@@ -462,8 +470,8 @@ class ExprCodegen:
             return f"({a} {py} {b})"
         loc = self.const(self.c.loc(node.op, scope))
         tr = self.tmp()
-        ta, test_a = self.known._operand(a, sa, self.known.kind_of(node.left, scope) == "int")
-        tb, test_b = self.known._operand(b, sb, self.known.kind_of(node.right, scope) == "int")
+        ta, test_a = self.known.operand(a, sa, self.known.kind_of(node.left, scope) == "int")
+        tb, test_b = self.known.operand(b, sb, self.known.kind_of(node.right, scope) == "int")
         tests = [t for t in (test_a, test_b) if t is not None]
         both = " & ".join(tests) if len(tests) > 1 else tests[0] if tests else None
         if py in ("//", "%") and sb is None:
@@ -474,7 +482,7 @@ class ExprCodegen:
 
     def g_compare(self, node, scope):
         op = str(node.op)
-        where = self.shortcuts._length_of_where(node.left)
+        where = self.shortcuts.length_of_where(node.left)
         if where is not None and op in ("==", "!=", ">") and self.known.static_int(node.right, scope) == 0:
             some = self.loops.g_some_where(where, scope)  # whether it has an item: stop at the first one
             if some is not None:
@@ -541,7 +549,7 @@ class ExprCodegen:
         loc = c.loc(node, scope)
         if fname in m.function_defs:
             inline = m.inline_body(fname)
-            if inline is None and any(self.known._loop_dependent(a, scope) for a in argnodes):
+            if inline is None and any(self.known.loop_dependent(a, scope) for a in argnodes):
                 inline = m.inline_body(fname, loops=True)
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
                 loops = facts(inline[0]).loops
@@ -570,13 +578,13 @@ class ExprCodegen:
             if arity is not None and len(args) not in arity:
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
                                    node)
-            end = self.shortcuts._end_card(fname, fn, argnodes, args, scope)
+            end = self.shortcuts.end_card(fname, fn, argnodes, args, scope)
             if end is not None:
                 return end
             if fn in OF_THE_MATCH and all(type(a) is A.Str for a in argnodes):  # a constant of the match
                 return self.const(fn(rt.Ctx({}, m), *[self.c.string(a.token) for a in argnodes]))
             if fname == "cell" and len(args) == 2 and fn is _cell:
-                shifted = self.shortcuts._cell_shifted(argnodes, scope)
+                shifted = self.shortcuts.cell_shifted(argnodes, scope)
                 if shifted is not None:
                     return shifted
             site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
@@ -612,13 +620,3 @@ class ExprCodegen:
             return stamped(src, "expr", lambda: self.xc(tree, inner))  # evaluated where the call is
         finally:
             scope.size = max(scope.size, inner.size)
-
-
-_WRITERS = {  # node type -> (the part writing it, None: the generator; its method)
-    A.Num: (None, "g_number"), A.Str: (None, "g_string"), A.Const: (None, "g_const"), A.Name: (None, "g_name"),
-    A.ListOf: (None, "g_list_"), A.Attr: (None, "g_attr"), A.Index: (None, "g_index"), A.Neg: (None, "g_neg"),
-    A.BinOp: (None, "g_binop"), A.Compare: (None, "g_compare"), A.In: (None, "g_in"), A.IsTag: (None, "g_is_tag"),
-    A.Not: (None, "g_not"), A.And: (None, "g_and"), A.Or: (None, "g_or"), A.Ternary: (None, "g_ternary"),
-    A.Where: ("loops", "g_where_it"), A.ListFor: ("loops", "g_comprehension"), A.Aggregate: ("loops", "g_aggregate"),
-    A.Call: (None, "g_call"),
-}

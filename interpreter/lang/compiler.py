@@ -179,7 +179,7 @@ class Compiler:
         """Arguments that only read (names, attributes, literals): safe to evaluate more than once."""
         return all(facts(a).plain for a in args)
 
-    def _draws_chance(self, node) -> bool:
+    def draws_chance(self, node) -> bool:
         """Whether an expression rolls, draws at random or shuffles (directly or through a function)."""
         m = self.symbols
         defs = getattr(m, "function_defs", {})

@@ -13,6 +13,7 @@ from ..runtime import context as rt
 from ..limits import spend_failed
 from ..core.model import Seat, label_of
 from . import ast as A
+from .analysis import suspends
 from ..runtime.helpers import repeat_budget
 from ..runtime.ops import _num
 from .scope import CompileError, stamped
@@ -28,20 +29,11 @@ class Continuations:
     # ---- may this statement wait for a choice? ---------------------------------------
 
     def suspends(self, node, scope) -> bool:
-        """Whether a statement may wait for a choice: a `choose`, or a call of a procedure or an
-        event whose handlers may (see Match.procedure_suspends), however deep in its blocks."""
-        t = type(node)
-        if t is A.Choose:
-            return True
-        if t is A.Do:
-            return self.symbols.procedure_suspends(str(node.name))
-        if t is A.Emit:
-            return self.symbols.event_suspends(str(node.name))
-        if t is A.Super:
-            return scope.replacing is not None and self.symbols.procedure_suspends(scope.replacing[0])
-        if t in (A.If, A.For, A.Repeat):
-            return any(self.suspends(c, scope) for c in node.children() if isinstance(c, A.Stmt))
-        return False
+        """Whether a statement may wait for a choice (analysis.suspends, asking the definition
+        whether a procedure or an event may)."""
+        m = self.symbols
+        return suspends(node, replacing=scope.replacing, procedure_suspends=m.procedure_suspends,
+                        event_suspends=m.event_suspends)
 
     # ---- statements ------------------------------------------------------------------
 

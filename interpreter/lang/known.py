@@ -208,7 +208,7 @@ class Known:
                 b = self.symbols.builtin_function("cell")
                 if b is None or b[0] is not _cell:
                     return None
-                shift = self.g.shortcuts._cell_shift(node.args, scope)
+                shift = self.g.shortcuts.cell_shift(node.args, scope)
                 return "cell" if shift is not None and shift[2] else "zv"  # a cell's own place: the cell
             return None
         if t is A.Attr:
@@ -317,7 +317,7 @@ class Known:
             slot = scope.slots.get(str(node.var))
             if slot is None:
                 return None
-            return self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
+            return self.with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
         if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) in ("zv", "cell") \
                 and "cards" not in self.symbols.vars_of("zv"):
             return "card"
@@ -379,17 +379,17 @@ class Known:
         n = int(kind[5:])
         return -n <= i < n
 
-    def _with_kind(self, slot, kind, write):
+    def with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
         return _with_entry(self.g.slot_kinds, slot, kind, write)
 
-    def _loop_dependent(self, node, scope) -> bool:
+    def loop_dependent(self, node, scope) -> bool:
         """Whether an expression reads the variable of a loop being written (a slot it binds)."""
         return any((n in scope.slots and scope.slots[n] in self.g.slot_kinds)
                    or type(scope.inlined.get(n)) in (_Int, _Val) for n in facts(node).names)
 
     @staticmethod
-    def _identity(op, a, sa, ia, b, sb, ib):
+    def identity(op, a, sa, ia, b, sb, ib):
         """The text of `a op b` when it is one of its operands or 0, both being whole numbers
         (x * 1, x + 0, 0 * x...), else None. A dropped operand is a plain read: nothing is lost."""
         if sa is None and a == "0":
@@ -412,7 +412,7 @@ class Known:
             return a
         return None
 
-    def _operand(self, text, static, known_int):
+    def operand(self, text, static, known_int):
         """(the name of an operand's value, the test that evaluates it once, or None): a number
         known at load time is its literal; a plain read of a number is read again; any other
         operand is kept in a temporary (tested to be a whole number unless known to be one)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from . import ast as A
 from ..runtime.helpers import _size_of
 from .known import _Consts, _Int, _Range, _Val, _with_entry
 from ..runtime.ops import _AGGREGATES, _NUMBER
@@ -56,6 +57,8 @@ class _Unrolled(str):
 
 class Loops:
     """Writes the loops of expressions for the ExprCodegen `g`."""
+
+    WRITES = {A.Where: "g_where_it", A.ListFor: "g_comprehension", A.Aggregate: "g_aggregate"}
 
     def __init__(self, g):
         self.g, self.c, self.symbols = g, g.c, g.symbols
@@ -180,7 +183,7 @@ class Loops:
         kind = self.g.known.elem_kind(node.coll, scope)
         slot = scope.hidden()
         cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(
-            slot, [node.cond], lambda: self.g.known._with_kind(slot, kind, lambda: self.g.x(node.cond, scope))))
+            slot, [node.cond], lambda: self.g.known.with_kind(slot, kind, lambda: self.g.x(node.cond, scope))))
         loc = self.g.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
@@ -193,9 +196,9 @@ class Loops:
         the later items would have given is then never an error), else None."""
         coll = self.g.sharing.apart(lambda: self.g.known.coll(node.coll, scope))
         slot = scope.hidden()
-        cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(slot, [node.cond], lambda: self.g.known._with_kind(
+        cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(slot, [node.cond], lambda: self.g.known.with_kind(
             slot, self.g.known.elem_kind(node.coll, scope), lambda: self.g.x(node.cond, scope))))
-        if self.c._draws_chance(node) or not _calls_nothing(cond):
+        if self.c.draws_chance(node) or not _calls_nothing(cond):
             return None
         loc = self.g.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
@@ -206,7 +209,7 @@ class Loops:
         kind = self.g.known.elem_kind(coll, scope)
         slot = scope.hidden()
         (val_t, cond_t), lifted = self._own(scope, str(name), slot, lambda: self.g.sharing.hoisting(
-            slot, [value, cond], lambda: self.g.known._with_kind(slot, kind, lambda: (
+            slot, [value, cond], lambda: self.g.known.with_kind(slot, kind, lambda: (
                 self.g.x(value, scope), self.g.x(cond, scope) if cond is not None else None))))
         loc = self.g.const(self.c.loc(node, scope))
         return coll_t, int(slot), val_t, cond_t, loc, lifted
@@ -230,7 +233,7 @@ class Loops:
         if fname not in _AGGREGATES:
             raise CompileError(f"`{fname}(... for ...)` is not an aggregate", ftok,
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
-        if fname in ("any", "all") and not self.c._draws_chance(node):
+        if fname in ("any", "all") and not self.c.draws_chance(node):
             want = fname == "any"
             items, r = self._constant_items(coll, scope), None
             if items is None:

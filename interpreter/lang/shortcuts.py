@@ -68,7 +68,7 @@ class Shortcuts:
     def __init__(self, g):
         self.g, self.c, self.symbols = g, g.c, g.symbols
 
-    def _length_of_where(self, node):
+    def length_of_where(self, node):
         """The `where` of `length(X where C)` (the built-in `length`), else None."""
         from ..runtime.library import _length
         if type(node) is A.Call and str(node.fn) == "length" and len(node.args) == 1 and type(node.args[0]) is A.Where \
@@ -76,7 +76,7 @@ class Shortcuts:
             return node.args[0]
         return None
 
-    def _end_card(self, fname, fn, argnodes, args, scope):
+    def end_card(self, fname, fn, argnodes, args, scope):
         """`first(Z.cards)` / `last(Z.cards)`, Z a zone (or none): its first (last) card, read
         from the zone's list of card ids without building the list of its cards; else None."""
         from ..runtime.library import _first, _last
@@ -109,7 +109,7 @@ class Shortcuts:
                 return None if lin is None else (lin[0], lin[1], lin[2] + sa)
         return None
 
-    def _cell_shift(self, argnodes, scope):
+    def cell_shift(self, argnodes, scope):
         """(text of the cell c, table by zone id, whether each cell is its own entry) of
         `cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid,
         else None."""
@@ -123,12 +123,12 @@ class Shortcuts:
             table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
         return a[0], tuple(table), all(table[z.id] is z for z in cells)
 
-    def _cell_shifted(self, argnodes, scope):
+    def cell_shifted(self, argnodes, scope):
         """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
         table by zone id of the cell i rows and j columns away from each cell (or none), read
         with c's id (nothing computed at run time can overflow: i and j are constants); c
         itself when that is each cell's own place (`cell(c.row, c.column)`)."""
-        shift = self._cell_shift(argnodes, scope)
+        shift = self.cell_shift(argnodes, scope)
         if shift is None:
             return None
         o, table, itself = shift
