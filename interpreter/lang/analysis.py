@@ -103,6 +103,7 @@ NODES: dict = {
     A.Where: Decl(reads_state=True, loop=lambda node: Loop("it", node.coll, (node.cond,))),
     A.ListFor: Decl(reads_state=True, loop=_generator),
     A.Aggregate: Decl(reads_state=True, loop=_generator),
+    A.ExtremeBy: Decl(reads_state=True, loop=lambda node: Loop("it", node.coll, (node.key,))),
     A.Call: Decl(records=("calls", "fn"), reads_state=True, reveals=_call_reveals),
     # statements
     A.Let: _STATEMENT, A.Assign: _STATEMENT, A.Move: _STATEMENT, A.Swap: _STATEMENT, A.Cycle: _STATEMENT,

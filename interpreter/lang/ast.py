@@ -197,6 +197,16 @@ class Aggregate(Expr):
 
 
 @node
+class ExtremeBy(Expr):
+    """`max_by(ITEMS, KEY)` / `min_by(...)`: the first item whose KEY (`it` is each item) is the
+    largest (smallest) number; items whose KEY is none are skipped; none when no item is left."""
+    fn: Token  # max_by or min_by
+    coll: Expr
+    key: Expr
+    at: Pos
+
+
+@node
 class Call(Expr):
     fn: Token
     args: list
@@ -446,6 +456,9 @@ class _Build(Transformer):
 
     def aggregate(self, meta, c):
         return Aggregate(c[0], c[1], c[2], c[3], c[4], _at(meta))
+
+    def extreme_by(self, meta, c):
+        return ExtremeBy(c[0], c[1], c[2], _at(meta))
 
     def call(self, meta, c):
         return Call(c[0], _args(c[1]), _at(meta))

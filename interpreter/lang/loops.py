@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 
 from . import ast as A
+from ..core.model import label_of
+from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
 from .known import _Consts, _Int, _Range, _Val, _with_entry
 from ..runtime.ops import _AGGREGATES, _NUMBER
@@ -30,6 +32,11 @@ def _calls_nothing(text: str) -> bool:
     """Whether a generated text calls nothing that may fail, spend or change a local (type
     tests, `len`, `dict.get` only)."""
     return all(f in _SAFE_CALLS or f.endswith(".get") for f in _CALLS.findall(text))
+
+
+def _key_failed(k, fname, loc):
+    raise RuleRuntimeError(f"`{fname}` ranks items by a number: the key gave {k!r}" if type(k) is str else
+                           f"`{fname}` ranks items by a number: the key gave {label_of(k)}", loc)
 
 
 class _Unrolled(str):
@@ -58,7 +65,8 @@ class _Unrolled(str):
 class Loops:
     """Writes the loops of expressions for the ExprCodegen `g`."""
 
-    WRITES = {A.Where: "g_where_it", A.ListFor: "g_comprehension", A.Aggregate: "g_aggregate"}
+    WRITES = {A.Where: "g_where_it", A.ListFor: "g_comprehension", A.Aggregate: "g_aggregate",
+              A.ExtremeBy: "g_extreme_by"}
 
     def __init__(self, g):
         self.g, self.c, self.symbols = g, g.c, g.symbols
@@ -203,6 +211,26 @@ class Loops:
         loc = self.g.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
                           ["return False"], first_lines=lifted, slot=slot)
+
+    def g_extreme_by(self, node, scope):
+        """`max_by(ITEMS, KEY)` (`min_by`): the first item whose key is the largest (smallest)
+        number, keys that are none skipped; a key of another kind is a rule error at KEY."""
+        g = self.g
+        coll = g.sharing.apart(lambda: g.known.coll(node.coll, scope))
+        slot = scope.hidden()
+        key, lifted = self._own(scope, "it", slot, lambda: g.sharing.hoisting(slot, [node.key], lambda: g.known.with_kind(
+            slot, g.known.elem_kind(node.coll, scope), lambda: g.x(node.key, scope))))
+        fname = str(node.fn)
+        loc = g.const(self.c.loc(node, scope))
+        failed = g.const(_key_failed)
+        return self._loop(coll, loc, f"`{fname}`", [
+            f"    L[{int(slot)}] = x",
+            f"    if _type(k := {key}) is not int:",
+            "        if k is None:",
+            "            continue",
+            f"        {failed}(k, {g.const(fname)}, {g.const(self.c.loc(node.key, scope))})",
+            f"    if out is None or k {'>' if fname == 'max_by' else '<'} best:",
+            "        best, out = k, x"], ["return out"], first_lines=["best = out = None", *lifted], slot=slot)
 
     def _generator(self, node, scope, value, name, coll, cond, what):
         coll_t = self.g.sharing.apart(lambda: self.g.known.coll(coll, scope))
