@@ -33,18 +33,19 @@ import marshal
 import re
 
 from . import ast as A
-from .analysis import facts
 
 from ..ruleset import cache as diskcache
 from ..runtime import context as rt
-from ..runtime.helpers import _HELPERS, _size_of
+from ..runtime.helpers import _HELPERS
+from .calls import Calls
 from .statements import Statements
-from ..runtime.ops import _AGGREGATES, _NUMBER, _arith
-from .known import _PLAIN, Known, _IntKind, _Text
+from ..runtime.ops import _NUMBER, _arith
+from .known import _PLAIN, Known, _IntKind
 from .loops import Loops
 from .repeated import _LITERALS, Repeated
+from .sources import Generated, span
 from .shortcuts import Shortcuts, _merge_spends, _used
-from .scope import _MISS, CompileError, Scope, stamped
+from .scope import _MISS, CompileError
 from ..errors import did_you_mean
 from ..core.model import label_of
 
@@ -97,8 +98,9 @@ class ExprCodegen:
         self.loops = Loops(self)
         self.shortcuts = Shortcuts(self)
         self.writer = Statements(self)
+        self.calls = Calls(self)
         self.writers = {}  # node type -> the method writing it (each part declares those it writes: WRITES)
-        for part in (self, self.loops):
+        for part in (self, self.loops, self.calls):
             self.writers.update((t, getattr(part, name)) for t, name in part.WRITES.items())
         self.statements = self.writer.statements
         self.mark = self.writer.mark  # a statement's mark line (definition/powers.py marks a modifier's text)
@@ -109,11 +111,10 @@ class ExprCodegen:
         A.Num: "g_number", A.Str: "g_string", A.Const: "g_const", A.Name: "g_name", A.ListOf: "g_list_",
         A.Attr: "g_attr", A.Index: "g_index", A.Neg: "g_neg", A.BinOp: "g_binop", A.Compare: "g_compare",
         A.In: "g_in", A.IsTag: "g_is_tag", A.Not: "g_not", A.And: "g_and", A.Or: "g_or", A.Ternary: "g_ternary",
-        A.Call: "g_call",
     }
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
-              "avail", "hoist", "shares")
+              "avail", "hoist", "shares", "last_line", "notes")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -154,8 +155,9 @@ class ExprCodegen:
             self.slot_kinds = saved
         return k if k in ("card", "cell", "zv", "cv", "pv", "int") else None
 
-    def _reset(self, node, scope) -> None:
-        """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text)."""
+    def _reset(self, node, scope, last=None) -> None:
+        """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text),
+        written from the text from `node` to `last` (`node` by default: --source finds it by line)."""
         self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
@@ -165,6 +167,8 @@ class ExprCodegen:
         self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
+        self.notes: dict = {}  # a global's name -> what it is (const's `note`), for --source
+        self.last_line = span(last if last is not None else node, scope, self.where)
         self.avail, self.hoist = None, None  # reads shared (repeated.py)
         self.shares = None  # the module's shared reads (repeated.py), once there is one
 
@@ -221,7 +225,7 @@ class ExprCodegen:
         f._interpret_source = source
         if "_call" in glob:
             f._interpret_call = glob["_call"]
-        self.c.output.generated.append((self.where, source))
+        self.c.output.generated.append(Generated(self.where, self.last_line, source, self.env, self.notes))
         return f
 
     def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:
@@ -254,14 +258,17 @@ class ExprCodegen:
 
     # ---- names --------------------------------------------------------------------------------
 
-    def const(self, value) -> str:
-        """The global name holding `value` (content strings, handlers, positions...)."""
+    def const(self, value, note: str | None = None) -> str:
+        """The global name holding `value` (content strings, handlers, positions...). `note`: what
+        it is, in the legend of `--source` (sources.py describes the others from their value)."""
         key = (type(value), value) if type(value) in (str, int, bool) else id(value)
         name = self.values.get(key)
         if name is None:
             name = f"_k{next(self.names)}"
             self.env[name] = value
             self.values[key] = name
+        if note is not None:
+            self.notes[name] = note
         return name
 
     def tmp(self) -> str:
@@ -398,7 +405,7 @@ class ExprCodegen:
                 return get(ctx, o)
             except KeyError:
                 raise rt.RuleRuntimeError(f"{label_of(o)} has no `{name}`", loc) from None
-        ks = self.const(slow)
+        ks = self.const(slow, f"`.{name}` of a value of any kind (the slow path)")
         t = self.tmp()
         self.env["_CARDS"] = m.cards
         seat = self._attr_text("pv", name, t)
@@ -538,85 +545,3 @@ class ExprCodegen:
         a, cnd, b = self.x(node.then, scope), self.x(node.cond, scope), self.x(node.otherwise, scope)
         return f"({a} if {cnd} else {b})"
 
-    # ---- loops: helper functions ----------------------------------------------------------
-
-    def g_call(self, node, scope):
-        c, m = self.c, self.symbols
-        fname = str(node.fn)
-        if fname in m._IMPURE:
-            c.output.uses_chance = True
-        argnodes = node.args
-        loc = c.loc(node, scope)
-        if fname in m.function_defs:
-            inline = m.inline_body(fname)
-            if inline is None and any(self.known.loop_dependent(a, scope) for a in argnodes):
-                inline = m.inline_body(fname, loops=True)
-            if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
-                loops = facts(inline[0]).loops
-                return self._inline(inline, [self.sharing.arg_read(a, scope, loops) for a in argnodes],
-                                    [self.known.kind_of(a, scope) for a in argnodes], scope)
-            args = "".join(", " + self.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
-            holder = m.direct_caller(fname, len(argnodes), node)
-            if holder is not None:  # its generated `_call`, once it is compiled
-                return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
-            return f"{self.const(m.function_caller(fname, len(argnodes), node, c.loc(node, scope)))}(ctx{args})"
-        args = [self.x(a, scope) for a in argnodes]
-        if fname in _AGGREGATES and len(args) == 1:
-            return (f"_aggregate_of(ctx, {self.const(_AGGREGATES[fname])}, {args[0]}, {self.const(fname)}, "
-                    f"{self.const(loc)}, {self.const(c.iterable_at)}, {self.const(_size_of)})")
-        if fname in ("max", "min") and len(args) > 1:
-            return f"_extreme({self.const(max if fname == 'max' else min)}, [{', '.join(args)}])"
-        zfam = m.zone_family(fname)
-        if zfam is not None:
-            if len(args) != 1:
-                raise CompileError(f"`{fname}(player)` takes one player", node)
-            return f"_zone_of({self.const(zfam)}, {args[0]}, {self.const(fname)}, {self.const(loc)})"
-        builtin = m.builtin_function(fname)
-        if builtin is not None:
-            from ..runtime.library import OF_THE_MATCH, _cell
-            fn, arity = builtin
-            if arity is not None and len(args) not in arity:
-                raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
-                                   node)
-            end = self.shortcuts.end_card(fname, fn, argnodes, args, scope)
-            if end is not None:
-                return end
-            if fn in OF_THE_MATCH and all(type(a) is A.Str for a in argnodes):  # a constant of the match
-                return self.const(fn(rt.Ctx({}, m), *[self.c.string(a.token) for a in argnodes]))
-            if fname == "cell" and len(args) == 2 and fn is _cell:
-                shifted = self.shortcuts.cell_shifted(argnodes, scope)
-                if shifted is not None:
-                    return shifted
-            site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
-            self.env[site] = fn
-            self.sites[site + "("] = (fname, loc)
-            if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
-                tests, names = [], []
-                for a_node, a_text in zip(argnodes, args):
-                    if self.known.static_int(a_node, scope) is not None or self.known.kind_of(a_node, scope) == "int":
-                        names.append(a_text)
-                    else:
-                        t = self.tmp()
-                        names.append(t)
-                        tests.append(f"(_type({t} := {a_text}) is int)")
-                key = f"{self.const(m.cell_at)}.get(({names[0]}, {names[1]}))"
-                if not tests:
-                    return key
-                return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
-            return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
-        known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
-        raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
-
-    def _inline(self, inline, args, kinds, scope):
-        """A small function compiled in place: its parameters are its arguments' texts (plain
-        reads, so reading one twice costs nothing and changes nothing). The variables of its
-        loops take slots of the caller's frame, after its own."""
-        tree, params, src = inline
-        inner = Scope(src=src)
-        inner.size = scope.size
-        inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
-        inner.inlined_kinds = dict(zip(params, kinds))
-        try:
-            return stamped(src, "expr", lambda: self.xc(tree, inner))  # evaluated where the call is
-        finally:
-            scope.size = max(scope.size, inner.size)

@@ -289,5 +289,5 @@ class Loops:
                               [f"return {not want}"], first_lines=lifted, slot=slot)
         values = self._list_of(node, scope, value, name, coll, cond)
         loc = self.g.const(self.c.loc(node, scope))
-        return f"_aggregate({self.g.const(_AGGREGATES[fname])}, {values}, {self.g.const(fname)}, {loc})"
+        return f"_aggregate({self.g.const(_AGGREGATES[fname], f'the aggregate `{fname}` (runtime/ops.py)')}, {values}, {self.g.const(fname)}, {loc})"
 

@@ -14,7 +14,8 @@ class CompileOutput:
       order);
     - `prompts`: continuation id of a `choose` -> its prompt's template (written again for each
       viewer);
-    - `generated`: (position, Python source) of every generated module (`--source`)."""
+    - `generated`: every generated module (sources.Generated: where its text starts, its last line,
+      its source and globals), for `--source`."""
 
     uses_chance: bool = False
     conts: list = field(default_factory=list)

@@ -49,14 +49,14 @@ class Statements:
 
     def _statements(self, stmts, scope, then, stop):
         saved = self.g.saved()
-        self.g._reset(stmts[0] if stmts else None, scope)
+        self.g._reset(stmts[0] if stmts else None, scope, last=stmts[-1] if stmts else None)
         try:
             body = []
             for s in stmts:
                 body += self.s(s, scope)
             lines = ["L = ctx.locals", "try:"] + ["    " + b for b in (body or ["pass"])]
-            lines += ["except _Stop:", f"    return {self.g.const(stop)}(ctx)" if stop is not None else "    return None"]
-            lines.append(f"return {self.g.const(then)}[0](ctx)" if then is not None else "return None")
+            lines += ["except _Stop:", f"    return {self.g.const(stop, 'what a `stop` runs: the end of the body')}(ctx)" if stop is not None else "    return None"]
+            lines.append(f"return {self.g.const(then, 'what follows these statements (a continuation)')}[0](ctx)" if then is not None else "return None")
             self.g.define("_run", "ctx", lines)
             return self.g._module("_run")
         finally:
@@ -175,7 +175,7 @@ class Statements:
                 raise CompileError(f"`{name}` is not a variable of cards, players or zones", node.name,
                                    hint=did_you_mean(name, known) or "declare it under `vars:` to change it")
             o = self.g.tmp()
-            slow = (f"_set_var(ctx, {o}, {{v}}, {self.g.const(by_type)}, {self.g.const(name)}, "
+            slow = (f"_set_var(ctx, {o}, {{v}}, {self.g.const(by_type, f'the kinds of things with a variable `{name}`')}, {self.g.const(name)}, "
                     f"{self.g.const(self.c.loc(node, scope))})")
             fast = [(typ, kind) for typ, (kind, enc, _) in by_type.items() if enc is None]
             if len(fast) != 1:
@@ -232,7 +232,7 @@ class Statements:
         lines = [f"{t} = {args}"] + spend if args_first else spend + [f"{t} = {args}"]
         if name is not None:
             lines.append(f"ctx.events.append(({self.g.const(name)}, {t}))")
-        return [mark] + lines + [f"{self.g.const(dispatch)}(ctx, {t})"]
+        return [mark] + lines + [f"{self.g.const(dispatch, f'runs {what}')}(ctx, {t})"]
 
     def s_call(self, node, scope):
         """`emit EVENT(...)` or `do PROCEDURE(...)` that cannot suspend: logged, then dispatched."""
