@@ -97,9 +97,10 @@ class Continuations:
             holder.append(self.seq(node.body, scope, loop))
 
             floc = self.c.loc(node, scope)
+            iterable_at = self.c.iterable_at
 
             def start(ctx):
-                items = list(self.c.iterable_at(collf(ctx), floc))
+                items = list(iterable_at(collf(ctx), floc))
                 b = ctx.budget - len(items) - 1  # rt.spend, its text written only when it fails
                 ctx.budget = b
                 if b < 0:
@@ -183,9 +184,10 @@ class Continuations:
         if node.prompt is not None:
             self.c.output.prompts[kid] = prompt  # rendered again for each viewer from the saved locals (views.prompt_for)
         where = self.c.loc(node, scope)
+        iterable_at = self.c.iterable_at
 
         def run(ctx):
-            opts = list(self.c.iterable_at(optf(ctx), where))
+            opts = list(iterable_at(optf(ctx), where))
             if not opts or (len(opts) == 1 and not optional):
                 ctx.locals[slot] = opts[0] if opts else None
                 return rest(ctx)
