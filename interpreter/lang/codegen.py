@@ -129,7 +129,8 @@ class ExprCodegen:
             lines, size = then(self, text) if then is not None else ([f"v = {text}"], scope.size)
             if caller is not None:
                 self._caller(lines, size, *caller)
-            return self._build(text if then is None else lines)
+            role = "an expression" if caller is None else f"the content function `{caller[0]}`"
+            return self._build(text if then is None else lines, role if then is None else role + ", its modifiers applied")
         finally:  # the closure compiler may call back here in the middle of a text
             self.restore(saved)
 
@@ -195,15 +196,16 @@ class ExprCodegen:
             body += ["if memo is not None:", "    memo[key] = v"]
         self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
 
-    def _build(self, text):
+    def _build(self, text, role: str):
         """`_expr(ctx)` returning the text's value (or, for lines, their `v`) in the frame ctx.locals."""
         lines = text if isinstance(text, list) else [text]
         body = ["L = ctx.locals"] if any("L[" in t or "(ctx, L)" in t for t in lines) else []
         self.define("_expr", "ctx", body + (text + ["return v"] if isinstance(text, list) else [f"return {text}"]))
-        return self._module("_expr")
+        return self._module("_expr", role)
 
-    def _module(self, entry: str):
-        """Compile the functions written so far as one module; its function `entry`."""
+    def _module(self, entry: str, role: str):
+        """Compile the functions written so far as one module; its function `entry`. `role`: what
+        it is (an expression, statements...), for --source."""
         helpers = _used(self.helpers, entry) if self.spliced else self.helpers
         source = "\n".join(helpers) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
@@ -225,7 +227,7 @@ class ExprCodegen:
         f._interpret_source = source
         if "_call" in glob:
             f._interpret_call = glob["_call"]
-        self.c.output.generated.append(Generated(self.where, self.last_line, source, self.env, self.notes))
+        self.c.output.generated.append(Generated(self.where, self.last_line, source, self.env, self.notes, role))
         return f
 
     def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:

@@ -29,6 +29,7 @@ from .parser import ParseFailure, parse
 
 from .continuations import Continuations
 from .output import CompileOutput
+from .symbols import SymbolTable
 from .templates import Templates
 
 
@@ -60,7 +61,7 @@ class Compiler:
     wait, as Python source), `continuations` (statements that may wait for a choice) and
     `templates` (texts with {expressions})."""
 
-    def __init__(self, symbols):
+    def __init__(self, symbols: SymbolTable):
         self.symbols = symbols
         self.output = CompileOutput()
         self.codegen = ExprCodegen(self)

@@ -24,6 +24,7 @@ class Generated(NamedTuple):
     source: str
     env: dict  # its globals: the values the text names (not the helpers every module has)
     notes: dict  # a global's name -> what it is, when the generator said (codegen.const's `note`)
+    role: str  # what the module is: an expression, a content function, statements...
 
 
 def span(node, scope, where: Location | None) -> int:

@@ -58,7 +58,8 @@ class Statements:
             lines += ["except _Stop:", f"    return {self.g.const(stop, 'what a `stop` runs: the end of the body')}(ctx)" if stop is not None else "    return None"]
             lines.append(f"return {self.g.const(then, 'what follows these statements (a continuation)')}[0](ctx)" if then is not None else "return None")
             self.g.define("_run", "ctx", lines)
-            return self.g._module("_run")
+            return self.g._module("_run", "statements, then what follows them (a continuation)" if then is not None
+                                  else "statements run directly (nothing follows them)")
         finally:
             self.g.restore(saved)
 

@@ -111,7 +111,7 @@ def print_source(game, generated, where: str) -> None:
     found = sources.at(generated, where)
     for g in found:
         lines = f"line {g.where.line}" if g.last_line == g.where.line else f"lines {g.where.line}-{g.last_line}"
-        _out(f"\n# {g.where} (content {lines})\n{g.source.rstrip()}")
+        _out(f"\n# {g.where} (content {lines}): {g.role}\n{g.source.rstrip()}")
         _legend(sources.legend(g.source, g.env, g.notes))
     texts = {g.source: g.where for g in found}
     m = game.m
