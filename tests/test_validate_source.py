@@ -54,3 +54,12 @@ def test_dark_agents_attack_at_a_line_inside_its_body(capsys):
     assert "runs `succeed`" in out and "the built-in roll (runtime/library.py)" in out
     assert "compiled texts spanning 'attack.yaml:38'" in out
     _legend_covers(out)
+
+
+def test_statements_that_may_wait_are_named_as_closures(capsys):
+    out = _validate(capsys, "dark-agent", "setup.yaml:81")  # a `choose` inside `for` inside `repeat`
+    assert ("# dark-agent/setup.yaml:81:9 (content line 81): `choose`: asks a player, and the rest of its body "
+            "waits; closures of lang/continuations.py, no generated code") in out
+    assert "# dark-agent/setup.yaml:79:5 (content lines 79-84): `repeat` whose body may wait" in out
+    assert "# dark-agent/setup.yaml:80:7 (content lines 80-83): `for` whose body may wait" in out
+    assert "2 compiled texts spanning 'setup.yaml:81'" in out  # its options and `by`

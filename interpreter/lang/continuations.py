@@ -14,10 +14,20 @@ from ..limits import spend_failed
 from ..core.model import Seat, label_of
 from . import ast as A
 from .analysis import suspends
+from .sources import Closure, span
 from ..runtime.helpers import repeat_budget
 from ..runtime.ops import _num
 from .scope import CompileError, stamped
 
+
+
+_WAITS = {  # what --source says of a statement compiled here (sources.Closure)
+    A.Choose: "`choose`: asks a player, and the rest of its body waits",
+    A.If: "`if` whose blocks may wait for a choice", A.For: "`for` whose body may wait for a choice",
+    A.Repeat: "`repeat` whose body may wait for a choice",
+    A.Do: "`do` of a procedure that may wait for a choice", A.Emit: "`emit` of an event whose handlers may wait",
+    A.Super: "`super` of a procedure that may wait for a choice",
+}
 
 
 class Continuations:
@@ -66,6 +76,8 @@ class Continuations:
         """A statement that may suspend, followed by `rest`."""
         t = type(node)
         m = self.symbols
+        where = self.c.loc(node, scope)
+        self.c.output.closures.append(Closure(where, span(node, scope, where), _WAITS.get(t, t.__name__)))
         if t is A.Choose:
             return self.choose(node, scope, rest)
         if t is A.If:

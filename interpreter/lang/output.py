@@ -14,6 +14,8 @@ class CompileOutput:
       order);
     - `prompts`: continuation id of a `choose` -> its prompt's template (written again for each
       viewer);
+    - `closures`: the statements that may wait for a choice (sources.Closure), compiled to
+      closures rather than generated code, for `--source`;
     - `generated`: every generated module (sources.Generated: where its text starts, its last line,
       its source and globals), for `--source`."""
 
@@ -21,6 +23,7 @@ class CompileOutput:
     conts: list = field(default_factory=list)
     prompts: dict = field(default_factory=dict)
     generated: list = field(default_factory=list)
+    closures: list = field(default_factory=list)
 
     def register(self, fn) -> int:
         """The id of a new continuation `fn`."""

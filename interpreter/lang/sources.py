@@ -27,6 +27,14 @@ class Generated(NamedTuple):
     role: str  # what the module is: an expression, a content function, statements...
 
 
+class Closure(NamedTuple):
+    """A statement that may wait for a choice: compiled to closures (continuations.py), not to
+    generated code."""
+    where: Location
+    last_line: int
+    what: str
+
+
 def span(node, scope, where: Location | None) -> int:
     """The last content line of `node` (a typed node) of the text compiled in `scope`."""
     src = scope.src
@@ -52,8 +60,8 @@ def parse_where(where: str) -> tuple[str, int | None]:
 
 
 def at(generated, where: str) -> list:
-    """The modules written from a text of the file `FILE` (a path or its end) that spans `LINE`
-    (every module of the file when no line is given)."""
+    """The modules (or Closures) written from a text of the file `FILE` (a path or its end) that
+    spans `LINE` (every one of the file when no line is given)."""
     file, line = parse_where(where)
     out = []
     for g in generated:

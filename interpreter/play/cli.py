@@ -113,6 +113,9 @@ def print_source(game, generated, where: str) -> None:
         lines = f"line {g.where.line}" if g.last_line == g.where.line else f"lines {g.where.line}-{g.last_line}"
         _out(f"\n# {g.where} (content {lines}): {g.role}\n{g.source.rstrip()}")
         _legend(sources.legend(g.source, g.env, g.notes))
+    for c in sources.at(game.m.compiler.output.closures, where):
+        lines = f"line {c.where.line}" if c.last_line == c.where.line else f"lines {c.where.line}-{c.last_line}"
+        _out(f"\n# {c.where} (content {lines}): {c.what}; closures of lang/continuations.py, no generated code")
     texts = {g.source: g.where for g in found}
     m = game.m
     listers = [(f"step `{step}`", step_lister(game, step)) for step in m.actions_by_step] + \
