@@ -38,16 +38,15 @@ PASSING_CALLS = frozenset((
     "seats_from", "range", "abs", "distance", "score_of", "is_winner", "within", "path", "walk", "walk_path"))
 
 
-@dataclass(frozen=True)
 class Loop:
     """A node that binds a variable to each item of a collection: (variable, collection, the parts
     evaluated with it bound)."""
-    var: str
-    coll: object
-    parts: tuple
+    __slots__ = ("var", "coll", "parts")
+
+    def __init__(self, var: str, coll, parts: tuple):
+        self.var, self.coll, self.parts = var, coll, parts
 
 
-@dataclass(frozen=True)
 class Decl:
     """What one kind of node is.
     - `records`: (which of names/calls/does/emits, the field holding the name) or None;
@@ -56,16 +55,12 @@ class Decl:
     - `reveals`: node -> the sub-expressions it reads a card's identity through;
     - `suspends`: "never", "choose", "do", "emit", "super" (asks the definition), or "blocks" (when
       a statement of its blocks does)."""
-    records: Optional[tuple] = None
-    reads_state: bool = False
-    plain: bool = False
-    loop: Optional[Callable] = None
-    reveals: Optional[Callable] = None
-    suspends: str = "never"
+    __slots__ = ("records", "reads_state", "plain", "loop", "reveals", "suspends")
 
-
-def _none(node) -> tuple:
-    return ()
+    def __init__(self, *, records: Optional[tuple] = None, reads_state: bool = False, plain: bool = False,
+                 loop: Optional[Callable] = None, reveals: Optional[Callable] = None, suspends: str = "never"):
+        self.records, self.reads_state, self.plain = records, reads_state, plain
+        self.loop, self.reveals, self.suspends = loop, reveals, suspends
 
 
 def _all(node) -> tuple:

@@ -12,6 +12,7 @@ What it reads of the definition is a SymbolTable (symbols.py); what it produces 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from lark import Token
 
@@ -29,8 +30,10 @@ from .parser import ParseFailure, parse
 
 from .continuations import Continuations
 from .output import CompileOutput
-from .symbols import SymbolTable
 from .templates import Templates
+
+if TYPE_CHECKING:  # a Protocol, for the reader and type checkers: nothing to import at run time
+    from .symbols import SymbolTable
 
 
 def locate(node, src: SourceText | None, kind: str) -> Location:

@@ -3,10 +3,7 @@ the definition (which keeps the same names readable on the match: `uses_chance`,
 `prompts`, `generated`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-
-@dataclass
 class CompileOutput:
     """- `uses_chance`: some rule rolls, draws at random or shuffles;
     - `conts`: the continuations of statements that may wait for a choice, by id (saved in a
@@ -19,11 +16,12 @@ class CompileOutput:
     - `generated`: every generated module (sources.Generated: where its text starts, its last line,
       its source and globals), for `--source`."""
 
-    uses_chance: bool = False
-    conts: list = field(default_factory=list)
-    prompts: dict = field(default_factory=dict)
-    generated: list = field(default_factory=list)
-    closures: list = field(default_factory=list)
+    def __init__(self):
+        self.uses_chance = False
+        self.conts: list = []
+        self.prompts: dict = {}
+        self.generated: list = []
+        self.closures: list = []
 
     def register(self, fn) -> int:
         """The id of a new continuation `fn`."""
