@@ -43,7 +43,7 @@ from ..runtime.ops import _NUMBER, _arith
 from .known import _PLAIN, Known, _IntKind
 from .loops import Loops
 from .repeated import _LITERALS, Repeated
-from .sources import Generated, span
+from .sources import Generated, end_of
 from .shortcuts import Shortcuts, _merge_spends, _used
 from .scope import _MISS, CompileError
 from ..errors import did_you_mean
@@ -114,7 +114,7 @@ class ExprCodegen:
     }
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
-              "avail", "hoist", "shares", "last_line", "notes")
+              "avail", "hoist", "shares", "src", "end", "notes")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -169,7 +169,7 @@ class ExprCodegen:
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
         self.notes: dict = {}  # a global's name -> what it is (const's `note`), for --source
-        self.last_line = span(last if last is not None else node, scope, self.where)
+        self.src, self.end = scope.src, end_of(last if last is not None else node)  # --source finds it by line
         self.avail, self.hoist = None, None  # reads shared (repeated.py)
         self.shares = None  # the module's shared reads (repeated.py), once there is one
 
@@ -227,7 +227,7 @@ class ExprCodegen:
         f._interpret_source = source
         if "_call" in glob:
             f._interpret_call = glob["_call"]
-        self.c.output.generated.append(Generated(self.where, self.last_line, source, self.env, self.notes, role))
+        self.c.output.generated.append(Generated(self.where, self.src, self.end, source, self.env, self.notes, role))
         return f
 
     def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:

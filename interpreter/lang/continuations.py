@@ -14,7 +14,7 @@ from ..limits import spend_failed
 from ..core.model import Seat, label_of
 from . import ast as A
 from .analysis import suspends
-from .sources import Closure, span
+from .sources import Closure, end_of
 from ..runtime.helpers import repeat_budget
 from ..runtime.ops import _num
 from .scope import CompileError, stamped
@@ -77,7 +77,7 @@ class Continuations:
         t = type(node)
         m = self.symbols
         where = self.c.loc(node, scope)
-        self.c.output.closures.append(Closure(where, span(node, scope, where), _WAITS.get(t, t.__name__)))
+        self.c.output.closures.append(Closure(where, scope.src, end_of(node), _WAITS.get(t, t.__name__)))
         if t is A.Choose:
             return self.choose(node, scope, rest)
         if t is A.If:

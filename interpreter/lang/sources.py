@@ -20,28 +20,43 @@ _GLOBAL = re.compile(r"\b_(?:k|c)\d+\b|\b_[A-Z][A-Z_]*\b")  # the names generate
 
 class Generated(NamedTuple):
     where: Location | None  # where the compiled text starts
-    last_line: int  # the last content line it was written from
+    src: object  # the SourceText it was written from (None: no text)
+    end: int | None  # the offset in it after the last character written from
     source: str
     env: dict  # its globals: the values the text names (not the helpers every module has)
     notes: dict  # a global's name -> what it is, when the generator said (codegen.const's `note`)
     role: str  # what the module is: an expression, a content function, statements...
+
+    @property
+    def last_line(self) -> int:
+        """The last content line it was written from (found only when asked: --source)."""
+        return last_line(self.src, self.end, self.where)
 
 
 class Closure(NamedTuple):
     """A statement that may wait for a choice: compiled to closures (continuations.py), not to
     generated code."""
     where: Location
-    last_line: int
+    src: object
+    end: int | None
     what: str
 
+    @property
+    def last_line(self) -> int:
+        return last_line(self.src, self.end, self.where)
 
-def span(node, scope, where: Location | None) -> int:
-    """The last content line of `node` (a typed node) of the text compiled in `scope`."""
-    src = scope.src
+
+def end_of(node) -> int | None:
+    """The offset after the last character of `node` (a typed node) in its text, when known."""
     at = getattr(node, "at", None)
-    if where is None or src is None or at is None or len(at) < 4 or at[3] is None:
+    return at[3] if at is not None and len(at) > 3 else None
+
+
+def last_line(src, end: int | None, where: Location | None) -> int:
+    """The content line of the offset `end` - 1 of the text `src`, which starts at `where`."""
+    if where is None or src is None or end is None:
         return where.line if where is not None else 0
-    end = max(at[3] - 1, at[2] or 0)  # the offset of its last character
+    end = max(end - 1, 0)  # the offset of its last character
     before = src.text[:end]
     line = before.count("\n") + 1
     column = end - (before.rfind("\n") + 1) + 1
