@@ -50,7 +50,7 @@ def _source_and_outcomes(g, states, text, names=(), args=()):
 def _unshared(monkeypatch):
     """The generator with no read shared (each read written where it is)."""
     monkeypatch.setattr(repeated.Repeated, "shared", lambda self, o, name, text, getters=False: text)
-    monkeypatch.setattr(repeated.Repeated, "arg_read", lambda self, node, scope, loops: self.x(node, scope))
+    monkeypatch.setattr(repeated.Repeated, "arg_read", lambda self, node, scope, loops: self.g.x(node, scope))
 
 
 def test_a_read_repeated_in_one_expression_is_computed_once(dark_agent, monkeypatch):

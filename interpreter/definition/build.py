@@ -18,6 +18,11 @@ from .world import World
 
 
 class Match(World, Symbols, Linker, CompiledRules):
+    @property
+    def uses_chance(self) -> bool:
+        """Some rule rolls, shuffles or draws at random (set by the compiler)."""
+        return self.compiler.output.uses_chance
+
     @collector_paused
     def __init__(self, ruleset, players: int, options: dict | None = None, observer=None):
         self.rs = ruleset
@@ -31,11 +36,9 @@ class Match(World, Symbols, Linker, CompiledRules):
         self.cells, self.zones, self.cards, self.rows, self.columns = [], [], [], [], []
         self.function_defs, self.all_tags, self.card_props, self.zone_attrs = {}, frozenset(), set(), set()
         self.on_entered = None  # the `on entered` triggers, if the content has any
-        self.uses_chance = False  # set by the compiler: some rule rolls, shuffles or draws at random
-        self.conts: list = []
-        self.prompts: dict = {}  # continuation id of a `choose` -> its prompt's template (views.prompt_for)
-        self.generated: list = []  # (position, Python source) of every compiled expression (--source)
         self.compiler = Compiler(self)
+        out = self.compiler.output  # what the compiler produces (lang/output.py), read here by its names
+        self.conts, self.prompts, self.generated = out.conts, out.prompts, out.generated
         if type(players) is not int or not 1 <= players <= self.limits.players:
             raise ContentError(Problem(Location("--players"), lim.over("players", players, self.limits)
                                        if type(players) is int and players > 0 else

@@ -1,27 +1,127 @@
-"""One pass over a typed tree: what the compiler and the match need to know about a text.
+"""The static facts of the rules language, declared once per kind of node (`NODES`).
 
-`facts(node)` walks a tree once and keeps the answer with the node (trees are shared by every
-match that parses the same text, so each text is analysed once per process):
-- the names it reads, the functions it calls, the procedures it runs and the events it emits;
-- whether it asks a player (`choose`);
-- whether it loops (`where`, `[... for ...]`, an aggregate) or reads the state (attributes,
-  indexes, calls, tag tests): a text that does neither, and reads only constants, has a value
-  known at load time;
-- whether it only reads (names, attributes, literals): an argument that can be read twice;
-- its size in nodes (small functions are compiled in place).
+Every kind of node of ast.py has one `Decl` here, and every pass that asks what a node is asks it:
+- `facts(node)`: the names a tree reads, the functions it calls, the procedures it runs and the
+  events it emits; whether it asks a player (`choose`), loops (`where`, `[... for ...]`, an
+  aggregate), reads the state (attributes, indexes, calls, tag tests) or only reads (names,
+  attributes, literals: an argument that can be read twice); its size in nodes (small functions
+  are compiled in place). A text that neither loops nor reads the state, and reads only
+  constants, has a value known at load time. The answer is kept with the node (`Node._facts`):
+  trees are shared by every match that parses the same text (parser.py), so each text is
+  analysed once per process, and the answer goes when the tree does.
+- `suspends(node, ...)`: whether a statement may wait for a player's choice (continuations.py);
+- `reveals(node)`: the sub-expressions through which a node reads a card's identity, and for a
+  loop the variable it binds, its collection and the parts that read it (templates.reads_of: a
+  label never names a card its viewer cannot identify).
+Whether a content function is pure (draws nothing at random) depends on the functions it calls:
+the definition settles it from `facts(...).calls`.
 
-What depends on other texts (does a procedure wait for a choice through what it calls? is a
-function pure through the functions it calls?) is settled by Match from these facts.
+A node of a kind not declared here is an error of the interpreter, at once, in every pass: a new
+construct cannot be forgotten by one of them (test_lang_analysis.py).
+
+The kind and the value of an expression known at load time depend on the names in scope and on
+the match's constants: known.py computes them while code is generated.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, Optional
 
 from . import ast as A
 
-_LOOPS = (A.Where, A.ListFor, A.Aggregate)
-_READS_STATE = (A.Attr, A.Call, A.Aggregate, A.Index, A.ListFor, A.Where, A.IsTag)
-_PLAIN = (A.Name, A.Attr, A.Num, A.Str, A.Const, A.Neg)
+# what a label may read of a card the viewer cannot identify: where it lies, as the table sees it
+PLACE_ATTRS = frozenset(("zone", "cell"))
+# functions that only carry cards along, count them or read places: their arguments are not read
+PASSING_CALLS = frozenset((
+    "first", "last", "length", "take", "drop", "reversed", "flatten", "cards_in", "contents", "cell",
+    "column_cells", "row_cells", "neighbors", "tagged_cells", "zone_named", "seat", "seat_after",
+    "seats_from", "range", "abs", "distance", "score_of", "is_winner", "within", "path", "walk", "walk_path"))
+
+
+class Loop:
+    """A node that binds a variable to each item of a collection: (variable, collection, the parts
+    evaluated with it bound)."""
+    __slots__ = ("var", "coll", "parts")
+
+    def __init__(self, var: str, coll, parts: tuple):
+        self.var, self.coll, self.parts = var, coll, parts
+
+
+class Decl:
+    """What one kind of node is.
+    - `records`: (which of names/calls/does/emits, the field holding the name) or None;
+    - `reads_state`, `plain`: see the module;
+    - `loop`: node -> its Loop, for a node that binds a variable over a collection;
+    - `reveals`: node -> the sub-expressions it reads a card's identity through;
+    - `suspends`: "never", "choose", "do", "emit", "super" (asks the definition), or "blocks" (when
+      a statement of its blocks does)."""
+    __slots__ = ("records", "reads_state", "plain", "loop", "reveals", "suspends")
+
+    def __init__(self, *, records: Optional[tuple] = None, reads_state: bool = False, plain: bool = False,
+                 loop: Optional[Callable] = None, reveals: Optional[Callable] = None, suspends: str = "never"):
+        self.records, self.reads_state, self.plain = records, reads_state, plain
+        self.loop, self.reveals, self.suspends = loop, reveals, suspends
+
+
+def _all(node) -> tuple:
+    return tuple(node.children())
+
+
+def _attr_reveals(node) -> tuple:
+    return () if str(node.name) in PLACE_ATTRS else (node.obj,)
+
+
+def _call_reveals(node) -> tuple:
+    return () if str(node.fn) in PASSING_CALLS else tuple(node.args)
+
+
+def _generator(node) -> Loop:
+    return Loop(str(node.var), node.coll, (node.value, node.cond))
+
+
+_LEAF = Decl(plain=True)
+_OPERATOR = Decl()
+_STATEMENT = Decl()
+
+NODES: dict = {
+    # expressions
+    A.Num: _LEAF, A.Str: _LEAF, A.Const: _LEAF,
+    A.Name: Decl(records=("names", "name"), plain=True),
+    A.ListOf: _OPERATOR,
+    A.Attr: Decl(reads_state=True, plain=True, reveals=_attr_reveals),
+    A.Index: Decl(reads_state=True),
+    A.Neg: Decl(plain=True),
+    A.BinOp: _OPERATOR, A.Not: _OPERATOR, A.And: _OPERATOR, A.Or: _OPERATOR, A.Ternary: _OPERATOR,
+    A.Compare: Decl(reveals=_all),
+    A.In: Decl(reveals=_all),
+    A.IsTag: Decl(reads_state=True, reveals=lambda node: (node.obj,)),
+    A.Where: Decl(reads_state=True, loop=lambda node: Loop("it", node.coll, (node.cond,))),
+    A.ListFor: Decl(reads_state=True, loop=_generator),
+    A.Aggregate: Decl(reads_state=True, loop=_generator),
+    A.ExtremeBy: Decl(reads_state=True, loop=lambda node: Loop("it", node.coll, (node.key,))),
+    A.Call: Decl(records=("calls", "fn"), reads_state=True, reveals=_call_reveals),
+    # statements
+    A.Let: _STATEMENT, A.Assign: _STATEMENT, A.Move: _STATEMENT, A.Swap: _STATEMENT, A.Cycle: _STATEMENT,
+    A.Shuffle: _STATEMENT, A.Draw: _STATEMENT, A.Finish: _STATEMENT, A.StopStmt: _STATEMENT,
+    A.Fail: _STATEMENT, A.Log: _STATEMENT, A.Pass: _STATEMENT,
+    A.If: Decl(suspends="blocks"), A.For: Decl(suspends="blocks"),
+    A.Repeat: Decl(suspends="blocks"),
+    A.Choose: Decl(suspends="choose"),
+    A.Do: Decl(records=("does", "name"), suspends="do"),
+    A.Emit: Decl(records=("emits", "name"), suspends="emit"),
+    A.Super: Decl(suspends="super"),
+    # whole texts
+    A.Trigger: _STATEMENT, A.Effect: _STATEMENT,
+}
+
+
+def decl(node) -> Decl:
+    """The declaration of a node's kind; an undeclared kind is an error of the interpreter."""
+    try:
+        return NODES[type(node)]
+    except KeyError:
+        raise TypeError(f"internal: the node kind {type(node).__name__} is not declared in lang/analysis.py "
+                        "NODES (what it reads, whether it loops, may wait or reveal a card)") from None
 
 
 @dataclass(frozen=True)
@@ -41,39 +141,30 @@ class Facts:
         return not self.reads_state and all(n in constants for n in self.names)
 
 
-_FACTS: dict = {}
-
-
 def facts(node) -> Facts:
     """The facts of a tree (a node, or a list of statements)."""
     if isinstance(node, list):
         return _merge([facts(s) for s in node])
-    known = _FACTS.get(node)
-    if known is not None:
-        return known
-    names, calls, does, emits = set(), set(), set(), set()
+    try:
+        return node._facts
+    except AttributeError:
+        pass
+    found = {"names": set(), "calls": set(), "does": set(), "emits": set()}
     chooses = loops = reads = False
     plain = True
     size = 0
     for n in node.walk():
         size += 1
-        t = type(n)
-        if t is A.Name:
-            names.add(str(n.name))
-        elif t is A.Call:
-            calls.add(str(n.fn))
-        elif t is A.Do:
-            does.add(str(n.name))
-        elif t is A.Emit:
-            emits.add(str(n.name))
-        elif t is A.Choose:
-            chooses = True
-        loops = loops or isinstance(n, _LOOPS)
-        reads = reads or isinstance(n, _READS_STATE)
-        plain = plain and isinstance(n, _PLAIN)
-    out = Facts(frozenset(names), frozenset(calls), frozenset(does), frozenset(emits), chooses, loops, reads,
-                plain, size)
-    _FACTS[node] = out
+        d = decl(n)
+        if d.records is not None:
+            found[d.records[0]].add(str(getattr(n, d.records[1])))
+        chooses = chooses or d.suspends == "choose"
+        loops = loops or d.loop is not None
+        reads = reads or d.reads_state
+        plain = plain and d.plain
+    out = Facts(frozenset(found["names"]), frozenset(found["calls"]), frozenset(found["does"]),
+                frozenset(found["emits"]), chooses, loops, reads, plain, size)
+    node._facts = out
     return out
 
 
@@ -84,3 +175,34 @@ def _merge(items) -> Facts:
                  frozenset().union(*(f.does for f in items)), frozenset().union(*(f.emits for f in items)),
                  any(f.chooses for f in items), any(f.loops for f in items), any(f.reads_state for f in items),
                  all(f.plain for f in items), sum(f.size for f in items))
+
+
+def suspends(node, *, replacing, procedure_suspends, event_suspends) -> bool:
+    """Whether a statement may wait for a choice: a `choose`, or a call of a procedure or an
+    event whose handlers may (asked of the definition), however deep in its blocks. `replacing`:
+    (procedure, index) of the `instead of` rule it is in (what `super` runs), or None."""
+    how = decl(node).suspends
+    if how == "never":
+        return False
+    if how == "choose":
+        return True
+    if how == "do":
+        return procedure_suspends(str(node.name))
+    if how == "emit":
+        return event_suspends(str(node.name))
+    if how == "super":
+        return replacing is not None and procedure_suspends(replacing[0])
+    return any(suspends(c, replacing=replacing, procedure_suspends=procedure_suspends, event_suspends=event_suspends)
+               for c in node.children() if isinstance(c, A.Stmt))
+
+
+def reveals(node) -> tuple:
+    """The sub-expressions through which `node` itself reads a card's identity."""
+    d = decl(node)
+    return d.reveals(node) if d.reveals is not None else ()
+
+
+def loop_of(node) -> Loop | None:
+    """The variable `node` binds over a collection, its collection and the parts reading it."""
+    d = decl(node)
+    return d.loop(node) if d.loop is not None else None

@@ -19,7 +19,7 @@ Pos = Optional[tuple]  # (line, column, start offset, end offset) in the parsed 
 
 
 class Node:
-    __slots__ = ()
+    __slots__ = ("_facts",)  # what analysis.py found of the tree below it, kept with it (not pickled)
 
     def children(self):
         """The sub-nodes, in source order (tokens and None left out)."""
@@ -193,6 +193,16 @@ class Aggregate(Expr):
     var: Token
     coll: Expr
     cond: Optional[Expr]
+    at: Pos
+
+
+@node
+class ExtremeBy(Expr):
+    """`max_by(ITEMS, KEY)` / `min_by(...)`: the first item whose KEY (`it` is each item) is the
+    largest (smallest) number; items whose KEY is none are skipped; none when no item is left."""
+    fn: Token  # max_by or min_by
+    coll: Expr
+    key: Expr
     at: Pos
 
 
@@ -446,6 +456,9 @@ class _Build(Transformer):
 
     def aggregate(self, meta, c):
         return Aggregate(c[0], c[1], c[2], c[3], c[4], _at(meta))
+
+    def extreme_by(self, meta, c):
+        return ExtremeBy(c[0], c[1], c[2], _at(meta))
 
     def call(self, meta, c):
         return Call(c[0], _args(c[1]), _at(meta))

@@ -21,33 +21,34 @@ taking `(ctx, L)`. A call of a built-in stands on a line of its own: when someth
 it, the line (`_SITES`) gives the call's position in the content; guard.py also reads `_WHERE`, the
 position of the whole expression, for an error nobody foresaw.
 
-The source of each compiled text is cached by its text, so the same rule in another match (another
+The code object of each generated text is cached by its text (a bounded cache, and the disk cache), so the same rule in another match (another
 player count, a variant) is compiled to bytecode once per process. `source_of(f)` gives the
-generated source of an expression, for `--debug`.
+generated source of an expression, for `interpret validate --source`.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import marshal
 import re
 
 from . import ast as A
-from .analysis import facts
 
 from ..ruleset import cache as diskcache
 from ..runtime import context as rt
-from ..runtime.helpers import _HELPERS, _size_of
+from ..runtime.helpers import _HELPERS
+from .calls import Calls
 from .statements import Statements
-from ..runtime.ops import _AGGREGATES, _NUMBER, _arith
-from .known import _PLAIN, Known, _IntKind, _Text
+from ..runtime.ops import _NUMBER, _arith
+from .known import _PLAIN, Known, _IntKind
 from .loops import Loops
-from .repeated import Repeated
+from .repeated import _LITERALS, Repeated
+from .sources import Generated, end_of
 from .shortcuts import Shortcuts, _merge_spends, _used
-from .scope import _MISS, CompileError, Scope, stamped
+from .scope import _MISS, CompileError
 from ..errors import did_you_mean
 from ..core.model import label_of
 
-_CODE_CACHE: dict[str, object] = {}
 _TABLE = re.compile(r"ctx\.st\[(_k\d+)\]\[_k\d+\]")  # a read of a table of variables (of cards...)
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
@@ -67,22 +68,53 @@ def _compiled(source: str):
     return code
 
 
+@functools.lru_cache(maxsize=8192)
+def _code_of(source: str):
+    """The code object of a generated module, for the same text in another match (another player
+    count, a variant) of this process: a bounded cache in front of the disk cache."""
+    return _compiled(source)
+
+
 def source_of(f) -> str | None:
     """The generated Python source of a compiled expression (None for a closure)."""
     return getattr(f, "_interpret_source", None)
 
 
-class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
-    """Writes the Python source of expressions and statements for one `Compiler` (one match)."""
+class ExprCodegen:
+    """Writes the Python source of expressions and statements for one `Compiler` (one match).
+
+    Its parts are objects it holds, each given the generator: `known` (kinds and values known at
+    load time), `sharing` (reads computed once, repeated.py), `loops`, `shortcuts` and `writer`
+    (statements). The module being written (its globals, helpers, temporaries, shared reads) is
+    the generator's state, saved and restored around a nested module (`_STATE`)."""
 
     def __init__(self, compiler):
         self.c = compiler
-        self.m = compiler.m
+        self.symbols = compiler.symbols
+        for k in self._STATE:
+            setattr(self, k, None)
+        self.known = Known(self)
+        self.sharing = Repeated(self)
+        self.loops = Loops(self)
+        self.shortcuts = Shortcuts(self)
+        self.writer = Statements(self)
+        self.calls = Calls(self)
+        self.writers = {}  # node type -> the method writing it (each part declares those it writes: WRITES)
+        for part in (self, self.loops, self.calls):
+            self.writers.update((t, getattr(part, name)) for t, name in part.WRITES.items())
+        self.statements = self.writer.statements
+        self.mark = self.writer.mark  # a statement's mark line (definition/powers.py marks a modifier's text)
 
     # ---- one expression -> one function ----------------------------------------------------
 
+    WRITES = {  # node type -> the method writing it
+        A.Num: "g_number", A.Str: "g_string", A.Const: "g_const", A.Name: "g_name", A.ListOf: "g_list_",
+        A.Attr: "g_attr", A.Index: "g_index", A.Neg: "g_neg", A.BinOp: "g_binop", A.Compare: "g_compare",
+        A.In: "g_in", A.IsTag: "g_is_tag", A.Not: "g_not", A.And: "g_and", A.Or: "g_or", A.Ternary: "g_ternary",
+    }
+
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
-              "avail", "hoist", "shares")
+              "avail", "hoist", "shares", "src", "end", "notes")
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -90,34 +122,43 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         ``call(ctx, position of the call, *arguments)``, which generated code calls directly.
         `then(self, text)` -> (lines, frame size): lines giving the value `v` from the text's
         (a modified function's modifiers, definition/powers.py)."""
-        saved = tuple(self.__dict__.get(k) for k in self._STATE)
+        saved = self.saved()
         self._reset(node, scope)
         try:
             text = self.x(node, scope)
             lines, size = then(self, text) if then is not None else ([f"v = {text}"], scope.size)
             if caller is not None:
                 self._caller(lines, size, *caller)
-            return self._build(text if then is None else lines)
+            role = "an expression" if caller is None else f"the content function `{caller[0]}`"
+            return self._build(text if then is None else lines, role if then is None else role + ", its modifiers applied")
         finally:  # the closure compiler may call back here in the middle of a text
-            for k, v in zip(self._STATE, saved):
-                setattr(self, k, v)
+            self.restore(saved)
+
+    def saved(self) -> tuple:
+        """The state of the module being written (a nested module is written in the middle of one)."""
+        return tuple(getattr(self, k) for k in self._STATE)
+
+    def restore(self, saved: tuple) -> None:
+        for k, v in zip(self._STATE, saved):
+            setattr(self, k, v)
 
     def domain_kind(self, tree, scope):
         """The kind (see Known.kind_of) of every value of a parameter's domain, when known at load
         time: a requirement reading the parameter, once it is bound from its domain, then reads it
         without type tests (rules.py, `scope.kinds`)."""
-        saved = self.__dict__.get("slot_kinds")
+        saved = self.slot_kinds
         self.slot_kinds = {}
         try:
-            k = self.elem_kind(tree, scope)
+            k = self.known.elem_kind(tree, scope)
         except CompileError:
             k = None
         finally:
             self.slot_kinds = saved
         return k if k in ("card", "cell", "zv", "cv", "pv", "int") else None
 
-    def _reset(self, node, scope) -> None:
-        """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text)."""
+    def _reset(self, node, scope, last=None) -> None:
+        """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text),
+        written from the text from `node` to `last` (`node` by default: --source finds it by line)."""
         self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
@@ -127,6 +168,8 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
         self.names = itertools.count(1)
         self.where = self.c.loc(node, scope) if node is not None else None
+        self.notes: dict = {}  # a global's name -> what it is (const's `note`), for --source
+        self.src, self.end = scope.src, end_of(last if last is not None else node)  # --source finds it by line
         self.avail, self.hoist = None, None  # reads shared (repeated.py)
         self.shares = None  # the module's shared reads (repeated.py), once there is one
 
@@ -153,16 +196,17 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
             body += ["if memo is not None:", "    memo[key] = v"]
         self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
 
-    def _build(self, text):
+    def _build(self, text, role: str):
         """`_expr(ctx)` returning the text's value (or, for lines, their `v`) in the frame ctx.locals."""
         lines = text if isinstance(text, list) else [text]
         body = ["L = ctx.locals"] if any("L[" in t or "(ctx, L)" in t for t in lines) else []
         self.define("_expr", "ctx", body + (text + ["return v"] if isinstance(text, list) else [f"return {text}"]))
-        return self._module("_expr")
+        return self._module("_expr", role)
 
-    def _module(self, entry: str):
-        """Compile the functions written so far as one module; its function `entry`."""
-        helpers = _used(self.helpers, entry) if self.__dict__.get("spliced") else self.helpers
+    def _module(self, entry: str, role: str):
+        """Compile the functions written so far as one module; its function `entry`. `role`: what
+        it is (an expression, statements...), for --source."""
+        helpers = _used(self.helpers, entry) if self.spliced else self.helpers
         source = "\n".join(helpers) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
@@ -170,24 +214,20 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
                 site = self.sites.get(line.strip())
                 if site is not None:
                     sites[lineno] = site
-        code = _CODE_CACHE.get(source)
-        if code is None:
-            code = _CODE_CACHE[source] = _compiled(source)
+        code = _code_of(source)
         glob = dict(_HELPERS)
         glob.update(self.env)
         glob["_SITES"] = sites
         glob["_WHERE"] = self.where  # the expression's position: where an unforeseen error is reported
         if self.stmt_locs:
-            glob["_LINES"] = self.lines_of(source)  # line -> the statement written there
+            glob["_LINES"] = self.writer.lines_of(source)  # line -> the statement written there
         glob["__builtins__"] = {}
         exec(code, glob)  # defines the entry and its helpers; the text holds only generated names
         f = glob[entry]
         f._interpret_source = source
         if "_call" in glob:
             f._interpret_call = glob["_call"]
-        generated = getattr(self.m, "generated", None)
-        if generated is not None:
-            generated.append((self.where, source))
+        self.c.output.generated.append(Generated(self.where, self.src, self.end, source, self.env, self.notes, role))
         return f
 
     def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:
@@ -220,14 +260,17 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
 
     # ---- names --------------------------------------------------------------------------------
 
-    def const(self, value) -> str:
-        """The global name holding `value` (content strings, handlers, positions...)."""
+    def const(self, value, note: str | None = None) -> str:
+        """The global name holding `value` (content strings, handlers, positions...). `note`: what
+        it is, in the legend of `--source` (sources.py describes the others from their value)."""
         key = (type(value), value) if type(value) in (str, int, bool) else id(value)
         name = self.values.get(key)
         if name is None:
             name = f"_k{next(self.names)}"
             self.env[name] = value
             self.values[key] = name
+        if note is not None:
+            self.notes[name] = note
         return name
 
     def tmp(self) -> str:
@@ -238,11 +281,32 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
 
     # ---- dispatch -------------------------------------------------------------------------
 
+    def x(self, node, scope) -> str:
+        """The text of an expression, a region of its own."""
+        if type(node) in _LITERALS:
+            return self.write(node, scope)
+        saved, shares = self.avail, self.shares
+        self.avail = {}
+        first = len(shares.order) if shares is not None else 0
+        try:
+            text = self.write(node, scope)
+        finally:
+            self.avail = saved
+        shares = self.shares
+        if shares is not None and len(shares.order) > first:
+            return self.sharing.unshared(text, shares.order[first:])
+        return text
+
+    def xc(self, node, scope) -> str:
+        """The text of a part evaluated whenever its whole is, after what was written before it:
+        in its whole's region."""
+        return self.write(node, scope)
+
     def write(self, node, scope) -> str:
-        method = _WRITERS.get(type(node))
+        method = self.writers.get(type(node))
         if method is None:
             raise CompileError(f"internal: not an expression: {type(node).__name__}", node)
-        return method(self, node, scope)
+        return method(node, scope)
 
     def g_number(self, node, scope):
         return str(int(node.value))
@@ -260,9 +324,9 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
 
     def g_name(self, node, scope):
         name = str(node.name)
-        m = self.m
+        m = self.symbols
         if name in scope.inlined:
-            return self.arg_text(scope.inlined[name])
+            return self.sharing.arg_text(scope.inlined[name])
         if name in scope.slots:
             return f"L[{int(scope.slots[name])}]"
         if name in scope.bound:
@@ -288,7 +352,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         """Python text reading attribute `name` of `o`, a card, zone or seat (kind cv, zv, pv),
         or None when that kind has no such attribute. Mirrors Match.attr_handlers."""
         from ..runtime import library as bi
-        m = self.m
+        m = self.symbols
         tables = {"cv": (bi._CARD_ATTRS, bi.CARD_ATTR_TEXT), "zv": (bi._ZONE_ATTRS, bi.ZONE_ATTR_TEXT),
                   "pv": (bi._SEAT_ATTRS, bi.SEAT_ATTR_TEXT)}
         handlers, texts = tables[kind]
@@ -309,12 +373,12 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         return None
 
     def g_attr(self, node, scope):
-        c, m = self.c, self.m
+        c, m = self.c, self.symbols
         obj = node.obj
         is_me = (type(obj) is A.Name and str(obj.name) == "me"
                  and "me" not in scope.slots and "me" not in scope.inlined)
         name = str(node.name)
-        kind = self.kind_of(obj, scope)
+        kind = self.known.kind_of(obj, scope)
         o = self.xc(obj, scope)
         get = m.attr_handlers(name)[3]
         if get is None:
@@ -326,16 +390,16 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
                 return f"{o}.attrs[{self.const(name)}]"  # every cell of the grid has both (known.py)
             text = self._attr_text("zv", name, o)
             if text is not None:
-                return self.shared(o, name, text)
+                return self.sharing.shared(o, name, text)
         if kind == "card" and _PLAIN.fullmatch(o):  # a card, never none, read from a local: nothing to test
             text = self._attr_text("cv", name, o)
             if text is not None:
-                return self.shared(o, name, text)
+                return self.sharing.shared(o, name, text)
         if kind in ("zv", "cv", "pv", "cell", "card"):
             t = self.tmp()
             text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
-                return self.shared(o, name, f"({text} if ({t} := {o}) is not None else None)")
+                return self.sharing.shared(o, name, f"({text} if ({t} := {o}) is not None else None)")
         loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
@@ -343,7 +407,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
                 return get(ctx, o)
             except KeyError:
                 raise rt.RuleRuntimeError(f"{label_of(o)} has no `{name}`", loc) from None
-        ks = self.const(slow)
+        ks = self.const(slow, f"`.{name}` of a value of any kind (the slow path)")
         t = self.tmp()
         self.env["_CARDS"] = m.cards
         seat = self._attr_text("pv", name, t)
@@ -352,12 +416,12 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         branches = [(typ, text) for typ, text in (("_Card", self._attr_text("cv", name, t)),
                                                   ("_Zone", self._attr_text("zv", name, t)),
                                                   ("_Seat", seat)) if text is not None]
-        fresh = name == "cards" or name in self.decoded()  # a value made anew at each read: not shared
+        fresh = name == "cards" or name in self.sharing.decoded()  # a value made anew at each read: not shared
         if not branches:  # a key of a mapping constant
-            return self.shared(o, name, f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))", getters=not fresh)
+            return self.sharing.shared(o, name, f"(None if ({t} := {o}) is None else {ks}(ctx, {t}))", getters=not fresh)
         if len(branches) == 1:
             (typ, text), = branches
-            return self.shared(o, name, f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))",
+            return self.sharing.shared(o, name, f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))",
                                getters=not fresh)
         ty = self.tmp()
         out = f"(None if {t} is None else {ks}(ctx, {t}))"  # an attribute of none is none
@@ -365,17 +429,17 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
             last = i == len(branches) - 1
             test = f"({ty} := _type({t} := {o}))" if last else ty
             out = f"({text} if {test} is {typ} else {out})"
-        return self.shared(o, name, out, getters=not fresh)
+        return self.sharing.shared(o, name, out, getters=not fresh)
 
     def g_index(self, node, scope):
-        v = self.static_value(node, scope)
+        v = self.known.static_value(node, scope)
         if v is not _MISS:  # an item of a constant list by an index known at load time
             return self.g_value(v)
-        sk = self.static_int(node.key, scope)
+        sk = self.known.static_int(node.key, scope)
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
         loc = self.const(self.c.loc(node, scope))
         to, tk = self.tmp(), self.tmp()
-        if self.in_ints(self.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
+        if self.known.in_ints(self.known.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
             return f"{o}[{sk}]"
         if sk is not None:
             size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
@@ -390,33 +454,33 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         return {True: "True", False: "False", None: "None"}[v] if v is None or type(v) is bool else self.const(v)
 
     def g_neg(self, node, scope):
-        folded = self.static_int(node, scope)
+        folded = self.known.static_int(node, scope)
         if folded is not None:
             return str(folded)
         v = self.x(node.operand, scope)
-        if self.kind_of(node.operand, scope) == "int":  # a number within the cap: so is its opposite
+        if self.known.kind_of(node.operand, scope) == "int":  # a number within the cap: so is its opposite
             return f"(-{v})"
         loc = self.const(self.c.loc(node, scope))
         t = self.tmp()
         return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
 
     def g_binop(self, node, scope):
-        folded = self.static_int(node, scope)
+        folded = self.known.static_int(node, scope)
         if folded is not None:
             return str(folded)
-        sa, sb = self.static_int(node.left, scope), self.static_int(node.right, scope)
+        sa, sb = self.known.static_int(node.left, scope), self.known.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
-        simple = self._identity(op, a, sa, self.kind_of(node.left, scope) == "int",
-                                b, sb, self.kind_of(node.right, scope) == "int")
+        simple = self.known.identity(op, a, sa, self.known.kind_of(node.left, scope) == "int",
+                                b, sb, self.known.kind_of(node.right, scope) == "int")
         if simple is not None:
             return simple
-        if type(self.kind_of(node, scope)) is _IntKind:  # numbers whose result provably fits the cap
+        if type(self.known.kind_of(node, scope)) is _IntKind:  # numbers whose result provably fits the cap
             return f"({a} {py} {b})"
         loc = self.const(self.c.loc(node.op, scope))
         tr = self.tmp()
-        ta, test_a = self._operand(a, sa, self.kind_of(node.left, scope) == "int")
-        tb, test_b = self._operand(b, sb, self.kind_of(node.right, scope) == "int")
+        ta, test_a = self.known.operand(a, sa, self.known.kind_of(node.left, scope) == "int")
+        tb, test_b = self.known.operand(b, sb, self.known.kind_of(node.right, scope) == "int")
         tests = [t for t in (test_a, test_b) if t is not None]
         both = " & ".join(tests) if len(tests) > 1 else tests[0] if tests else None
         if py in ("//", "%") and sb is None:
@@ -427,9 +491,9 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
 
     def g_compare(self, node, scope):
         op = str(node.op)
-        where = self._length_of_where(node.left)
-        if where is not None and op in ("==", "!=", ">") and self.static_int(node.right, scope) == 0:
-            some = self.g_some_where(where, scope)  # whether it has an item: stop at the first one
+        where = self.shortcuts.length_of_where(node.left)
+        if where is not None and op in ("==", "!=", ">") and self.known.static_int(node.right, scope) == 0:
+            some = self.loops.g_some_where(where, scope)  # whether it has an item: stop at the first one
             if some is not None:
                 return f"(not {some})" if op == "==" else some
         a = self.xc(node.left, scope)
@@ -438,7 +502,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
-        if all(self.static_int(x, scope) is not None or self.kind_of(x, scope) == "int" for x in (node.left, node.right)):
+        if all(self.known.static_int(x, scope) is not None or self.known.kind_of(x, scope) == "int" for x in (node.left, node.right)):
             return f"({a} {py} {b})"  # two numbers: no test
         loc = self.const(self.c.loc(node.op, scope))
         kop = self.const(op)
@@ -451,7 +515,7 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
         loc = self.const(self.c.loc(node, scope))
-        if self.kind_of(node.coll, scope) in ("zv", "cell"):  # a card in a zone (or none): where the card is
+        if self.known.kind_of(node.coll, scope) in ("zv", "cell"):  # a card in a zone (or none): where the card is
             ta, tb = self.tmp(), self.tmp()
             call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
             return f"(not {call})" if node.negated else call
@@ -461,118 +525,25 @@ class ExprCodegen(Repeated, Known, Loops, Statements, Shortcuts):
     def g_is_tag(self, node, scope):
         o = self.xc(node.obj, scope)
         tag = str(node.tag)
-        if tag not in self.m.all_tags:
-            raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.m.all_tags)
+        if tag not in self.symbols.all_tags:
+            raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.symbols.all_tags)
                                or "tags come from card names, `tags:` of cards and zones")
         test = "not in" if node.negated else "in"
-        if self.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
+        if self.known.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
             return f"({self.const(tag)} {test} {o}.tags)"
-        tags = self.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
+        tags = self.sharing.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
         return f"({self.const(tag)} {test} {tags})"
 
     def g_not(self, node, scope):
         return f"(not {self.xc(node.operand, scope)})"
 
     def g_and(self, node, scope):
-        return self.run_of(node, scope, A.And, "and")
+        return self.sharing.run_of(node, scope, A.And, "and")
 
     def g_or(self, node, scope):
-        return self.run_of(node, scope, A.Or, "or")
+        return self.sharing.run_of(node, scope, A.Or, "or")
 
     def g_ternary(self, node, scope):
         a, cnd, b = self.x(node.then, scope), self.x(node.cond, scope), self.x(node.otherwise, scope)
         return f"({a} if {cnd} else {b})"
 
-    # ---- loops: helper functions ----------------------------------------------------------
-
-    def g_call(self, node, scope):
-        c, m = self.c, self.m
-        fname = str(node.fn)
-        if fname in m._IMPURE:
-            m.uses_chance = True
-        argnodes = node.args
-        loc = c.loc(node, scope)
-        if fname in m.function_defs:
-            inline = m.inline_body(fname)
-            if inline is None and any(self._loop_dependent(a, scope) for a in argnodes):
-                inline = m.inline_body(fname, loops=True)
-            if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
-                loops = facts(inline[0]).loops
-                return self._inline(inline, [self.arg_read(a, scope, loops) for a in argnodes],
-                                    [self.kind_of(a, scope) for a in argnodes], scope)
-            args = "".join(", " + self.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
-            holder = m.direct_caller(fname, len(argnodes), node)
-            if holder is not None:  # its generated `_call`, once it is compiled
-                return f"{self.const(holder)}[0](ctx, {self.const(loc)}{args})"
-            return f"{self.const(m.function_caller(fname, len(argnodes), node, c.loc(node, scope)))}(ctx{args})"
-        args = [self.x(a, scope) for a in argnodes]
-        if fname in _AGGREGATES and len(args) == 1:
-            return (f"_aggregate_of(ctx, {self.const(_AGGREGATES[fname])}, {args[0]}, {self.const(fname)}, "
-                    f"{self.const(loc)}, {self.const(c.iterable_at)}, {self.const(_size_of)})")
-        if fname in ("max", "min") and len(args) > 1:
-            return f"_extreme({self.const(max if fname == 'max' else min)}, [{', '.join(args)}])"
-        zfam = m.zone_family(fname)
-        if zfam is not None:
-            if len(args) != 1:
-                raise CompileError(f"`{fname}(player)` takes one player", node)
-            return f"_zone_of({self.const(zfam)}, {args[0]}, {self.const(fname)}, {self.const(loc)})"
-        builtin = m.builtin_function(fname)
-        if builtin is not None:
-            from ..runtime.library import OF_THE_MATCH, _cell
-            fn, arity = builtin
-            if arity is not None and len(args) not in arity:
-                raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
-                                   node)
-            end = self._end_card(fname, fn, argnodes, args, scope)
-            if end is not None:
-                return end
-            if fn in OF_THE_MATCH and all(type(a) is A.Str for a in argnodes):  # a constant of the match
-                return self.const(fn(rt.Ctx({}, m), *[self.c.string(a.token) for a in argnodes]))
-            if fname == "cell" and len(args) == 2 and fn is _cell:
-                shifted = self._cell_shifted(argnodes, scope)
-                if shifted is not None:
-                    return shifted
-            site = f"_c{next(self.names)}"  # a name of its own: its line tells where an error was
-            self.env[site] = fn
-            self.sites[site + "("] = (fname, loc)
-            if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
-                tests, names = [], []
-                for a_node, a_text in zip(argnodes, args):
-                    if self.static_int(a_node, scope) is not None or self.kind_of(a_node, scope) == "int":
-                        names.append(a_text)
-                    else:
-                        t = self.tmp()
-                        names.append(t)
-                        tests.append(f"(_type({t} := {a_text}) is int)")
-                key = f"{self.const(m.cell_at)}.get(({names[0]}, {names[1]}))"
-                if not tests:
-                    return key
-                return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
-            return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
-        known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
-        raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
-
-    def _inline(self, inline, args, kinds, scope):
-        """A small function compiled in place: its parameters are its arguments' texts (plain
-        reads, so reading one twice costs nothing and changes nothing). The variables of its
-        loops take slots of the caller's frame, after its own."""
-        tree, params, src = inline
-        inner = Scope(src=src)
-        inner.size = scope.size
-        inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
-        inner.inlined_kinds = dict(zip(params, kinds))
-        try:
-            return stamped(src, "expr", lambda: self.xc(tree, inner))  # evaluated where the call is
-        finally:
-            scope.size = max(scope.size, inner.size)
-
-
-_WRITERS = {
-    A.Num: ExprCodegen.g_number, A.Str: ExprCodegen.g_string, A.Const: ExprCodegen.g_const,
-    A.Name: ExprCodegen.g_name, A.ListOf: ExprCodegen.g_list_, A.Attr: ExprCodegen.g_attr,
-    A.Index: ExprCodegen.g_index, A.Neg: ExprCodegen.g_neg, A.BinOp: ExprCodegen.g_binop,
-    A.Compare: ExprCodegen.g_compare, A.In: ExprCodegen.g_in, A.IsTag: ExprCodegen.g_is_tag,
-    A.Not: ExprCodegen.g_not, A.And: ExprCodegen.g_and, A.Or: ExprCodegen.g_or,
-    A.Ternary: ExprCodegen.g_ternary, A.Where: ExprCodegen.g_where_it, A.ListFor: ExprCodegen.g_comprehension,
-    A.Aggregate: ExprCodegen.g_aggregate, A.Call: ExprCodegen.g_call,
-}

@@ -5,11 +5,14 @@ choice one function ``f(ctx)``, written as Python source by codegen.py and state
 index, a zone or a card is the object itself, a variable is its storage list.
 
 Statements that may wait for a player's choice are compiled by continuations.py, texts with
-{expressions} by templates.py; both are parts of Compiler.
+{expressions} by templates.py; both are parts the Compiler holds (`continuations`, `templates`).
+What it reads of the definition is a SymbolTable (symbols.py); what it produces is its CompileOutput
+(output.py).
 """
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from lark import Token
 
@@ -26,7 +29,11 @@ from .parser import ParseFailure, parse
 
 
 from .continuations import Continuations
+from .output import CompileOutput
 from .templates import Templates
+
+if TYPE_CHECKING:  # a Protocol, for the reader and type checkers: nothing to import at run time
+    from .symbols import SymbolTable
 
 
 def locate(node, src: SourceText | None, kind: str) -> Location:
@@ -50,12 +57,37 @@ def locate(node, src: SourceText | None, kind: str) -> Location:
     return src.locate(line, column)
 
 
-class Compiler(Continuations, Templates):
-    """Compiles the snippets of one match. `m` is the match being built."""
+class Compiler:
+    """Compiles the snippets of one match. `symbols` (a SymbolTable, symbols.py: the match being
+    built) is what it reads of the definition; what it produces besides the callables it returns
+    goes into `output` (output.py). Its parts: `codegen` (expressions and statements that cannot
+    wait, as Python source), `continuations` (statements that may wait for a choice) and
+    `templates` (texts with {expressions})."""
 
-    def __init__(self, m):
-        self.m = m
+    def __init__(self, symbols: SymbolTable):
+        self.symbols = symbols
+        self.output = CompileOutput()
         self.codegen = ExprCodegen(self)
+        self.continuations = Continuations(self)
+        self.templates = Templates(self)
+
+    # ---- what the definition calls of the parts ------------------------------------------
+
+    def seq(self, stmts, scope, k):
+        """Statements followed by the continuation k (continuations.py)."""
+        return self.continuations.seq(stmts, scope, k)
+
+    def suspends(self, node, scope) -> bool:
+        return self.continuations.suspends(node, scope)
+
+    def template(self, tok, scope):
+        return self.templates.template(tok, scope)
+
+    def template_text(self, text: str, scope, src: SourceText | None = None, at=None):
+        return self.templates.template_text(text, scope, src, at)
+
+    def piece(self, src: SourceText, scope):
+        return self.templates.piece(src, scope)
 
     # ---- entry points ----------------------------------------------------------------
 
@@ -84,7 +116,7 @@ class Compiler(Continuations, Templates):
             raise CompileError("`super` runs what an `instead of` rule replaces: it is only written in one", node,
                                hint="call the procedure with `do NAME(...)`")
         name, _ = scope.replacing
-        n = len(self.m.procedure_params[name])
+        n = len(self.symbols.procedure_params[name])
         if node.args is not None and len(node.args) != n:
             raise CompileError(f"`super` of `{name}` takes {n} argument(s), got {len(node.args)}", node)
         return name, n
@@ -99,7 +131,7 @@ class Compiler(Continuations, Templates):
         return name, (lambda ctx: [a(ctx) for a in argfs])
 
     def check_arity(self, node, name, n):
-        m = self.m
+        m = self.symbols
         if type(node) is A.Do:
             if name not in m.procedure_params:
                 raise CompileError(f"unknown procedure `{name}`", node.name,
@@ -151,9 +183,9 @@ class Compiler(Continuations, Templates):
         """Arguments that only read (names, attributes, literals): safe to evaluate more than once."""
         return all(facts(a).plain for a in args)
 
-    def _draws_chance(self, node) -> bool:
+    def draws_chance(self, node) -> bool:
         """Whether an expression rolls, draws at random or shuffles (directly or through a function)."""
-        m = self.m
+        m = self.symbols
         defs = getattr(m, "function_defs", {})
         return any(callee in m._IMPURE or (callee in defs and not m._is_pure(callee)) for callee in facts(node).calls)
 

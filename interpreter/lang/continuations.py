@@ -3,7 +3,7 @@
 A statement that may wait (`choose`, or a call of a procedure or event whose handlers may) is
 compiled with the rest of its block as a registered continuation, whose id is saved in the state
 with the locals: a suspended rule resumes after a save and load, a clone or a replay. A part of
-Compiler (compiler.py), which inherits it.
+Compiler (compiler.py), which holds it as `continuations`.
 """
 from __future__ import annotations
 
@@ -13,30 +13,37 @@ from ..runtime import context as rt
 from ..limits import spend_failed
 from ..core.model import Seat, label_of
 from . import ast as A
+from .analysis import suspends
+from .sources import Closure, end_of
 from ..runtime.helpers import repeat_budget
 from ..runtime.ops import _num
 from .scope import CompileError, stamped
 
 
 
+_WAITS = {  # what --source says of a statement compiled here (sources.Closure)
+    A.Choose: "`choose`: asks a player, and the rest of its body waits",
+    A.If: "`if` whose blocks may wait for a choice", A.For: "`for` whose body may wait for a choice",
+    A.Repeat: "`repeat` whose body may wait for a choice",
+    A.Do: "`do` of a procedure that may wait for a choice", A.Emit: "`emit` of an event whose handlers may wait",
+    A.Super: "`super` of a procedure that may wait for a choice",
+}
+
+
 class Continuations:
+    """A part of the Compiler `c` (compiler.py)."""
+
+    def __init__(self, c):
+        self.c, self.symbols = c, c.symbols
+
     # ---- may this statement wait for a choice? ---------------------------------------
 
     def suspends(self, node, scope) -> bool:
-        """Whether a statement may wait for a choice: a `choose`, or a call of a procedure or an
-        event whose handlers may (see Match.procedure_suspends), however deep in its blocks."""
-        t = type(node)
-        if t is A.Choose:
-            return True
-        if t is A.Do:
-            return self.m.procedure_suspends(str(node.name))
-        if t is A.Emit:
-            return self.m.event_suspends(str(node.name))
-        if t is A.Super:
-            return scope.replacing is not None and self.m.procedure_suspends(scope.replacing[0])
-        if t in (A.If, A.For, A.Repeat):
-            return any(self.suspends(c, scope) for c in node.children() if isinstance(c, A.Stmt))
-        return False
+        """Whether a statement may wait for a choice (analysis.suspends, asking the definition
+        whether a procedure or an event may)."""
+        m = self.symbols
+        return suspends(node, replacing=scope.replacing, procedure_suspends=m.procedure_suspends,
+                        event_suspends=m.event_suspends)
 
     # ---- statements ------------------------------------------------------------------
 
@@ -48,12 +55,12 @@ class Continuations:
         if not stmts:  # nothing to run before k: k itself (a call ending its body returns to k at once)
             return k
         split = next((i for i, s in enumerate(stmts) if self.suspends(s, scope)), None)
-        ret = self.m.ret
+        ret = self.symbols.ret
         if split is None:
-            return self.codegen.statements(stmts, scope, then=[k], stop=ret)
+            return self.c.codegen.statements(stmts, scope, then=[k], stop=ret)
         holder = []  # what follows the statements before the split: compiled after them (their slots first)
         # (none before the split: the suspending statement is the entry itself)
-        pre = self.codegen.statements(stmts[:split], scope, then=holder, stop=ret) if split else None
+        pre = self.c.codegen.statements(stmts[:split], scope, then=holder, stop=ret) if split else None
         # the rest is compiled first (it is the continuation): declare every name the suspending
         # statement binds, however deep (a choose or a let inside an if, a for, a repeat)
         for sub in stmts[split].walk():
@@ -68,11 +75,13 @@ class Continuations:
     def cps(self, node, scope, rest):
         """A statement that may suspend, followed by `rest`."""
         t = type(node)
-        m = self.m
+        m = self.symbols
+        where = self.c.loc(node, scope)
+        self.c.output.closures.append(Closure(where, scope.src, end_of(node), _WAITS.get(t, t.__name__)))
         if t is A.Choose:
             return self.choose(node, scope, rest)
         if t is A.If:
-            branches = tuple((self.e(cond, scope), self.seq(body, scope, rest)) for cond, body in node.branches)
+            branches = tuple((self.c.e(cond, scope), self.seq(body, scope, rest)) for cond, body in node.branches)
             otherwise = self.seq(node.otherwise, scope, rest) if node.otherwise is not None else rest
 
             def run(ctx):
@@ -84,7 +93,7 @@ class Continuations:
         if t is A.For:
             var = scope.add(str(node.var))
             lst, idx = scope.hidden(), scope.hidden()
-            collf = self.e(node.coll, scope)
+            collf = self.c.e(node.coll, scope)
             holder = []
 
             def loop(ctx):
@@ -96,13 +105,14 @@ class Continuations:
                 loc[idx] = i + 1
                 loc[var] = items[i]
                 return holder[0](ctx)
-            m.register(loop)
+            self.c.output.register(loop)
             holder.append(self.seq(node.body, scope, loop))
 
-            floc = self.loc(node, scope)
+            floc = self.c.loc(node, scope)
+            iterable_at = self.c.iterable_at
 
             def start(ctx):
-                items = list(self.iterable_at(collf(ctx), floc))
+                items = list(iterable_at(collf(ctx), floc))
                 b = ctx.budget - len(items) - 1  # rt.spend, its text written only when it fails
                 ctx.budget = b
                 if b < 0:
@@ -112,7 +122,7 @@ class Continuations:
                 return loop(ctx)
             return start
         if t is A.Repeat:
-            countf = self.e(node.count, scope)
+            countf = self.c.e(node.count, scope)
             left = scope.hidden()
             holder = []
 
@@ -122,10 +132,10 @@ class Continuations:
                     return rest(ctx)
                 ctx.locals[left] = n - 1
                 return holder[0](ctx)
-            m.register(loop)
+            self.c.output.register(loop)
             holder.append(self.seq(node.body, scope, loop))
 
-            rloc = self.loc(node, scope)
+            rloc = self.c.loc(node, scope)
 
             def start(ctx):
                 n = countf(ctx)
@@ -136,9 +146,9 @@ class Continuations:
                 return loop(ctx)
             return start
         if t is A.Super:
-            name, argsf = self.super_call(node, scope)
+            name, argsf = self.c.super_call(node, scope)
             entry, nslots = m.super_entry_cps(*scope.replacing)
-            kid = m.register(rest)
+            kid = self.c.output.register(rest)
 
             def run(ctx):
                 args = argsf(ctx)
@@ -148,15 +158,15 @@ class Continuations:
             return run
         if t in (A.Do, A.Emit):
             name = str(node.name)
-            argfs = self.args(node.args, scope)
+            argfs = self.c.args(node.args, scope)
             if t is A.Do:
                 entry, _ = (m.procedure_entry_cps_plain if node.unpreventable else m.procedure_entry_cps)(name)
             else:
                 entry, _ = m.event_entry_cps(name)
-            kid = m.register(rest)
-            self.check_arity(node, name, len(argfs))
+            kid = self.c.output.register(rest)
+            self.c.check_arity(node, name, len(argfs))
 
-            cloc = self.loc(node, scope)
+            cloc = self.c.loc(node, scope)
 
             def run(ctx):
                 args = [a(ctx) for a in argfs]
@@ -176,19 +186,20 @@ class Continuations:
 
     def choose(self, node, scope, rest):
         slot = scope.add(str(node.var))
-        optf = self.e(node.options, scope)
-        by = self.e(node.by, scope) if node.by is not None else None
+        optf = self.c.e(node.options, scope)
+        by = self.c.e(node.by, scope) if node.by is not None else None
         default_prompt = str(node.var).replace("_", " ")
-        prompt = self.template(node.prompt, scope) if node.prompt is not None else (lambda ctx: default_prompt)
+        prompt = self.c.templates.template(node.prompt, scope) if node.prompt is not None else (lambda ctx: default_prompt)
         optional = node.optional
-        m = self.m
-        kid = m.register(rest)
+        m = self.symbols
+        kid = self.c.output.register(rest)
         if node.prompt is not None:
-            m.prompts[kid] = prompt  # rendered again for each viewer from the saved locals (views.prompt_for)
-        where = self.loc(node, scope)
+            self.c.output.prompts[kid] = prompt  # rendered again for each viewer from the saved locals (views.prompt_for)
+        where = self.c.loc(node, scope)
+        iterable_at = self.c.iterable_at
 
         def run(ctx):
-            opts = list(self.iterable_at(optf(ctx), where))
+            opts = list(iterable_at(optf(ctx), where))
             if not opts or (len(opts) == 1 and not optional):
                 ctx.locals[slot] = opts[0] if opts else None
                 return rest(ctx)

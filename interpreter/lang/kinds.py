@@ -48,7 +48,7 @@ def check_assigned(compiler, target, op, value, scope) -> None:
         kind = LITERAL_KINDS.get(type(value))
     if kind is None:
         return
-    name, types = target_types(compiler.m, target, scope)
+    name, types = target_types(compiler.symbols, target, scope)
     types = [t for t in types if t in HOLDS]  # `any` and unknown types hold anything
     if not types:
         return

@@ -83,13 +83,20 @@ class _Range(tuple):
 
 
 class Known:
+    """The kinds and static values of expressions, asked by the ExprCodegen `g` (one match)."""
+
+    def __init__(self, g):
+        self.g, self.c, self.symbols = g, g.c, g.symbols
+        self._answers = None
+        self._cell_kinds = {}
+
     def _asked(self, what, node, scope):
         """`what(node, scope)` (an answer of this class), remembered for the rest of the outermost
         question being answered: the bindings do not change while it is, and a question about a
         deep expression asks about its parts again and again (else a time exponential in its depth)."""
         if type(node) in _LEAVES:  # nothing below it to ask about again
             return what(self, node, scope)
-        memo = self.__dict__.get("_answers")
+        memo = self._answers
         outer = memo is None
         if outer:
             self._answers = memo = {}
@@ -120,9 +127,9 @@ class Known:
             if name in scope.inlined:
                 v = scope.inlined[name]
                 return v.value if type(v) is _Int or (type(v) is _Val and type(v.value) is int) else None
-            if name in scope.slots or name in scope.bound or name == "me" or name in self.m.gvars:
+            if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
                 return None
-            v = self.m.constant(name)
+            v = self.symbols.constant(name)
             if v is _MISS or type(v) is not int:
                 return None
         elif t is A.Index:
@@ -152,9 +159,9 @@ class Known:
             if name in scope.inlined:
                 v = scope.inlined[name]
                 return v.value if type(v) in (_Int, _Val) else _MISS
-            if name in scope.slots or name in scope.bound or name == "me" or name in self.m.gvars:
+            if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
                 return _MISS
-            return self.m.constant(name)
+            return self.symbols.constant(name)
         if t is A.Index:
             o = self.static_value(node.obj, scope)
             if type(o) is not list:
@@ -175,9 +182,9 @@ class Known:
 
     def _cell_bounds(self, name):
         """The kind of a grid cell's `row` or `column`: a number between the least and the greatest."""
-        cache = self.__dict__.setdefault("_cell_kinds", {})
+        cache = self._cell_kinds
         if name not in cache:
-            values = [z.attrs[name] for z in self.m.builtin_value("cells")(None)]
+            values = [z.attrs[name] for z in self.symbols.builtin_value("cells")(None)]
             cache[name] = _IntKind(min(values), max(values)) if values else "int"
         return cache[name]
 
@@ -189,8 +196,8 @@ class Known:
         t = type(node)
         if t is A.Call:
             fname = str(node.fn)
-            if fname in self.m.function_defs:  # a small function compiled in place: what its text gives
-                inline = self.m.inline_body(fname) or self.m.inline_body(fname, loops=True)  # what its text gives
+            if fname in self.symbols.function_defs:  # a small function compiled in place: what its text gives
+                inline = self.symbols.inline_body(fname) or self.symbols.inline_body(fname, loops=True)  # what its text gives
                 if inline is None or len(inline[1]) != len(node.args):
                     return None
                 inner = Scope(src=inline[2])
@@ -198,10 +205,10 @@ class Known:
                 return self.kind_of(inline[0], inner)
             if fname == "cell" and len(node.args) == 2:
                 from ..runtime.library import _cell
-                b = self.m.builtin_function("cell")
+                b = self.symbols.builtin_function("cell")
                 if b is None or b[0] is not _cell:
                     return None
-                shift = self._cell_shift(node.args, scope)
+                shift = self.g.shortcuts.cell_shift(node.args, scope)
                 return "cell" if shift is not None and shift[2] else "zv"  # a cell's own place: the cell
             return None
         if t is A.Attr:
@@ -210,19 +217,19 @@ class Known:
             if k == "card":  # a card, never none: what a card's attribute gives
                 k = "cv"
             if k == "cell":
-                if name in ("row", "column") and name not in self.m.vars_of("zv"):
+                if name in ("row", "column") and name not in self.symbols.vars_of("zv"):
                     return self._cell_bounds(name)  # a cell of the grid (never none) knows its row and column
                 k = "zv"
-            if k == "zv" and name in ("card", "top") and name not in self.m.vars_of("zv"):
+            if k == "zv" and name in ("card", "top") and name not in self.symbols.vars_of("zv"):
                 return "cv"
-            if k in ("zv", "cv") and name == "owner" and name not in self.m.vars_of(k):
+            if k in ("zv", "cv") and name == "owner" and name not in self.symbols.vars_of(k):
                 return "pv"
             if k == "cv" and name in ("zone", "cell"):
                 return "zv"
             if k is None and type(node.obj) is A.Name and str(node.obj.name) == "me" and "me" not in scope.slots \
                     and "me" not in scope.inlined and "me" not in scope.bound:
                 k = "pv"  # the player deciding, or none (an attribute of none is none)
-            if k == "pv" and name in self.m.player_zones and name not in self.m.vars_of("pv") \
+            if k == "pv" and name in self.symbols.player_zones and name not in self.symbols.vars_of("pv") \
                     and name not in ("name", "key", "index", "id", "next", "previous"):
                 return "zv"
             return None
@@ -250,11 +257,11 @@ class Known:
                 return getattr(scope, "inlined_kinds", {}).get(name)
             if name in scope.slots:
                 slot = scope.slots[name]
-                k = self.slot_kinds.get(slot)
+                k = self.g.slot_kinds.get(slot)
                 return k if k is not None else scope.kinds.get(slot)
             v = scope.bound[name] if name in scope.bound else None
-            if v is None and name not in self.m.gvars and name != "me":
-                v = self.m.constant(name)
+            if v is None and name not in self.symbols.gvars and name != "me":
+                v = self.symbols.constant(name)
             return {Zone: "zv", Card: "cv", Seat: "pv"}.get(type(v))
         return None
 
@@ -262,15 +269,15 @@ class Known:
         """The text of a collection a loop goes through, or a `_Range` when it is `range(a, b)`
         with bounds known at load time (the loop then goes through constant numbers)."""
         r = self.static_range(node, scope)
-        return r if r is not None else self.x(node, scope)
+        return r if r is not None else self.g.x(node, scope)
 
     def static_range(self, node, scope):
         """`range(a, b)` with small bounds known at load time, as a `_Range`, else None."""
         from ..runtime.library import _range
         if type(node) is A.Call and str(node.fn) == "range" and len(node.args) == 2 \
-                and "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,)):
+                and "range" not in self.symbols.function_defs and self.symbols.builtin_function("range") == (_range, (2,)):
             lo, hi = self.static_int(node.args[0], scope), self.static_int(node.args[1], scope)
-            if lo is not None and hi is not None and hi - lo + 1 <= min(self.m.limits.collection, 64):
+            if lo is not None and hi is not None and hi - lo + 1 <= min(self.symbols.limits.collection, 64):
                 return _Range((lo, hi, self.c.loc(node, scope)))
         return None
 
@@ -280,25 +287,25 @@ class Known:
         t = type(node)
         if t is A.Call and str(node.fn) == "range":  # the built-in gives whole numbers (or fails)
             from ..runtime.library import _range
-            known = "range" not in self.m.function_defs and self.m.builtin_function("range") == (_range, (2,))
+            known = "range" not in self.symbols.function_defs and self.symbols.builtin_function("range") == (_range, (2,))
             if not (known and len(node.args) == 2):
                 return None
             r = self.static_range(node, scope)
             return _IntKind(r[0], r[1]) if r is not None else "int"
-        if t is A.Call and str(node.fn) == "contents" and "contents" not in self.m.function_defs:
+        if t is A.Call and str(node.fn) == "contents" and "contents" not in self.symbols.function_defs:
             from ..runtime.library import _contents
-            b = self.m.builtin_function("contents")
+            b = self.symbols.builtin_function("contents")
             return "card" if b is not None and b[0] is _contents else None  # the cards of zones: cards
-        if t is A.Call and str(node.fn) in ("row_cells", "column_cells") and str(node.fn) not in self.m.function_defs:
+        if t is A.Call and str(node.fn) in ("row_cells", "column_cells") and str(node.fn) not in self.symbols.function_defs:
             from ..runtime.library import _column_cells, _row_cells
-            b = self.m.builtin_function(str(node.fn))
+            b = self.symbols.builtin_function(str(node.fn))
             if b is not None and b[0] in (_row_cells, _column_cells):  # some of the board's cells
                 return self._cells_kind()
             return None
-        if t is A.Call and str(node.fn) not in self.m.function_defs and all(type(a) is A.Str for a in node.args):
+        if t is A.Call and str(node.fn) not in self.symbols.function_defs and all(type(a) is A.Str for a in node.args):
             return self._match_items_kind(node)
-        if t is A.Call and str(node.fn) in self.m.function_defs:  # compiled in place: what its text gives
-            inline = self.m.inline_body(str(node.fn)) or self.m.inline_body(str(node.fn), loops=True)
+        if t is A.Call and str(node.fn) in self.symbols.function_defs:  # compiled in place: what its text gives
+            inline = self.symbols.inline_body(str(node.fn)) or self.symbols.inline_body(str(node.fn), loops=True)
             if inline is None or len(inline[1]) != len(node.args):
                 return None
             inner = Scope(src=inline[2])
@@ -310,15 +317,15 @@ class Known:
             slot = scope.slots.get(str(node.var))
             if slot is None:
                 return None
-            return self._with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
+            return self.with_kind(slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
         if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) in ("zv", "cell") \
-                and "cards" not in self.m.vars_of("zv"):
+                and "cards" not in self.symbols.vars_of("zv"):
             return "card"
         if t is A.Name:
             name = str(node.name)
-            if name in scope.slots or name in scope.inlined or name in scope.bound or name in self.m.gvars:
+            if name in scope.slots or name in scope.inlined or name in scope.bound or name in self.symbols.gvars:
                 return None
-            v = self.m.constant(name)
+            v = self.symbols.constant(name)
             if v is not _MISS:  # a constant list of lists of whole numbers: "ints:N", N the shortest
                 if type(v) is list and v and all(type(x) is list and all(type(i) is int for i in x) for x in v):
                     items = [i for x in v for i in x] or [0]
@@ -335,23 +342,23 @@ class Known:
         "card" when all are cards; else None."""
         from ..runtime import context as rt
         from ..runtime.library import OF_THE_MATCH
-        b = self.m.builtin_function(str(node.fn))
+        b = self.symbols.builtin_function(str(node.fn))
         if b is None or b[0] not in OF_THE_MATCH or (b[1] is not None and len(node.args) not in b[1]):
             return None
-        v = b[0](rt.Ctx({}, self.m), *[self.c.string(a.token) for a in node.args])
+        v = b[0](rt.Ctx({}, self.symbols), *[self.c.string(a.token) for a in node.args])
         if type(v) is not list or not v:
             return None
         if all(type(i) is Card for i in v):
             return "card"
         if self._cells_kind() == "cell":
-            grid = {id(z) for z in self.m.builtin_value("cells")(None)}
+            grid = {id(z) for z in self.symbols.builtin_value("cells")(None)}
             if all(type(i) is Zone and id(i) in grid for i in v):
                 return "cell"
         return None
 
     def _cells_kind(self):
         """The kind of the board's cells: "cell" when each has a whole row and column, else "zv"."""
-        cells = self.m.builtin_value("cells")(None)
+        cells = self.symbols.builtin_value("cells")(None)
         grid = all(type(z.attrs.get("row")) is int and type(z.attrs.get("column")) is int for z in cells)
         return "cell" if grid else "zv"
 
@@ -372,17 +379,17 @@ class Known:
         n = int(kind[5:])
         return -n <= i < n
 
-    def _with_kind(self, slot, kind, write):
+    def with_kind(self, slot, kind, write):
         """`write()` while the local in `slot` holds items of `kind` (a loop's variable)."""
-        return _with_entry(self.slot_kinds, slot, kind, write)
+        return _with_entry(self.g.slot_kinds, slot, kind, write)
 
-    def _loop_dependent(self, node, scope) -> bool:
+    def loop_dependent(self, node, scope) -> bool:
         """Whether an expression reads the variable of a loop being written (a slot it binds)."""
-        return any((n in scope.slots and scope.slots[n] in self.slot_kinds)
+        return any((n in scope.slots and scope.slots[n] in self.g.slot_kinds)
                    or type(scope.inlined.get(n)) in (_Int, _Val) for n in facts(node).names)
 
     @staticmethod
-    def _identity(op, a, sa, ia, b, sb, ib):
+    def identity(op, a, sa, ia, b, sb, ib):
         """The text of `a op b` when it is one of its operands or 0, both being whole numbers
         (x * 1, x + 0, 0 * x...), else None. A dropped operand is a plain read: nothing is lost."""
         if sa is None and a == "0":
@@ -405,7 +412,7 @@ class Known:
             return a
         return None
 
-    def _operand(self, text, static, known_int):
+    def operand(self, text, static, known_int):
         """(the name of an operand's value, the test that evaluates it once, or None): a number
         known at load time is its literal; a plain read of a number is read again; any other
         operand is kept in a temporary (tested to be a whole number unless known to be one)."""
@@ -413,7 +420,7 @@ class Known:
             return str(static), None
         if known_int and _PLAIN.fullmatch(text):
             return text, None
-        t = self.tmp()
+        t = self.g.tmp()
         return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")
 
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 
+from . import ast as A
+from ..core.model import label_of
+from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
 from .known import _Consts, _Int, _Range, _Val, _with_entry
 from ..runtime.ops import _AGGREGATES, _NUMBER
@@ -29,6 +32,11 @@ def _calls_nothing(text: str) -> bool:
     """Whether a generated text calls nothing that may fail, spend or change a local (type
     tests, `len`, `dict.get` only)."""
     return all(f in _SAFE_CALLS or f.endswith(".get") for f in _CALLS.findall(text))
+
+
+def _key_failed(k, fname, loc):
+    raise RuleRuntimeError(f"`{fname}` ranks items by a number: the key gave {k!r}" if type(k) is str else
+                           f"`{fname}` ranks items by a number: the key gave {label_of(k)}", loc)
 
 
 class _Unrolled(str):
@@ -55,21 +63,29 @@ class _Unrolled(str):
 
 
 class Loops:
+    """Writes the loops of expressions for the ExprCodegen `g`."""
+
+    WRITES = {A.Where: "g_where_it", A.ListFor: "g_comprehension", A.Aggregate: "g_aggregate",
+              A.ExtremeBy: "g_extreme_by"}
+
+    def __init__(self, g):
+        self.g, self.c, self.symbols = g, g.c, g.symbols
+
     def _loop(self, items_text, loc, what, body_lines, result_lines, first_lines=(), unrolled=None, slot=None):
         """A helper going through the items (`unrolled`: the lines of each item of a constant
         range, in place of the loop). `slot`: the local the item is put in (body_lines[0]), read
         in the body from the loop's own variable (the helpers it calls read the local)."""
-        name = f"_g{next(self.names)}"
-        if self.shares is not None:
-            self.shares.loops += 1  # it may write locals (repeated.py); none shared yet: nothing to forget
+        name = f"_g{next(self.g.names)}"
+        if self.g.shares is not None:
+            self.g.shares.loops += 1  # it may write locals (repeated.py); none shared yet: nothing to forget
         if slot is not None:
             read = f"L[{int(slot)}]"
             body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]
         if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers
-            items = self.const(tuple(range(items_text[0], items_text[1] + 1)))
+            items = self.g.const(tuple(range(items_text[0], items_text[1] + 1)))
         else:
             items = "items"
-        self.define(name, "ctx, L", pure=True, body=[
+        self.g.define(name, "ctx, L", pure=True, body=[
             *self._head(items_text, loc, what),
             *first_lines,
             *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
@@ -84,15 +100,15 @@ class Loops:
             lo, hi, rloc = items_text
             n = max(hi - lo + 1, 0)
             head = [f"ctx.budget = b = ctx.budget - {n}", "if b < 0:",
-                    f"    _spend_failed(ctx, {self.const(rloc)}, {self.const('range')})",
+                    f"    _spend_failed(ctx, {self.g.const(rloc)}, {self.g.const('range')})",
                     f"ctx.budget = b = b - {n}"]
         elif type(items_text) is _Consts:
             head = [f"ctx.budget = b = ctx.budget - {len(items_text[0])}"]
         else:
-            it = self.const(self.c.iterable_at)
+            it = self.g.const(self.c.iterable_at)
             head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
-                    f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.const(_size_of)}(items))"]
-        return head + ["if b < 0:", f"    _spend_failed(ctx, {loc}, {self.const(what)})"]
+                    f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.g.const(_size_of)}(items))"]
+        return head + ["if b < 0:", f"    _spend_failed(ctx, {loc}, {self.g.const(what)})"]
 
     def _if_item(self, cond_t, val_t, want):
         """The lines of one item of `any` (want True) or `all`: return `want` when its value says
@@ -115,7 +131,7 @@ class Loops:
             return [f"if {'not ' if negate else ''}{test}:", *("    " + t for t in then)]
         if known is not None and not _calls_nothing(test.text()):
             known = None
-        self.spliced = True
+        self.g.spliced = True
         lines = list(test.head)
         runs = []  # runs of plain tests, and written-out ones alone
         for t in test.tests:
@@ -146,7 +162,7 @@ class Loops:
     def _constant_items(self, node, scope):
         """The items of a constant list of at most _UNROLL items (a name of the content's
         constants, or an item of one), else None."""
-        v = self.static_value(node, scope)
+        v = self.g.known.static_value(node, scope)
         if type(v) is not list or not 0 < len(v) <= _UNROLL:
             return None
         if any(type(i) is int and not -_NUMBER <= i <= _NUMBER for i in v):
@@ -171,12 +187,12 @@ class Loops:
                 scope.inlined[name] = arg
 
     def g_where_it(self, node, scope):
-        coll = self.apart(lambda: self.coll(node.coll, scope))  # read in the helper
-        kind = self.elem_kind(node.coll, scope)
+        coll = self.g.sharing.apart(lambda: self.g.known.coll(node.coll, scope))  # read in the helper
+        kind = self.g.known.elem_kind(node.coll, scope)
         slot = scope.hidden()
-        cond, lifted = self._own(scope, "it", slot, lambda: self.hoisting(
-            slot, [node.cond], lambda: self._with_kind(slot, kind, lambda: self.x(node.cond, scope))))
-        loc = self.const(self.c.loc(node, scope))
+        cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(
+            slot, [node.cond], lambda: self.g.known.with_kind(slot, kind, lambda: self.g.x(node.cond, scope))))
+        loc = self.g.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
                           ["return out"], first_lines=["out = []", *lifted], slot=slot)
@@ -186,24 +202,44 @@ class Loops:
         `> 0`): the loop stops at the first item that passes, spending what the whole `where`
         spends. Only when the condition cannot fail (its text calls nothing that may raise: what
         the later items would have given is then never an error), else None."""
-        coll = self.apart(lambda: self.coll(node.coll, scope))
+        coll = self.g.sharing.apart(lambda: self.g.known.coll(node.coll, scope))
         slot = scope.hidden()
-        cond, lifted = self._own(scope, "it", slot, lambda: self.hoisting(slot, [node.cond], lambda: self._with_kind(
-            slot, self.elem_kind(node.coll, scope), lambda: self.x(node.cond, scope))))
-        if self.c._draws_chance(node) or not _calls_nothing(cond):
+        cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(slot, [node.cond], lambda: self.g.known.with_kind(
+            slot, self.g.known.elem_kind(node.coll, scope), lambda: self.g.x(node.cond, scope))))
+        if self.c.draws_chance(node) or not _calls_nothing(cond):
             return None
-        loc = self.const(self.c.loc(node, scope))
+        loc = self.g.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],
                           ["return False"], first_lines=lifted, slot=slot)
 
-    def _generator(self, node, scope, value, name, coll, cond, what):
-        coll_t = self.apart(lambda: self.coll(coll, scope))
-        kind = self.elem_kind(coll, scope)
+    def g_extreme_by(self, node, scope):
+        """`max_by(ITEMS, KEY)` (`min_by`): the first item whose key is the largest (smallest)
+        number, keys that are none skipped; a key of another kind is a rule error at KEY."""
+        g = self.g
+        coll = g.sharing.apart(lambda: g.known.coll(node.coll, scope))
         slot = scope.hidden()
-        (val_t, cond_t), lifted = self._own(scope, str(name), slot, lambda: self.hoisting(
-            slot, [value, cond], lambda: self._with_kind(slot, kind, lambda: (
-                self.x(value, scope), self.x(cond, scope) if cond is not None else None))))
-        loc = self.const(self.c.loc(node, scope))
+        key, lifted = self._own(scope, "it", slot, lambda: g.sharing.hoisting(slot, [node.key], lambda: g.known.with_kind(
+            slot, g.known.elem_kind(node.coll, scope), lambda: g.x(node.key, scope))))
+        fname = str(node.fn)
+        loc = g.const(self.c.loc(node, scope))
+        failed = g.const(_key_failed)
+        return self._loop(coll, loc, f"`{fname}`", [
+            f"    L[{int(slot)}] = x",
+            f"    if _type(k := {key}) is not int:",
+            "        if k is None:",
+            "            continue",
+            f"        {failed}(k, {g.const(fname)}, {g.const(self.c.loc(node.key, scope))})",
+            f"    if out is None or k {'>' if fname == 'max_by' else '<'} best:",
+            "        best, out = k, x"], ["return out"], first_lines=["best = out = None", *lifted], slot=slot)
+
+    def _generator(self, node, scope, value, name, coll, cond, what):
+        coll_t = self.g.sharing.apart(lambda: self.g.known.coll(coll, scope))
+        kind = self.g.known.elem_kind(coll, scope)
+        slot = scope.hidden()
+        (val_t, cond_t), lifted = self._own(scope, str(name), slot, lambda: self.g.sharing.hoisting(
+            slot, [value, cond], lambda: self.g.known.with_kind(slot, kind, lambda: (
+                self.g.x(value, scope), self.g.x(cond, scope) if cond is not None else None))))
+        loc = self.g.const(self.c.loc(node, scope))
         return coll_t, int(slot), val_t, cond_t, loc, lifted
 
     def g_comprehension(self, node, scope):
@@ -225,20 +261,20 @@ class Loops:
         if fname not in _AGGREGATES:
             raise CompileError(f"`{fname}(... for ...)` is not an aggregate", ftok,
                                hint="use one of " + ", ".join(sorted(_AGGREGATES)))
-        if fname in ("any", "all") and not self.c._draws_chance(node):
+        if fname in ("any", "all") and not self.c.draws_chance(node):
             want = fname == "any"
             items, r = self._constant_items(coll, scope), None
             if items is None:
-                r = self.static_range(coll, scope)
+                r = self.g.known.static_range(coll, scope)
                 items = list(range(r[0], r[1] + 1)) if r is not None and r[1] - r[0] + 1 <= _UNROLL else None
             if items is not None:  # a few items known at load time: one test each, the item known
                 scope.add(str(name))  # the frame keeps the slot the loop would take
                 tests = []
                 for v in items:
-                    item = _Int(v) if type(v) is int else _Val(self.g_value(v), v)
-                    tests.append(_with_entry(scope.inlined, str(name), item, lambda: self.apart(lambda: (
-                        self.x(cond, scope) if cond is not None else None, self.x(value, scope)))))
-                loc = self.const(self.c.loc(node, scope))
+                    item = _Int(v) if type(v) is int else _Val(self.g.g_value(v), v)
+                    tests.append(_with_entry(scope.inlined, str(name), item, lambda: self.g.sharing.apart(lambda: (
+                        self.g.x(cond, scope) if cond is not None else None, self.g.x(value, scope)))))
+                loc = self.g.const(self.c.loc(node, scope))
                 lines = []
                 for cond_t, val_t in tests:
                     lines += self._if_item(cond_t, val_t, want)
@@ -252,6 +288,6 @@ class Loops:
                               [f"    L[{slot}] = x", *("    " + t for t in self._if_item(cond_t, val_t, want))],
                               [f"return {not want}"], first_lines=lifted, slot=slot)
         values = self._list_of(node, scope, value, name, coll, cond)
-        loc = self.const(self.c.loc(node, scope))
-        return f"_aggregate({self.const(_AGGREGATES[fname])}, {values}, {self.const(fname)}, {loc})"
+        loc = self.g.const(self.c.loc(node, scope))
+        return f"_aggregate({self.g.const(_AGGREGATES[fname], f'the aggregate `{fname}` (runtime/ops.py)')}, {values}, {self.g.const(fname)}, {loc})"
 

@@ -90,61 +90,43 @@ class _Shares:
 
 
 class Repeated:
-    shares = None  # the module's _Shares
-    avail = None  # (object, attribute) -> the temporary holding it, in the region being written
-    hoist = None  # the _Lifted of the loop whose body is being written
+    """The sharing pass of one ExprCodegen `g`: its state (the module's shared reads, the region's
+    available reads, the loop's hoisted reads) lives on `g`, saved and restored with the module."""
 
-    def x(self, node, scope) -> str:
-        """The text of an expression, a region of its own."""
-        if type(node) in _LITERALS:
-            return self.write(node, scope)
-        saved, shares = self.avail, self.shares
-        self.avail = {}
-        first = len(shares.order) if shares is not None else 0
-        try:
-            text = self.write(node, scope)
-        finally:
-            self.avail = saved
-        shares = self.shares
-        if shares is not None and len(shares.order) > first:
-            return self._unshared(text, shares.order[first:])
-        return text
+    def __init__(self, g):
+        self.g, self.c, self.symbols = g, g.c, g.symbols
+        self._decoded = None
 
     def decoded(self) -> frozenset:
         """The names of variables whose values are decoded at each read (made anew)."""
-        names = self.__dict__.get("_decoded")
+        names = self._decoded
         if names is None:
-            m = self.m
+            m = self.symbols
             names = self._decoded = frozenset(n for k in ("cv", "zv", "pv") for n in m.vars_of(k)
                                               if m.var_codec(k, n)[1] is not None)
         return names
-
-    def xc(self, node, scope) -> str:
-        """The text of a part evaluated whenever its whole is, after what was written before it:
-        in its whole's region."""
-        return self.write(node, scope)
 
     def hoisting(self, slot, nodes, write):
         """(`write()`, lines) for the body of a loop putting its items in `slot`: a shared read
         of an object the loop does not change is computed once, by those lines, before the loop
         (it calls nothing: it cannot fail nor spend, so computing it once more changes nothing).
         Not when the body loops itself (a loop of its text may take a slot a name outside had)."""
-        saved = self.hoist
-        self.hoist = _Lifted(slot) if not any(n is not None and facts(n).loops for n in nodes) else None
+        saved = self.g.hoist
+        self.g.hoist = _Lifted(slot) if not any(n is not None and facts(n).loops for n in nodes) else None
         try:
-            return write(), (self.hoist.lines if self.hoist is not None else [])
+            return write(), (self.g.hoist.lines if self.g.hoist is not None else [])
         finally:
-            self.hoist = saved
+            self.g.hoist = saved
 
     def apart(self, write):
         """`write()` of a text evaluated in another function (a loop's helper): nothing computed
         before a loop is read there."""
-        saved = self.hoist
-        self.hoist = None
+        saved = self.g.hoist
+        self.g.hoist = None
         try:
             return write()
         finally:
-            self.hoist = saved
+            self.g.hoist = saved
 
     def run_of(self, node, scope, typ, op: str) -> str:
         """`a and b and c` (`or`): each operand is evaluated only when all those before it were
@@ -154,13 +136,13 @@ class Repeated:
         while type(node) is typ:
             parts.append(node.right)
             node = node.left
-        text = self.xc(node, scope)
-        saved = dict(self.avail)
+        text = self.g.xc(node, scope)
+        saved = dict(self.g.avail)
         try:
             for p in reversed(parts):
-                text = f"({text} {op} {self.xc(p, scope)})"
+                text = f"({text} {op} {self.g.xc(p, scope)})"
         finally:
-            self.avail = saved
+            self.g.avail = saved
         return text
 
     def shared(self, o: str, name: str, text: str, getters: bool = False) -> str:
@@ -168,7 +150,7 @@ class Repeated:
         computed before in this region, else `text` kept in a new temporary. `getters`: the calls
         in `text` are those of attribute getters (they read, spend nothing, give the same value
         again; one may fail, and then the expression stops there)."""
-        if self.avail is None or "_list(" in text:
+        if self.g.avail is None or "_list(" in text:
             return text
         if not _OBJECT.fullmatch(o):
             o = self._kept_in(o)  # a shared read being computed here: its temporary holds the object after
@@ -176,19 +158,19 @@ class Repeated:
                 return text
         if not getters and not _calls_nothing(text):
             return text
-        lifted = self.hoist
+        lifted = self.g.hoist
         if lifted is not None and not getters and lifted.invariant(o):
-            return lifted.read(self, o, name, text)
-        shares = self.shares
+            return lifted.read(self.g, o, name, text)
+        shares = self.g.shares
         if shares is None:
-            shares = self.shares = _Shares()
+            shares = self.g.shares = _Shares()
         key = (o, name, shares.loops if o.startswith("L[") else 0)
-        t = self.avail.get(key)
+        t = self.g.avail.get(key)
         if t is not None:
             shares.reads.add(t)
             return t
-        t = self.tmp()
-        self.avail[key] = t
+        t = self.g.tmp()
+        self.g.avail[key] = t
         shares.kept[t] = text
         shares.order.append(t)
         return f"({t} := {text})"
@@ -197,46 +179,46 @@ class Repeated:
         """The text of an argument of a function compiled in place (a plain read, written where
         its parameter is read): a read shared before the call, else its own text. Not when the
         function loops: its loops are helpers, functions of their own, which see no temporary."""
-        avail = self.avail
+        avail = self.g.avail
         if avail is not None and not loops:
             saved = dict(avail)
-            t = self.xc(node, scope)
-            if (self.shares is not None and t in self.shares.kept) or _OBJECT.fullmatch(t):  # read before, or a local
+            t = self.g.xc(node, scope)
+            if (self.g.shares is not None and t in self.g.shares.kept) or _OBJECT.fullmatch(t):  # read before, or a local
                 return t
-            if self.shares is None:
-                self.shares = _Shares()
-            self.avail = saved
+            if self.g.shares is None:
+                self.g.shares = _Shares()
+            self.g.avail = saved
             kept = self._kept_in(t)
             if kept is None:
-                kept = self.tmp()
-                self.shares.kept[kept] = t
-                self.shares.order.append(kept)
+                kept = self.g.tmp()
+                self.g.shares.kept[kept] = t
+                self.g.shares.order.append(kept)
                 t = f"({kept} := {t})"
             return _SharedArg(t, kept)  # computed where the parameter is first read
-        return self.apart(lambda: self.x(node, scope)) if loops else self.x(node, scope)
+        return self.apart(lambda: self.g.x(node, scope)) if loops else self.g.x(node, scope)
 
     def _kept_in(self, text: str):
         """The temporary of a text that is a shared read being computed, `(_tN := R)`, else None."""
-        m = _DEF.match(text) if self.shares is not None else None
-        return m.group(1) if m and text == f"({m.group(1)} := {self.shares.kept.get(m.group(1))})" else None
+        m = _DEF.match(text) if self.g.shares is not None else None
+        return m.group(1) if m and text == f"({m.group(1)} := {self.g.shares.kept.get(m.group(1))})" else None
 
     def arg_text(self, arg) -> str:
         """The text of a parameter of a function compiled in place: its argument's text; an
         argument kept in a temporary where it is first read is then read from there."""
-        if type(arg) is not _SharedArg or self.avail is None:
+        if type(arg) is not _SharedArg or self.g.avail is None:
             return arg
         key = ("arg", arg.temp)
-        if key in self.avail:
-            self.shares.reads.add(arg.temp)
+        if key in self.g.avail:
+            self.g.shares.reads.add(arg.temp)
             return arg.temp
-        self.avail[key] = arg.temp
+        self.g.avail[key] = arg.temp
         return arg
 
-    def _unshared(self, text: str, made) -> str:
+    def unshared(self, text: str, made) -> str:
         """The text of a region, each shared read made in it (`made`) that nothing reads again
         written plainly: `(R)` for `(_tN := R)`. Every read of one is in the region that made it,
         and its text is still R as it was kept (nothing rewrote it yet)."""
-        kept, reads = self.shares.kept, self.shares.reads
+        kept, reads = self.g.shares.kept, self.g.shares.reads
         for t in reversed(made):  # the outer ones first: their text holds the inner ones as written
             if t not in reads:
                 d = f"({t} := {kept[t]})"

@@ -63,26 +63,31 @@ def _used(helpers: list[str], entry: str) -> list[str]:
 
 
 class Shortcuts:
-    def _length_of_where(self, node):
+    """Shapes written more directly, for the ExprCodegen `g`."""
+
+    def __init__(self, g):
+        self.g, self.c, self.symbols = g, g.c, g.symbols
+
+    def length_of_where(self, node):
         """The `where` of `length(X where C)` (the built-in `length`), else None."""
         from ..runtime.library import _length
         if type(node) is A.Call and str(node.fn) == "length" and len(node.args) == 1 and type(node.args[0]) is A.Where \
-                and "length" not in self.m.function_defs and (self.m.builtin_function("length") or (None,))[0] is _length:
+                and "length" not in self.symbols.function_defs and (self.symbols.builtin_function("length") or (None,))[0] is _length:
             return node.args[0]
         return None
 
-    def _end_card(self, fname, fn, argnodes, args, scope):
+    def end_card(self, fname, fn, argnodes, args, scope):
         """`first(Z.cards)` / `last(Z.cards)`, Z a zone (or none): its first (last) card, read
         from the zone's list of card ids without building the list of its cards; else None."""
         from ..runtime.library import _first, _last
         if not (len(argnodes) == 1 and (fn is _first or fn is _last) and type(argnodes[0]) is A.Attr
-                and str(argnodes[0].name) == "cards" and "cards" not in self.m.vars_of("zv")
-                and self.kind_of(argnodes[0].obj, scope) in ("zv", "cell")):
+                and str(argnodes[0].name) == "cards" and "cards" not in self.symbols.vars_of("zv")
+                and self.g.known.kind_of(argnodes[0].obj, scope) in ("zv", "cell")):
             return None
         i = 0 if fn is _first else -1
-        z, ids = self.tmp(), self.tmp()
+        z, ids = self.g.tmp(), self.g.tmp()
         card = f"(_CARDS[{ids}[{i}]] if ({ids} := ctx.st['z'][{z}.id]) else None)"
-        return f"({card} if ({z} := {self.x(argnodes[0].obj, scope)}) is not None else None)"
+        return f"({card} if ({z} := {self.g.x(argnodes[0].obj, scope)}) is not None else None)"
 
     def _linear(self, node, scope):
         """(text of a cell, its attribute `row` or `column`, k) when `node` is that attribute plus a
@@ -90,41 +95,41 @@ class Shortcuts:
         of a grid's cell (never none); else None."""
         t = type(node)
         if t is A.Attr and str(node.name) in ("row", "column") and type(node.obj) is A.Name \
-                and self.kind_of(node.obj, scope) == "cell" and self.kind_of(node, scope) == "int":
-            o = self.x(node.obj, scope)
+                and self.g.known.kind_of(node.obj, scope) == "cell" and self.g.known.kind_of(node, scope) == "int":
+            o = self.g.x(node.obj, scope)
             return (o, str(node.name), 0) if _PLAIN.fullmatch(o) else None
         if t is A.BinOp and str(node.op) in ("+", "-"):
-            sb = self.static_int(node.right, scope)
+            sb = self.g.known.static_int(node.right, scope)
             if sb is not None:
                 lin = self._linear(node.left, scope)
                 return None if lin is None else (lin[0], lin[1], lin[2] + sb if str(node.op) == "+" else lin[2] - sb)
-            sa = self.static_int(node.left, scope)
+            sa = self.g.known.static_int(node.left, scope)
             if sa is not None and str(node.op) == "+":
                 lin = self._linear(node.right, scope)
                 return None if lin is None else (lin[0], lin[1], lin[2] + sa)
         return None
 
-    def _cell_shift(self, argnodes, scope):
+    def cell_shift(self, argnodes, scope):
         """(text of the cell c, table by zone id, whether each cell is its own entry) of
         `cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid,
         else None."""
         a, b = (self._linear(x, scope) for x in argnodes)
         if a is None or b is None or a[0] != b[0]:
             return None
-        m = self.m
+        m = self.symbols
         table = [None] * len(m.zones)
         cells = m.builtin_value("cells")(None)
         for z in cells:
             table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
         return a[0], tuple(table), all(table[z.id] is z for z in cells)
 
-    def _cell_shifted(self, argnodes, scope):
+    def cell_shifted(self, argnodes, scope):
         """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
         table by zone id of the cell i rows and j columns away from each cell (or none), read
         with c's id (nothing computed at run time can overflow: i and j are constants); c
         itself when that is each cell's own place (`cell(c.row, c.column)`)."""
-        shift = self._cell_shift(argnodes, scope)
+        shift = self.cell_shift(argnodes, scope)
         if shift is None:
             return None
         o, table, itself = shift
-        return o if itself else f"{self.const(table)}[{o}.id]"
+        return o if itself else f"{self.g.const(table)}[{o}.id]"

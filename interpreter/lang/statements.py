@@ -36,6 +36,11 @@ _MARK = "# @"  # a line `# @N`: the lines after it are statement N's (until the 
 
 
 class Statements:
+    """Writes runs of statements that cannot wait, for the ExprCodegen `g`."""
+
+    def __init__(self, g):
+        self.g, self.c, self.symbols = g, g.c, g.symbols
+
     def statements(self, stmts, scope, *, then=None, stop=None):
         """f(ctx) running `stmts`, then returning `then[0](ctx)` (`then`: a one-element holder,
         filled when what follows is compiled; None: nothing). A `stop` ends the statements and
@@ -43,20 +48,20 @@ class Statements:
         return stamped(scope.src, scope.kind, lambda: self._statements(stmts, scope, then, stop))
 
     def _statements(self, stmts, scope, then, stop):
-        saved = tuple(self.__dict__.get(k) for k in self._STATE)
-        self._reset(stmts[0] if stmts else None, scope)
+        saved = self.g.saved()
+        self.g._reset(stmts[0] if stmts else None, scope, last=stmts[-1] if stmts else None)
         try:
             body = []
             for s in stmts:
                 body += self.s(s, scope)
             lines = ["L = ctx.locals", "try:"] + ["    " + b for b in (body or ["pass"])]
-            lines += ["except _Stop:", f"    return {self.const(stop)}(ctx)" if stop is not None else "    return None"]
-            lines.append(f"return {self.const(then)}[0](ctx)" if then is not None else "return None")
-            self.define("_run", "ctx", lines)
-            return self._module("_run")
+            lines += ["except _Stop:", f"    return {self.g.const(stop, 'what a `stop` runs: the end of the body')}(ctx)" if stop is not None else "    return None"]
+            lines.append(f"return {self.g.const(then, 'what follows these statements (a continuation)')}[0](ctx)" if then is not None else "return None")
+            self.g.define("_run", "ctx", lines)
+            return self.g._module("_run", "statements, then what follows them (a continuation)" if then is not None
+                                  else "statements run directly (nothing follows them)")
         finally:
-            for k, v in zip(self._STATE, saved):
-                setattr(self, k, v)
+            self.g.restore(saved)
 
     # ---- one statement -> lines -------------------------------------------------------------
 
@@ -74,12 +79,12 @@ class Statements:
 
     def mark(self, node, scope) -> str:
         """The line that maps the lines after it to `node`'s position."""
-        self.stmt_locs.append(self.c.loc(node, scope))
-        return f"{_MARK}{len(self.stmt_locs) - 1}"
+        self.g.stmt_locs.append(self.c.loc(node, scope))
+        return f"{_MARK}{len(self.g.stmt_locs) - 1}"
 
     def s_let(self, node, scope):
         mark = self.mark(node, scope)
-        value = self.x(node.value, scope)  # the value first: `let x = x + 1` reads the outer x
+        value = self.g.x(node.value, scope)  # the value first: `let x = x + 1` reads the outer x
         slot = scope.add(str(node.name))
         return [mark, f"L[{int(slot)}] = {value}"]
 
@@ -91,20 +96,20 @@ class Statements:
 
     def s_fail(self, node, scope):
         msg = self.c.string(node.message)
-        return [self.mark(node, scope), f"raise _RuleRuntimeError({self.const(msg)}, {self.const(self.c.loc(node, scope))})"]
+        return [self.mark(node, scope), f"raise _RuleRuntimeError({self.g.const(msg)}, {self.g.const(self.c.loc(node, scope))})"]
 
     def s_log(self, node, scope):
         said = self.c.template(node.message, scope).said  # written again for each viewer (templates.Said)
-        return [self.mark(node, scope), f"ctx.events.append(({self.const('log')}, [{self.const(said)}(ctx)]))"]
+        return [self.mark(node, scope), f"ctx.events.append(({self.g.const('log')}, [{self.g.const(said)}(ctx)]))"]
 
     def s_finish(self, node, scope):
-        return [self.mark(node, scope), f"_finish(ctx.st[{self.const('flow')}], {self.const(str(node.what))})"]
+        return [self.mark(node, scope), f"_finish(ctx.st[{self.g.const('flow')}], {self.g.const(str(node.what))})"]
 
     def s_if(self, node, scope):
         out = []
         for i, (cond, body) in enumerate(node.branches):
             mark = self.mark(node if i == 0 else cond, scope)  # an `elif` line: its condition's position
-            out += [mark, f"{'if' if i == 0 else 'elif'} {self.x(cond, scope)}:"] + self.block(body, scope)
+            out += [mark, f"{'if' if i == 0 else 'elif'} {self.g.x(cond, scope)}:"] + self.block(body, scope)
         if node.otherwise is not None:
             out += ["else:"] + self.block(node.otherwise, scope)
         return out
@@ -112,40 +117,40 @@ class Statements:
     def s_for(self, node, scope):
         mark = self.mark(node, scope)
         slot = scope.add(str(node.var))
-        coll = self.x(node.coll, scope)
-        loc = self.const(self.c.loc(node, scope))
-        t = self.tmp()
+        coll = self.g.x(node.coll, scope)
+        loc = self.g.const(self.c.loc(node, scope))
+        t = self.g.tmp()
         body = self.block(node.body, scope)
-        return [mark, f"for {t} in _for_items(ctx, {coll}, {loc}, {self.const(self.c.iterable_at)}):",
+        return [mark, f"for {t} in _for_items(ctx, {coll}, {loc}, {self.g.const(self.c.iterable_at)}):",
                 f"    L[{int(slot)}] = {t}"] + body
 
     def s_repeat(self, node, scope):
         mark = self.mark(node, scope)
-        count = self.x(node.count, scope)
+        count = self.g.x(node.count, scope)
         body = self.block(node.body, scope)
-        return [mark, f"for {self.tmp()} in _repeat_times(ctx, {count}, {self.const(self.c.loc(node, scope))}):"] + body
+        return [mark, f"for {self.g.tmp()} in _repeat_times(ctx, {count}, {self.g.const(self.c.loc(node, scope))}):"] + body
 
     def s_assign(self, node, scope):
         target, op, value = node.target, str(node.op), node.value
         mark = self.mark(node, scope)
-        val = self.x(value, scope)
+        val = self.g.x(value, scope)
         setter = self.setter(target, scope)  # value's text -> the lines storing it
         kinds.check_assigned(self.c, target, op, value, scope)
         if op == "=":
-            t = self.tmp()
+            t = self.g.tmp()
             return [mark, f"{t} = {val}"] + setter(t)
-        get = self.x(target, scope)
-        loc = self.const(self.c.loc(node, scope))
-        ta, tb, tr = self.tmp(), self.tmp(), self.tmp()
+        get = self.g.x(target, scope)
+        loc = self.g.const(self.c.loc(node, scope))
+        ta, tb, tr = self.g.tmp(), self.g.tmp(), self.g.tmp()
         py, n = op[0], int(_NUMBER)
         return [mark, f"{ta} = {get}", f"{tb} = {val}",
                 f"if not (_type({ta}) is int and _type({tb}) is int and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}):",
-                f"    {tr} = {self.const(_arith)}(ctx, {self.const(py)}, {ta}, {tb}, {loc})",
+                f"    {tr} = {self.g.const(_arith)}(ctx, {self.g.const(py)}, {ta}, {tb}, {loc})",
                 ] + setter(tr)
 
     def setter(self, node, scope):
         """f(v) -> the lines storing the value named `v` (a temporary) into the assignment's target."""
-        m = self.m
+        m = self.symbols
         if type(node) is A.Name:
             name = str(node.name)
             if name in scope.slots:
@@ -153,14 +158,14 @@ class Statements:
             if name in m.gvars:
                 enc, _ = m.var_codec("gv", name)
                 if enc is None:
-                    return lambda v: [f"ctx.st[{self.const('gv')}][{self.const(name)}] = {v}"]
-                text = (f"_set_global(ctx, {self.const(name)}, {self.const(enc)}, {self.const(m.gvars[name]['type'])}, "
-                        f"{{v}}, {self.const(self.c.loc(node, scope))})")
+                    return lambda v: [f"ctx.st[{self.g.const('gv')}][{self.g.const(name)}] = {v}"]
+                text = (f"_set_global(ctx, {self.g.const(name)}, {self.g.const(enc)}, {self.g.const(m.gvars[name]['type'])}, "
+                        f"{{v}}, {self.g.const(self.c.loc(node, scope))})")
                 return lambda v: [text.format(v=v)]
             raise CompileError(f"`{name}` is not a variable", node,
                                hint=did_you_mean(name, list(scope.slots) + list(m.gvars)) or "declare it under `vars:`")
         if type(node) is A.Attr:
-            obj = self.x(node.obj, scope)  # read again when stored, as a player reads `x.name += 1`
+            obj = self.g.x(node.obj, scope)  # read again when stored, as a player reads `x.name += 1`
             name = str(node.name)
             by_type = {}
             for kind, typ in (("cv", Card), ("pv", Seat), ("zv", Zone)):
@@ -170,20 +175,20 @@ class Statements:
                 known = list(m.cvars) + list(m.pvars) + list(m.zvars)
                 raise CompileError(f"`{name}` is not a variable of cards, players or zones", node.name,
                                    hint=did_you_mean(name, known) or "declare it under `vars:` to change it")
-            o = self.tmp()
-            slow = (f"_set_var(ctx, {o}, {{v}}, {self.const(by_type)}, {self.const(name)}, "
-                    f"{self.const(self.c.loc(node, scope))})")
+            o = self.g.tmp()
+            slow = (f"_set_var(ctx, {o}, {{v}}, {self.g.const(by_type, f'the kinds of things with a variable `{name}`')}, {self.g.const(name)}, "
+                    f"{self.g.const(self.c.loc(node, scope))})")
             fast = [(typ, kind) for typ, (kind, enc, _) in by_type.items() if enc is None]
             if len(fast) != 1:
                 return lambda v: [f"{o} = {obj}", slow.format(v=v)]
             # the frequent case written in place: a variable that needs no encoding, of the one
             # kind of thing that has it; its table is a tuple, replaced (state.put)
             typ, kind = fast[0]
-            tt, tv, ti = self.tmp(), self.tmp(), self.tmp()
-            name_k = self.const(name)
+            tt, tv, ti = self.g.tmp(), self.g.tmp(), self.g.tmp()
+            name_k = self.g.const(name)
             return lambda v: [f"{o} = {obj}",
                               f"if _type({o}) is {_TYPE_NAMES[typ]}:",
-                              f"    {tt} = ctx.st[{self.const(kind)}]",
+                              f"    {tt} = ctx.st[{self.g.const(kind)}]",
                               f"    {ti} = {o}.id",
                               f"    {tt}[{name_k}] = ({tv} := {tt}[{name_k}])[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
                               "else:",
@@ -192,50 +197,50 @@ class Statements:
 
     def s_move(self, node, scope):
         mark = self.mark(node, scope)
-        what, where = self.x(node.what, scope), self.x(node.to, scope)
+        what, where = self.g.x(node.what, scope), self.g.x(node.to, scope)
         top = node.place is not None and str(node.place) == "top"
-        return [mark, f"_move(ctx, {what}, {where}, {top}, {self.const(self.c.loc(node, scope))})"]
+        return [mark, f"_move(ctx, {what}, {where}, {top}, {self.g.const(self.c.loc(node, scope))})"]
 
     def s_swap(self, node, scope):
         mark = self.mark(node, scope)
-        a, b = self.x(node.a, scope), self.x(node.b, scope)
-        return [mark, f"_swap(ctx, {a}, {b}, {self.const(self.c.loc(node, scope))})"]
+        a, b = self.g.x(node.a, scope), self.g.x(node.b, scope)
+        return [mark, f"_swap(ctx, {a}, {b}, {self.g.const(self.c.loc(node, scope))})"]
 
     def s_cycle(self, node, scope):
         mark = self.mark(node, scope)
-        zones = self.x(node.zones, scope)
+        zones = self.g.x(node.zones, scope)
         backward = node.direction is not None and str(node.direction) == "backward"
-        return [mark, f"_cycle(ctx, {zones}, {backward}, {self.const(self.c.loc(node, scope))})"]
+        return [mark, f"_cycle(ctx, {zones}, {backward}, {self.g.const(self.c.loc(node, scope))})"]
 
     def s_shuffle(self, node, scope):
-        self.m.uses_chance = True
+        self.c.output.uses_chance = True
         mark = self.mark(node, scope)
-        return [mark, f"_shuffle(ctx, {self.x(node.zone, scope)}, {self.const(self.c.loc(node, scope))})"]
+        return [mark, f"_shuffle(ctx, {self.g.x(node.zone, scope)}, {self.g.const(self.c.loc(node, scope))})"]
 
     def s_draw(self, node, scope):
-        if any(z.get("refill_from") for z in self.m.rs.zones.values()):
-            self.m.uses_chance = True  # a draw from an empty pile shuffles its refill in
+        if any(z.get("refill_from") for z in self.symbols.rs.zones.values()):
+            self.c.output.uses_chance = True  # a draw from an empty pile shuffles its refill in
         mark = self.mark(node, scope)
-        n = self.x(node.count, scope) if node.count is not None else "1"
-        a, b = self.x(node.source, scope), self.x(node.to, scope)
-        return [mark, f"_draw(ctx, {n}, {a}, {b}, {self.const(self.c.loc(node, scope))})"]
+        n = self.g.x(node.count, scope) if node.count is not None else "1"
+        a, b = self.g.x(node.source, scope), self.g.x(node.to, scope)
+        return [mark, f"_draw(ctx, {n}, {a}, {b}, {self.g.const(self.c.loc(node, scope))})"]
 
     def _dispatch(self, mark, name, args, dispatch, what, loc, args_first=True):
         """Lines of a call that cannot suspend: the budget's step, the event logged, the call."""
-        t, b = self.tmp(), self.tmp()
+        t, b = self.g.tmp(), self.g.tmp()
         spend = [f"ctx.budget = {b} = ctx.budget - 1", f"if {b} < 0:",
-                 f"    _spend_failed(ctx, {self.const(loc)}, {self.const(what)})"]
+                 f"    _spend_failed(ctx, {self.g.const(loc)}, {self.g.const(what)})"]
         lines = [f"{t} = {args}"] + spend if args_first else spend + [f"{t} = {args}"]
         if name is not None:
-            lines.append(f"ctx.events.append(({self.const(name)}, {t}))")
-        return [mark] + lines + [f"{self.const(dispatch)}(ctx, {t})"]
+            lines.append(f"ctx.events.append(({self.g.const(name)}, {t}))")
+        return [mark] + lines + [f"{self.g.const(dispatch, f'runs {what}')}(ctx, {t})"]
 
     def s_call(self, node, scope):
         """`emit EVENT(...)` or `do PROCEDURE(...)` that cannot suspend: logged, then dispatched."""
-        c, m = self.c, self.m
+        c, m = self.c, self.symbols
         mark = self.mark(node, scope)
         name = str(node.name)
-        args = "[" + ", ".join(self.x(a, scope) for a in node.args) + "]"
+        args = "[" + ", ".join(self.g.x(a, scope) for a in node.args) + "]"
         c.check_arity(node, name, len(node.args))
         if type(node) is A.Do:
             dispatch = (m.procedure_direct_plain if node.unpreventable else m.procedure_direct)(name)
@@ -247,8 +252,8 @@ class Statements:
         c = self.c
         mark = self.mark(node, scope)
         name, n = c.super_target(node, scope)
-        args = f"L[:{int(n)}]" if node.args is None else "[" + ", ".join(self.x(a, scope) for a in node.args) + "]"
-        dispatch = self.m.super_direct(*scope.replacing)
+        args = f"L[:{int(n)}]" if node.args is None else "[" + ", ".join(self.g.x(a, scope) for a in node.args) + "]"
+        dispatch = self.symbols.super_direct(*scope.replacing)
         return self._dispatch(mark, None, args, dispatch, f"`super` of `{name}`", c.loc(node, scope), args_first=False)
 
     def s_choose(self, node, scope):  # only reached when wrongly compiled direct
@@ -262,7 +267,7 @@ class Statements:
         for lineno, line in enumerate(source.split("\n"), 1):
             text = line.strip()
             if text.startswith(_MARK):
-                current = self.stmt_locs[int(text[len(_MARK):])]
+                current = self.g.stmt_locs[int(text[len(_MARK):])]
             elif text.startswith("def "):
                 current = None
             elif current is not None:

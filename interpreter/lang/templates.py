@@ -1,5 +1,6 @@
 """Texts with {expressions} (labels, prompts, logs, the render section): compiled once, written
-for a viewer when they are shown. A part of Compiler (compiler.py), which inherits it.
+for a viewer when they are shown. A part of Compiler (compiler.py), held as
+`templates`.
 
 A text is written for a viewer from the values its pieces evaluate to, never by rewriting the
 finished text: a card the viewer cannot identify reads `a card` (model.label_for), and a piece
@@ -19,17 +20,10 @@ from ..core.model import Card, label_for, label_of
 from ..runtime.visibility import place_of, seats_identifying
 from ..ruleset.yamlio import SourceText
 from . import ast as A
+from .analysis import loop_of, reveals
 from .parser import parse
 
 HIDDEN = "?"  # a piece that reads something the viewer may not know
-
-# what a piece may read of a card the viewer cannot identify: where it lies, as the table sees it
-PLACE_ATTRS = frozenset(("zone", "cell"))
-# functions that only carry cards along, count them or read places: their arguments are not read
-PASSING_CALLS = frozenset((
-    "first", "last", "length", "take", "drop", "reversed", "flatten", "cards_in", "contents", "cell",
-    "column_cells", "row_cells", "neighbors", "tagged_cells", "zone_named", "seat", "seat_after",
-    "seats_from", "range", "abs", "distance", "score_of", "is_winner", "within", "path", "walk", "walk_path"))
 
 
 def _loc_tuple(loc):
@@ -43,7 +37,7 @@ def _names(node) -> set:
 def reads_of(tree) -> list:
     """The sub-expressions of a template piece through which it reads a card's identity: the
     object of an attribute other than its place, the operands of a comparison, a membership or a
-    tag test, the arguments of a function (but PASSING_CALLS). When one of those reads a variable
+    tag test, the arguments of a function (but analysis.PASSING_CALLS): analysis.py declares them. When one of those reads a variable
     bound inside the piece (`c` of `sum(c.value for c in deck.cards)`, `it` of a `where`), the
     collection it ranges over is read instead, and so is every value the read takes over the
     loops it depends on (`[z.card for z in cells]` for `sum(z.card.worth for z in cells)`, nested
@@ -59,16 +53,7 @@ def reads_of(tree) -> list:
 
     def visit(node, ranges):
         # ranges: (variable, its collection, whether that collection is closed), innermost last
-        t = type(node)
-        reads = ()
-        if t is A.Attr and str(node.name) not in PLACE_ATTRS:
-            reads = (node.obj,)
-        elif t is A.Compare or t is A.In:
-            reads = tuple(node.children())
-        elif t is A.IsTag:
-            reads = tuple(node.children())[:1]
-        elif t is A.Call and str(node.fn) not in PASSING_CALLS:
-            reads = node.args
+        reads = reveals(node)  # an error for a kind of node analysis.py does not declare
         bound = {var for var, _, _ in ranges}
         for r in reads:
             if type(r) is A.Name and str(r.name) == "me" and "me" not in bound:
@@ -91,12 +76,12 @@ def reads_of(tree) -> list:
                     each = A.ListFor(each, Token("NAME", var), coll, None, r.at)
                     used |= _names(coll)
             add(each)
-        if t is A.ListFor or t is A.Aggregate or t is A.Where:
-            visit(node.coll, ranges)
-            var = "it" if t is A.Where else str(node.var)
-            closed = not (_names(node.coll) & bound)
-            inner = ranges + [(var, node.coll, closed)]
-            for child in ((node.cond,) if t is A.Where else (node.value, node.cond)):
+        loop = loop_of(node)
+        if loop is not None:
+            visit(loop.coll, ranges)
+            closed = not (_names(loop.coll) & bound)
+            inner = ranges + [(loop.var, loop.coll, closed)]
+            for child in loop.parts:
                 if child is not None:
                     visit(child, inner)
             return
@@ -210,16 +195,21 @@ def _where_said(ctx, cards) -> dict:
 
 
 class Templates:
+    """A part of the Compiler `c` (compiler.py)."""
+
+    def __init__(self, c):
+        self.c, self.symbols = c, c.symbols
+
     # ---- text with {expressions} -------------------------------------------------------
 
     def template(self, tok, scope):
         """A quoted string of rules text with {expressions}; errors point inside the string."""
-        text = self.string(tok) if isinstance(tok, Token) else tok
+        text = self.c.string(tok) if isinstance(tok, Token) else tok
         src = scope.src
         if isinstance(tok, Token) and src is not None:
             line, column = tok.line, tok.column
             if scope.kind == "expr" and "\n" in src.text:
-                here = self.loc(tok, scope)
+                here = self.c.loc(tok, scope)
                 return self.template_text(text, scope, at=lambda k: (here.file, here.line, here.column + 1 + k, src))
             return self.template_text(text, scope, at=lambda k: (*_loc_tuple(src.locate(line, column + 1 + k)), src))
         return self.template_text(text, scope)
@@ -228,9 +218,9 @@ class Templates:
         """Compile one {expression} of a text (see Piece)."""
         tree = parse(src, "expr")
         scope = scope.reading(src)
-        value = self.e(tree, scope)
+        value = self.c.e(tree, scope)
         nodes = reads_of(tree)
-        reads = tuple(self.e(n, scope) for n in nodes)
+        reads = tuple(self.c.e(n, scope) for n in nodes)
         direct = as_card = None
         if type(tree) is A.Attr and str(tree.name) in ("key", "name"):
             direct = next((i for i, n in enumerate(nodes) if n is tree.obj), None)

@@ -32,7 +32,8 @@ class Validation:
     triggers: int
     player_counts: list
     seconds: float
-    generated: list = field(default_factory=list)  # (position, generated Python source), default player count
+    generated: list = field(default_factory=list)  # lang/sources.Generated: the modules, default player count
+    game: object = None  # the game built for the default player count
 
     def summary(self) -> str:
         counts = self.player_counts
@@ -84,7 +85,7 @@ def validate_game(path: str, variants=()) -> Validation:
     seconds = time.perf_counter() - start
     m = game.catalog
     return Validation(rs.title, len(rs.files), len(rs.cards), len(m.cards), len(m.actions), len(rs.triggers),
-                      counts, seconds, m.generated)
+                      counts, seconds, m.generated, game)
 
 
 def cmd_validate(args) -> int:
@@ -97,13 +98,43 @@ def cmd_validate(args) -> int:
         return 1
     _out(v.summary())
     if args.source:
-        shown = 0
-        for where, source in v.generated:
-            if args.source in str(where):
-                _out(f"\n# {where}\n{source.rstrip()}")
-                shown += 1
-        _out(f"\n{shown} compiled expression{'s' if shown != 1 else ''} at a position containing {args.source!r}")
+        print_source(v.game, v.generated, args.source)
     return 0
+
+
+def print_source(game, generated, where: str) -> None:
+    """The Python generated for every compiled text of the content spanning WHERE (`FILE:LINE`, or
+    `FILE`), the step listers that call it (engine/listing.py), and what each global is."""
+    from ..engine.listing import step_lister, window_lister
+    from ..lang import sources
+    found = sources.at(generated, where)
+    for g in found:
+        lines = f"line {g.where.line}" if g.last_line == g.where.line else f"lines {g.where.line}-{g.last_line}"
+        _out(f"\n# {g.where} (content {lines}): {g.role}\n{g.source.rstrip()}")
+        _legend(sources.legend(g.source, g.env, g.notes))
+    for c in sources.at(game.m.compiler.output.closures, where):
+        lines = f"line {c.where.line}" if c.last_line == c.where.line else f"lines {c.where.line}-{c.last_line}"
+        _out(f"\n# {c.where} (content {lines}): {c.what}; closures of lang/continuations.py, no generated code")
+    texts = {g.source: g.where for g in found}
+    m = game.m
+    listers = [(f"step `{step}`", step_lister(game, step)) for step in m.actions_by_step] + \
+              [(f"out-of-turn window {i + 1}", window_lister(game, i)) for i in range(len(m.window_actions))]
+    shown = 0
+    for what, f in listers:
+        env = f.__globals__
+        if texts and any(sources.reaches(v, texts) for k, v in env.items() if k.startswith("_k")):
+            shown += 1
+            _out(f"\n# the legal actions of {what} (engine/listing.py), which call the code above\n"
+                 f"{f._interpret_source.rstrip()}")
+            _legend(sources.legend(f._interpret_source, env, places=texts))
+    n = len(found)
+    _out(f"\n{n} compiled text{'s' if n != 1 else ''} spanning {where!r}, {shown} step lister{'s' if shown != 1 else ''}"
+         " calling them" + ("" if n or ":" not in where else " (no rules are compiled from that line)"))
+
+
+def _legend(entries) -> None:
+    if entries:
+        _out("# where each global comes from:\n" + "\n".join(f"#   {e}" for e in entries))
 
 
 # ---- replay -----------------------------------------------------------------------------
@@ -430,8 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Load a game and compile it for every player count it allows, with default "
                                    "options. Exit 0 when it is valid, 1 with every problem otherwise.")
     q.add_argument("path", metavar="PATH", help="a game folder or a bundled game's name")
-    q.add_argument("--source", metavar="WHERE", help="also print the Python source generated for each expression "
-                   "whose position contains WHERE (a file name, `file.yaml:12`)")
+    q.add_argument("--source", metavar="WHERE", help="also print the Python generated for the rules written at "
+                   "WHERE (`file.yaml:12`, any line of a text; `file.yaml`: all), the step listers calling it, "
+                   "and what each of its globals is")
     variant_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_validate)

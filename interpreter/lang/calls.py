@@ -1,0 +1,106 @@
+"""Calls in expressions, written as Python (a part of ExprCodegen, codegen.py): a content
+function (compiled in place when it is small, else called through its generated `_call`), an
+aggregate of a list, `max`/`min` of several values, a family of zones (`hand(p)`), a built-in
+(on a line of its own: an error inside it points at the call).
+"""
+from __future__ import annotations
+
+from . import ast as A
+from ..errors import did_you_mean
+from ..runtime import context as rt
+from ..runtime.helpers import _size_of
+from ..runtime.ops import _AGGREGATES
+from .analysis import facts
+from .known import _Text
+from .scope import CompileError, Scope, stamped
+
+
+class Calls:
+    """Writes calls for the ExprCodegen `g`."""
+
+    WRITES = {A.Call: "g_call"}
+
+    def __init__(self, g):
+        self.g, self.c, self.symbols = g, g.c, g.symbols
+
+    def g_call(self, node, scope):
+        c, m = self.c, self.symbols
+        fname = str(node.fn)
+        if fname in m._IMPURE:
+            c.output.uses_chance = True
+        argnodes = node.args
+        loc = c.loc(node, scope)
+        if fname in m.function_defs:
+            inline = m.inline_body(fname)
+            if inline is None and any(self.g.known.loop_dependent(a, scope) for a in argnodes):
+                inline = m.inline_body(fname, loops=True)
+            if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
+                loops = facts(inline[0]).loops
+                return self._inline(inline, [self.g.sharing.arg_read(a, scope, loops) for a in argnodes],
+                                    [self.g.known.kind_of(a, scope) for a in argnodes], scope)
+            args = "".join(", " + self.g.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
+            holder = m.direct_caller(fname, len(argnodes), node)
+            if holder is not None:  # its generated `_call`, once it is compiled
+                return f"{self.g.const(holder, f'the content function `{fname}` (its generated _call)')}[0](ctx, {self.g.const(loc)}{args})"
+            call = m.function_caller(fname, len(argnodes), node, c.loc(node, scope))
+            return f"{self.g.const(call, f'the content function `{fname}`')}(ctx{args})"
+        args = [self.g.x(a, scope) for a in argnodes]
+        if fname in _AGGREGATES and len(args) == 1:
+            return (f"_aggregate_of(ctx, {self.g.const(_AGGREGATES[fname], f'the aggregate `{fname}` (runtime/ops.py)')}, {args[0]}, {self.g.const(fname)}, "
+                    f"{self.g.const(loc)}, {self.g.const(c.iterable_at)}, {self.g.const(_size_of)})")
+        if fname in ("max", "min") and len(args) > 1:
+            return f"_extreme({self.g.const(max if fname == 'max' else min)}, [{', '.join(args)}])"
+        zfam = m.zone_family(fname)
+        if zfam is not None:
+            if len(args) != 1:
+                raise CompileError(f"`{fname}(player)` takes one player", node)
+            return f"_zone_of({self.g.const(zfam)}, {args[0]}, {self.g.const(fname)}, {self.g.const(loc)})"
+        builtin = m.builtin_function(fname)
+        if builtin is not None:
+            from ..runtime.library import OF_THE_MATCH, _cell
+            fn, arity = builtin
+            if arity is not None and len(args) not in arity:
+                raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
+                                   node)
+            end = self.g.shortcuts.end_card(fname, fn, argnodes, args, scope)
+            if end is not None:
+                return end
+            if fn in OF_THE_MATCH and all(type(a) is A.Str for a in argnodes):  # a constant of the match
+                return self.g.const(fn(rt.Ctx({}, m), *[self.c.string(a.token) for a in argnodes]))
+            if fname == "cell" and len(args) == 2 and fn is _cell:
+                shifted = self.g.shortcuts.cell_shifted(argnodes, scope)
+                if shifted is not None:
+                    return shifted
+            site = f"_c{next(self.g.names)}"  # a name of its own: its line tells where an error was
+            self.g.env[site] = fn
+            self.g.sites[site + "("] = (fname, loc)
+            if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
+                tests, names = [], []
+                for a_node, a_text in zip(argnodes, args):
+                    if self.g.known.static_int(a_node, scope) is not None or self.g.known.kind_of(a_node, scope) == "int":
+                        names.append(a_text)
+                    else:
+                        t = self.g.tmp()
+                        names.append(t)
+                        tests.append(f"(_type({t} := {a_text}) is int)")
+                key = f"{self.g.const(m.cell_at)}.get(({names[0]}, {names[1]}))"
+                if not tests:
+                    return key
+                return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
+            return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
+        known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
+        raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
+
+    def _inline(self, inline, args, kinds, scope):
+        """A small function compiled in place: its parameters are its arguments' texts (plain
+        reads, so reading one twice costs nothing and changes nothing). The variables of its
+        loops take slots of the caller's frame, after its own."""
+        tree, params, src = inline
+        inner = Scope(src=src)
+        inner.size = scope.size
+        inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
+        inner.inlined_kinds = dict(zip(params, kinds))
+        try:
+            return stamped(src, "expr", lambda: self.g.xc(tree, inner))  # evaluated where the call is
+        finally:
+            scope.size = max(scope.size, inner.size)

@@ -1,0 +1,29 @@
+"""What the compiler produces besides the callables it returns, owned by the Compiler and read by
+the definition (which keeps the same names readable on the match: `uses_chance`, `conts`,
+`prompts`, `generated`)."""
+from __future__ import annotations
+
+
+class CompileOutput:
+    """- `uses_chance`: some rule rolls, draws at random or shuffles;
+    - `conts`: the continuations of statements that may wait for a choice, by id (saved in a
+      state's pending choices, so an id is only valid for the same content compiled in the same
+      order);
+    - `prompts`: continuation id of a `choose` -> its prompt's template (written again for each
+      viewer);
+    - `closures`: the statements that may wait for a choice (sources.Closure), compiled to
+      closures rather than generated code, for `--source`;
+    - `generated`: every generated module (sources.Generated: where its text starts, its last line,
+      its source and globals), for `--source`."""
+
+    def __init__(self):
+        self.uses_chance = False
+        self.conts: list = []
+        self.prompts: dict = {}
+        self.generated: list = []
+        self.closures: list = []
+
+    def register(self, fn) -> int:
+        """The id of a new continuation `fn`."""
+        self.conts.append(fn)
+        return len(self.conts) - 1

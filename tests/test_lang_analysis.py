@@ -1,0 +1,51 @@
+"""One analysis of the rules language (issue 26): every kind of node is declared once in
+lang/analysis.py (`NODES`), and each pass that asks about a node asks that declaration; a kind of
+node nobody declared is an error in every pass, never a silent default (a label naming a hidden
+card through a construct the template analysis did not know)."""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from interpreter.lang import analysis
+from interpreter.lang import ast as A
+from interpreter.lang.parser import parse
+from interpreter.lang.templates import reads_of
+from interpreter.ruleset.yamlio import SourceText
+
+
+def _expr(text):
+    return parse(SourceText.plain(text), "expr")
+
+
+@A.node
+class Shout(A.Expr):
+    """A construct added to ast.py but not declared in analysis.py."""
+    value: A.Expr
+    at: A.Pos
+
+
+def test_every_kind_of_node_is_declared():
+    kinds = {c for _, c in inspect.getmembers(A, inspect.isclass)
+             if issubclass(c, A.Node) and c in A._FIELDS and c is not Shout}
+    assert kinds - set(analysis.NODES) == set()
+
+
+def test_a_node_kind_nobody_declared_is_an_error_in_the_template_analysis():
+    tree = Shout(_expr("c.name"), None)
+    with pytest.raises(TypeError, match="Shout is not declared"):
+        reads_of(tree)
+    with pytest.raises(TypeError, match="Shout is not declared"):
+        reads_of(A.Attr(tree, "name", None))  # below a declared one too
+    with pytest.raises(TypeError, match="Shout is not declared"):
+        analysis.facts(A.Not(tree, None))
+
+
+def test_the_declarations_answer_each_pass():
+    f = analysis.facts(_expr("sum(c.value for c in hand(me).cards where c.ready) + f(x)"))
+    assert f.names == {"c", "me", "x"} and f.calls == {"hand", "f"} and f.loops and f.reads_state and not f.plain
+    assert analysis.facts(_expr("-a.b")).plain and not analysis.facts(_expr("a + 1")).plain
+    reads = reads_of(_expr("a.name == b.zone"))  # a comparison reads both sides; a place reads no identity
+    assert [type(r).__name__ for r in reads] == ["Attr", "Attr", "Name"]
+    assert analysis.reveals(_expr("first(x)")) == () and len(analysis.reveals(_expr("f(x)"))) == 1
