@@ -486,6 +486,19 @@ class Game(Legality, Flow):
         ctx.locals = list(bound) + [None] * (size - len(bound))
         return ctx
 
+    def closures_at(self, where: str) -> list:
+        """The statements spanning WHERE (`FILE:LINE` or `FILE`) that may wait for a choice and run
+        as closures, not generated code (interpret validate --source)."""
+        from ..lang import sources
+        return sources.at(self.m.compiler.output.closures, where)
+
+    def listers(self) -> list:
+        """(what, function) of each step's and out-of-turn window's generated lister of legal
+        actions (listing.py), whose `_interpret_source` is its Python (interpret validate --source)."""
+        m = self.m
+        return [(f"step `{step}`", step_lister(self, step)) for step in m.actions_by_step] + \
+               [(f"out-of-turn window {i + 1}", window_lister(self, i)) for i in range(len(m.window_actions))]
+
     # ---- edits of a state by hand (scenarios, positions): each forgets the listing of `st` --
 
     def move_card(self, st, card, zone, *, top: bool = False) -> None:

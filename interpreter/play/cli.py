@@ -105,20 +105,17 @@ def cmd_validate(args) -> int:
 def print_source(game, generated, where: str) -> None:
     """The Python generated for every compiled text of the content spanning WHERE (`FILE:LINE`, or
     `FILE`), the step listers that call it (engine/listing.py), and what each global is."""
-    from ..engine.listing import step_lister, window_lister
     from ..lang import sources
     found = sources.at(generated, where)
     for g in found:
         lines = f"line {g.where.line}" if g.last_line == g.where.line else f"lines {g.where.line}-{g.last_line}"
         _out(f"\n# {g.where} (content {lines}): {g.role}\n{g.source.rstrip()}")
         _legend(sources.legend(g.source, g.env, g.notes))
-    for c in sources.at(game.m.compiler.output.closures, where):
+    for c in game.closures_at(where):
         lines = f"line {c.where.line}" if c.last_line == c.where.line else f"lines {c.where.line}-{c.last_line}"
         _out(f"\n# {c.where} (content {lines}): {c.what}; closures of lang/continuations.py, no generated code")
     texts = {g.source: g.where for g in found}
-    m = game.m
-    listers = [(f"step `{step}`", step_lister(game, step)) for step in m.actions_by_step] + \
-              [(f"out-of-turn window {i + 1}", window_lister(game, i)) for i in range(len(m.window_actions))]
+    listers = game.listers()
     shown = 0
     for what, f in listers:
         env = f.__globals__
