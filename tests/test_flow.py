@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import textwrap
 
-from interpreter.engine.game import Game, from_json, to_json
+from interpreter.engine.game import Game, from_json, to_json, touch
 
 VOTE = """\
 game: {name: vote, players: {min: 2, max: 3, default: 3}}
@@ -70,8 +70,8 @@ def _playout(game, seed, steps=400, general=False):
     """The JSON of every state of a seeded random game, and the actions listed at each decision.
     `general`: every settle goes through the whole state machine and every action is bound."""
     import random
-    if general:
-        game._settle = lambda ctx: game._settle_any(ctx, 0)
+    if general:  # every part that settles the flow goes through the whole state machine
+        game._settle = game.flow.settle = lambda ctx: game.flow._settle_any(ctx, 0)
     try:
         rng = random.Random(seed)
         st = game.new_game(seed=seed)
@@ -82,12 +82,13 @@ def _playout(game, seed, steps=400, general=False):
             actions = game.legal_actions(st)
             seen.append([str(a) for a in actions])
             if general:
-                game.forget_listing(st)
+                touch(st)
             game.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
             seen.append(to_json(st))
         return seen
     finally:
-        game.__dict__.pop("_settle", None)
+        game.flow.__dict__.pop("settle", None)
+        game._settle = game.flow.settle
 
 
 def test_the_common_path_makes_the_states_of_the_whole_state_machine():
@@ -104,20 +105,22 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
     trusted move is done without being bound again. A game with an `on turn_end` trigger ends its
     turns through _end_turn."""
     from interpreter.engine.flow import Flow
+    from interpreter.engine.legality import Binder
     calls = {}
 
-    def counting(name):
-        original = getattr(Game, name)
+    def counting(cls, name):
+        original = getattr(cls, name)
 
         def counted(self, *args, **kwargs):
             calls[name] = calls.get(name, 0) + 1
             return original(self, *args, **kwargs)
-        monkeypatch.setattr(Game, name, counted)
+        monkeypatch.setattr(cls, name, counted)
 
-    for name in ("_settle_any", "_end_turn", "_start_turn", "_end_round", "_bind"):
-        counting(name)
+    for name in ("_settle_any", "_end_turn", "_start_turn", "_end_round"):
+        counting(Flow, name)
+    counting(Binder, "bind")
     game = Game.load("tic-tac-toe")
-    assert game._quiet_turns and game._quiet_rounds
+    assert game.flow._quiet_turns and game.flow._quiet_rounds
     st = game.new_game(seed=3)
     assert calls == {"_settle_any": 1, "_start_turn": 1}  # the setup: the first round, the first turn
     calls.clear()
@@ -127,9 +130,9 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
     # two rounds ended and began (two turns a round) by arithmetic too: no round, no turn passed there
     assert not calls, calls
     game.apply_in_place(st, "play r1c3")  # checked: bound and verified
-    assert calls["_bind"] == 1
+    assert calls["bind"] == 1
     assert game.is_terminal(st) and calls["_settle_any"] == 1  # the game finished: the whole machine ends it
-    assert isinstance(game, Flow)
+    assert isinstance(game.flow, Flow)
 
 
 def _tally(tmp_path, monkeypatch, event: str, transition: str):
@@ -146,8 +149,9 @@ def _tally(tmp_path, monkeypatch, event: str, transition: str):
         """))
     game = Game.load(str(tmp_path))
     calls = []
-    original = getattr(Game, transition)
-    monkeypatch.setattr(Game, transition, lambda self, *a, **k: (calls.append(1), original(self, *a, **k))[1])
+    from interpreter.engine.flow import Flow
+    original = getattr(Flow, transition)
+    monkeypatch.setattr(Flow, transition, lambda self, *a, **k: (calls.append(1), original(self, *a, **k))[1])
     st = game.new_game(seed=1)
     moves = 0
     while not game.is_terminal(st) and moves < 20:
@@ -159,12 +163,12 @@ def _tally(tmp_path, monkeypatch, event: str, transition: str):
 
 def test_a_turn_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
     game, ended, moves = _tally(tmp_path, monkeypatch, "turn_end", "_end_turn")
-    assert not game._quiet_turns and ended == 3 and moves == 4
+    assert not game.flow._quiet_turns and ended == 3 and moves == 4
 
 
 def test_a_round_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
     game, ended, moves = _tally(tmp_path, monkeypatch, "round_start", "_end_round")
-    assert game._quiet_turns and not game._quiet_rounds and ended == 2 and moves == 5
+    assert game.flow._quiet_turns and not game.flow._quiet_rounds and ended == 2 and moves == 5
 
 
 def test_a_start_that_draws_nothing_is_made_once(monkeypatch):

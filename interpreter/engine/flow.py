@@ -1,19 +1,32 @@
 """The flow of a game: rounds, turns, steps, out-of-turn windows, and settling the state after
-each move until someone must decide. A part of Game (engine.py), which inherits it.
+each move until someone must decide. A part of Game (`game.flow`), which calls it; it holds the
+simultaneous steps (simultaneous.py) as a part of its own.
 """
 from __future__ import annotations
 
 from ..runtime import context as rt
 from ..errors import Location, RuleRuntimeError
 from ..core.model import Seat, label_of
-from .listing import window_lister
+from ..core.state import NO_NOTES, own_notes
+from .guard import run_effect
 from .simultaneous import Simultaneous
 
 _MAX_SETTLE = 10_000
 _MISSING = object()
 
 
-class Flow(Simultaneous):
+class Flow:
+    """The flow of match `m`, whose listers are `listings` (listing.py). It moves a state on until
+    someone must decide (`settle`), and notes in the state what that seat may play (core/state.py `Notes`)."""
+
+    def __init__(self, m, *, listings):
+        self.m = m
+        self._list_step = listings.actions
+        self._window_lister = listings.window
+        self.simultaneous = sim = Simultaneous(m, listings=listings, next_step=self._next_step)
+        self._sim_decides, self._sim_reveal = sim.decides, sim.reveal
+        self._plan_flow()
+
     # ---- the flow of rounds, turns and steps -------------------------------------------
 
     def _plan_flow(self):
@@ -22,7 +35,8 @@ class Flow(Simultaneous):
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
         self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
-        self._reset_plan = {}  # scope -> the tables of defaults to put back, and the other variables (_reset)
+        # scope -> the tables of defaults to put back, and the other variables (_reset)
+        self._reset_plan = {scope: self._plan_reset(scope) for scope in m.resets}
         self._action_resets = bool(m.resets["action"])  # variables back to their defaults after each action
         self._windows = bool(m.windows)
         self._on = on = m._handlers["on"]
@@ -36,21 +50,33 @@ class Flow(Simultaneous):
             m.round_start or m.round_end or on.get("round_start") or on.get("round_end") or m.resets["round"]
             or m.round_until is not None or m.round_order is not None)
 
-    def _call_effect(self, ctx, compiled, me=None):
-        if compiled is None:
-            return
-        entry, scope = compiled
-        ctx.me = me
-        ctx.locals = [None] * scope.size
-        ctx.stack = []
-        self._run(ctx, entry)
+    def play(self, ctx, a) -> None:
+        """Do the bound action `a` of the turn's player (or of an open window's seat), then move
+        the flow on to the next decision."""
+        st = ctx.st
+        used = st["used"]
+        used[a.name] = used.get(a.name, 0) + 1
+        if self._windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
+            st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
+        a.effect(ctx)  # only ever reached from apply_in_place, which guards it (a RecursionError too)
+        if self._action_resets and not st["pending"]:
+            self._reset(st, "action")  # modifiers that last for this action only
+        self.settle(ctx)
+
+    def after_action(self, ctx) -> None:
+        """After a choice, a secret choice recorded or a window declined: the modifiers that
+        last for an action end (when nothing waits), and the flow moves on."""
+        st = ctx.st
+        if self._action_resets and not st["pending"]:
+            self._reset(st, "action")
+        self.settle(ctx)
 
     def _emit(self, ctx, name, args):
         if self._on.get(name):
             ctx.events.append((name, args))
             self.m._event_direct[name](ctx, args)
 
-    def _settle(self, ctx):
+    def settle(self, ctx):
         """Move the flow on until a decision is needed or the game is over.
 
         The loop below is the flow's common path: a turn of the play phase, nothing finished,
@@ -108,7 +134,10 @@ class Flow(Simultaneous):
             player = seats[order[pos]]
             listed = list_step(st, player, labels=False, bare=True)  # _has_action; listing changes nothing
             if listed:
-                self._listed = (st, listed, player)
+                notes = st.get("_notes", NO_NOTES)  # state.NOTES
+                if notes is NO_NOTES:
+                    notes = own_notes(st)
+                notes.listing, notes.seat = listed, player
                 return
             if self._skips:
                 self._next_step(ctx, player)
@@ -194,14 +223,14 @@ class Flow(Simultaneous):
                                 f"no action to play?)", where)
 
     def _has_action(self, st, player) -> bool:
-        """Whether `player` (the turn's) has a legal action in the current step. The list is kept
-        for `legal_actions` and `apply_in_place`, with the state it is of (the last state the flow
-        stopped in) and the seat that decides there."""
+        """Whether `player` (the turn's) has a legal action in the current step. The list is noted
+        in the state (`Notes`) for `legal_actions` and `apply_in_place`, with the seat that decides there."""
         if player is None:
             return False
         listed = self._list_step(st, player, labels=False, bare=True)
         if listed:
-            self._listed = (st, listed, player)
+            notes = own_notes(st)
+            notes.listing, notes.seat = listed, player
             return True
         return False
 
@@ -257,7 +286,7 @@ class Flow(Simultaneous):
         m = self.m
         ctx = rt.Ctx(st, m, m.seats[seat])
         ctx.memo = {}
-        return bool(window_lister(self, i)(ctx, [], False, True))
+        return bool(self._window_lister(i)(ctx, [], False, True))
 
     def _start_round(self, ctx):
         st = ctx.st
@@ -268,7 +297,7 @@ class Flow(Simultaneous):
         if m.resets["round"]:
             self._reset(st, "round")
         if m.round_start is not None:
-            self._call_effect(ctx, m.round_start)
+            run_effect(ctx, m.round_start)
         self._emit(ctx, "round_start", [])
         if st["pending"]:
             flow["resume"] = "order"
@@ -308,7 +337,7 @@ class Flow(Simultaneous):
         st["used"] = {}
         player = m.seats[order[pos]]  # the phase is play: rt.turn_player
         if m.turn_start is not None:
-            self._call_effect(ctx, m.turn_start, player)
+            run_effect(ctx, m.turn_start, player)
         self._emit(ctx, "turn_start", [player])
         if st["pending"]:
             flow["resume"] = "first_step"
@@ -344,7 +373,7 @@ class Flow(Simultaneous):
         if player is not None:
             self._emit(ctx, "turn_end", [player])
             if m.turn_end is not None:
-                self._call_effect(ctx, m.turn_end, player)
+                run_effect(ctx, m.turn_end, player)
             if st["pending"]:
                 st["flow"]["resume"] = f"turn_ended:{then}"
                 return
@@ -373,7 +402,7 @@ class Flow(Simultaneous):
         flow = st["flow"]
         self._emit(ctx, "round_end", [])
         if m.round_end is not None:
-            self._call_effect(ctx, m.round_end)
+            run_effect(ctx, m.round_end)
         if st["pending"]:
             flow["resume"] = "round_ended"
             return
@@ -397,10 +426,7 @@ class Flow(Simultaneous):
         """Every variable declared `reset: SCOPE` back to its default. A table of plain defaults is
         one tuple made at load and shared by every state (tables are replaced on write, never
         changed in place), put back by one dict update per kind."""
-        plan = self._reset_plan.get(scope)
-        if plan is None:
-            plan = self._reset_plan[scope] = self._plan_reset(scope)
-        tables, rest = plan
+        tables, rest = self._reset_plan[scope]
         for kind, reset in tables:
             st[kind].update(reset)
         for kind, name, default in rest:

@@ -1,6 +1,6 @@
 """The one legality path of the forward model: binding an action to its definition, verifying
 it (a typed refusal with its reason), `verify` / `can` / `explain`, and the options of a pending
-choice. A part of Game (engine.py), which inherits it.
+choice. A part of Game (`game.binder`), which calls it.
 """
 from __future__ import annotations
 
@@ -9,11 +9,20 @@ from ..runtime import context as rt
 from ..errors import IllegalActionError, RefusalKind
 from ..information.handles import arg_keys, resolve
 from ..core.model import Action
+from ..core.state import NO_NOTES, NOTES, own_notes
 
 _MISSING = object()
 
 
-class Legality:
+class Binder:
+    """Binds actions to their definitions in a match `m`. `simultaneous`: the part that knows who
+    chooses in a simultaneous step; `current_player(st)`: the seat that decides in `st`."""
+
+    def __init__(self, m, *, simultaneous, current_player):
+        self.m = m
+        self._sim_seat = simultaneous.seat
+        self._current_player = current_player
+
     # ---- one legality path --------------------------------------------------------
     #
     # Listing (every legal binding: listing.py, one generated function per step), verifying an
@@ -21,7 +30,7 @@ class Legality:
     # the listing) go through a definition the same way: parameter by parameter, each bound from
     # its domain, each requirement checked as soon as the parameters it reads are bound.
 
-    def _bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
+    def bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
         """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.
 
         With `verify`, every rule of the definition is checked in the order a player reads them
@@ -35,7 +44,7 @@ class Legality:
             _chance.outcome_of(st, action)
             return None, None
         if seat is not None and verify:
-            deciding = self.current_player(st)
+            deciding = self._current_player(st)
             if deciding != seat:
                 who = m.seats[deciding].key if deciding is not None else "nobody"
                 raise IllegalActionError(action, f"it is {who}'s decision, not p{seat + 1}'s",
@@ -48,7 +57,7 @@ class Legality:
             key = action.args[0]
             if key == "none" and p["optional"]:
                 return None, None
-            _, offered = self._options(st, p)
+            _, offered = self.options(st, p)
             if key in offered:
                 return None, None
             opts = ", ".join(offered)
@@ -77,7 +86,7 @@ class Legality:
                 raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
         a = m.action_by_name.get(action.name)
         if not verify:
-            return self._trusted_ctx(st, a, player, action), a
+            return self.trusted_ctx(st, a, player, action), a
         if a is None:
             from ..errors import did_you_mean
             hint = did_you_mean(action.name, m.action_by_name)
@@ -125,7 +134,7 @@ class Legality:
         ctx.memo = None
         return ctx, a
 
-    def _trusted_ctx(self, st, a, player, action: Action):
+    def trusted_ctx(self, st, a, player, action: Action):
         """The context of definition `a` played by `player` with the arguments of `action`, which
         is trusted to come from the listing: each argument is looked up by its key."""
         m = self.m
@@ -146,7 +155,7 @@ class Legality:
                 v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
                     v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
-                    if v is None:  # a text, a list...: the domain's value with that key, as `_bind` finds it
+                    if v is None:  # a text, a list...: the domain's value with that key, as `bind` finds it
                         probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
                         probe.memo = {}
                         values, keys = arg_keys(m, st, player.id if player is not None else None,
@@ -162,7 +171,7 @@ class Legality:
         `st`; with `seat`, also when that seat is not the one to decide."""
         if isinstance(action, str):
             action = Action.parse(action)
-        self._bind(st, action, seat=seat)
+        self.bind(st, action, seat=seat)
 
     def can(self, st, action: Action | str, *, seat: int | None = None) -> bool:
         """Whether `verify` accepts `action`."""
@@ -180,22 +189,23 @@ class Legality:
             return e.reason
         return None
 
-    def _decode_choice(self, st, p, key):
-        for v, k in zip(*self._options(st, p)):
+    def decode_choice(self, st, p, key):
+        """The value of option `key` of the pending choice `p`."""
+        for v, k in zip(*self.options(st, p)):
             if k == key:
                 return v
         return None
 
-    def _options(self, st, p) -> tuple[list, list]:
+    def options(self, st, p) -> tuple[list, list]:
         """(values, keys) of the options of the pending choice `p` (the last of st["pending"]),
         keyed for its chooser (handles.py). Listing, verifying and applying a choice all need
-        them: they are decoded and keyed once, and kept with the state and the entry they are of
-        (an entry is never changed in place; whoever changes a state by hand calls
-        `forget_listing`)."""
-        offered = self._offered
-        if offered is not None and offered[0] is st and offered[1] is p:
-            return offered[2], offered[3]
+        them: they are decoded and keyed once, and noted in the state with the entry they are of
+        (`Notes.options`: an entry is never changed in place; whoever edits a state by hand
+        calls `touch`)."""
+        offered = st.get(NOTES, NO_NOTES).options
+        if offered is not None and offered[0] is p:
+            return offered[1], offered[2]
         m = self.m
         values, keys = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
-        self._offered = (st, p, values, keys)
+        own_notes(st).options = (p, values, keys)
         return values, keys

@@ -1,6 +1,6 @@
 """The legal actions of a step, listed by one generated function per step (issue 9, item 3).
 
-`Game._list_step` asks `step_lister(game, step)` for ``list_step(ctx, out, lab, first)``, written
+`Listings.actions` asks `Listings.step(i)` for ``list_step(ctx, out, lab, first)``, written
 once per step (on first use) as Python source, in the way dsl/codegen.py writes rules:
 
     def _listing(ctx, out, lab, first):
@@ -46,26 +46,67 @@ from ..lang.codegen import _compiled
 from ..information.handles import arg_keys
 from ..limits import spend_failed
 from ..core.model import Action, key_of
+from ..runtime import context as rt
 
 _new_action = tuple.__new__
 
 
-def step_lister(game, step):
-    """list_step(ctx, out, lab, first) for the actions of step `step` (cached on the game)."""
-    return lister(game, step, game.m.actions_by_step.get(step, ()))
+class Listings:
+    """The generated listers of a definition: one per step, one per out-of-turn window, each
+    written on first use and kept (they depend on the definition alone, never on a state).
+    A part of Game (`game.listings`), used by the flow, the binder and the simultaneous steps."""
 
+    def __init__(self, m):
+        self.m = m
+        self._listers = {}  # step index, step name, ("window", i) -> its lister
 
-def window_lister(game, i):
-    """The same for the actions of the i-th out-of-turn window."""
-    return lister(game, ("window", i), game.m.window_actions[i])
+    def step(self, i: int):
+        """The lister of the step at index `i` (no step, out of range: the actions of no step)."""
+        f = self._listers.get(i)
+        if f is None:
+            m = self.m
+            name = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
+            f = self._listers[i] = self.named(name)
+        return f
 
+    def named(self, step):
+        """The lister of the step named `step`."""
+        return self._get(step, self.m.actions_by_step.get(step, ()))
 
-def lister(game, key, actions):
-    listers = game._step_listers
-    f = listers.get(key)
-    if f is None:
-        f = listers[key] = _write(game.m, tuple(actions))
-    return f
+    def window(self, i: int):
+        """The lister of the actions of the i-th out-of-turn window."""
+        return self._get(("window", i), self.m.window_actions[i])
+
+    def _get(self, key, actions):
+        f = self._listers.get(key)
+        if f is None:
+            f = self._listers[key] = _write(self.m, tuple(actions))
+        return f
+
+    def forget(self) -> None:
+        """Write every lister again on its next use (tests that change how they are written)."""
+        self._listers.clear()
+
+    def actions(self, st, player, *, labels: bool, first_only: bool = False, viewer=None, bare=False) -> list:
+        """The legal (Action, label) pairs of the current step's actions, with `me` = `player`
+        (`bare`: the actions alone; `viewer`: the ids of the cards the labels may name)."""
+        lister = self._listers.get(st["flow"].get("step", 0))
+        if lister is None:
+            lister = self.step(st["flow"].get("step", 0))
+        capped = lister.capped
+        if capped is not None:  # every definition limited: nothing to list once all are used up
+            used = st["used"]
+            for name, limit in capped:
+                if used.get(name, 0) < limit:
+                    break
+            else:
+                return []
+        ctx = rt.Ctx(st, self.m, player)
+        ctx.memo = {}
+        ctx.viewer = viewer
+        if bare:
+            return lister.bare(ctx, [])
+        return lister(ctx, [], labels and not first_only, first_only)
 
 
 def _write(m, actions, index=None, fixed=True):
@@ -229,4 +270,4 @@ def _made(kept: dict, key, name: str, args: tuple) -> Action:
     return act
 
 
-__all__ = ["step_lister", "window_lister"]
+__all__ = ["Listings"]

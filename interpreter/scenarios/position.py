@@ -16,7 +16,7 @@ from ..runtime import context as rt
 from ..errors import did_you_mean
 from ..errors import InterpretError
 from ..core.model import Card, Seat, Zone
-from ..core.state import put, zone_with, zone_without
+from ..core.state import put, touch, zone_with, zone_without
 
 
 class PositionError(InterpretError):
@@ -76,7 +76,7 @@ class Position:
 
     def move(self, card_key: str, zone_key: str, top: bool = False) -> "Position":
         """Put a card in a zone; whatever is on a full board cell goes to the box first."""
-        self.game.forget_listing(self.state)
+        touch(self.state)
         card, zone = self.card(card_key), self.zone(zone_key)
         ctx = self._ctx()
         ids = self.state["z"][zone.id]
@@ -90,20 +90,20 @@ class Position:
         return self
 
     def clear(self, zone_key: str, to: str = "box") -> "Position":
-        self.game.forget_listing(self.state)
+        touch(self.state)
         z = self.zone(zone_key)
         for i in list(self.state["z"][z.id]):
             rt.move(self._ctx(), self.m.cards[i], self.zone(to))
         return self
 
     def swap(self, a: str, b: str) -> "Position":
-        self.game.forget_listing(self.state)
+        touch(self.state)
         rt.swap(self._ctx(), self.card(a), self.card(b))
         return self
 
     def set(self, owner, name: str, value) -> "Position":
         """Set a variable: owner None (the game), a seat key, a card key or a zone key."""
-        self.game.forget_listing(self.state)
+        touch(self.state)
         kind, index = self._var_home(owner, name)
         enc, _ = self.m.var_codec(kind, name)
         value = self._resolve(value)
@@ -180,7 +180,7 @@ class Position:
 
     def turn(self, seat, step: str | None = None, round: int | None = None, order=None) -> "Position":
         """Make it `seat`'s turn (optionally at a step, a round, with a given order of seats)."""
-        self.game.forget_listing(self.state)
+        touch(self.state)
         flow = self.state["flow"]
         s = self.seat(seat)
         flow["phase"] = "play"
@@ -204,10 +204,10 @@ class Position:
         # a simultaneous step starts afresh: its seats choose from the first one (simultaneous.py)
         if flow.get("sim") is not None:
             flow["sim"] = None
-        sim = self.game._sim_step(self.state)
+        sim = self.game.simultaneous.step(self.state)
         if sim is not None:
             from ..runtime import context as rt
-            self.game._sim_decides(rt.Ctx(self.state, self.m), sim)
+            self.game.simultaneous.decides(rt.Ctx(self.state, self.m), sim)
         return self
 
 
