@@ -64,14 +64,16 @@ def test_choices_in_round_and_turn_effects_wait_for_their_players(tmp_path):
     assert g.evaluate(st, "is_winner(seat(1))") is True
 
 
-# ---- the common path of the flow (flow.Flow._settle) and the whole state machine (_settle_any) ----
+# ---- the flow's arithmetic for quiet turns and rounds (flow.Flow.settle) and its transitions ----
 
 def _playout(game, seed, steps=400, general=False):
     """The JSON of every state of a seeded random game, and the actions listed at each decision.
-    `general`: every settle goes through the whole state machine and every action is bound."""
+    `general`: turns and rounds pass through their transitions (no arithmetic for quiet ones),
+    and every action is bound."""
     import random
-    if general:  # every part that settles the flow goes through the whole state machine
-        game._settle = game.flow.settle = lambda ctx: game.flow._settle_any(ctx, 0)
+    quiet = game.flow._quiet_turns, game.flow._quiet_rounds
+    if general:
+        game.flow._quiet_turns = game.flow._quiet_rounds = False
     try:
         rng = random.Random(seed)
         st = game.new_game(seed=seed)
@@ -87,11 +89,10 @@ def _playout(game, seed, steps=400, general=False):
             seen.append(to_json(st))
         return seen
     finally:
-        game.flow.__dict__.pop("settle", None)
-        game._settle = game.flow.settle
+        game.flow._quiet_turns, game.flow._quiet_rounds = quiet
 
 
-def test_the_common_path_makes_the_states_of_the_whole_state_machine():
+def test_the_arithmetic_of_quiet_turns_makes_the_states_of_the_transitions():
     for name, players in (("tic-tac-toe", 2), ("connect-four", 2), ("dark-agent", 4), ("agent-dog", 4),
                           ("agents-secrets", 6)):
         game = Game.load(name, players=players)
@@ -99,9 +100,9 @@ def test_the_common_path_makes_the_states_of_the_whole_state_machine():
             assert _playout(game, seed) == _playout(game, seed, general=True), (name, seed)
 
 
-def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
+def test_a_quiet_turn_passes_by_arithmetic(monkeypatch):
     """Tic-tac-toe declares nothing around its turns: after each move the next turn begins without
-    the whole state machine, without ending or starting a turn through their effects, and the
+    the transitions of steps 1-5 of settle, without ending or starting a turn through their effects, and the
     trusted move is done without being bound again. A game with an `on turn_end` trigger ends its
     turns through _end_turn."""
     from interpreter.engine.flow import Flow
@@ -116,13 +117,13 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
             return original(self, *args, **kwargs)
         monkeypatch.setattr(cls, name, counted)
 
-    for name in ("_settle_any", "_end_turn", "_start_turn", "_end_round"):
+    for name in ("_transition", "_end_turn", "_start_turn", "_end_round"):
         counting(Flow, name)
     counting(Binder, "bind")
     game = Game.load("tic-tac-toe")
     assert game.flow._quiet_turns and game.flow._quiet_rounds
     st = game.new_game(seed=3)
-    assert calls == {"_settle_any": 1, "_start_turn": 1}  # the setup: the first round, the first turn
+    assert calls == {"_transition": 1, "_start_turn": 1}  # the setup: the first round, the first turn
     calls.clear()
     for cell in ("r1c1", "r2c2", "r1c2", "r3c3"):
         game.legal_actions(st)
@@ -131,7 +132,7 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
     assert not calls, calls
     game.apply_in_place(st, "play r1c3")  # checked: bound and verified
     assert calls["bind"] == 1
-    assert game.is_terminal(st) and calls["_settle_any"] == 1  # the game finished: the whole machine ends it
+    assert game.is_terminal(st) and calls["_transition"] == 1  # the game finished: its transition ends it
     assert isinstance(game.flow, Flow)
 
 

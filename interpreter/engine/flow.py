@@ -8,10 +8,14 @@ from ..runtime import context as rt
 from ..errors import Location, RuleRuntimeError
 from ..core.model import Seat, label_of
 from ..core.state import NO_NOTES, own_notes
+from ..core.flowstate import Finish, Phase, Resume, take_resume, wait
 from .guard import run_effect
 from .simultaneous import Simultaneous
 
 _MAX_SETTLE = 10_000
+# the flow's values as the texts a state holds, read where every transition reads them (flowstate.py)
+OVER, SETUP, PLAY = Phase.OVER.value, Phase.SETUP.value, Phase.PLAY.value
+GAME, ROUND, TURN = Finish.GAME.value, Finish.ROUND.value, Finish.TURN.value
 _MISSING = object()
 
 
@@ -77,16 +81,25 @@ class Flow:
             self.m._event_direct[name](ctx, args)
 
     def settle(self, ctx):
-        """Move the flow on until a decision is needed or the game is over.
+        """Move the flow on until a decision is needed or the game is over: one transition per
+        turn of the loop, in this order (flowstate.py names the flow's values):
 
-        The loop below is the flow's common path: a turn of the play phase, nothing finished,
-        nothing waiting, no window, no simultaneous step. The turn's player is read once per
-        transition and handed to the transitions (nothing the rules do changes the order or the
-        position in it: only the flow does). Anything else goes to `_settle_any`, the whole state
-        machine, which makes the same transitions in the same order."""
+        1. the game is over, or finished (`finish game`): settled;
+        2. a choice waits: settled, unless a step, turn or round was finished (the choice is dropped);
+        3. a flow effect that waited for a choice goes on (`resume`);
+        4. the setup is done: the first round starts;
+        5. a step, turn or round finished by the rules ends (and closes an open window);
+        6. the round's seats have all played: the round ends; the turn's steps are done: the turn ends;
+        7. a simultaneous step opens or goes on; an out-of-turn window opens or goes on;
+        8. the turn's seat has an action in the step: settled (the listing is noted in the state);
+           else the next step.
+
+        Steps 1-5 are asked only when rules ran since they were last asked (`check`): the flow's
+        own arithmetic changes none of what they read. A turn that ends and the next that begins
+        run nothing in a game that declares nothing around them (`_quiet_turns`, `_quiet_rounds`):
+        they are done by arithmetic, without the transitions' calls. The turn's player is read once
+        per transition (nothing the rules do changes the order or the position in it)."""
         st = ctx.st
-        if self._windows:
-            return self._settle_any(ctx, 0)
         flow = st["flow"]
         seats = self.m.seats
         steps = self.m.steps
@@ -94,12 +107,15 @@ class Flow:
         quiet_turns = self._quiet_turns
         quiet_rounds = self._quiet_rounds
         sims = self._sims
+        windows = self._windows
         list_step = self._list_step
-        check = True  # whether rules ran since the state was last checked for the common path
-        for n in range(_MAX_SETTLE):
+        check = True  # whether rules ran since steps 1-5 were last asked
+        for _ in range(_MAX_SETTLE):
             if check:
-                if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
-                    return self._settle_any(ctx, n)
+                if flow["phase"] != PLAY or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
+                    if self._transition(ctx):
+                        return
+                    continue
                 check = False
             order = flow["order"]
             pos = flow["pos"]
@@ -129,10 +145,17 @@ class Flow:
                 self._end_turn(ctx, "next", seats[order[pos]])
                 check = True
                 continue
-            if sims and (steps[i].sim is not None or flow.get("sim")):
-                return self._settle_any(ctx, n)
+            if sims and steps[i].sim is not None:  # every seat of a set chooses in secret (simultaneous.py)
+                if self._sim_decides(ctx, steps[i].sim):
+                    return
+                check = True
+                continue
+            if windows:
+                if self._window_decides(ctx):
+                    return
+                check = True
             player = seats[order[pos]]
-            listed = list_step(st, player, labels=False, bare=True)  # _has_action; listing changes nothing
+            listed = list_step(st, player, labels=False, bare=True)  # does the seat have an action?
             if listed:
                 notes = st.get("_notes", NO_NOTES)  # state.NOTES
                 if notes is NO_NOTES:
@@ -146,73 +169,49 @@ class Flow:
                 flow["step"] = i + 1
         raise self._unsettled()
 
-    def _settle_any(self, ctx, done: int):
-        """`_settle` from any state of the flow (`done`: transitions made already)."""
+    def _transition(self, ctx) -> bool:
+        """Steps 1-5 of `settle`, asked when the flow is not in a turn with nothing finished or
+        waiting: True when settled, else one transition was made."""
         st = ctx.st
-        m = self.m
         flow = st["flow"]
-        for _ in range(done, _MAX_SETTLE):
-            if flow["phase"] == "over":
-                return
-            fin = flow.get("finish")
-            if fin == "game":
-                st["pending"].clear()
-                flow["phase"] = "over"
-                flow["finish"] = None
-                return
-            if st["pending"]:
-                if fin is None or flow["phase"] == "setup":
-                    return
-                st["pending"].clear()  # a turn that ends drops what was waiting
-            resume = flow.get("resume")
-            if resume:  # a flow effect (round or turn start/end) waited for a choice: carry on
-                flow["resume"] = None
-                if resume == "order":
-                    self._begin_order(ctx)
-                elif resume == "first_step":
-                    self._next_step(ctx)
-                elif resume in ("turn_ended:next", "turn_ended:round"):
-                    self._after_end_turn(ctx, resume.split(":")[1])
-                elif resume == "round_ended":
-                    self._after_round_end(ctx)
-                elif resume == "sim_reveal":
-                    self._sim_reveal(ctx)
-                continue
-            if flow["phase"] == "setup":
-                self._start_round(ctx)
-                continue
-            if fin is not None and flow.get("win"):
-                flow["win"] = None  # a step, turn or round that ends closes its window
-            if fin == "round":
-                flow["finish"] = None
-                self._end_turn(ctx, then="round")
-                continue
-            if fin == "turn":
-                flow["finish"] = None
-                self._end_turn(ctx, then="next")
-                continue
-            if fin == "step":
-                flow["finish"] = None
+        if flow["phase"] == OVER:
+            return True
+        fin = flow.get("finish")
+        if fin == GAME:
+            st["pending"].clear()
+            flow["phase"] = OVER
+            flow["finish"] = None
+            return True
+        if st["pending"]:
+            if fin is None or flow["phase"] == SETUP:
+                return True
+            st["pending"].clear()  # a turn that ends drops what was waiting
+        resume = take_resume(flow)
+        if resume is not None:  # a flow effect (round or turn start/end) waited for a choice: carry on
+            if resume is Resume.ORDER:
+                self._begin_order(ctx)
+            elif resume is Resume.FIRST_STEP:
                 self._next_step(ctx)
-                continue
-            # no pending choice, nothing finished: does the current step need a decision?
-            if flow["pos"] >= len(flow["order"]):
-                self._end_round(ctx)
-                continue
-            step = m.steps[flow["step"]] if flow["step"] < len(m.steps) else None
-            if step is None:
-                self._end_turn(ctx, then="next")
-                continue
-            if step.sim is not None:  # every seat of a set chooses in secret (simultaneous.py)
-                if self._sim_decides(ctx, step.sim):
-                    return
-                continue
-            if m.windows and self._window_decides(ctx):
-                return
-            if self._has_action(st, rt.turn_player(m, st)):
-                return
+            elif resume is Resume.ROUND_ENDED:
+                self._after_round_end(ctx)
+            elif resume is Resume.SIM_REVEAL:
+                self._sim_reveal(ctx)
+            else:
+                self._after_end_turn(ctx, resume.then)
+            return False
+        if flow["phase"] == SETUP:
+            self._start_round(ctx)
+            return False
+        if flow.get("win"):
+            flow["win"] = None  # a step, turn or round that ends closes its window
+        flow["finish"] = None
+        if fin == ROUND:
+            self._end_turn(ctx, then="round")
+        elif fin == TURN:
+            self._end_turn(ctx, then="next")
+        else:
             self._next_step(ctx)
-        raise self._unsettled()
+        return False
 
     def _unsettled(self) -> RuleRuntimeError:
         rs = self.m.rs
@@ -292,7 +291,7 @@ class Flow:
         st = ctx.st
         m = self.m
         flow = st["flow"]
-        flow["phase"] = "play"
+        flow["phase"] = PLAY
         flow["round"] += 1
         if m.resets["round"]:
             self._reset(st, "round")
@@ -300,7 +299,7 @@ class Flow:
             run_effect(ctx, m.round_start)
         self._emit(ctx, "round_start", [])
         if st["pending"]:
-            flow["resume"] = "order"
+            wait(flow, Resume.ORDER)
             return
         self._begin_order(ctx)
 
@@ -340,7 +339,7 @@ class Flow:
             run_effect(ctx, m.turn_start, player)
         self._emit(ctx, "turn_start", [player])
         if st["pending"]:
-            flow["resume"] = "first_step"
+            wait(flow, Resume.FIRST_STEP)
             return
         self._next_step(ctx, player)
 
@@ -375,7 +374,7 @@ class Flow:
             if m.turn_end is not None:
                 run_effect(ctx, m.turn_end, player)
             if st["pending"]:
-                st["flow"]["resume"] = f"turn_ended:{then}"
+                wait(st["flow"], Resume.turn_ended(then))
                 return
         self._after_end_turn(ctx, then, player)
 
@@ -388,11 +387,11 @@ class Flow:
                 self._reset(st, "turn")
             st["used"] = {}
         flow = st["flow"]
-        if flow.get("finish") == "turn":
+        if flow.get("finish") == TURN:
             flow["finish"] = None
         if then == "round":
             self._end_round(ctx)
-        elif flow["phase"] != "over":  # the next turn
+        elif flow["phase"] != OVER:  # the next turn
             flow["pos"] += 1
             if flow["pos"] < len(flow["order"]):
                 self._start_turn(ctx)
@@ -404,14 +403,14 @@ class Flow:
         if m.round_end is not None:
             run_effect(ctx, m.round_end)
         if st["pending"]:
-            flow["resume"] = "round_ended"
+            wait(flow, Resume.ROUND_ENDED)
             return
         self._after_round_end(ctx)
 
     def _after_round_end(self, ctx):
         st, m = ctx.st, self.m
         flow = st["flow"]
-        if flow.get("finish") == "game":
+        if flow.get("finish") == GAME:
             return
         flow["finish"] = None
         if m.round_until is not None:

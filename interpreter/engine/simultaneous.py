@@ -21,6 +21,7 @@ from ..errors import RuleRuntimeError
 from ..information.handles import arg_key, resolve
 from ..core.model import Action, Seat, label_of
 from ..core.state import touch
+from ..core.flowstate import Finish, Resume, wait
 from .guard import run, run_effect
 
 _MISSING = object()
@@ -91,7 +92,7 @@ class Simultaneous:
 
     def reveal(self, ctx) -> None:
         """Do every recorded action in order, then the step's reveal effect; the step then ends.
-        An effect that waits for a choice resumes the reveal afterwards (flow resume `sim_reveal`)."""
+        An effect that waits for a choice resumes the reveal afterwards (`Resume.SIM_REVEAL`)."""
         st, m = ctx.st, self.m
         flow = st["flow"]
         flow["sim"] = sim = dict(flow["sim"])  # a copy of its own: "next" changes below
@@ -106,18 +107,18 @@ class Simultaneous:
                 ctx.locals[slot] = rt.decode(m, v)
             run(ctx, a.effect)
             if st["pending"]:
-                flow["resume"] = "sim_reveal"
+                wait(flow, Resume.SIM_REVEAL)
                 return
         sim_def = self.step(st)
         if sim_def is not None and sim_def.reveal is not None and sim["next"] == len(sim["chosen"]):
             sim["next"] += 1  # the reveal effect runs once
             run_effect(ctx, sim_def.reveal, rt.turn_player(m, st))
             if st["pending"]:
-                flow["resume"] = "sim_reveal"
+                wait(flow, Resume.SIM_REVEAL)
                 return
         flow["sim"] = None
         if flow.get("finish") is None:
-            flow["finish"] = "step"
+            flow["finish"] = Finish.STEP.value
 
     # ---- the public API of simultaneous steps (agents, views, observations) ---------------
 
