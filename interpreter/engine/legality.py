@@ -10,6 +10,8 @@ from ..errors import IllegalActionError, RefusalKind
 from ..information.handles import arg_keys, resolve
 from ..core.model import Action
 from ..core.state import NO_NOTES, NOTES, own_notes
+from ..limits import spend_failed
+from .plan import ActionPlan
 
 _MISSING = object()
 
@@ -20,6 +22,8 @@ class Binder:
 
     def __init__(self, m, *, simultaneous, current_player):
         self.m = m
+        # each definition's plan (plan.py): what the listing is generated from, walked by `bind`
+        self._plans = {name: ActionPlan.of(a) for name, a in m.action_by_name.items()}
         self._sim_seat = simultaneous.seat
         self._current_player = current_player
 
@@ -34,8 +38,9 @@ class Binder:
         """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.
 
         With `verify`, every rule of the definition is checked in the order a player reads them
-        (the step, the limit, the arguments against their domains, then each requirement as
-        declared) and a refusal raises IllegalActionError with its kind and reason. Without it
+        (the step, the limit, then by the plan the listing is generated from: the arguments
+        against their domains, each requirement as declared: `_walk`) and a refusal raises
+        IllegalActionError with its kind and reason. Without it
         the action is trusted to come from `legal_actions(st)`: its arguments are looked up by key."""
         m = self.m
         if st["flow"]["phase"] == "over":
@@ -116,23 +121,37 @@ class Binder:
                                              + " ".join(p for p, _, _ in a.params), RefusalKind.WRONG_ARGUMENTS)
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}  # nothing changes the state while the action is checked
-        ctx.locals = [None] * a.nslots
-        seat = player.id if player is not None else None
-        for (pname, slot, dom), key in zip(a.params, action.args):
-            options, offered = arg_keys(m, st, seat, list(dom(ctx) or []), ctx.memo)
-            for v, k in zip(options, offered):
-                if k == key:
-                    ctx.locals[slot] = v
-                    break
-            else:
-                shown = ", ".join(offered[:12]) or "none"
-                raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})",
-                                         RefusalKind.OUT_OF_DOMAIN)
-        for f, reason, _ in a.requires:
-            if not f(ctx):
-                raise IllegalActionError(action, reason(ctx))
+        self._walk(ctx, self._plans[a.name], action)
         ctx.memo = None
         return ctx, a
+
+    def _walk(self, ctx, plan, action: Action) -> None:
+        """Bind the arguments of `action` in `ctx` by the plan the listing is generated from
+        (plan.py): each parameter from its domain, then its checks in the order they are
+        declared; the first that fails refuses it, with its reason."""
+        st, m = ctx.st, self.m
+        ctx.locals = loc = [None] * plan.nslots
+        seat = ctx.me.id if ctx.me is not None else None
+        for p, key in zip(plan.params, action.args):
+            if p.fixed is not None:  # the same values in every state: spent as the listing spends
+                values, keys = p.fixed[0], p.keys
+                if values:
+                    ctx.budget = b = ctx.budget - len(values)
+                    if b < 0:
+                        spend_failed(ctx, p.fixed[1], p.fixed[2])
+            else:
+                values, keys = arg_keys(m, st, seat, list(p.domain(ctx) or []), ctx.memo)
+            for v, k in zip(values, keys):
+                if k == key:
+                    loc[p.slot] = v
+                    break
+            else:
+                shown = ", ".join(keys[:12]) or "none"
+                raise IllegalActionError(action, f"{key} is not a possible {p.name} now (possible: {shown})",
+                                         RefusalKind.OUT_OF_DOMAIN)
+        for f, reason in plan.in_order:
+            if not f(ctx):
+                raise IllegalActionError(action, reason(ctx))
 
     def trusted_ctx(self, st, a, player, action: Action):
         """The context of definition `a` played by `player` with the arguments of `action`, which
@@ -140,28 +159,28 @@ class Binder:
         m = self.m
         loc = [None] * a.nslots
         ctx = rt.Ctx(st, m, player, loc)
-        params = a.params
+        params = self._plans[a.name].params
         if params:
             if len(params) == 1:  # the frequent case: one argument, a value of a fixed domain or a card, zone...
-                f0 = a.fixed[0] if a.fixed else None
+                f0 = params[0].fixed
                 v = (f0[3] if f0 is not None else m.value_by_key()).get(action.args[0], _MISSING)
                 if v is not _MISSING:
-                    loc[params[0][1]] = v
+                    loc[params[0].slot] = v
                     return ctx
             by_key = m.value_by_key()
-            for (_, slot, dom), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+            for p, key in zip(params, action.args):
                 # a domain the same in every state: the value its key was made from (a text of
                 # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
-                v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
+                v = p.fixed[3].get(key, _MISSING) if p.fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
                     v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
                     if v is None:  # a text, a list...: the domain's value with that key, as `bind` finds it
                         probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
                         probe.memo = {}
                         values, keys = arg_keys(m, st, player.id if player is not None else None,
-                                                list(dom(probe) or []), probe.memo)
+                                                list(p.domain(probe) or []), probe.memo)
                         v = next((x for x, k in zip(values, keys) if k == key), key)
-                loc[slot] = v
+                loc[p.slot] = v
         return ctx
 
     # ---- verify / can / do ---------------------------------------------------------

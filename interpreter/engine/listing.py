@@ -45,7 +45,8 @@ from ..definition.rules import domain_other
 from ..lang.codegen import _compiled
 from ..information.handles import arg_keys
 from ..limits import spend_failed
-from ..core.model import Action, key_of
+from ..core.model import Action
+from .plan import ActionPlan
 from ..runtime import context as rt
 
 _new_action = tuple.__new__
@@ -133,8 +134,9 @@ def _write(m, actions, index=None, fixed=True):
     # `_listing` gives (action, label) pairs (labels if `lab`, only the first if `first`); `_bare`,
     # the same walk, gives the actions alone: the flow's listing at each decision
     kept = {a.name: {} for a in actions}  # per definition: its actions made so far, by their arguments
-    source = (_text(actions, index, fixed, const, kept, bare=False)
-              + _text(actions, index, fixed, const, kept, bare=True))
+    plans = tuple(ActionPlan.of(a) for a in actions)  # what `verify` walks too (plan.py)
+    source = (_text(plans, index, fixed, const, kept, bare=False)
+              + _text(plans, index, fixed, const, kept, bare=True))
     exec(_compiled(source), env)
     f = env["_listing"]
     f.bare = env["_bare"]
@@ -164,11 +166,10 @@ def _text(actions, index, fixed, const, kept, bare: bool) -> str:
             ind += "    "
         # no slot: nothing reads or writes one, the empty tuple serves
         lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}" if a.nslots else f"{ind}ctx.locals = ()")
-        first_checks = a.requires_by_level[0]
-        if first_checks:
-            lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
+        if a.checks:
+            lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f, _ in a.checks)}:")
             ind += "    "
-        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), kept=kept[a.name], bare=bare)
+        _loops(a, 0, ind, lines, const, fixed=fixed, kept=kept[a.name], bare=bare)
     lines.append("    return out")
     return "\n".join(lines) + "\n"
 
@@ -184,10 +185,10 @@ def _present(presence, const, zones) -> str:
 
 
 def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
-    """The loop of parameter i of definition `a` (and those after it), at indentation `ind`.
-    `fixed`: its `a.fixed`, or () to compute every domain; `kept`: the definition's actions made
-    so far, by their arguments (a dict); `made`: the action is the loop's `made` (made once, when
-    the lister is written); `bare`: the action alone is listed."""
+    """The loop of parameter i of the plan `a` (and those after it), at indentation `ind`.
+    `fixed`: a fixed domain is a constant (else computed as any other); `kept`: the definition's
+    actions made so far, by their arguments (a dict); `made`: the action is the loop's `made`
+    (made once, when the lister is written); `bare`: the action alone is listed."""
     n = len(a.params)
     if i == n:
         if made:
@@ -213,8 +214,9 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         lines += [f"{ind}out.append(({action}, {label}))",
                   f"{ind}if first:", f"{ind}    return out"]
         return
-    _, slot, dom = a.params[i]
-    entry = fixed[i] if i < len(fixed) else None
+    param = a.params[i]
+    slot, dom = param.slot, param.domain
+    entry = param.fixed if fixed else None
     compiled = getattr(dom, "compiled", None)
     if entry is None and compiled is None:
         lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
@@ -231,14 +233,14 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         if values:  # spent as `_domain` spends: one step per value
             lines += [f"{ind}ctx.budget = b = ctx.budget - {int(len(values))}", f"{ind}if b < 0:",
                       f"{ind}    _spend_failed(ctx, {const(where)}, {const(what)})"]
-        keys = tuple(key_of(v) for v in values)
+        keys = param.keys
         if n == 1:  # one parameter: its actions too are the same in every state
             actions = tuple((v, k, Action(a.name, (k,))) for v, k in zip(values, keys))
             lines.append(f"{ind}for v{i}, k{i}, made in {const(actions)}:")
         else:
             lines.append(f"{ind}for v{i}, k{i} in {const(tuple(zip(values, keys)))}:")
     lines.append(f"{ind}    L[{int(slot)}] = v{i}")
-    for f in a.requires_by_level[i + 1]:
+    for f, _ in param.checks:
         lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
     _loops(a, i + 1, ind + "    ", lines, const, fixed, kept, made=entry is not None and n == 1, bare=bare)
     lines.append(f"{ind}L[{int(slot)}] = None")
