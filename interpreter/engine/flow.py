@@ -221,18 +221,6 @@ class Flow:
                                 f"the rules loop (a turn, step or round that always finishes at once, with "
                                 f"no action to play?)", where)
 
-    def _has_action(self, st, player) -> bool:
-        """Whether `player` (the turn's) has a legal action in the current step. The list is noted
-        in the state (`Notes`) for `legal_actions` and `apply_in_place`, with the seat that decides there."""
-        if player is None:
-            return False
-        listed = self._list_step(st, player, labels=False, bare=True)
-        if listed:
-            notes = own_notes(st)
-            notes.listing, notes.seat = listed, player
-            return True
-        return False
-
     # ---- out-of-turn windows (flow.turn.windows) ---------------------------------------------
     # flow["win"] is None or [windows still to visit at this moment (the first is open),
     # its seats still to ask (the first decides; None until the window opens)]. flow["wseen"] is
