@@ -62,14 +62,14 @@ def test_the_second_seat_does_not_answer_the_choice_it_cannot_see(pennies, spec)
 
 def test_a_pending_step_rewinds_to_its_first_seat(pennies):
     st = pennies.new_game(seed=0)
-    assert pennies.sim_waiting(st) == [0, 1]
-    assert not pennies.sim_rewind(st)  # nothing chosen yet
+    assert pennies.simultaneous.waiting(st) == [0, 1]
+    assert not pennies.simultaneous.rewind(st)  # nothing chosen yet
     pennies.apply_in_place(st, "tails")
-    assert pennies.sim_waiting(st) == [1] and pennies.current_player(st) == 1
-    assert pennies.sim_rewind(st)
-    assert pennies.sim_waiting(st) == [0, 1] and pennies.current_player(st) == 0
+    assert pennies.simultaneous.waiting(st) == [1] and pennies.current_player(st) == 1
+    assert pennies.simultaneous.rewind(st)
+    assert pennies.simultaneous.waiting(st) == [0, 1] and pennies.current_player(st) == 0
     assert [str(a) for a in pennies.legal_actions(st)] == ["heads", "tails", "blunder"]
     pennies.apply_in_place(st, "heads")
     pennies.apply_in_place(st, "heads")
     assert pennies.is_terminal(st) and pennies.winners(st) == [0]
-    assert pennies.sim_waiting(st) == []
+    assert pennies.simultaneous.waiting(st) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.errors import ContentError
-from interpreter.core.state import zone_with, zone_without
+from interpreter.core.state import touch, zone_with, zone_without
 
 BASE = """
 game: {name: t, players: {min: 2, max: 2, default: 2}}
@@ -100,7 +100,7 @@ def to_hand(game, st, key, seat=0):
     st["z"][st["loc"][card.id]] = zone_without(st["z"][st["loc"][card.id]], card.id)
     st["z"][zone.id] = zone_with(st["z"][zone.id], card.id)
     st["loc"][card.id] = zone.id
-    game._listed = None  # the legal actions listed for this state object are stale
+    touch(st)  # the legal actions noted in this state are stale
 
 
 def test_a_modifier_and_a_trigger_apply_while_their_card_is_in_hand(game):

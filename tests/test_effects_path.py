@@ -5,7 +5,7 @@ The same order of effects, events and budget as before, a choice still suspends 
 (also through a save and load); the depth test was seen failing with the old `ret` and `_seq`."""
 from __future__ import annotations
 
-from interpreter.engine.game import Game, from_json, to_json
+from interpreter.engine.game import Game, from_json, to_json, touch
 
 DEEP = """\
 game: {name: deep, players: {min: 2, max: 2, default: 2}}
@@ -97,7 +97,7 @@ def test_a_choice_inside_calls_suspends_and_resumes_in_order(write_game):
     saved = to_json(st)
     finished = []
     for state in (st, from_json(saved)):  # the same choice resumed in place, and after a save and load
-        game.forget_listing(state)
+        touch(state)
         key = next(a.args[0] for a in game.legal_actions(state) if "red" in a.args[0])
         step = game.apply_in_place(state, f"choose {key}")
         assert _events(step) == [("picked", ["red"]), ("noted", ["picked"]), ("noted", ["after ask"])]

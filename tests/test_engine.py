@@ -9,6 +9,7 @@ import pytest
 
 from interpreter.engine import game as engine
 from interpreter.engine.game import clone, from_json, to_json
+from interpreter.core.state import NOTES
 from interpreter.errors import RuleRuntimeError
 
 SEEDS = range(12)
@@ -159,7 +160,10 @@ def test_a_new_state_holds_only_plain_values(mini):
         if t is list or t is tuple:  # tuples: the parts that are shared, never changed in place
             return all(walk(x) for x in v)
         return t in (int, str, bool, float, type(None))
-    assert walk(mini.new_game(seed=1))
+    st = mini.new_game(seed=1)
+    # the forward model's notes about a state (core/state.py `Notes`) are no part of its data:
+    # neither JSON nor equality sees them
+    assert walk({k: v for k, v in st.items() if k != NOTES})
 
 
 def test_an_untyped_variable_holding_a_card_survives_json(make_game):

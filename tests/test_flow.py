@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import textwrap
 
-from interpreter.engine.game import Game, from_json, to_json
+from interpreter.engine.game import Game, from_json, to_json, touch
 
 VOTE = """\
 game: {name: vote, players: {min: 2, max: 3, default: 3}}
@@ -64,14 +64,16 @@ def test_choices_in_round_and_turn_effects_wait_for_their_players(tmp_path):
     assert g.evaluate(st, "is_winner(seat(1))") is True
 
 
-# ---- the common path of the flow (flow.Flow._settle) and the whole state machine (_settle_any) ----
+# ---- the flow's arithmetic for quiet turns and rounds (flow.Flow.settle) and its transitions ----
 
 def _playout(game, seed, steps=400, general=False):
     """The JSON of every state of a seeded random game, and the actions listed at each decision.
-    `general`: every settle goes through the whole state machine and every action is bound."""
+    `general`: turns and rounds pass through their transitions (no arithmetic for quiet ones),
+    and every action is bound."""
     import random
+    quiet = game.flow._quiet_turns, game.flow._quiet_rounds
     if general:
-        game._settle = lambda ctx: game._settle_any(ctx, 0)
+        game.flow._quiet_turns = game.flow._quiet_rounds = False
     try:
         rng = random.Random(seed)
         st = game.new_game(seed=seed)
@@ -82,15 +84,15 @@ def _playout(game, seed, steps=400, general=False):
             actions = game.legal_actions(st)
             seen.append([str(a) for a in actions])
             if general:
-                game.forget_listing(st)
+                touch(st)
             game.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
             seen.append(to_json(st))
         return seen
     finally:
-        game.__dict__.pop("_settle", None)
+        game.flow._quiet_turns, game.flow._quiet_rounds = quiet
 
 
-def test_the_common_path_makes_the_states_of_the_whole_state_machine():
+def test_the_arithmetic_of_quiet_turns_makes_the_states_of_the_transitions():
     for name, players in (("tic-tac-toe", 2), ("connect-four", 2), ("dark-agent", 4), ("agent-dog", 4),
                           ("agents-secrets", 6)):
         game = Game.load(name, players=players)
@@ -98,28 +100,30 @@ def test_the_common_path_makes_the_states_of_the_whole_state_machine():
             assert _playout(game, seed) == _playout(game, seed, general=True), (name, seed)
 
 
-def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
+def test_a_quiet_turn_passes_by_arithmetic(monkeypatch):
     """Tic-tac-toe declares nothing around its turns: after each move the next turn begins without
-    the whole state machine, without ending or starting a turn through their effects, and the
+    the transitions of steps 1-5 of settle, without ending or starting a turn through their effects, and the
     trusted move is done without being bound again. A game with an `on turn_end` trigger ends its
     turns through _end_turn."""
     from interpreter.engine.flow import Flow
+    from interpreter.engine.legality import Binder
     calls = {}
 
-    def counting(name):
-        original = getattr(Game, name)
+    def counting(cls, name):
+        original = getattr(cls, name)
 
         def counted(self, *args, **kwargs):
             calls[name] = calls.get(name, 0) + 1
             return original(self, *args, **kwargs)
-        monkeypatch.setattr(Game, name, counted)
+        monkeypatch.setattr(cls, name, counted)
 
-    for name in ("_settle_any", "_end_turn", "_start_turn", "_end_round", "_bind"):
-        counting(name)
+    for name in ("_transition", "_end_turn", "_start_turn", "_end_round"):
+        counting(Flow, name)
+    counting(Binder, "bind")
     game = Game.load("tic-tac-toe")
-    assert game._quiet_turns and game._quiet_rounds
+    assert game.flow._quiet_turns and game.flow._quiet_rounds
     st = game.new_game(seed=3)
-    assert calls == {"_settle_any": 1, "_start_turn": 1}  # the setup: the first round, the first turn
+    assert calls == {"_transition": 1, "_start_turn": 1}  # the setup: the first round, the first turn
     calls.clear()
     for cell in ("r1c1", "r2c2", "r1c2", "r3c3"):
         game.legal_actions(st)
@@ -127,9 +131,9 @@ def test_a_quiet_turn_passes_on_the_common_path(monkeypatch):
     # two rounds ended and began (two turns a round) by arithmetic too: no round, no turn passed there
     assert not calls, calls
     game.apply_in_place(st, "play r1c3")  # checked: bound and verified
-    assert calls["_bind"] == 1
-    assert game.is_terminal(st) and calls["_settle_any"] == 1  # the game finished: the whole machine ends it
-    assert isinstance(game, Flow)
+    assert calls["bind"] == 1
+    assert game.is_terminal(st) and calls["_transition"] == 1  # the game finished: its transition ends it
+    assert isinstance(game.flow, Flow)
 
 
 def _tally(tmp_path, monkeypatch, event: str, transition: str):
@@ -146,8 +150,9 @@ def _tally(tmp_path, monkeypatch, event: str, transition: str):
         """))
     game = Game.load(str(tmp_path))
     calls = []
-    original = getattr(Game, transition)
-    monkeypatch.setattr(Game, transition, lambda self, *a, **k: (calls.append(1), original(self, *a, **k))[1])
+    from interpreter.engine.flow import Flow
+    original = getattr(Flow, transition)
+    monkeypatch.setattr(Flow, transition, lambda self, *a, **k: (calls.append(1), original(self, *a, **k))[1])
     st = game.new_game(seed=1)
     moves = 0
     while not game.is_terminal(st) and moves < 20:
@@ -159,12 +164,12 @@ def _tally(tmp_path, monkeypatch, event: str, transition: str):
 
 def test_a_turn_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
     game, ended, moves = _tally(tmp_path, monkeypatch, "turn_end", "_end_turn")
-    assert not game._quiet_turns and ended == 3 and moves == 4
+    assert not game.flow._quiet_turns and ended == 3 and moves == 4
 
 
 def test_a_round_with_a_trigger_ends_through_its_effects(tmp_path, monkeypatch):
     game, ended, moves = _tally(tmp_path, monkeypatch, "round_start", "_end_round")
-    assert game._quiet_turns and not game._quiet_rounds and ended == 2 and moves == 5
+    assert game.flow._quiet_turns and not game.flow._quiet_rounds and ended == 2 and moves == 5
 
 
 def test_a_start_that_draws_nothing_is_made_once(monkeypatch):

@@ -115,7 +115,7 @@ def _hand_of_p2(g):
 
 
 def test_a_pending_choice_is_decoded_and_keyed_once_per_decision(thief, monkeypatch):
-    """Listing, verifying and applying a choice share its options and their keys (legality._options)."""
+    """Listing, verifying and applying a choice share its options and their keys (Binder.options)."""
     import interpreter.engine.legality as engine
     from interpreter.core.model import Action
     g = thief
@@ -132,12 +132,13 @@ def test_a_pending_choice_is_decoded_and_keyed_once_per_decision(thief, monkeypa
 
 
 def test_a_pending_choice_changed_by_hand_is_keyed_again(thief):
+    from interpreter.core.state import touch
     g = thief
     st = g.apply(g.new_game(seed=1), "rummage")
     assert _ids(g, st) == ["choose hand.p2@1", "choose hand.p2@2"]  # keyed, and kept
     hand = _hand_of_p2(g)
     st["z"][hand] = st["z"][hand][::-1]  # the two cards trade places
-    g.forget_listing(st)
+    touch(st)
     second = g.m.cards[st["z"][hand][1]]
     g.apply_in_place(st, "choose hand.p2@2")
     assert g.observe(st, 0)["zones"]["loot.p1"]["cards"] == [second.key]

@@ -60,7 +60,7 @@ def test_a_fixed_domain_spends_the_budget_and_reports_where_it_is_written():
     ctx = rt.Ctx(st, m, rt.turn_player(m, st))
     ctx.memo, ctx.budget = {}, 5  # fewer steps than the nine cells
     with pytest.raises(RuleRuntimeError) as e:
-        g._step_listers.clear() or listing.step_lister(g, "play")(ctx, [], False, False)
+        g.listings.forget() or g.listings.named("play")(ctx, [], False, False)
     assert "the values of parameter `cell`" in str(e.value) and "game.yaml:" in str(e.value)
 
 
@@ -122,9 +122,9 @@ def test_the_bare_listing_gives_the_actions_of_the_labelled_one(game, players, s
     g = Game.load(game, players=players)
     seen = 0
     for st, player in _listings(g, step, seeds=range(2)):
-        pairs, bare = g._list_step(st, player, labels=True), g._list_step(st, player, labels=False, bare=True)
+        pairs, bare = g.listings.actions(st, player, labels=True), g.listings.actions(st, player, labels=False, bare=True)
         assert [a for a, _ in pairs] == bare and all(label for _, label in pairs)
-        lister = g._step_listers[st["flow"]["step"]]
+        lister = g.listings.step(st["flow"]["step"])
         spent = []
         for walk in (lambda c: lister(c, [], False, False), lambda c: lister.bare(c, [])):
             c = rt.Ctx(st, g.m, player)

@@ -82,10 +82,10 @@ def _seen_pairs(g, st, seat, rng, n):
 def _other_choices(g, st, seat, rng):
     """A copy of `st` where the secret choices the other seats made in a pending simultaneous step
     are other legal ones (None when there is none to change)."""
-    if not st["flow"].get("sim") or not g.sim_choices_of_others(st, seat):
+    if not st["flow"].get("sim") or not g.simultaneous.choices_of_others(st, seat):
         return None
     other = clone(st)
-    g.sim_redraw(other, seat, random.Random(rng.randrange(10**6)))
+    g.simultaneous.redraw(other, seat, random.Random(rng.randrange(10**6)))
     return other if other["flow"]["sim"]["chosen"] != st["flow"]["sim"]["chosen"] else None
 
 
@@ -207,7 +207,7 @@ def test_no_leak_when_unseen_cards_are_swapped(game, variant, players, request):
 
 def test_the_leak_check_covers_pending_secret_choices():
     """Agents Secrets decides in simultaneous steps: the check changes the others' secret choices
-    there (and would see a leak: tests/test_simultaneous.py breaks `sim_redraw` on purpose)."""
+    there (and would see a leak: tests/test_simultaneous.py breaks `simultaneous.redraw` on purpose)."""
     before = SECRET_CHOICES[0]
     checked, tried, leaks, *_ = leak_check("agents-secrets", None, 4, games=1, every=5, swaps=1)
     assert leaks == 0 and SECRET_CHOICES[0] - before > 0

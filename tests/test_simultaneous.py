@@ -10,6 +10,7 @@ import pytest
 
 from interpreter.agents import make_agent, make_decision
 from interpreter.engine.game import Game, clone, to_json
+from interpreter.engine.simultaneous import Simultaneous
 from interpreter.errors import InterpretError
 
 DUEL = """\
@@ -127,7 +128,7 @@ def test_a_seat_sees_its_own_choice(duel):
 def test_the_check_would_catch_a_sample_that_keeps_the_true_choices(duel, monkeypatch):
     """The test can fail: without drawing the others' choices again, the samples differ."""
     g = duel
-    monkeypatch.setattr(Game, "sim_redraw", lambda self, st, seat, rng: None)
+    monkeypatch.setattr(Simultaneous, "redraw", lambda self, st, seat, rng: None)
     a, b = _two_states(g, "pick 1 chip#1.p1", "pick 3 chip#3.p1")
     assert to_json(g.determinize(a, 1, random.Random(0))) != to_json(g.determinize(b, 1, random.Random(0)))
 

@@ -166,7 +166,7 @@ class MCTSAgent(Agent):
         current = game.current_player
         over = game.is_terminal
         chance = game.is_chance
-        waiting, rewind = game.sim_waiting, game.sim_rewind
+        waiting, rewind = game.simultaneous.waiting, game.simultaneous.rewind
         log, sqrt = math.log, math.sqrt
         c = self.c
         avail = self.availability

@@ -9,6 +9,13 @@ game, 140 cards and 70 zones: 261 references copied instead of 2,313). Everythin
 `gv`, `flow`, `used`, `pending`, `forced`) is copied by `clone`. Values are never changed in place
 either (`l += [x]` makes a new list). A writer that changed a shared tuple's contents would fail
 loudly (tuples have no `append`); one that wrote a list back is caught by tests/test_engine.py.
+
+A state also holds, under `NOTES`, what the forward model worked out about it and may reuse
+while it is unchanged (`Notes`: the legal actions the flow listed when it stopped there, the
+options of its pending choice). Notes are no part of the state's data: JSON never holds them,
+any notes equal any others, a clone starts without them. The forward model keeps them true;
+whoever edits a state by hand calls `touch(st)` (or edits it through `set_value`, `set_global`
+and `place_card`, which do).
 """
 from __future__ import annotations
 
@@ -17,6 +24,80 @@ import json
 from .rng import seed_state
 
 _TABLES = ("cv", "zv", "pv")
+
+
+NOTES = "_notes"  # the key of a state's notes (`Notes`)
+
+
+class Notes(dict):
+    """What the forward model worked out about a state and may reuse while it is unchanged:
+    `listing`, the legal actions the flow listed when it stopped there (None: not listed), and
+    `seat`, the Seat that decides there; `options`, the decoded options of its pending choice
+    (pending entry, values, keys; None: not decoded). Each state has notes of its own once the
+    forward model writes some (`own_notes`), which it then changes in place; until then it shares
+    `NO_NOTES`, which nothing changes. Notes equal any notes, so that equality sees only a
+    state's data; `to_json` leaves them out, and as a dict without items (their contents are
+    attributes) they show as {} to whoever dumps a state otherwise."""
+
+    __slots__ = ("listing", "seat", "options")
+
+    def __init__(self, listing=None, seat=None, options=None):
+        self.listing = listing
+        self.seat = seat
+        self.options = options
+
+    def __eq__(self, other):
+        return isinstance(other, Notes)
+
+    def __ne__(self, other):
+        return not isinstance(other, Notes)
+
+    __hash__ = None
+
+    def __reduce__(self):  # pickled and copied without what they note (they name live objects)
+        return Notes, ()
+
+    def __repr__(self):
+        return "Notes()"
+
+
+NO_NOTES = Notes()
+
+
+def own_notes(st) -> Notes:
+    """The notes of `st` that the forward model may change in place (made on first use)."""
+    notes = st.get(NOTES, NO_NOTES)
+    if notes is NO_NOTES:
+        notes = st[NOTES] = Notes()
+    return notes
+
+
+def touch(st) -> None:
+    """Forget what the forward model noted about `st`: call it after editing a state by hand."""
+    if NOTES in st:
+        st[NOTES] = NO_NOTES
+
+
+def set_value(st, kind: str, name: str, index: int, value) -> None:
+    """Set, by hand, one value of a variable of cards, zones or seats (`kind`: cv, zv or pv)."""
+    put(st[kind], name, index, value)
+    touch(st)
+
+
+def set_global(st, name: str, value) -> None:
+    """Set, by hand, a game variable."""
+    st["gv"][name] = value
+    touch(st)
+
+
+def place_card(st, cid: int, zone: int, top: bool = False) -> None:
+    """Move, by hand, card `cid` into zone `zone`, at its top (first) or bottom."""
+    here = st["loc"][cid]
+    if here >= 0:
+        st["z"][here] = zone_without(st["z"][here], cid)
+    st["z"][zone] = zone_with(st["z"][zone], cid, top)
+    st["loc"][cid] = zone
+    touch(st)
 
 
 def fresh(v):
@@ -47,12 +128,14 @@ def initial(m, seed: int) -> dict:
         "flow": {"phase": "setup", "round": 0, "order": [], "pos": 0, "step": 0, "finish": None, "resume": None},
         "used": {},
         "pending": [],
+        NOTES: NO_NOTES,
     }
 
 
 def clone(st: dict) -> dict:
     """A deep copy of a state as far as any writer can tell: the containers that change in place
-    are copied, the tuples (zones' contents, variables' tables) and the values are shared."""
+    are copied, the tuples (zones' contents, variables' tables) and the values are shared. The
+    copy has no notes (`Notes`): a caller that keeps it unchanged may carry them over."""
     return {
         "z": st["z"][:],
         "loc": st["loc"][:],
@@ -65,11 +148,13 @@ def clone(st: dict) -> dict:
         "flow": st["flow"].copy(),
         "used": st["used"].copy(),
         "pending": st["pending"][:],  # entries are never changed in place
+        NOTES: NO_NOTES,
     }
 
 
 def put(table: dict, name: str, index: int, value) -> None:
-    """Set one value of a variable of cards, zones or seats (`table` is st["cv"], ["zv"] or ["pv"])."""
+    """Set one value of a variable of cards, zones or seats (`table` is st["cv"], ["zv"] or ["pv"]):
+    the rules' writer, under the forward model. By hand, `set_value`."""
     values = table[name]
     table[name] = values[:index] + (value,) + values[index + 1:]  # the statements' setter writes the same
 
@@ -86,12 +171,16 @@ def zone_without(ids, cid: int) -> tuple:
 
 
 def to_json(st: dict) -> str:
+    if NOTES in st:  # the data alone: never the notes
+        st = dict(st)
+        del st[NOTES]
     return json.dumps(st, separators=(",", ":"), sort_keys=True)
 
 
 def from_json(text: str) -> dict:
     """A state from its JSON text: JSON has lists only, the shared parts become tuples again."""
     st = json.loads(text)
+    st[NOTES] = NO_NOTES
     st["z"] = list(map(tuple, st["z"]))
     for kind in _TABLES:
         table = st[kind]

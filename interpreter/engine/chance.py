@@ -5,7 +5,7 @@ from its start with the outcomes so far, until the next draw or its end."""
 from __future__ import annotations
 
 from ..core.model import Action, Step
-from ..core.state import clone
+from ..core.state import clone, touch
 from ..errors import IllegalActionError, RefusalKind
 from ..runtime.draws import CHANCE, Feed, NeedChance
 
@@ -69,11 +69,11 @@ def run_explicit(game, st, action, *, start=None):
         flow = dict(st["flow"])
         flow["node"] = {"do": do, "outcomes": outcomes, "n": e.n, "what": e.what}
         st["flow"] = flow
-        game.forget_listing(st)
+        touch(st)
         return Step(action, CHANCE, [])
     finally:
         work.pop("_feed", None)
     st.clear()
     st.update(work)
-    game.forget_listing(st)
+    touch(st)
     return step

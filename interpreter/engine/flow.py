@@ -1,19 +1,36 @@
 """The flow of a game: rounds, turns, steps, out-of-turn windows, and settling the state after
-each move until someone must decide. A part of Game (engine.py), which inherits it.
+each move until someone must decide. A part of Game (`game.flow`), which calls it; it holds the
+simultaneous steps (simultaneous.py) as a part of its own.
 """
 from __future__ import annotations
 
 from ..runtime import context as rt
 from ..errors import Location, RuleRuntimeError
 from ..core.model import Seat, label_of
-from .listing import window_lister
+from ..core.state import NO_NOTES, own_notes
+from ..core.flowstate import Finish, Phase, Resume, take_resume, wait
+from .guard import run_effect
 from .simultaneous import Simultaneous
 
 _MAX_SETTLE = 10_000
+# the flow's values as the texts a state holds, read where every transition reads them (flowstate.py)
+OVER, SETUP, PLAY = Phase.OVER.value, Phase.SETUP.value, Phase.PLAY.value
+GAME, ROUND, TURN = Finish.GAME.value, Finish.ROUND.value, Finish.TURN.value
 _MISSING = object()
 
 
-class Flow(Simultaneous):
+class Flow:
+    """The flow of match `m`, whose listers are `listings` (listing.py). It moves a state on until
+    someone must decide (`settle`), and notes in the state what that seat may play (core/state.py `Notes`)."""
+
+    def __init__(self, m, *, listings):
+        self.m = m
+        self._list_step = listings.actions
+        self._window_lister = listings.window
+        self.simultaneous = sim = Simultaneous(m, listings=listings, next_step=self._next_step)
+        self._sim_decides, self._sim_reveal = sim.decides, sim.reveal
+        self._plan_flow()
+
     # ---- the flow of rounds, turns and steps -------------------------------------------
 
     def _plan_flow(self):
@@ -22,7 +39,8 @@ class Flow(Simultaneous):
         m = self.m
         self._skips = any(s.skip is not None for s in m.steps)
         self._sims = any(s.sim is not None for s in m.steps)  # flow["sim"] is only ever set by such a step
-        self._reset_plan = {}  # scope -> the tables of defaults to put back, and the other variables (_reset)
+        # scope -> the tables of defaults to put back, and the other variables (_reset)
+        self._reset_plan = {scope: self._plan_reset(scope) for scope in m.resets}
         self._action_resets = bool(m.resets["action"])  # variables back to their defaults after each action
         self._windows = bool(m.windows)
         self._on = on = m._handlers["on"]
@@ -36,31 +54,52 @@ class Flow(Simultaneous):
             m.round_start or m.round_end or on.get("round_start") or on.get("round_end") or m.resets["round"]
             or m.round_until is not None or m.round_order is not None)
 
-    def _call_effect(self, ctx, compiled, me=None):
-        if compiled is None:
-            return
-        entry, scope = compiled
-        ctx.me = me
-        ctx.locals = [None] * scope.size
-        ctx.stack = []
-        self._run(ctx, entry)
+    def play(self, ctx, a) -> None:
+        """Do the bound action `a` of the turn's player (or of an open window's seat), then move
+        the flow on to the next decision."""
+        st = ctx.st
+        used = st["used"]
+        used[a.name] = used.get(a.name, 0) + 1
+        if self._windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
+            st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
+        a.effect(ctx)  # only ever reached from apply_in_place, which guards it (a RecursionError too)
+        if self._action_resets and not st["pending"]:
+            self._reset(st, "action")  # modifiers that last for this action only
+        self.settle(ctx)
+
+    def after_action(self, ctx) -> None:
+        """After a choice, a secret choice recorded or a window declined: the modifiers that
+        last for an action end (when nothing waits), and the flow moves on."""
+        st = ctx.st
+        if self._action_resets and not st["pending"]:
+            self._reset(st, "action")
+        self.settle(ctx)
 
     def _emit(self, ctx, name, args):
         if self._on.get(name):
             ctx.events.append((name, args))
             self.m._event_direct[name](ctx, args)
 
-    def _settle(self, ctx):
-        """Move the flow on until a decision is needed or the game is over.
+    def settle(self, ctx):
+        """Move the flow on until a decision is needed or the game is over: one transition per
+        turn of the loop, in this order (flowstate.py names the flow's values):
 
-        The loop below is the flow's common path: a turn of the play phase, nothing finished,
-        nothing waiting, no window, no simultaneous step. The turn's player is read once per
-        transition and handed to the transitions (nothing the rules do changes the order or the
-        position in it: only the flow does). Anything else goes to `_settle_any`, the whole state
-        machine, which makes the same transitions in the same order."""
+        1. the game is over, or finished (`finish game`): settled;
+        2. a choice waits: settled, unless a step, turn or round was finished (the choice is dropped);
+        3. a flow effect that waited for a choice goes on (`resume`);
+        4. the setup is done: the first round starts;
+        5. a step, turn or round finished by the rules ends (and closes an open window);
+        6. the round's seats have all played: the round ends; the turn's steps are done: the turn ends;
+        7. a simultaneous step opens or goes on; an out-of-turn window opens or goes on;
+        8. the turn's seat has an action in the step: settled (the listing is noted in the state);
+           else the next step.
+
+        Steps 1-5 are asked only when rules ran since they were last asked (`check`): the flow's
+        own arithmetic changes none of what they read. A turn that ends and the next that begins
+        run nothing in a game that declares nothing around them (`_quiet_turns`, `_quiet_rounds`):
+        they are done by arithmetic, without the transitions' calls. The turn's player is read once
+        per transition (nothing the rules do changes the order or the position in it)."""
         st = ctx.st
-        if self._windows:
-            return self._settle_any(ctx, 0)
         flow = st["flow"]
         seats = self.m.seats
         steps = self.m.steps
@@ -68,12 +107,15 @@ class Flow(Simultaneous):
         quiet_turns = self._quiet_turns
         quiet_rounds = self._quiet_rounds
         sims = self._sims
+        windows = self._windows
         list_step = self._list_step
-        check = True  # whether rules ran since the state was last checked for the common path
-        for n in range(_MAX_SETTLE):
+        check = True  # whether rules ran since steps 1-5 were last asked
+        for _ in range(_MAX_SETTLE):
             if check:
-                if flow["phase"] != "play" or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
-                    return self._settle_any(ctx, n)
+                if flow["phase"] != PLAY or flow.get("finish") is not None or flow.get("resume") or st["pending"]:
+                    if self._transition(ctx):
+                        return
+                    continue
                 check = False
             order = flow["order"]
             pos = flow["pos"]
@@ -103,12 +145,22 @@ class Flow(Simultaneous):
                 self._end_turn(ctx, "next", seats[order[pos]])
                 check = True
                 continue
-            if sims and (steps[i].sim is not None or flow.get("sim")):
-                return self._settle_any(ctx, n)
+            if sims and steps[i].sim is not None:  # every seat of a set chooses in secret (simultaneous.py)
+                if self._sim_decides(ctx, steps[i].sim):
+                    return
+                check = True
+                continue
+            if windows:
+                if self._window_decides(ctx):
+                    return
+                check = True
             player = seats[order[pos]]
-            listed = list_step(st, player, labels=False, bare=True)  # _has_action; listing changes nothing
+            listed = list_step(st, player, labels=False, bare=True)  # does the seat have an action?
             if listed:
-                self._listed = (st, listed, player)
+                notes = st.get("_notes", NO_NOTES)  # state.NOTES
+                if notes is NO_NOTES:
+                    notes = own_notes(st)
+                notes.listing, notes.seat = listed, player
                 return
             if self._skips:
                 self._next_step(ctx, player)
@@ -117,73 +169,49 @@ class Flow(Simultaneous):
                 flow["step"] = i + 1
         raise self._unsettled()
 
-    def _settle_any(self, ctx, done: int):
-        """`_settle` from any state of the flow (`done`: transitions made already)."""
+    def _transition(self, ctx) -> bool:
+        """Steps 1-5 of `settle`, asked when the flow is not in a turn with nothing finished or
+        waiting: True when settled, else one transition was made."""
         st = ctx.st
-        m = self.m
         flow = st["flow"]
-        for _ in range(done, _MAX_SETTLE):
-            if flow["phase"] == "over":
-                return
-            fin = flow.get("finish")
-            if fin == "game":
-                st["pending"].clear()
-                flow["phase"] = "over"
-                flow["finish"] = None
-                return
-            if st["pending"]:
-                if fin is None or flow["phase"] == "setup":
-                    return
-                st["pending"].clear()  # a turn that ends drops what was waiting
-            resume = flow.get("resume")
-            if resume:  # a flow effect (round or turn start/end) waited for a choice: carry on
-                flow["resume"] = None
-                if resume == "order":
-                    self._begin_order(ctx)
-                elif resume == "first_step":
-                    self._next_step(ctx)
-                elif resume in ("turn_ended:next", "turn_ended:round"):
-                    self._after_end_turn(ctx, resume.split(":")[1])
-                elif resume == "round_ended":
-                    self._after_round_end(ctx)
-                elif resume == "sim_reveal":
-                    self._sim_reveal(ctx)
-                continue
-            if flow["phase"] == "setup":
-                self._start_round(ctx)
-                continue
-            if fin is not None and flow.get("win"):
-                flow["win"] = None  # a step, turn or round that ends closes its window
-            if fin == "round":
-                flow["finish"] = None
-                self._end_turn(ctx, then="round")
-                continue
-            if fin == "turn":
-                flow["finish"] = None
-                self._end_turn(ctx, then="next")
-                continue
-            if fin == "step":
-                flow["finish"] = None
+        if flow["phase"] == OVER:
+            return True
+        fin = flow.get("finish")
+        if fin == GAME:
+            st["pending"].clear()
+            flow["phase"] = OVER
+            flow["finish"] = None
+            return True
+        if st["pending"]:
+            if fin is None or flow["phase"] == SETUP:
+                return True
+            st["pending"].clear()  # a turn that ends drops what was waiting
+        resume = take_resume(flow)
+        if resume is not None:  # a flow effect (round or turn start/end) waited for a choice: carry on
+            if resume is Resume.ORDER:
+                self._begin_order(ctx)
+            elif resume is Resume.FIRST_STEP:
                 self._next_step(ctx)
-                continue
-            # no pending choice, nothing finished: does the current step need a decision?
-            if flow["pos"] >= len(flow["order"]):
-                self._end_round(ctx)
-                continue
-            step = m.steps[flow["step"]] if flow["step"] < len(m.steps) else None
-            if step is None:
-                self._end_turn(ctx, then="next")
-                continue
-            if step.sim is not None:  # every seat of a set chooses in secret (simultaneous.py)
-                if self._sim_decides(ctx, step.sim):
-                    return
-                continue
-            if m.windows and self._window_decides(ctx):
-                return
-            if self._has_action(st, rt.turn_player(m, st)):
-                return
+            elif resume is Resume.ROUND_ENDED:
+                self._after_round_end(ctx)
+            elif resume is Resume.SIM_REVEAL:
+                self._sim_reveal(ctx)
+            else:
+                self._after_end_turn(ctx, resume.then)
+            return False
+        if flow["phase"] == SETUP:
+            self._start_round(ctx)
+            return False
+        if flow.get("win"):
+            flow["win"] = None  # a step, turn or round that ends closes its window
+        flow["finish"] = None
+        if fin == ROUND:
+            self._end_turn(ctx, then="round")
+        elif fin == TURN:
+            self._end_turn(ctx, then="next")
+        else:
             self._next_step(ctx)
-        raise self._unsettled()
+        return False
 
     def _unsettled(self) -> RuleRuntimeError:
         rs = self.m.rs
@@ -192,18 +220,6 @@ class Flow(Simultaneous):
         return RuleRuntimeError(f"the flow did not settle after {_MAX_SETTLE} transitions without a decision: "
                                 f"the rules loop (a turn, step or round that always finishes at once, with "
                                 f"no action to play?)", where)
-
-    def _has_action(self, st, player) -> bool:
-        """Whether `player` (the turn's) has a legal action in the current step. The list is kept
-        for `legal_actions` and `apply_in_place`, with the state it is of (the last state the flow
-        stopped in) and the seat that decides there."""
-        if player is None:
-            return False
-        listed = self._list_step(st, player, labels=False, bare=True)
-        if listed:
-            self._listed = (st, listed, player)
-            return True
-        return False
 
     # ---- out-of-turn windows (flow.turn.windows) ---------------------------------------------
     # flow["win"] is None or [windows still to visit at this moment (the first is open),
@@ -257,21 +273,21 @@ class Flow(Simultaneous):
         m = self.m
         ctx = rt.Ctx(st, m, m.seats[seat])
         ctx.memo = {}
-        return bool(window_lister(self, i)(ctx, [], False, True))
+        return bool(self._window_lister(i)(ctx, [], False, True))
 
     def _start_round(self, ctx):
         st = ctx.st
         m = self.m
         flow = st["flow"]
-        flow["phase"] = "play"
+        flow["phase"] = PLAY
         flow["round"] += 1
         if m.resets["round"]:
             self._reset(st, "round")
         if m.round_start is not None:
-            self._call_effect(ctx, m.round_start)
+            run_effect(ctx, m.round_start)
         self._emit(ctx, "round_start", [])
         if st["pending"]:
-            flow["resume"] = "order"
+            wait(flow, Resume.ORDER)
             return
         self._begin_order(ctx)
 
@@ -308,10 +324,10 @@ class Flow(Simultaneous):
         st["used"] = {}
         player = m.seats[order[pos]]  # the phase is play: rt.turn_player
         if m.turn_start is not None:
-            self._call_effect(ctx, m.turn_start, player)
+            run_effect(ctx, m.turn_start, player)
         self._emit(ctx, "turn_start", [player])
         if st["pending"]:
-            flow["resume"] = "first_step"
+            wait(flow, Resume.FIRST_STEP)
             return
         self._next_step(ctx, player)
 
@@ -344,9 +360,9 @@ class Flow(Simultaneous):
         if player is not None:
             self._emit(ctx, "turn_end", [player])
             if m.turn_end is not None:
-                self._call_effect(ctx, m.turn_end, player)
+                run_effect(ctx, m.turn_end, player)
             if st["pending"]:
-                st["flow"]["resume"] = f"turn_ended:{then}"
+                wait(st["flow"], Resume.turn_ended(then))
                 return
         self._after_end_turn(ctx, then, player)
 
@@ -359,11 +375,11 @@ class Flow(Simultaneous):
                 self._reset(st, "turn")
             st["used"] = {}
         flow = st["flow"]
-        if flow.get("finish") == "turn":
+        if flow.get("finish") == TURN:
             flow["finish"] = None
         if then == "round":
             self._end_round(ctx)
-        elif flow["phase"] != "over":  # the next turn
+        elif flow["phase"] != OVER:  # the next turn
             flow["pos"] += 1
             if flow["pos"] < len(flow["order"]):
                 self._start_turn(ctx)
@@ -373,16 +389,16 @@ class Flow(Simultaneous):
         flow = st["flow"]
         self._emit(ctx, "round_end", [])
         if m.round_end is not None:
-            self._call_effect(ctx, m.round_end)
+            run_effect(ctx, m.round_end)
         if st["pending"]:
-            flow["resume"] = "round_ended"
+            wait(flow, Resume.ROUND_ENDED)
             return
         self._after_round_end(ctx)
 
     def _after_round_end(self, ctx):
         st, m = ctx.st, self.m
         flow = st["flow"]
-        if flow.get("finish") == "game":
+        if flow.get("finish") == GAME:
             return
         flow["finish"] = None
         if m.round_until is not None:
@@ -397,10 +413,7 @@ class Flow(Simultaneous):
         """Every variable declared `reset: SCOPE` back to its default. A table of plain defaults is
         one tuple made at load and shared by every state (tables are replaced on write, never
         changed in place), put back by one dict update per kind."""
-        plan = self._reset_plan.get(scope)
-        if plan is None:
-            plan = self._reset_plan[scope] = self._plan_reset(scope)
-        tables, rest = plan
+        tables, rest = self._reset_plan[scope]
         for kind, reset in tables:
             st[kind].update(reset)
         for kind, name, default in rest:

@@ -10,6 +10,12 @@
 `apply` never changes its argument: it works on a clone, so a refused action
 leaves nothing half-done. `apply_in_place` is the same without the copy, for
 bots that own their state.
+
+Game holds its parts as objects, each usable alone: `listings` (the generated listers of the
+steps, listing.py), `flow` (rounds, turns, steps, windows: flow.py), `simultaneous` (the public
+API of simultaneous steps: simultaneous.py) and `binder` (binding and verifying actions:
+legality.py). It keeps nothing about a state: what is worth keeping is noted in the state
+itself (core/state.py `Notes`).
 """
 from __future__ import annotations
 
@@ -19,39 +25,39 @@ from ..runtime import context as rt
 from ..runtime.draws import CHANCE, EXPLICIT, SAMPLED
 from ..errors import InterpretError, RuleRuntimeError
 from .flow import Flow
-from .legality import Legality
-from .guard import PYTHON_ERRORS, guard_methods, translate
-from .listing import step_lister, window_lister
+from .legality import Binder
+from .guard import PYTHON_ERRORS, guard_methods, run, translate
+from .listing import Listings
 from ..definition.build import Match
 from ..core.model import Action, Step, label_for, label_of
 from ..core.rng import seed_state
-from ..core.state import clone, from_json, initial, to_json
+from ..core.state import NO_NOTES, NOTES, Notes, clone, from_json, initial, to_json, touch
 
-__all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the forward model and its state helpers
+__all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json", "touch"]  # the forward model, state helpers
 
 
-class Game(Legality, Flow):
+class Game:
     """A compiled match plus the forward model over its states."""
 
     def __init__(self, match: Match):
         self.m = match
         self.seats = match.seats
         self.num_players = len(match.seats)
-        self._listed = None  # (state, its legal actions): the last decision the flow stopped at
-        self._offered = None  # (state, its pending choice, the options, their keys): see _options
-        self._step_listers = {}  # step name, and step index -> its generated listing (listing.py)
-        self._started = None  # (state after the start, its listing) when the start draws nothing (new_game)
-        self._plan_flow()
+        self.listings = Listings(match)
+        self.flow = Flow(match, listings=self.listings)
+        self.simultaneous = self.flow.simultaneous
+        self.binder = Binder(match, simultaneous=self.simultaneous, current_player=self.current_player)
+        # the parts' methods on the path of every move, bound once
+        self._settle, self._play, self._after_action = self.flow.settle, self.flow.play, self.flow.after_action
+        self._list_step = self.listings.actions
+        self._sim_seat = self.simultaneous.seat
+        self._bind, self._trusted_ctx, self._options = self.binder.bind, self.binder.trusted_ctx, self.binder.options
+        # the state after a start that draws nothing at random (the same for every seed), with
+        # its notes; a copy of it is every new game's (new_game). Depends on the definition alone.
+        self._started = None
 
     def __deepcopy__(self, memo):
         return self  # a game is a frozen definition: copies of a state share it
-
-    def forget_listing(self, st) -> None:
-        """Forget the legal actions listed for `st`: call it after changing a state by hand."""
-        if self._listed is not None and self._listed[0] is st:
-            self._listed = None
-        if self._offered is not None and self._offered[0] is st:
-            self._offered = None
 
     @classmethod
     def load(cls, game: str, players: int | None = None, options: dict | None = None, variants=()) -> "Game":
@@ -67,14 +73,12 @@ class Game(Legality, Flow):
         `chance`: "sampled" (the state's seeded generator picks every random outcome) or
         "explicit" (the game stops at each random draw, a chance node: see chance.py)."""
         m = self.m
-        started = self._started
-        if started is not None and chance == SAMPLED and not forced:
+        first = self._started
+        if first is not None and chance == SAMPLED and not forced:
             # the start drew nothing at random: it is the same for every seed, but for the generator
-            first, listed = started
             st = clone(first)
             st["rng"] = seed_state(seed)
-            if listed is not None:
-                self._listed = (st, listed[1], listed[2])
+            st[NOTES] = Notes(first[NOTES].listing, first[NOTES].seat)  # its own
             return st
         st = initial(m, seed)
         if forced:
@@ -88,8 +92,9 @@ class Game(Legality, Flow):
         self._start(st)
         if not forced and m.observer is None and st["rng"] == seed_state(seed):
             # no draw read the generator, so the start depended neither on it nor on the seed
-            listed = self._listed if self._listed is not None and self._listed[0] is st else None
-            self._started = (clone(st), listed)
+            first = clone(st)
+            first[NOTES] = Notes(st[NOTES].listing, st[NOTES].seat)
+            self._started = first
         return st
 
     def _start(self, st) -> None:
@@ -99,7 +104,7 @@ class Game(Legality, Flow):
         if m.setup is not None:
             entry, scope = m.setup
             ctx.locals = [None] * scope.size
-            self._run(ctx, entry)
+            run(ctx, entry)
         self._settle(ctx)
 
     # ---- queries --------------------------------------------------------------------
@@ -142,12 +147,13 @@ class Game(Legality, Flow):
     def legal_actions(self, st) -> list[Action]:
         """The actions the deciding seat may play now, in a stable order.
 
-        The flow lists them once when it stops for a decision (see `_settle`) and keeps that
-        list until the state changes through the forward model, so a bot's listing costs nothing
-        more. Whoever changes a state by hand calls `forget_listing(st)` (scenarios do)."""
-        listed = self._listed
-        if listed is not None and listed[0] is st:
-            return listed[1][:]  # no rule runs: not guarded
+        The flow lists them once when it stops for a decision (flow.py `settle`) and notes them
+        in the state (`Notes.listing`) until it changes through the forward model, so a bot's
+        listing costs nothing more. Whoever edits a state by hand calls `touch(st)` (core/state.py;
+        scenarios do)."""
+        listed = st.get("_notes", NO_NOTES).listing  # state.NOTES
+        if listed is not None:
+            return listed[:]  # no rule runs: not guarded
         return self._listed_now(st)
 
     def _listed_now(self, st) -> list[Action]:
@@ -195,7 +201,8 @@ class Game(Legality, Flow):
                 out.append((Action("choose", ("none",)), f"{prompt}: none" if labels else None))
             return out
         if st["flow"].get("sim"):
-            return self._sim_listing(st, self._sim_seat(st), labels=labels, first_only=first_only, viewer=viewer)
+            return self.simultaneous.listing(st, self._sim_seat(st), labels=labels, first_only=first_only,
+                                             viewer=viewer)
         win = st["flow"].get("win")
         if win:  # an out-of-turn window: declining first, then its actions, for its seat
             w = m.windows[win[0][0]]
@@ -203,35 +210,11 @@ class Game(Legality, Flow):
             ctx.memo = {}
             ctx.viewer = viewer
             out = [(Action(w.decline), f"{w.decline} ({w.name})" if labels else None)]
-            return window_lister(self, win[0][0])(ctx, out, labels, False)
+            return self.listings.window(win[0][0])(ctx, out, labels, False)
         player = rt.turn_player(m, st)
         if player is None:
             return []
         return self._list_step(st, player, labels=labels, first_only=first_only, viewer=viewer)
-
-    def _list_step(self, st, player, *, labels: bool, first_only: bool = False, viewer=None, bare=False) -> list:
-        """The legal (Action, label) pairs of the current step's actions, with `me` = `player`
-        (`bare`: the actions alone)."""
-        i = st["flow"].get("step", 0)
-        lister = self._step_listers.get(i)  # also kept by the step's index: no name to look up
-        if lister is None:
-            m = self.m
-            step = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
-            lister = self._step_listers[i] = step_lister(self, step)
-        capped = lister.capped
-        if capped is not None:  # every definition limited: nothing to list once all are used up
-            used = st["used"]
-            for name, limit in capped:
-                if used.get(name, 0) < limit:
-                    break
-            else:
-                return []
-        ctx = rt.Ctx(st, self.m, player)
-        ctx.memo = {}
-        ctx.viewer = viewer
-        if bare:
-            return lister.bare(ctx, [])
-        return lister(ctx, [], labels and not first_only, first_only)
 
     # ---- apply ----------------------------------------------------------------------
 
@@ -258,19 +241,21 @@ class Game(Legality, Flow):
             raise translate(e) from None
 
     def _apply_plain(self, st, action: Action, checked: bool) -> Step:
-        listed = self._listed
-        if listed is not None and listed[0] is st:
-            # the flow stopped here for the turn's player (listed[2]) with these actions: no
+        notes = st.get("_notes", NO_NOTES)  # state.NOTES
+        if notes.listing is not None:
+            # the flow stopped here for the turn's player (notes.seat) with these actions: no
             # choice is pending, no window open, no simultaneous step; a trusted action is done
             # at once, nothing asked again
             if not checked and (a := self.m.action_by_name.get(action.name)) is not None:
-                self._listed = None
-                player = listed[2]
-                return self._do(self._trusted_ctx(st, a, player, action), a, action, player.id)
+                player = notes.seat
+                notes.listing = None
+                ctx = self._trusted_ctx(st, a, player, action)
+                self._play(ctx, a)
+                return Step(action, player.id, ctx.events)
         player = self.current_player(st)
         ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
-        if self._listed is not None and self._listed[0] is st:
-            self._listed = None
+        if notes.listing is not None:
+            notes.listing = None  # accepted: the state changes now
         m = self.m
         if ctx is None and a is not None:  # the seat of an open window declines: the next one is asked
             win = st["flow"]["win"]
@@ -283,37 +268,32 @@ class Game(Legality, Flow):
             ctx = rt.Ctx(st, m, m.seats[p["me"]] if p["me"] is not None else None)
             ctx.locals = rt.decode(m, p["locals"])
             ctx.stack = [(k, rt.decode(m, loc)) for k, loc in p["stack"]]
-            ctx.locals[p["slot"]] = None if action.args[0] == "none" else self._decode_choice(st, p, action.args[0])
-            self._offered = None
-            self._run(ctx, m.conts[p["k"]])
+            ctx.locals[p["slot"]] = None if action.args[0] == "none" else self.binder.decode_choice(st, p, action.args[0])
+            if notes.options is not None:
+                notes.options = None
+            run(ctx, m.conts[p["k"]])
         elif st["flow"].get("sim"):  # a secret choice: recorded, done when every seat has chosen
-            self._sim_record(ctx, a)
+            self.simultaneous.record(ctx, a)
         else:
-            return self._do(ctx, a, action, player)
-        if self._action_resets and not st["pending"]:
-            self._reset(st, "action")  # modifiers that last for this action only
-        self._settle(ctx)
+            self._play(ctx, a)
+            return Step(action, player, ctx.events)
+        self._after_action(ctx)
         return Step(action, player, ctx.events)
 
-    def _do(self, ctx, a, action: Action, player) -> Step:
-        """Do the bound action `a` of the turn's player (or of an open window's seat), then move
-        the flow on to the next decision."""
-        st = ctx.st
-        used = st["used"]
-        used[a.name] = used.get(a.name, 0) + 1
-        if self._windows and not st["flow"].get("win"):  # the turn's player acted: windows `each: action` open again
-            st["flow"]["acts"] = st["flow"].get("acts", 0) + 1
-        a.effect(ctx)  # only ever reached from apply_in_place, which guards it (a RecursionError too)
-        if self._action_resets and not st["pending"]:
-            self._reset(st, "action")  # modifiers that last for this action only
-        self._settle(ctx)
-        return Step(action, player, ctx.events)
+    # ---- verify / can / explain (legality.py) ----------------------------------------
 
-    def _run(self, ctx, entry):
-        try:
-            entry(ctx)
-        except RecursionError as e:
-            raise translate(e) from None
+    def verify(self, st, action: Action | str, *, seat: int | None = None) -> None:
+        """Raise IllegalActionError (with its `kind` and `reason`) when `action` is refused in
+        `st`; with `seat`, also when that seat is not the one to decide."""
+        self.binder.verify(st, action, seat=seat)
+
+    def can(self, st, action: Action | str, *, seat: int | None = None) -> bool:
+        """Whether `verify` accepts `action`."""
+        return self.binder.can(st, action, seat=seat)
+
+    def explain(self, st, action: Action | str, *, seat: int | None = None) -> str | None:
+        """Why `action` is refused in `st` (the reason `verify` gives), or None when it is legal."""
+        return self.binder.explain(st, action, seat=seat)
 
     # ---- results --------------------------------------------------------------------
 
@@ -401,7 +381,7 @@ class Game(Legality, Flow):
     # The outer packages (agents, adapters, play, analysis, scenarios) read the game through the
     # forward model above and these, never through `self.m` (tests/test_architecture.py). The
     # methods under "edits of a state by hand" change `st` outside the forward model: each
-    # forgets the listing kept for it.
+    # forgets what was noted of it (core/state.touch).
 
     @classmethod
     def from_ruleset(cls, ruleset, *, players: int | None = None, options: dict | None = None,
@@ -496,19 +476,19 @@ class Game(Legality, Flow):
         """(what, function) of each step's and out-of-turn window's generated lister of legal
         actions (listing.py), whose `_interpret_source` is its Python (interpret validate --source)."""
         m = self.m
-        return [(f"step `{step}`", step_lister(self, step)) for step in m.actions_by_step] + \
-               [(f"out-of-turn window {i + 1}", window_lister(self, i)) for i in range(len(m.window_actions))]
+        return [(f"step `{step}`", self.listings.named(step)) for step in m.actions_by_step] + \
+               [(f"out-of-turn window {i + 1}", self.listings.window(i)) for i in range(len(m.window_actions))]
 
-    # ---- edits of a state by hand (scenarios, positions): each forgets the listing of `st` --
+    # ---- edits of a state by hand (scenarios, positions): each forgets the notes of `st` ------
 
     def move_card(self, st, card, zone, *, top: bool = False) -> None:
         """Edits `st`: move `card` into `zone` (at its top when `top`), as the rules' `move` does."""
-        self.forget_listing(st)
+        touch(st)
         rt.move(rt.Ctx(st, self.m), card, zone, top)
 
     def swap_cards(self, st, a, b) -> None:
         """Edits `st`: swap two cards' places (or two zones' contents), as the rules' `swap` does."""
-        self.forget_listing(st)
+        touch(st)
         rt.swap(rt.Ctx(st, self.m), a, b)
 
     def read_variable(self, st, *, kind: str, name: str, index: int | None = None):
@@ -524,7 +504,7 @@ class Game(Legality, Flow):
         """Edits `st`: set a variable (as read_variable names it) to `value`, stored as the rules store it."""
         from .catalog import VARIABLE_KINDS
         from ..core.state import put
-        self.forget_listing(st)
+        touch(st)
         code = VARIABLE_KINDS[kind]
         enc, _ = self.m.var_codec(code, name)
         stored = enc(value) if enc else value
@@ -536,10 +516,10 @@ class Game(Legality, Flow):
     def restart_simultaneous(self, st) -> None:
         """Edits `st`: when its step is simultaneous, its seats choose afresh from the first one
         (after a position set the turn by hand: simultaneous.py)."""
-        self.forget_listing(st)
-        sim = self._sim_step(st)
+        touch(st)
+        sim = self.simultaneous.step(st)
         if sim is not None:
-            self._sim_decides(rt.Ctx(st, self.m), sim)
+            self.simultaneous.decides(rt.Ctx(st, self.m), sim)
 
 
 # Python exceptions met while the rules run (recursion without end, values that do not go

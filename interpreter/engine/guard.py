@@ -83,3 +83,23 @@ def guard_methods(cls, names) -> None:
         method = getattr(cls, name)
         if not getattr(method, "__wrapped_by_guard__", False):
             setattr(cls, name, rules_guard(method))
+
+
+def run(ctx, entry) -> None:
+    """Run a compiled rule entry (an effect, a continuation): rules that recurse without end leave
+    it as a rule error (every other Python error is translated by the public method around it)."""
+    try:
+        entry(ctx)
+    except RecursionError as e:
+        raise translate(e) from None
+
+
+def run_effect(ctx, compiled, me=None) -> None:
+    """Run a flow effect (entry, scope), or nothing for None, with `me` = `me` and fresh locals."""
+    if compiled is None:
+        return
+    entry, scope = compiled
+    ctx.me = me
+    ctx.locals = [None] * scope.size
+    ctx.stack = []
+    run(ctx, entry)

@@ -1,6 +1,6 @@
 """The one legality path of the forward model: binding an action to its definition, verifying
 it (a typed refusal with its reason), `verify` / `can` / `explain`, and the options of a pending
-choice. A part of Game (engine.py), which inherits it.
+choice. A part of Game (`game.binder`), which calls it.
 """
 from __future__ import annotations
 
@@ -9,11 +9,24 @@ from ..runtime import context as rt
 from ..errors import IllegalActionError, RefusalKind
 from ..information.handles import arg_keys, resolve
 from ..core.model import Action
+from ..core.state import NO_NOTES, NOTES, own_notes
+from ..limits import spend_failed
+from .plan import ActionPlan
 
 _MISSING = object()
 
 
-class Legality:
+class Binder:
+    """Binds actions to their definitions in a match `m`. `simultaneous`: the part that knows who
+    chooses in a simultaneous step; `current_player(st)`: the seat that decides in `st`."""
+
+    def __init__(self, m, *, simultaneous, current_player):
+        self.m = m
+        # each definition's plan (plan.py): what the listing is generated from, walked by `bind`
+        self._plans = {name: ActionPlan.of(a) for name, a in m.action_by_name.items()}
+        self._sim_seat = simultaneous.seat
+        self._current_player = current_player
+
     # ---- one legality path --------------------------------------------------------
     #
     # Listing (every legal binding: listing.py, one generated function per step), verifying an
@@ -21,12 +34,13 @@ class Legality:
     # the listing) go through a definition the same way: parameter by parameter, each bound from
     # its domain, each requirement checked as soon as the parameters it reads are bound.
 
-    def _bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
+    def bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
         """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.
 
         With `verify`, every rule of the definition is checked in the order a player reads them
-        (the step, the limit, the arguments against their domains, then each requirement as
-        declared) and a refusal raises IllegalActionError with its kind and reason. Without it
+        (the step, the limit, then by the plan the listing is generated from: the arguments
+        against their domains, each requirement as declared: `_walk`) and a refusal raises
+        IllegalActionError with its kind and reason. Without it
         the action is trusted to come from `legal_actions(st)`: its arguments are looked up by key."""
         m = self.m
         if st["flow"]["phase"] == "over":
@@ -35,7 +49,7 @@ class Legality:
             _chance.outcome_of(st, action)
             return None, None
         if seat is not None and verify:
-            deciding = self.current_player(st)
+            deciding = self._current_player(st)
             if deciding != seat:
                 who = m.seats[deciding].key if deciding is not None else "nobody"
                 raise IllegalActionError(action, f"it is {who}'s decision, not p{seat + 1}'s",
@@ -48,7 +62,7 @@ class Legality:
             key = action.args[0]
             if key == "none" and p["optional"]:
                 return None, None
-            _, offered = self._options(st, p)
+            _, offered = self.options(st, p)
             if key in offered:
                 return None, None
             opts = ", ".join(offered)
@@ -77,7 +91,7 @@ class Legality:
                 raise IllegalActionError(action, f"`{action.name}` declines a window, and none is open now")
         a = m.action_by_name.get(action.name)
         if not verify:
-            return self._trusted_ctx(st, a, player, action), a
+            return self.trusted_ctx(st, a, player, action), a
         if a is None:
             from ..errors import did_you_mean
             hint = did_you_mean(action.name, m.action_by_name)
@@ -107,52 +121,66 @@ class Legality:
                                              + " ".join(p for p, _, _ in a.params), RefusalKind.WRONG_ARGUMENTS)
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}  # nothing changes the state while the action is checked
-        ctx.locals = [None] * a.nslots
-        seat = player.id if player is not None else None
-        for (pname, slot, dom), key in zip(a.params, action.args):
-            options, offered = arg_keys(m, st, seat, list(dom(ctx) or []), ctx.memo)
-            for v, k in zip(options, offered):
-                if k == key:
-                    ctx.locals[slot] = v
-                    break
-            else:
-                shown = ", ".join(offered[:12]) or "none"
-                raise IllegalActionError(action, f"{key} is not a possible {pname} now (possible: {shown})",
-                                         RefusalKind.OUT_OF_DOMAIN)
-        for f, reason, _ in a.requires:
-            if not f(ctx):
-                raise IllegalActionError(action, reason(ctx))
+        self._walk(ctx, self._plans[a.name], action)
         ctx.memo = None
         return ctx, a
 
-    def _trusted_ctx(self, st, a, player, action: Action):
+    def _walk(self, ctx, plan, action: Action) -> None:
+        """Bind the arguments of `action` in `ctx` by the plan the listing is generated from
+        (plan.py): each parameter from its domain, then its checks in the order they are
+        declared; the first that fails refuses it, with its reason."""
+        st, m = ctx.st, self.m
+        ctx.locals = loc = [None] * plan.nslots
+        seat = ctx.me.id if ctx.me is not None else None
+        for p, key in zip(plan.params, action.args):
+            if p.fixed is not None:  # the same values in every state: spent as the listing spends
+                values, keys = p.fixed[0], p.keys
+                if values:
+                    ctx.budget = b = ctx.budget - len(values)
+                    if b < 0:
+                        spend_failed(ctx, p.fixed[1], p.fixed[2])
+            else:
+                values, keys = arg_keys(m, st, seat, list(p.domain(ctx) or []), ctx.memo)
+            for v, k in zip(values, keys):
+                if k == key:
+                    loc[p.slot] = v
+                    break
+            else:
+                shown = ", ".join(keys[:12]) or "none"
+                raise IllegalActionError(action, f"{key} is not a possible {p.name} now (possible: {shown})",
+                                         RefusalKind.OUT_OF_DOMAIN)
+        for f, reason in plan.in_order:
+            if not f(ctx):
+                raise IllegalActionError(action, reason(ctx))
+
+    def trusted_ctx(self, st, a, player, action: Action):
         """The context of definition `a` played by `player` with the arguments of `action`, which
         is trusted to come from the listing: each argument is looked up by its key."""
         m = self.m
         loc = [None] * a.nslots
         ctx = rt.Ctx(st, m, player, loc)
-        params = a.params
+        params = self._plans[a.name].params
         if params:
             if len(params) == 1:  # the frequent case: one argument, a value of a fixed domain or a card, zone...
-                f0 = a.fixed[0] if a.fixed else None
+                f0 = params[0].fixed
                 v = (f0[3] if f0 is not None else m.value_by_key()).get(action.args[0], _MISSING)
                 if v is not _MISSING:
-                    loc[params[0][1]] = v
+                    loc[params[0].slot] = v
                     return ctx
             by_key = m.value_by_key()
-            for (_, slot, dom), key, fixed in zip(a.params, action.args, a.fixed or (None,) * len(a.params)):
+            for p, key in zip(params, action.args):
                 # a domain the same in every state: the value its key was made from (a text of
                 # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
-                v = fixed[3].get(key, _MISSING) if fixed is not None else by_key.get(key, _MISSING)
+                v = p.fixed[3].get(key, _MISSING) if p.fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
                     v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
-                    if v is None:  # a text, a list...: the domain's value with that key, as `_bind` finds it
+                    if v is None:  # a text, a list...: the domain's value with that key, as `bind` finds it
                         probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
                         probe.memo = {}
                         values, keys = arg_keys(m, st, player.id if player is not None else None,
-                                                list(dom(probe) or []), probe.memo)
+                                                list(p.domain(probe) or []), probe.memo)
                         v = next((x for x, k in zip(values, keys) if k == key), key)
-                loc[slot] = v
+                loc[p.slot] = v
         return ctx
 
     # ---- verify / can / do ---------------------------------------------------------
@@ -162,7 +190,7 @@ class Legality:
         `st`; with `seat`, also when that seat is not the one to decide."""
         if isinstance(action, str):
             action = Action.parse(action)
-        self._bind(st, action, seat=seat)
+        self.bind(st, action, seat=seat)
 
     def can(self, st, action: Action | str, *, seat: int | None = None) -> bool:
         """Whether `verify` accepts `action`."""
@@ -180,22 +208,23 @@ class Legality:
             return e.reason
         return None
 
-    def _decode_choice(self, st, p, key):
-        for v, k in zip(*self._options(st, p)):
+    def decode_choice(self, st, p, key):
+        """The value of option `key` of the pending choice `p`."""
+        for v, k in zip(*self.options(st, p)):
             if k == key:
                 return v
         return None
 
-    def _options(self, st, p) -> tuple[list, list]:
+    def options(self, st, p) -> tuple[list, list]:
         """(values, keys) of the options of the pending choice `p` (the last of st["pending"]),
         keyed for its chooser (handles.py). Listing, verifying and applying a choice all need
-        them: they are decoded and keyed once, and kept with the state and the entry they are of
-        (an entry is never changed in place; whoever changes a state by hand calls
-        `forget_listing`)."""
-        offered = self._offered
-        if offered is not None and offered[0] is st and offered[1] is p:
-            return offered[2], offered[3]
+        them: they are decoded and keyed once, and noted in the state with the entry they are of
+        (`Notes.options`: an entry is never changed in place; whoever edits a state by hand
+        calls `touch`)."""
+        offered = st.get(NOTES, NO_NOTES).options
+        if offered is not None and offered[0] is p:
+            return offered[1], offered[2]
         m = self.m
         values, keys = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
-        self._offered = (st, p, values, keys)
+        own_notes(st).options = (p, values, keys)
         return values, keys

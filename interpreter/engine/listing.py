@@ -1,6 +1,6 @@
 """The legal actions of a step, listed by one generated function per step (issue 9, item 3).
 
-`Game._list_step` asks `step_lister(game, step)` for ``list_step(ctx, out, lab, first)``, written
+`Listings.actions` asks `Listings.step(i)` for ``list_step(ctx, out, lab, first)``, written
 once per step (on first use) as Python source, in the way dsl/codegen.py writes rules:
 
     def _listing(ctx, out, lab, first):
@@ -45,27 +45,69 @@ from ..definition.rules import domain_other
 from ..lang.codegen import _compiled
 from ..information.handles import arg_keys
 from ..limits import spend_failed
-from ..core.model import Action, key_of
+from ..core.model import Action
+from .plan import ActionPlan
+from ..runtime import context as rt
 
 _new_action = tuple.__new__
 
 
-def step_lister(game, step):
-    """list_step(ctx, out, lab, first) for the actions of step `step` (cached on the game)."""
-    return lister(game, step, game.m.actions_by_step.get(step, ()))
+class Listings:
+    """The generated listers of a definition: one per step, one per out-of-turn window, each
+    written on first use and kept (they depend on the definition alone, never on a state).
+    A part of Game (`game.listings`), used by the flow, the binder and the simultaneous steps."""
 
+    def __init__(self, m):
+        self.m = m
+        self._listers = {}  # step index, step name, ("window", i) -> its lister
 
-def window_lister(game, i):
-    """The same for the actions of the i-th out-of-turn window."""
-    return lister(game, ("window", i), game.m.window_actions[i])
+    def step(self, i: int):
+        """The lister of the step at index `i` (no step, out of range: the actions of no step)."""
+        f = self._listers.get(i)
+        if f is None:
+            m = self.m
+            name = m.step_names[i] if 0 <= i < len(m.step_names) else None  # rt.step_name
+            f = self._listers[i] = self.named(name)
+        return f
 
+    def named(self, step):
+        """The lister of the step named `step`."""
+        return self._get(step, self.m.actions_by_step.get(step, ()))
 
-def lister(game, key, actions):
-    listers = game._step_listers
-    f = listers.get(key)
-    if f is None:
-        f = listers[key] = _write(game.m, tuple(actions))
-    return f
+    def window(self, i: int):
+        """The lister of the actions of the i-th out-of-turn window."""
+        return self._get(("window", i), self.m.window_actions[i])
+
+    def _get(self, key, actions):
+        f = self._listers.get(key)
+        if f is None:
+            f = self._listers[key] = _write(self.m, tuple(actions))
+        return f
+
+    def forget(self) -> None:
+        """Write every lister again on its next use (tests that change how they are written)."""
+        self._listers.clear()
+
+    def actions(self, st, player, *, labels: bool, first_only: bool = False, viewer=None, bare=False) -> list:
+        """The legal (Action, label) pairs of the current step's actions, with `me` = `player`
+        (`bare`: the actions alone; `viewer`: the ids of the cards the labels may name)."""
+        lister = self._listers.get(st["flow"].get("step", 0))
+        if lister is None:
+            lister = self.step(st["flow"].get("step", 0))
+        capped = lister.capped
+        if capped is not None:  # every definition limited: nothing to list once all are used up
+            used = st["used"]
+            for name, limit in capped:
+                if used.get(name, 0) < limit:
+                    break
+            else:
+                return []
+        ctx = rt.Ctx(st, self.m, player)
+        ctx.memo = {}
+        ctx.viewer = viewer
+        if bare:
+            return lister.bare(ctx, [])
+        return lister(ctx, [], labels and not first_only, first_only)
 
 
 def _write(m, actions, index=None, fixed=True):
@@ -92,8 +134,9 @@ def _write(m, actions, index=None, fixed=True):
     # `_listing` gives (action, label) pairs (labels if `lab`, only the first if `first`); `_bare`,
     # the same walk, gives the actions alone: the flow's listing at each decision
     kept = {a.name: {} for a in actions}  # per definition: its actions made so far, by their arguments
-    source = (_text(actions, index, fixed, const, kept, bare=False)
-              + _text(actions, index, fixed, const, kept, bare=True))
+    plans = tuple(ActionPlan.of(a) for a in actions)  # what `verify` walks too (plan.py)
+    source = (_text(plans, index, fixed, const, kept, bare=False)
+              + _text(plans, index, fixed, const, kept, bare=True))
     exec(_compiled(source), env)
     f = env["_listing"]
     f.bare = env["_bare"]
@@ -123,11 +166,10 @@ def _text(actions, index, fixed, const, kept, bare: bool) -> str:
             ind += "    "
         # no slot: nothing reads or writes one, the empty tuple serves
         lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}" if a.nslots else f"{ind}ctx.locals = ()")
-        first_checks = a.requires_by_level[0]
-        if first_checks:
-            lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in first_checks)}:")
+        if a.checks:
+            lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f, _ in a.checks)}:")
             ind += "    "
-        _loops(a, 0, ind, lines, const, fixed=a.fixed if fixed else (), kept=kept[a.name], bare=bare)
+        _loops(a, 0, ind, lines, const, fixed=fixed, kept=kept[a.name], bare=bare)
     lines.append("    return out")
     return "\n".join(lines) + "\n"
 
@@ -143,10 +185,10 @@ def _present(presence, const, zones) -> str:
 
 
 def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
-    """The loop of parameter i of definition `a` (and those after it), at indentation `ind`.
-    `fixed`: its `a.fixed`, or () to compute every domain; `kept`: the definition's actions made
-    so far, by their arguments (a dict); `made`: the action is the loop's `made` (made once, when
-    the lister is written); `bare`: the action alone is listed."""
+    """The loop of parameter i of the plan `a` (and those after it), at indentation `ind`.
+    `fixed`: a fixed domain is a constant (else computed as any other); `kept`: the definition's
+    actions made so far, by their arguments (a dict); `made`: the action is the loop's `made`
+    (made once, when the lister is written); `bare`: the action alone is listed."""
     n = len(a.params)
     if i == n:
         if made:
@@ -172,8 +214,9 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         lines += [f"{ind}out.append(({action}, {label}))",
                   f"{ind}if first:", f"{ind}    return out"]
         return
-    _, slot, dom = a.params[i]
-    entry = fixed[i] if i < len(fixed) else None
+    param = a.params[i]
+    slot, dom = param.slot, param.domain
+    entry = param.fixed if fixed else None
     compiled = getattr(dom, "compiled", None)
     if entry is None and compiled is None:
         lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
@@ -190,14 +233,14 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         if values:  # spent as `_domain` spends: one step per value
             lines += [f"{ind}ctx.budget = b = ctx.budget - {int(len(values))}", f"{ind}if b < 0:",
                       f"{ind}    _spend_failed(ctx, {const(where)}, {const(what)})"]
-        keys = tuple(key_of(v) for v in values)
+        keys = param.keys
         if n == 1:  # one parameter: its actions too are the same in every state
             actions = tuple((v, k, Action(a.name, (k,))) for v, k in zip(values, keys))
             lines.append(f"{ind}for v{i}, k{i}, made in {const(actions)}:")
         else:
             lines.append(f"{ind}for v{i}, k{i} in {const(tuple(zip(values, keys)))}:")
     lines.append(f"{ind}    L[{int(slot)}] = v{i}")
-    for f in a.requires_by_level[i + 1]:
+    for f, _ in param.checks:
         lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
     _loops(a, i + 1, ind + "    ", lines, const, fixed, kept, made=entry is not None and n == 1, bare=bare)
     lines.append(f"{ind}L[{int(slot)}] = None")
@@ -229,4 +272,4 @@ def _made(kept: dict, key, name: str, args: tuple) -> Action:
     return act
 
 
-__all__ = ["step_lister", "window_lister"]
+__all__ = ["Listings"]

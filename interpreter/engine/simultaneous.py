@@ -1,5 +1,7 @@
 """Simultaneous secret choices: a step where every seat of a set chooses in secret, and the
-choices are revealed together (flow.turn.steps[i].simultaneous). A part of Flow (flow.py).
+choices are revealed together (flow.turn.steps[i].simultaneous). A part of the flow (flow.py),
+and through `game.simultaneous` the public API of such steps for agents and views: `waiting`,
+`rewind`, `choices_of_others`, `redraw`, `public`.
 
 The forward model stays turn-based: the seats of the set choose one after the other in a fixed
 order (the order of `seats`), and each choice is only *recorded*. While the step is pending,
@@ -18,18 +20,29 @@ from ..runtime import context as rt
 from ..errors import RuleRuntimeError
 from ..information.handles import arg_key, resolve
 from ..core.model import Action, Seat, label_of
+from ..core.state import touch
+from ..core.flowstate import Finish, Resume, wait
+from .guard import run, run_effect
 
 _MISSING = object()
 
 
 class Simultaneous:
-    def _sim_step(self, st):
+    """The simultaneous steps of match `m`. `listings`: the match's listers (listing.py);
+    `next_step(ctx)`: the flow's move to the next step."""
+
+    def __init__(self, m, *, listings, next_step):
+        self.m = m
+        self._list = listings.actions
+        self._next_step = next_step
+
+    def step(self, st):
         """The SimultaneousDef of the current step, or None."""
         m = self.m
         i = st["flow"].get("step", -1)
         return m.steps[i].sim if 0 <= i < len(m.steps) else None
 
-    def _sim_decides(self, ctx, sim_def) -> bool:
+    def decides(self, ctx, sim_def) -> bool:
         """Open the current simultaneous step (or go on with it): True when a seat must choose.
         False when the step is over (nobody has anything to choose): the next step begins."""
         st, m = ctx.st, self.m
@@ -47,25 +60,25 @@ class Simultaneous:
                     raise RuleRuntimeError(f"the seats of simultaneous step `{rt.step_name(m, st)}` must be a list "
                                            f"of players, not {label_of(got)}", sim_def.where)
                 seats = [s.id for s in got]
-            seats = [s for s in seats if self._sim_listing(st, s, first_only=True)]
+            seats = [s for s in seats if self.listing(st, s, first_only=True)]
             if not seats:
                 self._next_step(ctx)
                 return False
             flow["sim"] = sim = {"seats": seats, "chosen": [], "next": 0}
         return len(sim["chosen"]) < len(sim["seats"])
 
-    def _sim_seat(self, st) -> int | None:
+    def seat(self, st) -> int | None:
         """The seat that chooses now in a pending simultaneous step, or None."""
         sim = st["flow"].get("sim")
         if sim is None or len(sim["chosen"]) >= len(sim["seats"]):
             return None
         return sim["seats"][len(sim["chosen"])]
 
-    def _sim_listing(self, st, seat: int, *, labels=False, first_only=False, viewer=None) -> list:
+    def listing(self, st, seat: int, *, labels=False, first_only=False, viewer=None) -> list:
         """The (Action, label) pairs `seat` may choose in the current simultaneous step."""
-        return self._list_step(st, self.m.seats[seat], labels=labels, first_only=first_only, viewer=viewer)
+        return self._list(st, self.m.seats[seat], labels=labels, first_only=first_only, viewer=viewer)
 
-    def _sim_record(self, ctx, a) -> None:
+    def record(self, ctx, a) -> None:
         """Record the bound action `a` as the secret choice of the seat that decides; reveal
         every choice when it was the last one."""
         st = ctx.st
@@ -75,11 +88,11 @@ class Simultaneous:
         # never changed in place: clones of a state share it (state.clone copies the flow shallowly)
         st["flow"]["sim"] = sim = dict(sim, chosen=sim["chosen"] + [entry])
         if len(sim["chosen"]) == len(sim["seats"]):
-            self._sim_reveal(ctx)
+            self.reveal(ctx)
 
-    def _sim_reveal(self, ctx) -> None:
+    def reveal(self, ctx) -> None:
         """Do every recorded action in order, then the step's reveal effect; the step then ends.
-        An effect that waits for a choice resumes the reveal afterwards (flow resume `sim_reveal`)."""
+        An effect that waits for a choice resumes the reveal afterwards (`Resume.SIM_REVEAL`)."""
         st, m = ctx.st, self.m
         flow = st["flow"]
         flow["sim"] = sim = dict(flow["sim"])  # a copy of its own: "next" changes below
@@ -92,29 +105,31 @@ class Simultaneous:
             ctx.stack = []
             for (_, slot, _), v in zip(a.params, args):
                 ctx.locals[slot] = rt.decode(m, v)
-            self._run(ctx, a.effect)
+            run(ctx, a.effect)
             if st["pending"]:
-                flow["resume"] = "sim_reveal"
+                wait(flow, Resume.SIM_REVEAL)
                 return
-        sim_def = self._sim_step(st)
+        sim_def = self.step(st)
         if sim_def is not None and sim_def.reveal is not None and sim["next"] == len(sim["chosen"]):
             sim["next"] += 1  # the reveal effect runs once
-            self._call_effect(ctx, sim_def.reveal, rt.turn_player(m, st))
+            run_effect(ctx, sim_def.reveal, rt.turn_player(m, st))
             if st["pending"]:
-                flow["resume"] = "sim_reveal"
+                wait(flow, Resume.SIM_REVEAL)
                 return
         flow["sim"] = None
         if flow.get("finish") is None:
-            flow["finish"] = "step"
+            flow["finish"] = Finish.STEP.value
 
-    def sim_choices_of_others(self, st, seat: int | None) -> list[int]:
+    # ---- the public API of simultaneous steps (agents, views, observations) ---------------
+
+    def choices_of_others(self, st, seat: int | None) -> list[int]:
         """The indices in flow["sim"]["chosen"] of the choices `seat` may not know."""
         sim = st["flow"].get("sim")
         if not sim:
             return []
         return [i for i, (s, _, _) in enumerate(sim["chosen"]) if s != seat]
 
-    def sim_redraw(self, st, seat: int | None, rng) -> None:
+    def redraw(self, st, seat: int | None, rng) -> None:
         """Replace, in `st` itself, the recorded choices of the seats other than `seat` by actions
         drawn with `rng` among their legal ones (what `seat` knows: only that they have chosen).
         Nothing has been done yet in the step, so each seat's legal actions are those of now."""
@@ -123,9 +138,9 @@ class Simultaneous:
             return
         m = self.m
         st["flow"]["sim"] = sim = dict(sim, chosen=list(sim["chosen"]))
-        for i in self.sim_choices_of_others(st, seat):
+        for i in self.choices_of_others(st, seat):
             s = sim["chosen"][i][0]
-            acts = [a for a, _ in self._sim_listing(st, s)]
+            acts = [a for a, _ in self.listing(st, s)]
             if not acts:
                 continue
             act = acts[rng.randrange(len(acts))]
@@ -137,9 +152,9 @@ class Simultaneous:
                     v = int(key) if key.lstrip("-").isdigit() else (resolve(m, st, key) or key)
                 args.append(rt.encode(v))
             sim["chosen"][i] = [s, act.name, args]
-        self.forget_listing(st)
+        touch(st)
 
-    def sim_waiting(self, st) -> list[int]:
+    def waiting(self, st) -> list[int]:
         """The seats that have still to choose, in order, in the pending simultaneous step of `st`
         (the first one decides now); [] outside a simultaneous step."""
         sim = st["flow"].get("sim")
@@ -147,7 +162,7 @@ class Simultaneous:
             return []
         return sim["seats"][len(sim["chosen"]):]
 
-    def sim_rewind(self, st) -> bool:
+    def rewind(self, st) -> bool:
         """Forget, in `st` itself, every choice recorded in its pending simultaneous step: the step
         as it opened, its first seat to choose (nothing is done before the reveal, so nothing else
         changes). What a search does to let the seats before the decider choose by its model of
@@ -156,10 +171,10 @@ class Simultaneous:
         if not sim or not sim["chosen"]:
             return False
         st["flow"]["sim"] = dict(sim, chosen=[])
-        self.forget_listing(st)
+        touch(st)
         return True
 
-    def sim_public(self, st, seat: int | None) -> dict | None:
+    def public(self, st, seat: int | None) -> dict | None:
         """What `seat` may know of a pending simultaneous step: who has chosen, who has not,
         and its own choice."""
         sim = st["flow"].get("sim")

@@ -67,7 +67,7 @@ def action_label(game, st, action, reader) -> str:
             if k == key:
                 return f"{prompt}: {label_of(v) if reader is None else label_for(v, reader)}"
         return f"{prompt}: {key}"
-    ctx, a = game._bind(st, action, verify=False)
+    ctx, a = game.binder.bind(st, action, verify=False)
     if ctx is None:  # declining a window
         return f"{a.decline} ({a.name})"
     ctx.memo = {}

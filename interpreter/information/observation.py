@@ -176,7 +176,7 @@ def determinize(game, st, seat: int | None, rng: random.Random, *, memory: dict 
     else:
         out = _sample(game, st, seat, rng, memory)
     if out["flow"].get("sim"):
-        game.sim_redraw(out, _seat_index(game, seat), rng)
+        game.simultaneous.redraw(out, _seat_index(game, seat), rng)
     return out
 
 

@@ -213,7 +213,7 @@ def _flow(game, state, seat=None) -> dict:
     if flow.get("win"):  # an out-of-turn window is open (flow.turn.windows)
         out["window"] = m.windows[flow["win"][0][0]].name
     if flow.get("sim"):  # a simultaneous step: who has chosen is public, a choice only its seat's
-        out["simultaneous"] = game.sim_public(state, seat)
+        out["simultaneous"] = game.simultaneous.public(state, seat)
     return out
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import InterpretError, did_you_mean
 from ..core.model import Card, Seat, Zone
-from ..core.state import zone_with, zone_without
+from ..core.state import touch, zone_with, zone_without
 
 
 class PositionError(InterpretError):
@@ -71,7 +71,7 @@ class Position:
 
     def move(self, card_key: str, zone_key: str, top: bool = False) -> "Position":
         """Put a card in a zone; whatever is on a full board cell goes to the box first."""
-        self.game.forget_listing(self.state)
+        touch(self.state)
         card, zone = self.card(card_key), self.zone(zone_key)
         ids = self.state["z"][zone.id]
         if self.state["loc"][card.id] == zone.id:  # already there: only its place in the zone changes
@@ -164,7 +164,7 @@ class Position:
 
     def turn(self, seat, step: str | None = None, round: int | None = None, order=None) -> "Position":
         """Make it `seat`'s turn (optionally at a step, a round, with a given order of seats)."""
-        self.game.forget_listing(self.state)
+        touch(self.state)
         flow = self.state["flow"]
         s = self.seat(seat)
         flow["phase"] = "play"
