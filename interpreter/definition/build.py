@@ -7,11 +7,13 @@ game's changing data is the plain state built by ``state.initial``.
 """
 from __future__ import annotations
 
+import copy
 from .. import limits as lim
 from ..core.gcpause import collector_paused
 from ..lang.compiler import Compiler
 from ..errors import ContentError, ErrorList, Location, Problem
 from .linker import Linker
+from .parts import CompileMemo, ReadOnlyDict
 from .rules import CompiledRules
 from .symbols import Symbols
 from .world import World
@@ -35,6 +37,7 @@ class Match(World, Symbols, Linker, CompiledRules):
         self.conts: list = []
         self.prompts: dict = {}  # continuation id of a `choose` -> its prompt's template (views.prompt_for)
         self.generated: list = []  # (position, Python source) of every compiled expression (--source)
+        self.compile_memo = CompileMemo()  # the compiler's questions about functions, answered once
         self.compiler = Compiler(self)
         if type(players) is not int or not 1 <= players <= self.limits.players:
             raise ContentError(Problem(Location("--players"), lim.over("players", players, self.limits)
@@ -47,6 +50,47 @@ class Match(World, Symbols, Linker, CompiledRules):
         self._build_zones()
         self._build_vars()
         self._build_cards()
+        self._build_tables()
         self._collect_rules()
         self._compile_all()  # even when building found problems: report the rules' problems too
         self.errors.raise_if_any()
+        self._freeze()
+
+    # ---- frozen once built -------------------------------------------------------------
+    # The container that stays as it is: the compiler's record of generated sources (`generated`,
+    # for --source; game.evaluate adds to it).
+    _UNFROZEN = frozenset({"generated"})
+
+    def _freeze(self):
+        """Make the definition read-only: its lists become tuples, its dicts read-only (ReadOnlyDict),
+        its sets frozensets; setting an attribute is refused from now on."""
+        for name, v in list(vars(self).items()):
+            if name in self._UNFROZEN:
+                continue
+            t = type(v)
+            if t is list:
+                v = tuple(v)
+            elif t is dict:
+                v = ReadOnlyDict(v)
+            elif t is set:
+                v = frozenset(v)
+            else:
+                continue
+            object.__setattr__(self, name, v)
+        object.__setattr__(self, "_frozen", True)
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"a game definition does not change once built (setting {name!r})")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a game definition does not change once built (deleting {name!r})")
+
+    def listening(self, on_entered):
+        """A copy of this definition whose `on_entered` hook (called for every card entering a
+        zone) is `on_entered` instead: every other part is shared (information/memory.py plays a
+        decision with it to follow the cards)."""
+        other = copy.copy(self)
+        other.__dict__["on_entered"] = on_entered
+        return other

@@ -198,7 +198,7 @@ class Linker(Powers, Dispatch):
         rs = self.rs
         self.function_defs = {name: spec for name, spec in rs.functions.items()}
         self._functions = {}
-        self.__dict__.setdefault("_direct", {})
+        self._direct = {}
         self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
         # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
         self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
@@ -277,7 +277,7 @@ class Linker(Powers, Dispatch):
             if modified:  # counted by an observer (coverage): closures around each part
                 f, size = self._modified(name, f, params, size)
         if direct:
-            self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])[0] = f._interpret_call
+            self._direct_cell(name)[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
         return self._functions[name]
 
@@ -295,7 +295,15 @@ class Linker(Powers, Dispatch):
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
         if not self._direct_ok(name):
             return None
-        return self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])
+        return self._direct_cell(name)
+
+    def _direct_cell(self, name) -> list:
+        """[call] of the content function `name`, made when first asked (every function is compiled,
+        so has its cell, once the definition is built)."""
+        cell = self._direct.get(name)
+        if cell is None:
+            cell = self._direct[name] = [_not_compiled]
+        return cell
 
     def function_caller(self, name, nargs, node, loc):
         """`call(ctx, *values)` calling the content function `name` with argument values already
@@ -345,7 +353,7 @@ class Linker(Powers, Dispatch):
         change at each call, so remembering them while the state cannot change gains little)."""
         if self.observer is not None or self.__dict__.get("modifiers", {}).get(name):
             return None  # every call of a function is counted / cards modify its value: not in place
-        cache = self.__dict__.setdefault("_inline", {})
+        cache = self.compile_memo.inline
         if (name, loops) in cache:
             return cache[(name, loops)]
         seen = set(seen or ()) | {name}
@@ -371,7 +379,7 @@ class Linker(Powers, Dispatch):
 
     def _is_pure(self, name, seen=None) -> bool:
         """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""
-        cache = self.__dict__.setdefault("_purity", {})
+        cache = self.compile_memo.purity
         if name in cache:
             return cache[name]
         seen = seen or set()

@@ -72,6 +72,42 @@ class WindowDef:
     where: object = None  # the window's Location, for errors
 
 
+class ReadOnlyDict(dict):
+    """A dict that refuses changes: a built definition's tables. A dict still (read as fast, and
+    written as JSON where one is handed out, as `options`), its copies are itself."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a game definition's tables do not change once built")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return type(self), (dict(self),)
+
+
+class CompileMemo:
+    """What the compiler asked of the content's functions, kept for its next questions: whether a
+    function is compiled in place at its call sites (`inline`, by name and whether it is called
+    with a loop's variable) and whether it is pure (`purity`, by name). Its answers depend on the
+    content alone, never on a state, and are at most two per function. It goes on growing after
+    the definition is built, since texts shown to players are compiled when first needed."""
+
+    __slots__ = ("inline", "purity")
+
+    def __init__(self):
+        self.inline: dict = {}
+        self.purity: dict = {}
+
+
 def _names_in(tree) -> set:
     return set(facts(tree).names)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from .. import limits as lim
 from ..runtime import context as rt
+from ..runtime.visibility import plan_of
+from ..runtime.walks import Walks
 from ..lang.scope import CompileError, Scope
 from ..errors import did_you_mean
 from ..lang.parser import ParseFailure
@@ -364,23 +366,35 @@ class World:
                 self.pvars[ename] = {"type": typ, "default": default, "reset": reset, "conceals": False,
                                      "visibility": "public"}
 
+    def _build_tables(self):
+        """The lookup tables that play reads and that depend on the built world alone: values by
+        key, board cells by tag and, for a tag whose cells have ids that follow each other, their
+        first id and the id after the last (runtime/library.py `contents` reads a slice of them),
+        who identifies the cards of each zone, the board's walks."""
+        by_key = {"yes": True, "no": False, "none": None}
+        by_key.update({s.key: s for s in self.seats})
+        by_key.update({z.key: z for z in self.zones})
+        by_key.update(self.card_by_key)
+        self._by_key = by_key
+        tags = sorted({t for z in self.cells for t in z.tags})
+        self._tagged = {t: [z for z in self.cells if t in z.tags] for t in tags}
+        runs = {}
+        for cells in self._tagged.values():
+            ids = [z.id for z in cells]
+            if ids == list(range(ids[0], ids[0] + len(ids))):
+                runs[id(cells)] = (cells, ids[0], ids[-1] + 1)
+        self.tagged_runs = runs
+        self.handle_plan = plan_of(self.zones)  # who identifies the cards of each zone (runtime/visibility.py)
+        self.walks = Walks(self)  # walks along the board's edges, with the answers kept (runtime/walks.py)
+
     def value_by_key(self) -> dict:
         """Cards, zones and seats by their stable key, and the keys of yes/no/none (see model.key_of)."""
-        cache = self.__dict__.get("_by_key")
-        if cache is None:
-            cache = {"yes": True, "no": False, "none": None}
-            cache.update({s.key: s for s in self.seats})
-            cache.update({z.key: z for z in self.zones})
-            cache.update(self.card_by_key)
-            self._by_key = cache
-        return cache
+        return self._by_key
 
     def tagged_cells(self, tag):
-        """The board cells carrying a tag, computed once."""
-        cache = self.__dict__.setdefault("_tagged", {})
-        if tag not in cache:
-            cache[tag] = [z for z in self.cells if tag in z.tags]
-        return cache[tag]
+        """The board cells carrying a tag (the same list each time: `contents` knows it by its id)."""
+        cells = self._tagged.get(tag)
+        return cells if cells is not None else []
 
     def vars_of(self, kind):
         return {"gv": self.gvars, "pv": self.pvars, "cv": self.cvars, "zv": self.zvars}[kind]

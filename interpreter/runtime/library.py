@@ -200,64 +200,35 @@ def _text(v) -> str:
 
 
 def _contents(ctx, zones):
-    """Every card in a list of zones, zone by zone, in order. A list that the match keeps
-    (`tagged_cells`) of zones whose ids follow each other keeps its cards while those zones hold
-    the same cards (their tuples compared at once, by a slice): from one listing to the next, and
-    for effects, which get a copy. Otherwise, while the state cannot change (ctx.memo: a listing),
-    the cards of one list of zones are found once: the memo holds the list (so that its id names
-    no other list meanwhile) with its cards."""
-    m = ctx.m
-    try:
-        run = m._contents_runs.get(id(zones))
-    except AttributeError:  # the first call of the match
-        m._contents_runs = {}
-        run = None
-    if run is None:
-        run = _run_of(m, zones)
-    if run and run[0] is zones:
-        now = ctx.st["z"][run[1]:run[2]]
-        if now == run[3]:
-            out = run[4]
-        else:
-            cards = m.cards
-            out = run[4] = [cards[i] for ids in now for i in ids]
-            run[3] = now
-        return out if ctx.memo is not None else list(out)
+    """Every card in a list of zones, zone by zone, in order. While the state cannot change
+    (ctx.memo: a listing), the cards of one list of zones are found once: the memo holds the list
+    (so that its id names no other list meanwhile) with its cards. A list the definition keeps
+    (`tagged_cells`) of zones whose ids follow each other (its `tagged_runs`) is read at once,
+    by a slice of the zones' tuples."""
     memo = ctx.memo
     if memo is not None:
         key = (_contents, id(zones))
         kept = memo.get(key)
         if kept is not None and kept[0] is zones:
             return kept[1]
-    for z in zones:
-        if type(z) is not Zone:  # a card or a player: its id is no zone's
-            raise rt.RuleRuntimeError(f"contents() needs a list of zones, not one holding {z!r}")
-    cards = m.cards
-    zl = ctx.st["z"]
-    out = [cards[i] for z in zones for i in zl[z.id]]
+    cards = ctx.m.cards
+    run = ctx.m.tagged_runs.get(id(zones))
+    if run is not None and run[0] is zones:
+        out = [cards[i] for ids in ctx.st["z"][run[1]:run[2]] for i in ids]
+    else:
+        for z in zones:
+            if type(z) is not Zone:  # a card or a player: its id is no zone's
+                raise rt.RuleRuntimeError(f"contents() needs a list of zones, not one holding {z!r}")
+        zl = ctx.st["z"]
+        out = [cards[i] for z in zones for i in zl[z.id]]
     if memo is not None:
         memo[key] = (zones, out)
     return out
 
 
-def _run_of(m, zones):
-    """[zones, first id, last id + 1, their tuples, their cards] when `zones` is a list the match
-    keeps (`tagged_cells`) of zones with ids that follow each other; False for another list the
-    match keeps (both kept on the match, in `_contents_runs`); None for any other list."""
-    if not any(zones is v for v in m.__dict__.get("_tagged", {}).values()):
-        return None
-    ids = [z.id for z in zones]
-    run = bool(ids) and ids == list(range(ids[0], ids[0] + len(ids))) and [zones, ids[0], ids[-1] + 1, None, None]
-    m._contents_runs[id(zones)] = run
-    return run
-
-
 def _tagged_cells(ctx, tag):
-    """The board cells carrying a tag (the match keeps them once computed, in `_tagged`)."""
-    try:
-        return ctx.m._tagged[tag]
-    except (AttributeError, KeyError):  # not computed yet
-        return ctx.m.tagged_cells(tag)
+    """The board cells carrying a tag (the definition's list, built with it)."""
+    return ctx.m.tagged_cells(tag)
 
 
 # built-ins whose value depends on the match and their arguments alone, never on the state, and
