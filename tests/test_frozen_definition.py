@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 import pytest
 
-from interpreter.definition.parts import ReadOnlyDict
+from interpreter.definition.definition import PARTS, GameDefinition
+from interpreter.definition.parts import Part, ReadOnlyDict
 from interpreter.engine.game import Game
 from interpreter.information.memory import Memory
 from interpreter.ruleset.loader import load_ruleset
@@ -44,28 +45,35 @@ def play(g: Game, moves: int) -> None:
         g.apply_in_place(st, rng.choice(g.legal_actions(st)), checked=False)
 
 
-def open_containers(m) -> list[str]:
-    """The names of the definition's attributes that hold a container open to change."""
-    return sorted(name for name, v in vars(m).items() if isinstance(v, MUTABLE) and type(v) is not ReadOnlyDict and name not in type(m)._UNFROZEN)
+def open_containers(o) -> list[str]:
+    """The names of the attributes of a definition (or of one of its parts) that hold a container
+    open to change."""
+    keep = getattr(type(o), "_UNFROZEN", ())
+    return sorted(name for name, v in vars(o).items()
+                  if isinstance(v, MUTABLE) and type(v) is not ReadOnlyDict and name not in keep)
 
 
 @pytest.mark.parametrize("game,variant,players", list(cases()))
 def test_a_definition_does_not_change_during_play(game, variant, players):
     g = Game.load(game, players=players, variants=[variant] if variant else [])
     m = g.m
-    before = dict(vars(m))
+    objects = [m, *(getattr(m, part) for part in PARTS)]
+    before = [dict(vars(o)) for o in objects]
     play(g, MOVES)
-    after = vars(m)
-    assert sorted(set(after) - set(before)) == [], "attributes added during play"
-    assert sorted(set(before) - set(after)) == [], "attributes removed during play"
-    assert [k for k in before if after[k] is not before[k]] == [], "attributes replaced during play"
-    assert open_containers(m) == []
+    for o, was in zip(objects, before):
+        now = vars(o)
+        assert sorted(set(now) - set(was)) == [], f"attributes added to {type(o).__name__} during play"
+        assert sorted(set(was) - set(now)) == [], f"attributes removed from {type(o).__name__} during play"
+        assert [k for k in was if now[k] is not was[k]] == [], f"attributes of {type(o).__name__} replaced"
+        assert open_containers(o) == []
 
 
 def test_setting_an_attribute_of_a_definition_is_refused():
     m = Game.load("tic-tac-toe").m
     with pytest.raises(AttributeError, match="does not change once built"):
         m.cards = []
+    with pytest.raises(AttributeError, match="does not change once built"):
+        m.world.cards = []
     with pytest.raises(AttributeError, match="does not change once built"):
         m._handle_plan = []
     with pytest.raises(TypeError):
@@ -89,3 +97,16 @@ def test_the_check_sees_a_cache_put_back_on_the_definition(monkeypatch):
     play(g, 60)
     assert set(vars(g.m)) - before == {"_handle_plan"}
     assert open_containers(g.m) == ["_handle_plan"]
+
+
+def test_a_definition_is_made_of_parts_held_as_objects():
+    """Its parts are objects of their own, none with more than one base class of the project, and
+    what other layers read of the definition is the parts' own objects."""
+    m = Game.load("dark-agent", players=4).m
+    assert [c for c in type(m).__mro__ if c.__module__.startswith("interpreter")] == [GameDefinition]
+    for part in PARTS:
+        p = getattr(m, part)
+        assert isinstance(p, Part) and p.d is m
+        for c in type(p).__mro__:
+            assert len([b for b in c.__bases__ if b.__module__.startswith("interpreter")]) <= 1, c
+    assert m.cards is m.world.cards and m.actions is m.rules.actions and m.triggers is m.links.triggers

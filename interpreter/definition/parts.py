@@ -1,4 +1,5 @@
-"""The compiled parts of a match: handlers, actions, steps and windows (frozen once built)."""
+"""What a game definition is made of: the base of its parts (frozen once built), the compiled
+handlers, actions, steps and windows, and the read-only tables."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -92,6 +93,42 @@ class ReadOnlyDict(dict):
 
     def __reduce__(self):
         return type(self), (dict(self),)
+
+
+def freeze(obj, keep=frozenset()) -> None:
+    """Make `obj`'s containers read-only, in place of the originals (lists become tuples, dicts
+    ReadOnlyDicts, sets frozensets), but for the attributes named in `keep`; then refuse to set
+    any attribute of it (a Part, or the GameDefinition)."""
+    for name, v in list(vars(obj).items()):
+        if name in keep:
+            continue
+        t = type(v)
+        if t is list:
+            v = tuple(v)
+        elif t is dict:
+            v = ReadOnlyDict(v)
+        elif t is set:
+            v = frozenset(v)
+        else:
+            continue
+        object.__setattr__(obj, name, v)
+    object.__setattr__(obj, "_frozen", True)
+
+
+class Part:
+    """A part of a game definition (world, symbols, linked handlers, compiled rules): made by the
+    builder (build.py) for the definition `d` it belongs to, filled, then frozen with it."""
+
+    def __init__(self, d):
+        self.d = d
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"a game definition does not change once built (setting {name!r})")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a game definition does not change once built (deleting {name!r})")
 
 
 class CompileMemo:

@@ -16,7 +16,7 @@ hook (linker.py), its modifiers are kept by the function they modify (written in
 generated function, `_modifier_lines`; closures around it under an observer, `_modified`).
 Nothing scans the cards while playing.
 
-A part of Match (match.py) through Linker; `self` is the Match being built.
+A part of the definition's linked handlers (Linker, linker.py, extends it).
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from ..lang.parser import ParseFailure, parse
 from ..lang.scope import Scope, stamped
 from ..errors import did_you_mean
 from ..ruleset.yamlio import Snippet, SourceText
+from .dispatch import Dispatch
 
 
 class Binding(NamedTuple):
@@ -35,13 +36,13 @@ class Binding(NamedTuple):
     while_: object  # Snippet of the card's `while:`, or None
 
 
-class Powers:
+class Powers(Dispatch):
     def copies_of(self, name) -> list:
         """Every card instance of the definition `name` (copies and per-player cards), in id order."""
         cache = self.__dict__.get("_copies")
         if cache is None:
             cache = self._copies = {}
-            for c in self.cards:
+            for c in self.world.cards:
                 cache.setdefault(c.name, []).append(c)
         return cache.get(name, [])
 
@@ -49,18 +50,18 @@ class Powers:
         """The Snippet of a card's `while:` (checked to parse), or None."""
         if not spec.get("while"):
             return None
-        snip = self.rs.snippet(spec, "while", f"cards.{name}.while")
+        snip = self.d.rs.snippet(spec, "while", f"cards.{name}.while")
         try:
             parse(snip.src, "expr")
         except ParseFailure as e:
-            self.errors.problems.append(e.problem)
+            self.d.errors.problems.append(e.problem)
             return None
         return snip
 
     def _collect_powers(self):
         """Index every card's triggers and replacements by hook, and its modifiers by function."""
         self.modifiers = {}  # function name -> [(value Snippet, when Snippet or None, Binding)]
-        for name, spec in self.rs.cards.items():
+        for name, spec in self.d.rs.cards.items():
             powers = spec.get("powers") or []
             if powers:
                 w = self.card_while(name, spec)
@@ -82,11 +83,11 @@ class Powers:
             if ev in ("turn", "round"):
                 continue
             if ev not in self.event_params:
-                self.errors.add(self.rs.where_of(spec, "until"), f"{where}: `until` names no event `{ev}`",
+                self.d.errors.add(self.d.rs.where_of(spec, "until"), f"{where}: `until` names no event `{ev}`",
                                 hint=did_you_mean(ev, list(self.event_params)) or
                                 "`turn`, `round`, or an event declared under `events:`")
                 continue
-            default = self.pvars[name]["default"] if name in self.pvars else False
+            default = self.world.pvars[name]["default"] if name in self.world.pvars else False
             text = f"on {ev}: for p in players do p.{name} = {_literal(default)} end"
             self._add_trigger(Snippet(SourceText.plain(text), f"{where}.until"), None)
 
@@ -97,19 +98,19 @@ class Powers:
                 self._add_trigger(Snippet(SourceText.of(p, "rule"), where, p.get("id")), bindings)
                 continue
             fn = str(p["modify"])
-            spec_fn = self.rs.functions.get(fn)
+            spec_fn = self.d.rs.functions.get(fn)
             if spec_fn is None:
-                self.errors.add(self.rs.where_of(p, "modify"), f"{where}: no function `{fn}` to modify",
-                                hint=did_you_mean(fn, [f for f, s in self.rs.functions.items()
+                self.d.errors.add(self.d.rs.where_of(p, "modify"), f"{where}: no function `{fn}` to modify",
+                                hint=did_you_mean(fn, [f for f, s in self.d.rs.functions.items()
                                                        if s.get("modifiable")]) or
                                 "a card modifies a function the rules declare with `modifiable: true`")
                 continue
             if not spec_fn.get("modifiable"):
-                self.errors.add(self.rs.where_of(p, "modify"), f"{where}: function `{fn}` is not modifiable",
+                self.d.errors.add(self.d.rs.where_of(p, "modify"), f"{where}: function `{fn}` is not modifiable",
                                 hint=f"the rules expose it to cards with `modifiable: true` on functions.{fn}")
                 continue
-            value = self.rs.snippet(p, "value", f"{where}.value")
-            when = self.rs.snippet(p, "when", f"{where}.when") if p.get("when") else None
+            value = self.d.rs.snippet(p, "value", f"{where}.value")
+            when = self.d.rs.snippet(p, "when", f"{where}.when") if p.get("when") else None
             self.modifiers.setdefault(fn, []).extend((value, when, b) for b in bindings)
 
 
@@ -118,7 +119,7 @@ class Powers:
         if binding.while_ is None:
             return cond
         src = binding.while_.src
-        w = self.compiler.e(parse(src, "expr"), scope.reading(src))
+        w = self.d.compiler.e(parse(src, "expr"), scope.reading(src))
         if cond is None:
             return w
         return lambda ctx: w(ctx) and cond(ctx)
@@ -170,14 +171,14 @@ class Powers:
         """The function `name` with its modifiers applied in card order: each active one turns the
         value so far (`value`) into its own; returns (f, frame size). Closures, for an observer
         (coverage) that counts each modifier; otherwise `_modifier_lines` writes them."""
-        c = self.compiler
+        c = self.d.compiler
         mods = []
         for value, when, binding in self.modifiers[name]:
             scope = Scope(list(params) + ["value"])
             scope.bound["this"] = binding.card
             f = c.expr(value.src, scope)
-            if self.observer is not None:  # coverage (coverage.py): counted when it applies
-                f = self.observer.instrument_modifier(value.src, f)
+            if self.d.observer is not None:  # coverage (coverage.py): counted when it applies
+                f = self.d.observer.instrument_modifier(value.src, f)
             cond = c.expr(when.src, scope) if when is not None else None
             cond = self._power_condition(binding, scope, cond)
             mods.append((cond, f))

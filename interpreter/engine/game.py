@@ -22,7 +22,8 @@ from .flow import Flow
 from .legality import Legality
 from .guard import PYTHON_ERRORS, guard_methods, translate
 from .listing import step_lister, window_lister
-from ..definition.build import Match
+from ..definition.build import build_definition
+from ..definition.definition import GameDefinition
 from ..core.model import Action, Step, label_for, label_of
 from ..core.rng import seed_state
 from ..core.state import clone, from_json, initial, to_json
@@ -33,7 +34,7 @@ __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json"]  # the for
 class Game(Legality, Flow):
     """A compiled match plus the forward model over its states."""
 
-    def __init__(self, match: Match):
+    def __init__(self, match: GameDefinition):
         self.m = match
         self.seats = match.seats
         self.num_players = len(match.seats)
@@ -57,7 +58,7 @@ class Game(Legality, Flow):
     def load(cls, game: str, players: int | None = None, options: dict | None = None, variants=()) -> "Game":
         from ..ruleset.loader import load_ruleset
         rs = load_ruleset(game, variants=variants)
-        return cls(Match(rs, players or rs.default_players, options))
+        return cls(build_definition(rs, players or rs.default_players, options))
 
     # ---- start ----------------------------------------------------------------------
 

@@ -52,7 +52,7 @@ def validate_game(path: str, variants=()) -> Validation:
     """Load a game and compile it for every player count; raise ContentError with every problem."""
     from ..engine.game import Game
     from ..ruleset.loader import load_ruleset
-    from ..definition.build import Match
+    from ..definition.build import build_definition
     from .render import Renderer
     start = time.perf_counter()
     rs = load_ruleset(game_folder(path), variants=variants, keep_going=True)
@@ -62,7 +62,7 @@ def validate_game(path: str, variants=()) -> Validation:
     counts = player_counts(rs)
     for n in counts:  # ...and those of the rules, compiled for every player count
         try:
-            g = Game(Match(rs, n, {}))
+            g = Game(build_definition(rs, n, {}))
             Renderer(g)
         except ContentError as e:
             for p in e.problems:

@@ -13,7 +13,7 @@ from .yamlio import (MergedMap, SourceText, Snippet, key_location, node_location
 
 
 class Ruleset:
-    """A game's content, read and checked; compiled per number of players by Match."""
+    """A game's content, read and checked; compiled per number of players into a GameDefinition."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -43,7 +43,7 @@ class Ruleset:
         self.origins: dict = {}  # (section, name) -> Location where it was defined
         self.limits = lim.DEFAULT  # game.limits, within limits.HARD
 
-    # -- the things Match asks for
+    # -- the things the definition's builder asks for
     @property
     def seat_names(self):
         return list(self.meta.get("seat_names") or [])

@@ -199,28 +199,47 @@ def _text(v) -> str:
     return v if isinstance(v, str) else label_of(v)
 
 
+class CellRun:
+    """A list of board cells that a definition keeps (`tagged_cells`) whose ids follow each other
+    (the definition's `tagged_runs`, built with it): `contents` reads their tuples at once, by a
+    slice. It keeps one answer: the cards it last found, with the tuples they came from. That is a
+    function of those tuples alone, the same in any state that holds them; a move elsewhere on the
+    board (most moves) leaves them as they were, and the cards are not listed again."""
+
+    __slots__ = ("zones", "first", "stop", "seen", "cards")
+
+    def __init__(self, zones: list, first: int, stop: int):
+        self.zones, self.first, self.stop = zones, first, stop
+        self.seen = self.cards = None
+
+
 def _contents(ctx, zones):
-    """Every card in a list of zones, zone by zone, in order. While the state cannot change
-    (ctx.memo: a listing), the cards of one list of zones are found once: the memo holds the list
-    (so that its id names no other list meanwhile) with its cards. A list the definition keeps
-    (`tagged_cells`) of zones whose ids follow each other (its `tagged_runs`) is read at once,
-    by a slice of the zones' tuples."""
+    """Every card in a list of zones, zone by zone, in order (for effects, a list of their own).
+    For a list of cells in a row of ids (a CellRun), see CellRun. For any other list, while the
+    state cannot change (ctx.memo: a listing), the cards are found once: the memo holds the list (so
+    that its id names no other list meanwhile) with its cards."""
+    run = ctx.m.tagged_runs.get(id(zones))
+    if run is not None and run.zones is zones:
+        now = ctx.st["z"][run.first:run.stop]
+        if now == run.seen:
+            out = run.cards
+        else:
+            cards = ctx.m.cards
+            out = [cards[i] for ids in now for i in ids]
+            run.seen, run.cards = now, out
+        return out if ctx.memo is not None else list(out)
     memo = ctx.memo
     if memo is not None:
         key = (_contents, id(zones))
         kept = memo.get(key)
         if kept is not None and kept[0] is zones:
             return kept[1]
+    for z in zones:
+        if type(z) is not Zone:  # a card or a player: its id is no zone's
+            raise rt.RuleRuntimeError(f"contents() needs a list of zones, not one holding {z!r}")
     cards = ctx.m.cards
-    run = ctx.m.tagged_runs.get(id(zones))
-    if run is not None and run[0] is zones:
-        out = [cards[i] for ids in ctx.st["z"][run[1]:run[2]] for i in ids]
-    else:
-        for z in zones:
-            if type(z) is not Zone:  # a card or a player: its id is no zone's
-                raise rt.RuleRuntimeError(f"contents() needs a list of zones, not one holding {z!r}")
-        zl = ctx.st["z"]
-        out = [cards[i] for z in zones for i in zl[z.id]]
+    zl = ctx.st["z"]
+    out = [cards[i] for z in zones for i in zl[z.id]]
     if memo is not None:
         memo[key] = (zones, out)
     return out
