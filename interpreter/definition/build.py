@@ -6,6 +6,7 @@ from .. import limits as lim
 from ..core.gcpause import collector_paused
 from ..lang.compiler import Compiler
 from ..errors import ContentError, ErrorList, Location, Problem
+from ..ruleset.spec import ContentSpec
 from .definition import Building, GameDefinition
 from .linker import Linker
 from .parts import CompileMemo
@@ -36,6 +37,7 @@ def build_definition(ruleset, players: int, options: dict | None = None, *, obse
                                    if type(players) is int and players > 0 else
                                    f"the number of players must be a whole number from 1, not {players!r}"))
     d.options = ruleset.resolve_options(options or {}, players)
+    d.spec = ContentSpec.of(ruleset)  # the typed sections (ruleset/spec.py)
     world.build()
     links._collect_rules()
     links._compile_all()  # even when building found problems: report the rules' problems too

@@ -247,24 +247,22 @@ class World(Part):
 
     def _build_zones(self):
         self.player_zones: dict[str, list[Zone]] = {}
-        specs = dict(self.d.rs.zones)
-        if "box" not in specs:
-            specs["box"] = {"visibility": "hidden"}
+        specs = self.d.spec.zones
         for name, spec in specs.items():
-            cap = spec.get("capacity")
-            where = self.d.rs.where_of(spec, "capacity") if cap is not None else None
-            cap = self.evaluate_static(cap, where, None, spec, "capacity") if cap is not None else None
-            refill = spec.get("refill_from")
+            cap = spec.capacity
+            where = spec.at("capacity") if cap is not None else None
+            cap = self.evaluate_static(cap, where, None, spec.node, "capacity") if cap is not None else None
+            refill = spec.refill_from
             if refill is not None and refill not in specs:
-                self.d.errors.add(self.d.rs.where_of(spec, "refill_from"), f"zone `{name}` refills from unknown zone `{refill}`",
+                self.d.errors.add(spec.at("refill_from"), f"zone `{name}` refills from unknown zone `{refill}`",
                                 hint=did_you_mean(refill, specs) or "name a zone declared under `zones:`")
-            elif refill is not None and specs[refill].get("per_player"):
-                self.d.errors.add(self.d.rs.where_of(spec, "refill_from"),
+            elif refill is not None and specs[refill].per_player:
+                self.d.errors.add(spec.at("refill_from"),
                                 f"zone `{name}` refills from `{refill}`, a zone of each player",
                                 hint="refill from a shared zone")
-            common = dict(capacity=cap, visibility=spec.get("visibility", "public"),
-                          refill_from=spec.get("refill_from"), tags=frozenset(spec.get("tags") or []))
-            if spec.get("per_player"):
+            common = dict(capacity=cap, visibility=spec.visibility, refill_from=spec.refill_from,
+                          tags=frozenset(spec.tags))
+            if spec.per_player:
                 self.player_zones[name] = [
                     self._new_zone(f"{name}.{s.key}", name, owner=s, **common) for s in self.seats
                 ]
@@ -277,23 +275,22 @@ class World(Part):
         self.unique_cards: dict[str, Card] = {}
         counts: dict[str, int] = {}
         tags = set()
-        for name, spec in self.d.rs.cards.items():
-            copies = spec.get("copies", 1)
-            where = self.d.rs.where_of(spec, "copies")
-            copies = self._capped(self.evaluate_static(copies, where, 1, spec, "copies"), 0, "copies", where,
+        for name, spec in self.d.spec.cards.items():
+            where = spec.at("copies")
+            copies = self._capped(self.evaluate_static(spec.copies, where, 1, spec.node, "copies"), 0, "copies", where,
                                   f"copies of `{name}`")
-            if len(self.cards) + copies * (len(self.seats) if spec.get("per_player") else 1) > self.d.limits.cards:
+            if len(self.cards) + copies * (len(self.seats) if spec.per_player else 1) > self.d.limits.cards:
                 self.d.errors.add(where, lim.over("cards", len(self.cards) + copies, self.d.limits))
                 copies = 0
-            owners = self.seats if spec.get("per_player") else [None]
-            ctags = frozenset([name, *(spec.get("tags") or [])])
+            owners = self.seats if spec.per_player else [None]
+            ctags = frozenset([name, *spec.tags])
             tags |= ctags
-            props = dict(spec.get("props") or {})
-            start = spec.get("start", "box")
+            props = dict(spec.props)
+            start = spec.start
             # a declared back is shared by every copy and owner; by default the back is the card's
             # first tag (its kind, as the designer wrote it first), marked with its owner's colour
-            declared_back = spec.get("back")
-            kind = declared_back or ((spec.get("tags") or [name])[0])
+            declared_back = spec.back
+            kind = declared_back or (spec.tags or (name,))[0]
             for owner in owners:
                 back = kind if declared_back or owner is None else f"{kind}.{owner.key}"
                 for i in range(copies):
@@ -306,8 +303,8 @@ class World(Part):
             counts[name] = copies * len(owners)
             if copies == 1 and owners == [None]:
                 self.unique_cards[name] = self.cards[-1]
-        for spec in self.d.rs.zones.values():
-            tags |= set(spec.get("tags") or [])
+        for spec in self.d.spec.zones.values():
+            tags |= set(spec.tags)
         if self.d.rs.board.get("grid"):
             for spec in self.d.rs.board["grid"].get("rows", []):
                 tags |= set(spec.get("tags") or [])
@@ -316,8 +313,8 @@ class World(Part):
             tags |= z.tags
         self.all_tags = frozenset(tags)
         self.card_props = set()
-        for spec in self.d.rs.cards.values():
-            self.card_props |= set((spec.get("props") or {}).keys())
+        for spec in self.d.spec.cards.values():
+            self.card_props |= set(spec.props)
         self.zone_attrs = set()
         for z in self.zones:
             self.zone_attrs |= set(z.attrs)
@@ -326,7 +323,7 @@ class World(Part):
         for c in self.cards:
             if c.start in self.player_zones:
                 if c.owner is None:
-                    self.d.errors.add(self.d.rs.where_of(self.d.rs.cards[c.name], "start"),
+                    self.d.errors.add(self.d.spec.cards[c.name].at("start"),
                                     f"card `{c.name}` starts in `{c.start}`, a zone of each player, but has no owner",
                                     hint="add `per_player: true` to the card, or start it in a shared zone")
                     self.start_zone.append(self.zone_by_name["box"].id)
@@ -335,7 +332,7 @@ class World(Part):
             elif c.start in self.zone_by_name:
                 self.start_zone.append(self.zone_by_name[c.start].id)
             else:
-                self.d.errors.add(self.d.rs.where_of(self.d.rs.cards[c.name], "start"),
+                self.d.errors.add(self.d.spec.cards[c.name].at("start"),
                                 f"card `{c.name}` starts in unknown zone `{c.start}`",
                                 hint=did_you_mean(c.start, list(self.zone_by_name) + list(self.player_zones)))
                 self.start_zone.append(self.zone_by_name["box"].id)
@@ -343,19 +340,10 @@ class World(Part):
     def _build_vars(self):
         self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
         tables = {"game": self.gvars, "player": self.pvars, "card": self.cvars, "zone": self.zvars}
-        for kind, specs in self.d.rs.vars.items():
+        for kind, specs in self.d.spec.vars.items():
             for name, spec in specs.items():
-                spec = spec if isinstance(spec, dict) else {"default": spec}
-                typ = spec.get("type")
-                default = spec.get("default")
-                if typ is None:  # the kind of its default, read as a plain value (not the YAML reader's ScalarInt)
-                    typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(to_plain(default)), "any")
-                    if isinstance(default, list):
-                        typ = "list"
-                reset = spec.get("reset", "never")
-                tables[kind][name] = {"type": typ, "default": to_plain(default, int_keys=True), "reset": reset,
-                                      "conceals": kind == "card" and bool(spec.get("conceals")),
-                                      "visibility": spec.get("visibility", "public")}
+                tables[kind][name] = {"type": spec.type, "default": spec.default, "reset": spec.reset,
+                                      "conceals": spec.conceals, "visibility": spec.visibility}
         self._effect_vars()
         # card variables that, while true, hide their card's identity from every view (views.py)
         self.concealing = [name for name, spec in self.cvars.items() if spec["conceals"]]
@@ -370,18 +358,16 @@ class World(Part):
         """A card's lasting effects (`effects:`, powers.py) are player variables: NAME holds the
         effect's value for each player (its `default`, false unless said, while inactive). Its
         `until` turn or round is the variable's reset; its events end it in powers.py."""
-        for cname, cspec in self.d.rs.cards.items():
-            for ename, espec in ((cspec or {}).get("effects") or {}).items():
-                espec = espec or {}
+        for cname, cspec in self.d.spec.cards.items():
+            for effect in cspec.effects:
+                ename = effect.name
                 if ename in self.pvars:
-                    self.d.errors.add(self.d.rs.where_of(cspec["effects"], ename),
+                    self.d.errors.add(cspec.at("effects", ename),
                                     f"cards.{cname}.effects: `{ename}` is already a player variable",
                                     hint="a lasting effect is a player variable of its own: give it another name")
                     continue
-                until = espec.get("until") or []
-                until = [until] if isinstance(until, str) else list(until)
-                reset = next((r for r in ("turn", "round") if r in until), "never")
-                default = to_plain(espec.get("default", False), int_keys=True)
+                reset = next((r for r in ("turn", "round") if r in effect.until), "never")
+                default = effect.default
                 typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(default), "any")
                 self.pvars[ename] = {"type": typ, "default": default, "reset": reset, "conceals": False,
                                      "visibility": "public"}
