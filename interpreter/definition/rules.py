@@ -12,7 +12,7 @@ from ..lang.scope import Scope
 from ..errors import did_you_mean
 from ..lang.parser import parse
 from ..core.model import Card, Zone, key_of, label_of
-from ..ruleset.yamlio import SourceText, resolve_parent
+from ..ruleset.spec import NO_GROUP
 from .presence import presence
 from .parts import ActionDef, Part, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
 
@@ -148,40 +148,39 @@ class CompiledRules(Part):
         """(name, spec, card name or None, group spec or None) of every action, in listing order:
         the rules' actions, where a group (`members: group`) stands for its members (the card
         actions naming it, in card order), then the card actions of no group, in card order."""
-        rs = self.d.rs
-        groups = {n: s for n, s in rs.actions.items() if (s or {}).get("members") == "group"}
-        card_actions = [(a, aspec, cname) for cname, cspec in rs.cards.items()
-                        for a, aspec in (cspec.get("actions") or {}).items()]
-        seen = {n: rs.where_of(rs.actions, n) for n in rs.actions}
-        for a, aspec, cname in card_actions:
-            if a in seen:
-                self.d.errors.add(rs.where_of(rs.cards[cname]["actions"], a), f"card `{cname}`: an action `{a}` "
-                                f"already exists", hint=f"first defined at {seen[a]}")
-            seen[a] = rs.where_of(rs.cards[cname]["actions"], a)
-            g = aspec.get("group")
+        actions = self.d.spec.actions
+        groups = {n: s for n, s in actions.items() if s.is_group}
+        card_actions = [a for c in self.d.spec.cards.values() for a in c.actions]
+        seen = {n: s.defined_at for n, s in actions.items()}
+        for a in card_actions:
+            if a.name in seen:
+                self.d.errors.add(a.defined_at, f"card `{a.card}`: an action `{a.name}` "
+                                f"already exists", hint=f"first defined at {seen[a.name]}")
+            seen[a.name] = a.defined_at
+            g = a.group
             if g is not None and g not in groups:
-                self.d.errors.add(rs.where_of(aspec, "group"), f"action `{a}`: no action group `{g}`",
+                self.d.errors.add(a.at("group"), f"action `{a.name}`: no action group `{g}`",
                                 hint=did_you_mean(g, list(groups)) or "declare it under `actions:` with `members: group`")
         out = []
-        for name, spec in rs.actions.items():
+        for name, spec in actions.items():
             if name in groups:
-                out += [(a, aspec, cname, spec) for a, aspec, cname in card_actions if aspec.get("group") == name]
+                out += [(a.name, a, a.card, spec) for a in card_actions if a.group == name]
             else:
-                g = spec.get("group")
+                g = spec.group
                 if g is not None and g not in groups:
-                    self.d.errors.add(rs.where_of(spec, "group"), f"action `{name}`: no action group `{g}`",
+                    self.d.errors.add(spec.at("group"), f"action `{name}`: no action group `{g}`",
                                     hint=did_you_mean(g, list(groups)) or "")
                 out.append((name, spec, None, groups.get(g)))
-        out += [(a, aspec, cname, None) for a, aspec, cname in card_actions if aspec.get("group") is None]
+        out += [(a.name, a, a.card, None) for a in card_actions if a.group is None]
         return out
 
     def _group_limit(self, group):
         """A group's shared limit: a requirement over the uses of its members this turn."""
-        n = group.get("limit")
-        gname = next((k for k, v in self.d.rs.actions.items() if v is group), "?")
-        members = frozenset(a for c in self.d.rs.cards.values() for a, s in (c.get("actions") or {}).items()
-                            if s.get("group") == gname) | {a for a, s in self.d.rs.actions.items() if s.get("group") == gname}
-        reason = group.get("limit_reason") or f"the actions of `{gname}` may be played {n} time(s) per turn"
+        n = group.limit
+        gname = group.name
+        members = frozenset(a.name for c in self.d.spec.cards.values() for a in c.actions if a.group == gname) | {
+            a for a, s in self.d.spec.actions.items() if s.group == gname}
+        reason = group.limit_reason or f"the actions of `{gname}` may be played {n} time(s) per turn"
 
         def check(ctx):
             used = ctx.st["used"]
@@ -191,18 +190,16 @@ class CompiledRules(Part):
     def _compile_action(self, name, spec, card=None, group=None):
         """An action of the rules, or of a card (`card`: its name; `this` is the card, or with `from:`
         its first parameter, the first copy of the card in that zone), in a group or not."""
-        group = group or {}
-        steps = spec.get("step", group.get("step"))
-        if isinstance(steps, str):
-            steps = [steps]
+        group = group or NO_GROUP
+        steps = spec.steps if spec.steps is not None else group.steps
         if steps is not None:
             for s in steps:
                 if s not in self.step_names:
-                    self.d.errors.add(self.d.rs.where_of(spec, "step"), f"action `{name}`: unknown step `{s}`",
+                    self.d.errors.add(spec.at("step"), f"action `{name}`: unknown step `{s}`",
                                     hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
-        params = list((spec.get("params") or {}).items())
-        holder = spec if spec.get("from") else group
-        bound_from = card is not None and bool(holder.get("from"))
+        params = [(p.name, p) for p in spec.params]
+        holder = spec if spec.has_from else group
+        bound_from = card is not None and holder.has_from
         if bound_from:
             params = [("this", None)] + params
         scope = Scope([p for p, _ in params])
@@ -210,7 +207,7 @@ class CompiledRules(Part):
         if card is not None and not bound_from:
             copies = self.links.copies_of(card)
             if len(copies) != 1:
-                self.d.errors.add(self.d.rs.where_of(spec), f"action `{name}` of card `{card}`, which has {len(copies)} "
+                self.d.errors.add(spec.at(), f"action `{name}` of card `{card}`, which has {len(copies)} "
                                 f"copies: which one is `this`?", hint="say where it is played from with `from: ZONE` "
                                 "(`this` is then the first copy there)")
                 raise _AlreadyReported()
@@ -221,17 +218,14 @@ class CompiledRules(Part):
         from_src = None
         for pname, dom in params:
             if pname == "this" and bound_from:
-                snip = self.d.rs.snippet(holder, "from", f"action {name}.from")
+                snip = holder.text("from", label=f"action {name}.from")
                 from_src = snip.src
                 # shown as `card` in refusals ("... is not a possible card now"): `this` names it in rules
                 compiled_params.append(("card", scope.slots[pname], self._copy_in(c.expr(snip.src, scope), card,
                                                                                   snip.src.locate(1, 1))))
                 continue
-            optional = isinstance(dom, dict) and bool(dom.get("optional"))
-            if isinstance(dom, dict):
-                snip = self.d.rs.snippet(dom, "from", f"action {name}.params.{pname}")
-            else:
-                snip = self.d.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
+            optional = dom.optional
+            snip = dom.text(f"action {name}.params.{pname}")
             tree = parse(snip.src, "expr")
             if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
                 scope.kinds = kinds  # the parameters before it are bound (from their domains) when it is read
@@ -262,19 +256,13 @@ class CompiledRules(Part):
         req_srcs = []  # the requirements' texts (presence.py)
         static_false = []
         failed = False
-        if group.get("limit"):
+        if group.limit:
             requires.append(self._group_limit(group))
-        reqs = [(group, i, r) for i, r in enumerate(group.get("require") or [])]
-        reqs += [(spec, i, r) for i, r in enumerate(spec.get("require") or [])]
-        for holder_spec, i, req in reqs:
-            def one(i=i, req=req, spec=holder_spec):
-                if isinstance(req, dict):
-                    snip = self.d.rs.snippet(req, "check", f"action {name}.require[{i}]")
-                    reason = req.get("reason") or f"requires {req['check']}"
-                    reason_src = SourceText.of(*resolve_parent(req, "reason")) if req.get("reason") else None
-                else:
-                    snip = self.d.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
-                    reason, reason_src = f"requires {req}", None
+        for req in (*group.require, *spec.require):
+            def one(req=req):
+                snip = req.text(f"action {name}.require[{req.index}]")
+                reason = req.reason or f"requires {req.check}"
+                reason_src = req.reason_source()
                 tree = parse(snip.src, "expr")
                 if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
                     scope.kinds = kinds  # no loop of it rebinds a parameter: their kinds hold
@@ -300,22 +288,22 @@ class CompiledRules(Part):
                 requires.append(r)
 
         def make_label():
-            if spec.get("label"):
-                return c.template_text(str(spec["label"]), scope, src=SourceText.of(*resolve_parent(spec, "label")))
+            if spec.label:
+                return c.template_text(str(spec.label), scope, src=spec.source("label"))
             return c.template_text(name + "".join(f" {{{p}}}" for p, _ in params), scope)
         label = self.links._guard(make_label)
 
         def make_effect(spec, k):
-            snip = self.d.rs.snippet(spec, "effect", f"action {name}.effect")
+            snip = spec.text("effect", label=f"action {name}.effect")
             stmts = parse(snip.src, "effect").body if snip else []
             return c.seq(stmts, scope.reading(snip.src if snip else None, "effect"), k)
         effect = self.links._guard(lambda: make_effect(spec, self.links.ret))
-        if effect is not None and group.get("effect"):  # the group's effect first, then the action's
+        if effect is not None and group.has_effect:  # the group's effect first, then the action's
             effect = self.links._guard(lambda: make_effect(group, effect))
         if failed or label is None or effect is None:
             raise _AlreadyReported()
-        a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
-                      label, effect, scope.size, spec.get("section", ""))
+        a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.limit,
+                      label, effect, scope.size, spec.section)
         a.static_false = static_false
         a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
         a.presence = presence(self.d, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,

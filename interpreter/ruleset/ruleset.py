@@ -8,8 +8,8 @@ from pathlib import Path
 from .. import limits as lim
 from ..errors import ErrorList, Location, did_you_mean
 from .schema import SECTIONS_LIST, SECTIONS_MAPPING, schema_problems
-from .yamlio import (MergedMap, SourceText, Snippet, key_location, node_location, resolve_parent, to_plain,
-                     value_location)
+from .spec import snippet_of, where_of
+from .yamlio import MergedMap, SourceText, Snippet, key_location, to_plain
 
 
 class Ruleset:
@@ -65,27 +65,10 @@ class Ruleset:
         return lo, hi
 
     def where_of(self, node, key=None) -> Location:
-        if key is not None:
-            node, key = resolve_parent(node, key)
-        if key is not None and isinstance(node, dict) and key in node:
-            return value_location(node, key)
-        return node_location(node)
+        return where_of(node, key)
 
     def snippet(self, node, key, where: str):
-        if node is None:
-            return None
-        node, key = resolve_parent(node, key)
-        try:
-            value = node[key]
-        except (KeyError, IndexError, TypeError):
-            return None
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            value = str(value)
-            return Snippet(SourceText(value, str(self.where_of(node, key).file), self.where_of(node, key).line,
-                                      self.where_of(node, key).column, False, 0), where)
-        return Snippet(SourceText.of(node, key), where)
+        return snippet_of(node, key, where)
 
     def resolve_options(self, given: dict, players: int) -> dict:
         errors = ErrorList()

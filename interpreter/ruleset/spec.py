@@ -9,8 +9,8 @@ stays a `SourceText` there (`evaluate_static(..., node, key)`), so that errors k
 the file.
 
 Sections typed so far: cards (their identity: copies, owners, tags, props, start, back, lasting
-effects), zones, variables. The others (actions, powers, flow, scoring, procedures, functions,
-board) are still read as mappings by definition/.
+effects, actions), zones, variables, actions and action groups. The others (cards' powers, flow,
+scoring, procedures, functions, board) are still read as mappings by definition/.
 """
 from __future__ import annotations
 
@@ -18,9 +18,37 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..errors import Location
-from .yamlio import node_location, resolve_parent, to_plain, value_location
+from .yamlio import SourceText, Snippet, node_location, resolve_parent, to_plain, value_location
 
 _EMPTY = MappingProxyType({})
+
+
+def where_of(node, key=None) -> Location:
+    """Where `node[key]` was written (`node` itself when it holds no `key`), through the mappings
+    that variants and files merged (MergedMap)."""
+    if key is not None:
+        node, key = resolve_parent(node, key)
+    if key is not None and isinstance(node, dict) and key in node:
+        return value_location(node, key)
+    return node_location(node)
+
+
+def snippet_of(node, key, label: str):
+    """The rules text `node[key]` as a Snippet named `label` (a number written there becomes its
+    text, at its position), or None when there is none."""
+    if node is None:
+        return None
+    node, key = resolve_parent(node, key)
+    try:
+        value = node[key]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        where = where_of(node, key)
+        return Snippet(SourceText(str(value), str(where.file), where.line, where.column, False, 0), label)
+    return Snippet(SourceText.of(node, key), label)
 
 
 @dataclass(frozen=True)
@@ -30,20 +58,25 @@ class Entry:
     name: str
     node: object = field(repr=False, compare=False)
 
+    def _down(self, path):
+        node = self.node
+        for k in path[:-1]:
+            node = node[k]
+        return node, (path[-1] if path else None)
+
     def at(self, *path) -> Location:
         """Where the value at `path` (keys, from the entry down) was written; the mapping holding
-        the last key itself when that key is not there (as Ruleset.where_of)."""
-        node, key = self.node, None
-        for i, k in enumerate(path):
-            if i < len(path) - 1:
-                node = node[k]
-            else:
-                key = k
-        if key is not None:
-            node, key = resolve_parent(node, key)
-        if key is not None and isinstance(node, dict) and key in node:
-            return value_location(node, key)
-        return node_location(node)
+        the last key itself when that key is not there (where_of)."""
+        return where_of(*self._down(path))
+
+    def text(self, *path, label: str):
+        """The rules text at `path` as a Snippet named `label`, or None (snippet_of)."""
+        node, key = self._down(path)
+        return snippet_of(node, key, label)
+
+    def source(self, *path) -> SourceText:
+        """The text at `path` as a SourceText at its position (a template, such as a label)."""
+        return SourceText.of(*resolve_parent(*self._down(path)))
 
 
 @dataclass(frozen=True)
@@ -56,6 +89,84 @@ class EffectSpec:
 
 
 @dataclass(frozen=True)
+class ParamSpec:
+    """A parameter of an action: its name and the text of its domain (`node[key]`)."""
+
+    name: str
+    optional: bool
+    node: object = field(repr=False, compare=False)
+    key: object = None
+
+    def text(self, label: str):
+        return snippet_of(self.node, self.key, label)
+
+
+@dataclass(frozen=True)
+class RequireSpec:
+    """A requirement of an action or group: its check (rules text at `node[key]`) and the reason
+    told when it fails (`reason`, a template; None: "requires CHECK")."""
+
+    index: int
+    check: str
+    reason: str | None
+    node: object = field(repr=False, compare=False)
+    key: object = None
+    reason_node: object = field(default=None, repr=False, compare=False)  # the mapping holding `reason`
+
+    def text(self, label: str):
+        return snippet_of(self.node, self.key, label)
+
+    def reason_source(self) -> SourceText | None:
+        return SourceText.of(*resolve_parent(self.reason_node, "reason")) if self.reason else None
+
+
+@dataclass(frozen=True)
+class ActionSpec(Entry):
+    """An action of the rules (`actions.NAME`) or of a card (`cards.C.actions.NAME`), or a group of
+    card actions (`members: group`)."""
+
+    card: str | None = None  # the card whose action it is
+    defined_at: Location | None = None  # where its name is written (duplicates are reported there)
+    steps: tuple | None = None  # the steps in which it may be played; None: not said
+    params: tuple = ()  # ParamSpec, in order
+    has_from: bool = False  # `from: ZONE`: a card action played from that zone (`this` is the card there)
+    require: tuple = ()  # RequireSpec, in order
+    group: str | None = None  # the group it belongs to
+    is_group: bool = False  # `members: group`
+    limit: int | None = None  # times per turn
+    limit_reason: str | None = None
+    label: str | None = None  # its label's template; None: its name and parameters
+    has_effect: bool = False
+    section: str = ""
+
+    @classmethod
+    def of(cls, name: str, node, parent, card: str | None = None) -> "ActionSpec":
+        spec = node or {}
+        steps = spec.get("step")
+        params = []
+        for pname, dom in (spec.get("params") or {}).items():
+            if isinstance(dom, dict):
+                params.append(ParamSpec(pname, bool(dom.get("optional")), dom, "from"))
+            else:
+                params.append(ParamSpec(pname, False, spec["params"], pname))
+        require = []
+        for i, req in enumerate(spec.get("require") or []):
+            if isinstance(req, dict):
+                require.append(RequireSpec(i, str(req.get("check")), req.get("reason") or None, req, "check", req))
+            else:
+                require.append(RequireSpec(i, str(req), None, spec["require"], i))
+        return cls(name, node, card=card, defined_at=where_of(parent, name),
+                   steps=(steps,) if isinstance(steps, str) else None if steps is None else tuple(steps),
+                   params=tuple(params), has_from=bool(spec.get("from")), require=tuple(require),
+                   group=spec.get("group"), is_group=spec.get("members") == "group", limit=spec.get("limit"),
+                   limit_reason=spec.get("limit_reason") or None, label=spec.get("label") or None,
+                   has_effect=bool(spec.get("effect")), section=spec.get("section", ""))
+
+
+NO_GROUP = ActionSpec("", {})  # what an action outside any group takes from its group: nothing
+
+
+@dataclass(frozen=True)
 class CardSpec(Entry):
     copies: object = 1  # a number, or an expression over constants and options (rules text)
     per_player: bool = False
@@ -64,6 +175,7 @@ class CardSpec(Entry):
     start: object = "box"  # the zone it starts in (None when written `start:` with no value)
     back: object = None  # its back, shared by every copy and owner; None: its first tag
     effects: tuple = ()  # EffectSpec, in file order
+    actions: tuple = ()  # ActionSpec, in file order
 
     @classmethod
     def of(cls, name: str, node) -> "CardSpec":
@@ -76,7 +188,9 @@ class CardSpec(Entry):
                                       to_plain(espec.get("default", False), int_keys=True)))
         return cls(name, node, copies=spec.get("copies", 1), per_player=bool(spec.get("per_player")),
                    tags=tuple(spec.get("tags") or ()), props=MappingProxyType(dict(spec.get("props") or {})),
-                   start=spec.get("start", "box"), back=spec.get("back"), effects=tuple(effects))
+                   start=spec.get("start", "box"), back=spec.get("back"), effects=tuple(effects),
+                   actions=tuple(ActionSpec.of(a, aspec, spec["actions"], card=name)
+                                 for a, aspec in (spec.get("actions") or {}).items()))
 
 
 @dataclass(frozen=True)
@@ -127,6 +241,7 @@ class ContentSpec:
     cards: MappingProxyType  # name -> CardSpec, in file order
     zones: MappingProxyType  # name -> ZoneSpec, in file order, `box` last unless declared
     vars: MappingProxyType  # kind (game, player, card, zone) -> name -> VarSpec
+    actions: MappingProxyType  # name -> ActionSpec: the rules' actions and groups, in file order
 
     @classmethod
     def of(cls, rs) -> "ContentSpec":
@@ -137,4 +252,6 @@ class ContentSpec:
                    zones=MappingProxyType(zones),
                    vars=MappingProxyType({kind: MappingProxyType({name: VarSpec.of(kind, name, node)
                                                                    for name, node in specs.items()})
-                                          for kind, specs in rs.vars.items()}))
+                                          for kind, specs in rs.vars.items()}),
+                   actions=MappingProxyType({name: ActionSpec.of(name, node, rs.actions)
+                                             for name, node in rs.actions.items()}))
