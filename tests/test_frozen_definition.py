@@ -103,10 +103,9 @@ def test_a_definition_is_made_of_parts_held_as_objects():
     """Its parts are objects of their own, none with more than one base class of the project, and
     what other layers read of the definition is the parts' own objects."""
     m = Game.load("dark-agent", players=4).m
-    assert [c for c in type(m).__mro__ if c.__module__.startswith("interpreter")] == [GameDefinition]
-    for part in PARTS:
-        p = getattr(m, part)
-        assert isinstance(p, Part) and p.d is m
-        for c in type(p).__mro__:
+    assert type(m) is GameDefinition
+    for o in (m, *(getattr(m, part) for part in PARTS)):
+        assert o is m or (isinstance(o, Part) and o.d is m)
+        for c in type(o).__mro__:
             assert len([b for b in c.__bases__ if b.__module__.startswith("interpreter")]) <= 1, c
     assert m.cards is m.world.cards and m.actions is m.rules.actions and m.triggers is m.links.triggers

@@ -22,12 +22,12 @@ from __future__ import annotations
 import copy
 
 from .linker import Linker
-from .parts import freeze
+from .parts import Frozen, freeze
 
 PARTS = ("world", "symbols", "links", "rules")
 
 
-class GameDefinition:
+class GameDefinition(Frozen):
     # The container that stays as it is: the compiler's record of generated sources (`generated`,
     # for --source; game.evaluate adds to it).
     _UNFROZEN = frozenset({"generated"})
@@ -53,14 +53,6 @@ class GameDefinition:
                     own[name] = v
         freeze(self, self._UNFROZEN)
         object.__setattr__(self, "__class__", GameDefinition)  # no longer Building: no __getattr__
-
-    def __setattr__(self, name, value):
-        if self.__dict__.get("_frozen"):
-            raise AttributeError(f"a game definition does not change once built (setting {name!r})")
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name):
-        raise AttributeError(f"a game definition does not change once built (deleting {name!r})")
 
     @property
     def graph(self):

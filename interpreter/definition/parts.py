@@ -115,12 +115,8 @@ def freeze(obj, keep=frozenset()) -> None:
     object.__setattr__(obj, "_frozen", True)
 
 
-class Part:
-    """A part of a game definition (world, symbols, linked handlers, compiled rules): made by the
-    builder (build.py) for the definition `d` it belongs to, filled, then frozen with it."""
-
-    def __init__(self, d):
-        self.d = d
+class Frozen:
+    """An object that refuses to change once `freeze` has run on it."""
 
     def __setattr__(self, name, value):
         if self.__dict__.get("_frozen"):
@@ -129,6 +125,14 @@ class Part:
 
     def __delattr__(self, name):
         raise AttributeError(f"a game definition does not change once built (deleting {name!r})")
+
+
+class Part(Frozen):
+    """A part of a game definition (world, symbols, linked handlers, compiled rules): made by the
+    builder (build.py) for the definition `d` it belongs to, filled, then frozen with it."""
+
+    def __init__(self, d):
+        self.d = d
 
 
 class CompileMemo:
