@@ -81,6 +81,17 @@ def test_setting_an_attribute_of_a_definition_is_refused():
     assert type(m.card_by_key) is ReadOnlyDict and type(m.cards) is tuple
 
 
+def test_a_text_evaluated_during_play_leaves_the_definition_as_it_was():
+    """game.evaluate compiles a text against the definition: one that rolls does not make the
+    rules use chance (the compiler's flag is settled when the definition is built)."""
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(1)
+    assert g.m.uses_chance is False
+    assert all(1 <= v <= 6 for v in g.evaluate(st, "roll(2, 6)"))
+    assert g.m.uses_chance is False
+    assert g.is_chance(st) is False
+
+
 def test_the_check_sees_a_cache_put_back_on_the_definition(monkeypatch):
     """A play-time cache attached to the definition again (as visibility.zone_plan once did) is
     caught: by the refusal to set it, and, set past the refusal, by the comparison of attributes."""

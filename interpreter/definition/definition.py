@@ -54,6 +54,12 @@ class GameDefinition(Frozen):
         freeze(self, self._UNFROZEN)
         object.__setattr__(self, "__class__", GameDefinition)  # no longer Building: no __getattr__
 
+    def __setattr__(self, name, value):
+        if name == "uses_chance" and self.__dict__.get("_frozen"):
+            return  # whether the rules use chance is settled when they are built: a text compiled
+            # later (game.evaluate("roll(6)"), lang/codegen.py sets the flag) does not change it
+        super().__setattr__(name, value)
+
     @property
     def graph(self):
         """The board as a networkx.Graph, made on first use (graph.py)."""
