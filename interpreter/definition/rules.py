@@ -12,7 +12,7 @@ from ..lang.scope import Scope
 from ..errors import did_you_mean
 from ..lang.parser import parse
 from ..core.model import Card, Zone, key_of, label_of
-from ..ruleset.spec import NO_GROUP
+from ..ruleset.spec import NO_GROUP, Entry
 from .presence import presence
 from .parts import ActionDef, Part, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
 
@@ -30,8 +30,13 @@ class CompiledRules(Part):
 
     # ---- flow, actions, scoring ------------------------------------------------------
 
+    def _text(self, spec, key, where):
+        """The rules text `key` of a typed entry (ruleset/spec.py) or, in the sections not typed
+        yet (scoring, analysis, invariants), of a mapping."""
+        return spec.text(key, label=where) if isinstance(spec, Entry) else self.d.rs.snippet(spec, key, where)
+
     def _effect(self, spec, key, where, params=()):
-        snip = self.d.rs.snippet(spec, key, where)
+        snip = self._text(spec, key, where)
         if snip is None:
             return None
 
@@ -42,16 +47,15 @@ class CompiledRules(Part):
         return self.links._guard(build, snip.src)
 
     def _expr(self, spec, key, where, scope):
-        snip = self.d.rs.snippet(spec, key, where)
+        snip = self._text(spec, key, where)
         if snip is None:
             return None
         return self.links._guard(lambda: self.d.compiler.expr(snip.src, scope), snip.src)
 
     def _compile_flow(self):
-        flow = self.d.rs.flow
+        flow = self.d.spec.flow
         self.setup = self._effect(flow, "setup", "flow.setup")
-        rnd = flow.get("round") or {}
-        turn = flow.get("turn") or {}
+        rnd, turn = flow.round, flow.turn
         self.round_start = self._effect(rnd, "start", "flow.round.start")
         self.round_end = self._effect(rnd, "end", "flow.round.end")
         self.round_order_scope = Scope()
@@ -61,66 +65,64 @@ class CompiledRules(Part):
         self.turn_start = self._effect(turn, "start", "flow.turn.start")
         self.turn_end = self._effect(turn, "end", "flow.turn.end")
         self.steps = []
-        for i, spec in enumerate(turn.get("steps") or [{"name": "play"}]):
+        for i, spec in enumerate(flow.steps):
             scope = Scope()
             skip = self._expr(spec, "skip", f"flow.turn.steps[{i}].skip", scope)
-            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None,
+            self.steps.append(StepDef(spec.name, (skip, scope.size) if skip else None,
                                       self._compile_simultaneous(i, spec)))
         self.step_names = [s.name for s in self.steps]
         self.windows = []
-        for i, spec in enumerate(turn.get("windows") or []):
+        for i, spec in enumerate(flow.windows):
             self.links._guard(lambda i=i, spec=spec: self._compile_window(i, spec))
         self.window_action_names = {n: w for w in self.windows for n in w.actions}
 
     def _compile_simultaneous(self, i, spec):
         """flow.turn.steps[i].simultaneous: `true`, or {seats: players expr, reveal: effect}."""
-        sim = spec.get("simultaneous")
-        if sim is None or sim is False:
+        sim = spec.simultaneous
+        if sim is None:
             return None
         where = f"flow.turn.steps[{i}].simultaneous"
-        if sim is True:
-            return SimultaneousDef(None, None, self.d.rs.where_of(spec, "simultaneous"))
+        if sim.every_seat:
+            return SimultaneousDef(None, None, spec.at("simultaneous"))
         scope = Scope()
         seats = self._expr(sim, "seats", f"{where}.seats", scope)
         return SimultaneousDef((seats, scope.size) if seats is not None else None,
-                               self._effect(sim, "reveal", f"{where}.reveal"), self.d.rs.where_of(spec, "simultaneous"))
+                               self._effect(sim, "reveal", f"{where}.reveal"), spec.at("simultaneous"))
 
     def _compile_window(self, i, spec):
         where = f"flow.turn.windows[{i}]"
-        steps = spec.get("steps")
-        if isinstance(steps, str):
-            steps = [steps]
+        steps = spec.steps
         for s in steps or ():
             if s not in self.step_names:
-                self.d.errors.add(self.d.rs.where_of(spec, "steps"), f"window `{spec['name']}`: unknown step `{s}`",
+                self.d.errors.add(spec.at("steps"), f"window `{spec.name}`: unknown step `{s}`",
                                 hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
         for w in self.windows:
-            if w.name == spec["name"]:
-                self.d.errors.add(self.d.rs.where_of(spec, "name"), f"two windows are named `{w.name}`")
-        actions = spec.get("actions") or []
-        for j, a in enumerate(actions):
-            if a not in self.d.rs.actions:
-                self.d.errors.add(self.d.rs.where_of(spec["actions"], j), f"window `{spec['name']}`: no action `{a}`",
-                                hint=did_you_mean(a, list(self.d.rs.actions)) or "")
-            elif (self.d.rs.actions[a] or {}).get("step") is not None:
-                self.d.errors.add(self.d.rs.where_of(self.d.rs.actions[a], "step"),
-                                f"action `{a}` is played in window `{spec['name']}`: it has no `step`",
+            if w.name == spec.name:
+                self.d.errors.add(spec.at("name"), f"two windows are named `{w.name}`")
+        actions = self.d.spec.actions
+        for j, a in enumerate(spec.actions):
+            if a not in actions:
+                self.d.errors.add(spec.at("actions", j), f"window `{spec.name}`: no action `{a}`",
+                                hint=did_you_mean(a, list(actions)) or "")
+            elif actions[a].steps is not None:
+                self.d.errors.add(actions[a].at("step"),
+                                f"action `{a}` is played in window `{spec.name}`: it has no `step`",
                                 hint="an action belongs to the turn's steps or to a window, not both")
             for w in self.windows:
                 if a in w.actions:
-                    self.d.errors.add(self.d.rs.where_of(spec["actions"], j),
+                    self.d.errors.add(spec.at("actions", j),
                                     f"action `{a}` is already played in window `{w.name}`")
-        decline = spec.get("decline", "pass")
-        if decline in self.d.rs.actions:
-            self.d.errors.add(self.d.rs.where_of(spec, "decline") if "decline" in spec else self.d.rs.where_of(spec, "name"),
-                            f"window `{spec['name']}`: its move `{decline}` has the name of an action",
+        decline = spec.decline
+        if decline in actions:
+            self.d.errors.add(spec.at("decline") if spec.has_decline else spec.at("name"),
+                            f"window `{spec.name}`: its move `{decline}` has the name of an action",
                             hint="name the move that declines with `decline:`")
         scope = Scope()
         seats = self._expr(spec, "seats", f"{where}.seats", scope)
         if seats is None:
             raise _AlreadyReported()
-        self.windows.append(WindowDef(spec["name"], frozenset(steps) if steps else None, spec.get("each", "step"),
-                                      (seats, scope.size), tuple(actions), decline, self.d.rs.where_of(spec)))
+        self.windows.append(WindowDef(spec.name, frozenset(steps) if steps else None, spec.each,
+                                      (seats, scope.size), spec.actions, decline, spec.at()))
 
     def _compile_actions(self):
         self.actions: list[ActionDef] = []

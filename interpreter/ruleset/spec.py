@@ -9,8 +9,9 @@ stays a `SourceText` there (`evaluate_static(..., node, key)`), so that errors k
 the file.
 
 Sections typed so far: cards (their identity: copies, owners, tags, props, start, back, lasting
-effects, actions), zones, variables, actions and action groups. The others (cards' powers, flow,
-scoring, procedures, functions, board) are still read as mappings by definition/.
+effects, actions), zones, variables, actions and action groups, the flow (steps, simultaneous
+steps, windows). The others (cards' powers, scoring, analysis, invariants, procedures, functions,
+board) are still read as mappings by definition/.
 """
 from __future__ import annotations
 
@@ -231,6 +232,63 @@ class VarSpec(Entry):
                    visibility=spec.get("visibility", "public"))
 
 
+@dataclass(frozen=True)
+class SimultaneousSpec(Entry):
+    """flow.turn.steps[i].simultaneous: `true` (every seat, nothing to reveal) or a mapping with
+    `seats` and `reveal` texts."""
+
+    every_seat: bool = True  # `simultaneous: true`
+
+
+@dataclass(frozen=True)
+class StepSpec(Entry):
+    """A step of the turn (flow.turn.steps[i]): `skip` and the simultaneous texts stay in `node`."""
+
+    simultaneous: SimultaneousSpec | None = None
+
+    @classmethod
+    def of(cls, node) -> "StepSpec":
+        sim = node.get("simultaneous")
+        return cls(node["name"], node, simultaneous=None if sim is None or sim is False else
+                   SimultaneousSpec("simultaneous", sim if isinstance(sim, dict) else {}, every_seat=sim is True))
+
+
+@dataclass(frozen=True)
+class WindowSpec(Entry):
+    """An out-of-turn window (flow.turn.windows[i])."""
+
+    steps: tuple | None = None  # the turn's steps in which it opens; None: every step
+    actions: tuple = ()  # the actions played in it
+    decline: str = "pass"  # the move that declines
+    has_decline: bool = False  # `decline:` written (its position, else the window's name, for errors)
+    each: str = "step"
+
+    @classmethod
+    def of(cls, node) -> "WindowSpec":
+        steps = node.get("steps")
+        return cls(node["name"], node, steps=(steps,) if isinstance(steps, str) else None if not steps else tuple(steps),
+                   actions=tuple(node.get("actions") or ()), decline=node.get("decline", "pass"),
+                   has_decline="decline" in node, each=node.get("each", "step"))
+
+
+@dataclass(frozen=True)
+class FlowSpec(Entry):
+    """The flow: `setup`, `round` (start, end, order, until) and `turn` (start, end, steps,
+    windows); their texts stay in the mappings (`setup` here, the others in `round` and `turn`)."""
+
+    round: Entry = None
+    turn: Entry = None
+    steps: tuple = ()  # StepSpec, in order (one step `play` unless said)
+    windows: tuple = ()  # WindowSpec, in order
+
+    @classmethod
+    def of(cls, node) -> "FlowSpec":
+        turn = node.get("turn") or {}
+        return cls("flow", node, round=Entry("round", node.get("round") or {}), turn=Entry("turn", turn),
+                   steps=tuple(StepSpec.of(s) for s in (turn.get("steps") or [{"name": "play"}])),
+                   windows=tuple(WindowSpec.of(w) for w in (turn.get("windows") or [])))
+
+
 BOX = {"visibility": "hidden"}  # the zone every game has, where cards start unless said
 
 
@@ -242,6 +300,7 @@ class ContentSpec:
     zones: MappingProxyType  # name -> ZoneSpec, in file order, `box` last unless declared
     vars: MappingProxyType  # kind (game, player, card, zone) -> name -> VarSpec
     actions: MappingProxyType  # name -> ActionSpec: the rules' actions and groups, in file order
+    flow: FlowSpec
 
     @classmethod
     def of(cls, rs) -> "ContentSpec":
@@ -254,4 +313,5 @@ class ContentSpec:
                                                                    for name, node in specs.items()})
                                           for kind, specs in rs.vars.items()}),
                    actions=MappingProxyType({name: ActionSpec.of(name, node, rs.actions)
-                                             for name, node in rs.actions.items()}))
+                                             for name, node in rs.actions.items()}),
+                   flow=FlowSpec.of(rs.flow))
