@@ -12,7 +12,7 @@ from ..lang.scope import Scope
 from ..errors import did_you_mean
 from ..lang.parser import parse
 from ..core.model import Card, Zone, key_of, label_of
-from ..ruleset.spec import NO_GROUP, Entry
+from ..ruleset.spec import NO_GROUP
 from .presence import presence
 from .parts import ActionDef, Part, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
 
@@ -30,10 +30,10 @@ class CompiledRules(Part):
 
     # ---- flow, actions, scoring ------------------------------------------------------
 
-    def _text(self, spec, key, where):
-        """The rules text `key` of a typed entry (ruleset/spec.py) or, in the sections not typed
-        yet (scoring, analysis, invariants), of a mapping."""
-        return spec.text(key, label=where) if isinstance(spec, Entry) else self.d.rs.snippet(spec, key, where)
+    @staticmethod
+    def _text(spec, key, where):
+        """The rules text of a typed entry (ruleset/spec.py) at `key` (a key, or a tuple of keys)."""
+        return spec.text(*(key if isinstance(key, tuple) else (key,)), label=where)
 
     def _effect(self, spec, key, where, params=()):
         snip = self._text(spec, key, where)
@@ -382,35 +382,35 @@ class CompiledRules(Part):
         return number
 
     def _compile_scoring(self):
-        sc = self.d.rs.scoring
+        sc = self.d.spec.scoring
         self.score_scope = Scope()
-        self.score = self._expr(sc, "score", "scoring.score", self.score_scope) if sc.get("score") else None
+        self.score = self._expr(sc, "score", "scoring.score", self.score_scope) if sc.has_score else None
         if self.score is not None:
-            self.score = self._number(self.score, "scoring.score", self.d.rs.where_of(sc, "score"))
+            self.score = self._number(self.score, "scoring.score", sc.at("score"))
         self.tiebreaks = []
-        for i, _ in enumerate(sc.get("tiebreak") or []):
-            f = self._expr(sc["tiebreak"], i, f"scoring.tiebreak[{i}]", self.score_scope)
+        for i in range(sc.tiebreaks):
+            f = self._expr(sc, ("tiebreak", i), f"scoring.tiebreak[{i}]", self.score_scope)
             if f is not None:
-                self.tiebreaks.append(self._number(f, f"scoring.tiebreak[{i}]", self.d.rs.where_of(sc["tiebreak"], i)))
+                self.tiebreaks.append(self._number(f, f"scoring.tiebreak[{i}]", sc.at("tiebreak", i)))
         self.winner_scope = Scope()
-        self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.get("winner") else None
-        self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.get("side") else None
+        self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.has_winner else None
+        self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.has_side else None
         # a designer's hint for the bots: how good the position is for `me`, in points (agents/evaluate.py)
         self.evaluation = (self._expr(sc, "evaluation", "scoring.evaluation", self.score_scope)
-                           if sc.get("evaluation") else None)
+                           if sc.has_evaluation else None)
         self.facets = []  # analysis.facets: (name, rules, locals) read per seat by `interpret analyze`
-        facets = self.d.rs.analysis.get("facets") or {}
-        for name in facets:
+        facets = self.d.spec.facets
+        for name in facets.node:
             scope = Scope()
             f = self._expr(facets, name, f"analysis.facets.{name}", scope)
             if f is not None:
                 self.facets.append((str(name), f, scope))
         self.invariants = []
-        for i, inv in enumerate(self.d.rs.invariants):
+        for i, inv in enumerate(self.d.spec.invariants):
             scope = Scope()
             f = self._expr(inv, "check", f"invariants[{i}]", scope)
             if f is not None:
-                self.invariants.append((f, inv.get("message", inv["check"]), scope.size, inv.get("per_player", False)))
+                self.invariants.append((f, inv.message, scope.size, inv.per_player))
 
 
 def domain_other(v, pname, where):

@@ -10,8 +10,8 @@ the file.
 
 Sections typed so far: cards (their identity: copies, owners, tags, props, start, back, lasting
 effects, actions), zones, variables, actions and action groups, the flow (steps, simultaneous
-steps, windows). The others (cards' powers, scoring, analysis, invariants, procedures, functions,
-board) are still read as mappings by definition/.
+steps, windows), the scoring, the analysis facets, the invariants. The others (cards' powers,
+procedures, functions, triggers, constants, board) are still read as mappings by definition/.
 """
 from __future__ import annotations
 
@@ -289,6 +289,32 @@ class FlowSpec(Entry):
                    windows=tuple(WindowSpec.of(w) for w in (turn.get("windows") or [])))
 
 
+@dataclass(frozen=True)
+class ScoringSpec(Entry):
+    """The scoring: which texts it has (they stay in `node`: score, tiebreak[i], winner, side,
+    evaluation)."""
+
+    has_score: bool = False
+    tiebreaks: int = 0  # how many
+    has_winner: bool = False
+    has_side: bool = False
+    has_evaluation: bool = False
+
+    @classmethod
+    def of(cls, node) -> "ScoringSpec":
+        return cls("scoring", node, has_score=bool(node.get("score")), tiebreaks=len(node.get("tiebreak") or []),
+                   has_winner=bool(node.get("winner")), has_side=bool(node.get("side")),
+                   has_evaluation=bool(node.get("evaluation")))
+
+
+@dataclass(frozen=True)
+class InvariantSpec(Entry):
+    """An invariant (invariants[i]): its `check` text stays in `node`."""
+
+    message: str = ""  # told when it fails; its check's text unless said
+    per_player: bool = False
+
+
 BOX = {"visibility": "hidden"}  # the zone every game has, where cards start unless said
 
 
@@ -301,6 +327,9 @@ class ContentSpec:
     vars: MappingProxyType  # kind (game, player, card, zone) -> name -> VarSpec
     actions: MappingProxyType  # name -> ActionSpec: the rules' actions and groups, in file order
     flow: FlowSpec
+    scoring: ScoringSpec
+    facets: Entry  # analysis.facets: name -> text, read per seat by `interpret analyze`
+    invariants: tuple  # InvariantSpec, in order
 
     @classmethod
     def of(cls, rs) -> "ContentSpec":
@@ -314,4 +343,8 @@ class ContentSpec:
                                           for kind, specs in rs.vars.items()}),
                    actions=MappingProxyType({name: ActionSpec.of(name, node, rs.actions)
                                              for name, node in rs.actions.items()}),
-                   flow=FlowSpec.of(rs.flow))
+                   flow=FlowSpec.of(rs.flow), scoring=ScoringSpec.of(rs.scoring),
+                   facets=Entry("facets", rs.analysis.get("facets") or {}),
+                   invariants=tuple(InvariantSpec(f"invariants[{i}]", inv, message=inv.get("message", inv["check"]),
+                                                  per_player=inv.get("per_player", False))
+                                    for i, inv in enumerate(rs.invariants)))
