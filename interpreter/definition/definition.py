@@ -97,7 +97,7 @@ ANSWERS = {
                 "zone_family_names", "builtin_function", "builtin_function_names", "attribute_names",
                 "mapping_keys", "attr_handlers"),
     "links": ("procedure_suspends", "event_suspends", "register", "direct_caller", "function_caller",
-              "inline_body", "_is_pure", "card_while", "_by_card", "procedure_entry_cps", "event_entry_cps",
+              "inline_body", "_is_pure", "_by_card", "procedure_entry_cps", "event_entry_cps",
               "procedure_direct", "procedure_entry_cps_plain", "procedure_direct_plain", "super_entry_cps",
               "super_direct", "event_direct"),
 }

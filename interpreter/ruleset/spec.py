@@ -9,9 +9,10 @@ stays a `SourceText` there (`evaluate_static(..., node, key)`), so that errors k
 the file.
 
 Sections typed so far: cards (their identity: copies, owners, tags, props, start, back, lasting
-effects, actions), zones, variables, actions and action groups, the flow (steps, simultaneous
-steps, windows), the scoring, the analysis facets, the invariants. The others (cards' powers,
-procedures, functions, triggers, constants, board) are still read as mappings by definition/.
+effects, actions, powers), zones, variables, actions and action groups, the flow (steps, simultaneous
+steps, windows), the scoring, the analysis facets, the invariants, the functions' signatures. The
+others (procedures, events, triggers, constants, board) are still read as mappings by definition/,
+and the compiler (lang/) reads the functions' mappings (`function_defs`).
 """
 from __future__ import annotations
 
@@ -81,12 +82,41 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class EffectSpec:
+class PowerSpec(Entry):
+    """A card's power (`powers[i]`): a trigger or replacement (`rule`, with its `id`), or a
+    modifier of a function (`modify`, with its `value` and `when` texts)."""
+
+    is_rule: bool = False
+    id: str | None = None  # a rule's id (variants remove rules by it)
+    modify: str | None = None  # the function a modifier modifies
+    has_when: bool = False
+
+    @classmethod
+    def of(cls, label: str, node) -> "PowerSpec":
+        if "rule" in node:
+            return cls(label, node, is_rule=True, id=node.get("id"))
+        return cls(label, node, modify=str(node["modify"]), has_when=bool(node.get("when")))
+
+
+def _powers(node, prefix: str) -> tuple:
+    return tuple(PowerSpec.of(f"{prefix}[{i}]", p) for i, p in enumerate(node.get("powers") or []))
+
+
+@dataclass(frozen=True)
+class EffectSpec(Entry):
     """A card's lasting effect (`cards.X.effects.NAME`): a player variable while it lasts."""
 
-    name: str
     until: tuple = ()  # the events, or `turn` / `round`, that end it
     default: object = False  # its value while inactive (plain data)
+    powers: tuple = ()  # PowerSpec, in order, while it is active
+
+
+@dataclass(frozen=True)
+class FunctionSpec(Entry):
+    """A function of the rules (`functions.NAME`): its text stays in `node` (`expr`)."""
+
+    params: tuple = ()
+    modifiable: bool = False  # cards' powers may modify its value
 
 
 @dataclass(frozen=True)
@@ -177,6 +207,8 @@ class CardSpec(Entry):
     back: object = None  # its back, shared by every copy and owner; None: its first tag
     effects: tuple = ()  # EffectSpec, in file order
     actions: tuple = ()  # ActionSpec, in file order
+    powers: tuple = ()  # PowerSpec, in order
+    has_while: bool = False  # `while:`, the condition of its powers (a text in `node`)
 
     @classmethod
     def of(cls, name: str, node) -> "CardSpec":
@@ -185,13 +217,15 @@ class CardSpec(Entry):
         for ename, espec in (spec.get("effects") or {}).items():
             espec = espec or {}
             until = espec.get("until") or []
-            effects.append(EffectSpec(ename, (until,) if isinstance(until, str) else tuple(until),
-                                      to_plain(espec.get("default", False), int_keys=True)))
+            effects.append(EffectSpec(ename, espec, until=(until,) if isinstance(until, str) else tuple(until),
+                                      default=to_plain(espec.get("default", False), int_keys=True),
+                                      powers=_powers(espec, f"cards.{name}.effects.{ename}.powers")))
         return cls(name, node, copies=spec.get("copies", 1), per_player=bool(spec.get("per_player")),
                    tags=tuple(spec.get("tags") or ()), props=MappingProxyType(dict(spec.get("props") or {})),
                    start=spec.get("start", "box"), back=spec.get("back"), effects=tuple(effects),
                    actions=tuple(ActionSpec.of(a, aspec, spec["actions"], card=name)
-                                 for a, aspec in (spec.get("actions") or {}).items()))
+                                 for a, aspec in (spec.get("actions") or {}).items()),
+                   powers=_powers(spec, f"cards.{name}.powers"), has_while=bool(spec.get("while")))
 
 
 @dataclass(frozen=True)
@@ -330,6 +364,7 @@ class ContentSpec:
     scoring: ScoringSpec
     facets: Entry  # analysis.facets: name -> text, read per seat by `interpret analyze`
     invariants: tuple  # InvariantSpec, in order
+    functions: MappingProxyType  # name -> FunctionSpec
 
     @classmethod
     def of(cls, rs) -> "ContentSpec":
@@ -347,4 +382,7 @@ class ContentSpec:
                    facets=Entry("facets", rs.analysis.get("facets") or {}),
                    invariants=tuple(InvariantSpec(f"invariants[{i}]", inv, message=inv.get("message", inv["check"]),
                                                   per_player=inv.get("per_player", False))
-                                    for i, inv in enumerate(rs.invariants)))
+                                    for i, inv in enumerate(rs.invariants)),
+                   functions=MappingProxyType({name: FunctionSpec(name, node, params=tuple(node.get("params") or ()),
+                                                                  modifiable=bool(node.get("modifiable")))
+                                               for name, node in rs.functions.items()}))
