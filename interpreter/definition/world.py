@@ -87,30 +87,31 @@ class World(Part):
         self.zone_by_name: dict[str, Zone] = {}
         self.cell_at: dict[tuple, Zone] = {}
         self.row_cells, self.column_cells, self.neighbors = {}, {}, {}
-        board = self.d.rs.board
+        board = self.d.spec.board
         self.rows, self.columns = [], []
-        if not board:
+        if not board.node:
             return
-        grid = board.get("grid")
-        where = self.d.rs.where_of(board, "grid") if grid else None
+        grid = board.grid
+        where = board.at("grid") if grid else None
         if grid:
-            columns = self._capped(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns"), 1,
-                                   "grid_side", self.d.rs.where_of(grid, "columns"), "grid columns")
+            columns = self._capped(self.evaluate_static(grid.columns, where, 1, grid.node, "columns"), 1,
+                                   "grid_side", grid.at("columns"), "grid columns")
             row_specs = []
-            for spec in grid.get("rows", []):
-                if spec.get("rows", spec.get("row")) is None:
-                    self.d.errors.add(self.d.rs.where_of(spec), "a grid row needs `row: N` or `rows: N-M`")
+            for spec in grid.rows:
+                if spec.rows is None:
+                    self.d.errors.add(spec.at(), "a grid row needs `row: N` or `rows: N-M`")
                     continue
-                lo, hi = self._row_range(spec.get("rows", spec.get("row")))
+                lo, hi = self._row_range(spec.rows)
                 if hi - lo + 1 > self.d.limits.grid_side or hi > 10 * self.d.limits.grid_side:
                     if hi - lo + 1 > self.d.limits.grid_side:
-                        msg = lim.over("grid_side", hi - lo + 1, self.d.limits, f"rows {spec.get('rows')}:")
+                        msg = lim.over("grid_side", hi - lo + 1, self.d.limits,
+                                       f"rows {spec.rows if spec.has_rows else None}:")
                     else:
                         msg = lim.over("grid_side", hi, self.d.limits, "row number")
-                    self.d.errors.add(self.d.rs.where_of(spec, "rows" if "rows" in spec else "row"), msg)
+                    self.d.errors.add(spec.at("rows" if spec.has_rows else "row"), msg)
                     continue
                 if len(row_specs) + hi - lo + 1 > self.d.limits.grid_side:
-                    self.d.errors.add(self.d.rs.where_of(spec), lim.over("grid_side", len(row_specs) + hi - lo + 1,
+                    self.d.errors.add(spec.at(), lim.over("grid_side", len(row_specs) + hi - lo + 1,
                                                                      self.d.limits, "rows in all"))
                     continue
                 for r in range(lo, hi + 1):
@@ -120,20 +121,18 @@ class World(Part):
                 row_specs = []
             self.rows = [r for r, _ in row_specs]
             self.columns = list(range(1, columns + 1))
-            pattern = grid.get("name", "r{row}c{column}")
             for r, spec in row_specs:
                 for c in self.columns:
-                    key = spec.get("name", pattern).format(row=r, column=c)
+                    key = (spec.cell_name if spec.cell_name is not None else grid.cell_name).format(row=r, column=c)
                     attrs = {"row": r, "column": c}
-                    attrs.update({k: v for k, v in (spec.get("attrs") or {}).items()})
-                    tags = frozenset(spec.get("tags") or [])
-                    z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
-                                       visibility=spec.get("visibility", "public"), tags=tags)
+                    attrs.update(spec.attrs)
+                    z = self._new_zone(key, key, capacity=spec.capacity, attrs=attrs, is_cell=True,
+                                       visibility=spec.visibility, tags=frozenset(spec.tags))
                     self.cells.append(z)
                     self.cell_at[(r, c)] = z
                     self.board_graph.add_node(z.id, row=r, column=c)
-            edges = grid.get("edges", "orthogonal")
-            same = grid.get("join_same")  # an attribute: edges join only cells with the same value of it
+            edges = grid.edges
+            same = grid.join_same  # an attribute: edges join only cells with the same value of it
             for (r, c), z in self.cell_at.items():
                 for dr, dc, kind in ((0, 1, "orthogonal"), (1, 0, "orthogonal"), (1, 1, "diagonal"), (1, -1, "diagonal")):
                     if kind == "diagonal" and edges != "all":
@@ -141,31 +140,31 @@ class World(Part):
                     other = self.cell_at.get((r + dr, c + dc))
                     if other is not None and (same is None or z.attrs.get(same) == other.attrs.get(same)):
                         self.board_graph.add_edge(z.id, other.id, kind=kind)
-        if board.get("ring"):
-            self._build_ring(board["ring"], self.d.rs.where_of(board, "ring"))
-        for spec in board.get("cells", []) or []:  # explicit cells (tracks, custom boards)
-            key = spec["name"]
-            attrs = dict(spec.get("attrs") or {})
+        if board.ring:
+            self._build_ring(board.ring, board.at("ring"))
+        for spec in board.cells:  # explicit cells (tracks, custom boards)
+            key = spec.name
+            attrs = dict(spec.attrs)
             made = self.zone_by_name.get(key)
             if made is not None:  # a cell made by `grid` or `ring`: this entry adds to it
                 made.attrs.update(attrs)
-                made.tags = made.tags | frozenset(spec.get("tags") or [])
-                if spec.get("capacity") is not None:
-                    made.capacity = spec["capacity"]
+                made.tags = made.tags | frozenset(spec.tags)
+                if spec.capacity is not None:
+                    made.capacity = spec.capacity
                 self.board_graph.update_node(made.id, attrs)
                 continue
-            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
-                               tags=frozenset(spec.get("tags") or []))
+            z = self._new_zone(key, key, capacity=spec.capacity if spec.has_capacity else 1, attrs=attrs,
+                               is_cell=True, tags=frozenset(spec.tags))
             self.cells.append(z)
             self.board_graph.add_node(z.id, **attrs)
             if isinstance(attrs.get("row"), int) and isinstance(attrs.get("column"), int):
                 self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
-        for spec in board.get("edges", []) or []:
-            a, b = self.zone_by_name.get(spec["from"]), self.zone_by_name.get(spec["to"])
+        for spec in board.edges:
+            a, b = self.zone_by_name.get(spec.tail), self.zone_by_name.get(spec.head)
             if a is None or b is None:
-                self.d.errors.add(self.d.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
+                self.d.errors.add(spec.at("from"), f"unknown cell in edge {spec.tail} -> {spec.head}")
                 continue
-            self.board_graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"), tail=a.id)  # one way: walks.py
+            self.board_graph.add_edge(a.id, b.id, kind=spec.kind, tail=a.id)  # one way: walks.py
         self.row_cells = {}
         self.column_cells = {}
         for z in self.cells:
@@ -186,13 +185,13 @@ class World(Part):
         (the last to the first) by an edge of kind `edges`. Cell i has the attribute `index` i;
         with `columns: n` it also has `row` i // n + 1 and `column` i % n + 1, for `cell(row, column)`
         and the render grid (a ring drawn as rows of n cells)."""
-        length = self._capped(self.evaluate_static(spec.get("length"), where, 0), 0, "grid_side", where, "ring length")
+        length = self._capped(self.evaluate_static(spec.length, where, 0), 0, "grid_side", where, "ring length")
         if length < 2:
             self.d.errors.add(where, f"a ring needs at least 2 cells, not {length}")
             return
-        per_row = self._capped(self.evaluate_static(spec.get("columns"), where, 0), 0, "grid_side", where, "ring columns")
-        pattern = str(spec.get("name", "ring{index}"))
-        tags = frozenset(spec.get("tags") or [])
+        per_row = self._capped(self.evaluate_static(spec.columns, where, 0), 0, "grid_side", where, "ring columns")
+        pattern = spec.cell_name
+        tags = frozenset(spec.tags)
         made = []
         for i in range(length):
             key = pattern.format(index=i)
@@ -202,14 +201,14 @@ class World(Part):
             attrs = {"index": i}
             if per_row > 0:
                 attrs.update(row=i // per_row + 1, column=i % per_row + 1)
-            attrs.update(spec.get("attrs") or {})
-            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True, tags=tags)
+            attrs.update(spec.attrs)
+            z = self._new_zone(key, key, capacity=spec.capacity, attrs=attrs, is_cell=True, tags=tags)
             self.cells.append(z)
             self.board_graph.add_node(z.id, **attrs)
             if per_row > 0:
                 self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
             made.append(z)
-        kind = str(spec.get("edges", "next"))
+        kind = spec.edges
         for a, b in zip(made, made[1:] + made[:1]):
             self.board_graph.add_edge(a.id, b.id, kind=kind, tail=a.id)  # one way: walks.py
 
@@ -305,9 +304,9 @@ class World(Part):
                 self.unique_cards[name] = self.cards[-1]
         for spec in self.d.spec.zones.values():
             tags |= set(spec.tags)
-        if self.d.rs.board.get("grid"):
-            for spec in self.d.rs.board["grid"].get("rows", []):
-                tags |= set(spec.get("tags") or [])
+        if self.d.spec.board.grid:
+            for spec in self.d.spec.board.grid.rows:
+                tags |= set(spec.tags)
         tags |= set(self.d.rs.extra_tags)
         for z in self.cells:  # tags of explicit and generated board cells
             tags |= z.tags

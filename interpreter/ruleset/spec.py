@@ -10,8 +10,8 @@ the file.
 
 Sections typed so far: cards (their identity: copies, owners, tags, props, start, back, lasting
 effects, actions, powers), zones, variables, actions and action groups, the flow (steps, simultaneous
-steps, windows), the scoring, the analysis facets, the invariants, the functions' signatures. The
-others (procedures, events, triggers, constants, board) are still read as mappings by definition/,
+steps, windows), the scoring, the analysis facets, the invariants, the functions' signatures, the
+board. The others (procedures, events, triggers, constants) are still read as mappings by definition/,
 and the compiler (lang/) reads the functions' mappings (`function_defs`).
 """
 from __future__ import annotations
@@ -349,6 +349,97 @@ class InvariantSpec(Entry):
     per_player: bool = False
 
 
+@dataclass(frozen=True)
+class RowSpec(Entry):
+    """A row, or rows, of the grid (board.grid.rows[i])."""
+
+    rows: object = None  # `rows: N-M`, else `row: N` (None: neither, an error)
+    has_rows: bool = False  # written `rows:` (where the range was written, for errors)
+    cell_name: str | None = None  # its cells' name pattern; None: the grid's
+    attrs: MappingProxyType = field(default_factory=lambda: _EMPTY)
+    tags: tuple = ()
+    capacity: object = 1
+    visibility: str = "public"
+
+    @classmethod
+    def of(cls, node) -> "RowSpec":
+        return cls("row", node, rows=node.get("rows", node.get("row")), has_rows="rows" in node,
+                   cell_name=node.get("name"), attrs=MappingProxyType(dict(node.get("attrs") or {})),
+                   tags=tuple(node.get("tags") or ()), capacity=node.get("capacity", 1),
+                   visibility=node.get("visibility", "public"))
+
+
+@dataclass(frozen=True)
+class GridSpec(Entry):
+    columns: object = 1  # a number or an expression over constants and options
+    rows: tuple = ()  # RowSpec
+    cell_name: str = "r{row}c{column}"
+    edges: str = "orthogonal"  # or `all`: diagonals too
+    join_same: str | None = None  # an attribute: edges join only cells with the same value of it
+
+    @classmethod
+    def of(cls, node) -> "GridSpec":
+        return cls("grid", node, columns=node.get("columns", 1), rows=tuple(RowSpec.of(r) for r in node.get("rows", [])),
+                   cell_name=node.get("name", "r{row}c{column}"), edges=node.get("edges", "orthogonal"),
+                   join_same=node.get("join_same"))
+
+
+@dataclass(frozen=True)
+class RingSpec(Entry):
+    length: object = None  # numbers, or expressions over constants and options
+    columns: object = None
+    cell_name: str = "ring{index}"
+    tags: tuple = ()
+    attrs: MappingProxyType = field(default_factory=lambda: _EMPTY)
+    capacity: object = 1
+    edges: str = "next"
+
+    @classmethod
+    def of(cls, node) -> "RingSpec":
+        return cls("ring", node, length=node.get("length"), columns=node.get("columns"),
+                   cell_name=str(node.get("name", "ring{index}")), tags=tuple(node.get("tags") or ()),
+                   attrs=MappingProxyType(dict(node.get("attrs") or {})), capacity=node.get("capacity", 1),
+                   edges=str(node.get("edges", "next")))
+
+
+@dataclass(frozen=True)
+class CellSpec(Entry):
+    """An explicit cell (board.cells[i]), or what it adds to a cell of the grid or the ring."""
+
+    attrs: MappingProxyType = field(default_factory=lambda: _EMPTY)
+    tags: tuple = ()
+    capacity: object = None
+    has_capacity: bool = False  # `capacity:` written (else 1 for a new cell, unchanged for another)
+
+
+@dataclass(frozen=True)
+class EdgeSpec(Entry):
+    """An edge of the board (board.edges[i]), one way, from `tail` to `head`."""
+
+    tail: str = ""
+    head: str = ""
+    kind: str = "edge"
+
+
+@dataclass(frozen=True)
+class BoardSpec(Entry):
+    grid: GridSpec | None = None
+    ring: RingSpec | None = None
+    cells: tuple = ()  # CellSpec
+    edges: tuple = ()  # EdgeSpec
+
+    @classmethod
+    def of(cls, node) -> "BoardSpec":
+        grid, ring = node.get("grid"), node.get("ring")
+        return cls("board", node, grid=GridSpec.of(grid) if grid else None, ring=RingSpec.of(ring) if ring else None,
+                   cells=tuple(CellSpec(c["name"], c, attrs=MappingProxyType(dict(c.get("attrs") or {})),
+                                        tags=tuple(c.get("tags") or ()), capacity=c.get("capacity"),
+                                        has_capacity="capacity" in c)
+                               for c in node.get("cells", []) or []),
+                   edges=tuple(EdgeSpec("edge", e, tail=e["from"], head=e["to"], kind=e.get("kind", "edge"))
+                               for e in node.get("edges", []) or []))
+
+
 BOX = {"visibility": "hidden"}  # the zone every game has, where cards start unless said
 
 
@@ -365,6 +456,7 @@ class ContentSpec:
     facets: Entry  # analysis.facets: name -> text, read per seat by `interpret analyze`
     invariants: tuple  # InvariantSpec, in order
     functions: MappingProxyType  # name -> FunctionSpec
+    board: BoardSpec
 
     @classmethod
     def of(cls, rs) -> "ContentSpec":
@@ -385,4 +477,5 @@ class ContentSpec:
                                     for i, inv in enumerate(rs.invariants)),
                    functions=MappingProxyType({name: FunctionSpec(name, node, params=tuple(node.get("params") or ()),
                                                                   modifiable=bool(node.get("modifiable")))
-                                               for name, node in rs.functions.items()}))
+                                               for name, node in rs.functions.items()}),
+                   board=BoardSpec.of(rs.board))
