@@ -35,21 +35,20 @@ class Linker(Powers):
     # ---- rules: procedures, events, triggers ---------------------------------------------
 
     def _collect_rules(self):
-        rs = self.d.rs
-        self.procedure_params = {name: list(spec.get("params") or []) for name, spec in rs.procedures.items()}
-        for kind, table in (("procedure", rs.procedures), ("function", rs.functions)):
-            for name, spec in table.items():
-                params = list(spec.get("params") or [])
+        spec = self.d.spec
+        self.procedure_params = {name: list(p.params) for name, p in spec.procedures.items()}
+        for kind, table in (("procedure", spec.procedures), ("function", spec.functions)):
+            for name, f in table.items():
+                params = list(f.params)
                 dup = sorted({p for p in params if params.count(p) > 1})
                 if dup:
-                    self.d.errors.add(self.d.rs.where_of(spec, "params"),
-                                    f"{kind} `{name}` names its parameter `{dup[0]}` twice")
-        for name, params in rs.events.items():
-            if name in _ENGINE_EVENTS and list(params or []) != _ENGINE_EVENTS[name]:
-                self.d.errors.add(self.d.rs.where_of(rs.events, name),
+                    self.d.errors.add(f.at("params"), f"{kind} `{name}` names its parameter `{dup[0]}` twice")
+        for name, event in spec.events.items():
+            if name in _ENGINE_EVENTS and list(event.params) != _ENGINE_EVENTS[name]:
+                self.d.errors.add(event.at(name),
                                 f"`{name}` is an event of the engine: its arguments are ({', '.join(_ENGINE_EVENTS[name])})",
                                 hint="do not declare it, or declare it with exactly these names")
-        self.event_params = {name: list(params or []) for name, params in rs.events.items()}
+        self.event_params = {name: list(event.params) for name, event in spec.events.items()}
         for builtin_event, params in _ENGINE_EVENTS.items():
             self.event_params.setdefault(builtin_event, params)
         # event/procedure -> [(tree, snippet, binding)]: the binding is None for the rules' triggers,
@@ -57,11 +56,11 @@ class Linker(Powers):
         # cards' powers come first, in card order, then the rules' triggers in file order.
         self.triggers = {"on": {}, "instead": {}}
         self._collect_powers()
-        for snip in rs.triggers:
+        for snip in spec.triggers:
             self._add_trigger(snip)
         self.procedure_trees = {}
-        for name, spec in rs.procedures.items():
-            snip = rs.snippet(spec, "effect", f"procedure {name}")
+        for name, procedure in spec.procedures.items():
+            snip = procedure.text("effect", label=f"procedure {name}")
             try:
                 self.procedure_trees[name] = parse(snip.src, "effect").body if snip else []
             except ParseFailure as e:
@@ -201,8 +200,8 @@ class Linker(Powers):
         return None
 
     def _compile_all(self):
-        rs = self.d.rs
-        self.function_defs = {name: spec for name, spec in rs.functions.items()}
+        # the functions' mappings, which the compiler reads (lang/); this part reads d.spec.functions
+        self.function_defs = {name: spec for name, spec in self.d.rs.functions.items()}
         self._functions = {}
         self._direct = {}
         self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
@@ -223,7 +222,8 @@ class Linker(Powers):
                 self._handlers[kind][name] = hs
         self._bodies = {}
         for name, stmts in self.procedure_trees.items():
-            snip = rs.snippet(rs.procedures[name], "effect", f"procedure {name}") or Snippet(SourceText.plain(""), name)
+            snip = (self.d.spec.procedures[name].text("effect", label=f"procedure {name}")
+                    or Snippet(SourceText.plain(""), name))
             h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]), snip.src)
             if h is not None:
                 self._bodies[name] = h
@@ -257,9 +257,9 @@ class Linker(Powers):
     def _compile_function(self, name):
         if name in self._functions:
             return self._functions[name]
-        spec = self.function_defs[name]
-        params = list(spec.get("params") or [])
-        snip = self.d.rs.snippet(spec, "expr", f"function {name}")
+        spec = self.d.spec.functions[name]
+        params = list(spec.params)
+        snip = spec.text("expr", label=f"function {name}")
         scope = Scope(params)
         self._functions[name] = None  # recursion guard: resolved late
         c = self.d.compiler
@@ -291,7 +291,7 @@ class Linker(Powers):
         """[call] for generated code: `call(ctx, position, *values)` runs the content function
         `name` (filled in when it is compiled, so that it may be called before, or by itself);
         None when its calls go through `function_caller`."""
-        params = self.function_defs[name].get("params") or []
+        params = self.d.spec.functions[name].params
         if nargs != len(params):
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
         if not self._direct_ok(name):
@@ -309,7 +309,7 @@ class Linker(Powers):
     def function_caller(self, name, nargs, node, loc):
         """`call(ctx, *values)` calling the content function `name` with argument values already
         computed (what generated code calls). Pure calls are cached while the state cannot change."""
-        params = list(self.function_defs[name].get("params") or [])
+        params = list(self.d.spec.functions[name].params)
         if nargs != len(params):
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
         holder = self._functions
@@ -359,8 +359,8 @@ class Linker(Powers):
             return cache[(name, loops)]
         seen = set(seen or ()) | {name}
         cache[(name, loops)] = None  # while deciding: a recursive function is never inlined
-        spec = self.function_defs[name]
-        snip = self.d.rs.snippet(spec, "expr", name)
+        spec = self.d.spec.functions[name]
+        snip = spec.text("expr", label=name)
         if snip is None:
             return None
         try:
@@ -375,7 +375,7 @@ class Linker(Powers):
                 ok = False
             elif callee in self.function_defs:
                 self.inline_body(callee, seen, loops)  # decided first (a recursive one is never inlined)
-        cache[(name, loops)] = (tree, list(spec.get("params") or []), snip.src) if ok else None
+        cache[(name, loops)] = (tree, list(spec.params), snip.src) if ok else None
         return cache[(name, loops)]
 
     def _is_pure(self, name, seen=None) -> bool:
@@ -387,7 +387,7 @@ class Linker(Powers):
         if name in seen:
             return True
         seen.add(name)
-        snip = self.d.rs.snippet(self.function_defs[name], "expr", name)
+        snip = self.d.spec.functions[name].text("expr", label=name)
         try:
             tree = parse(snip.src, "expr")
         except ParseFailure:

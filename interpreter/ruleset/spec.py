@@ -11,8 +11,8 @@ the file.
 Sections typed so far: cards (their identity: copies, owners, tags, props, start, back, lasting
 effects, actions, powers), zones, variables, actions and action groups, the flow (steps, simultaneous
 steps, windows), the scoring, the analysis facets, the invariants, the functions' signatures, the
-board. The others (procedures, events, triggers, constants) are still read as mappings by definition/,
-and the compiler (lang/) reads the functions' mappings (`function_defs`).
+board, the procedures, the events. Still read as mappings: the constants (plain data, read once by
+world.py), and the functions' mappings that the compiler (lang/) reads (`function_defs`).
 """
 from __future__ import annotations
 
@@ -113,10 +113,22 @@ class EffectSpec(Entry):
 
 @dataclass(frozen=True)
 class FunctionSpec(Entry):
-    """A function of the rules (`functions.NAME`): its text stays in `node` (`expr`)."""
+    """A function (`functions.NAME`, its text in `node`'s `expr`) or a procedure
+    (`procedures.NAME`, its text in `effect`)."""
 
     params: tuple = ()
-    modifiable: bool = False  # cards' powers may modify its value
+    modifiable: bool = False  # a function whose value cards' powers may modify
+
+    @classmethod
+    def of(cls, name: str, node) -> "FunctionSpec":
+        return cls(name, node, params=tuple(node.get("params") or ()), modifiable=bool(node.get("modifiable")))
+
+
+@dataclass(frozen=True)
+class EventSpec(Entry):
+    """An event declared under `events:` (`node` is that section, for positions)."""
+
+    params: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -456,6 +468,9 @@ class ContentSpec:
     facets: Entry  # analysis.facets: name -> text, read per seat by `interpret analyze`
     invariants: tuple  # InvariantSpec, in order
     functions: MappingProxyType  # name -> FunctionSpec
+    procedures: MappingProxyType  # name -> FunctionSpec
+    events: MappingProxyType  # name -> EventSpec
+    triggers: tuple  # the rules' triggers: Snippets (their texts), in file order
     board: BoardSpec
 
     @classmethod
@@ -475,7 +490,9 @@ class ContentSpec:
                    invariants=tuple(InvariantSpec(f"invariants[{i}]", inv, message=inv.get("message", inv["check"]),
                                                   per_player=inv.get("per_player", False))
                                     for i, inv in enumerate(rs.invariants)),
-                   functions=MappingProxyType({name: FunctionSpec(name, node, params=tuple(node.get("params") or ()),
-                                                                  modifiable=bool(node.get("modifiable")))
-                                               for name, node in rs.functions.items()}),
+                   functions=MappingProxyType({name: FunctionSpec.of(name, node) for name, node in rs.functions.items()}),
+                   procedures=MappingProxyType({name: FunctionSpec.of(name, node) for name, node in rs.procedures.items()}),
+                   events=MappingProxyType({name: EventSpec(name, rs.events, params=tuple(params or ()))
+                                            for name, params in rs.events.items()}),
+                   triggers=tuple(rs.triggers),
                    board=BoardSpec.of(rs.board))
