@@ -39,6 +39,7 @@ def build_definition(ruleset, players: int, options: dict | None = None, *, obse
     d.options = ruleset.resolve_options(options or {}, players)
     d.spec = ContentSpec.of(ruleset)  # the typed sections (ruleset/spec.py)
     world.build()
+    d.publish("world")  # read by the compiler from now on: at once, not through Building.__getattr__
     links._collect_rules()
     links._compile_all()  # even when building found problems: report the rules' problems too
     rules.compile()

@@ -44,15 +44,18 @@ class GameDefinition(Frozen):
         layers to read as before), then freeze itself (parts.freeze)."""
         self.symbols.mapping_keys()  # the tables built on first use are built now
         self.links.copies_of("")
-        own = self.__dict__
         for part in PARTS:
-            p = own[part]
-            freeze(p)
-            for name, v in vars(p).items():
-                if name not in own and name not in ("d", "_frozen") and name not in PARTS:
-                    own[name] = v
+            freeze(self.__dict__[part])
+            self.publish(part)
         freeze(self, self._UNFROZEN)
         object.__setattr__(self, "__class__", GameDefinition)  # no longer Building: no __getattr__
+
+    def publish(self, part: str) -> None:
+        """Take the attributes of a part (built, or frozen) as its own: the same objects."""
+        own = self.__dict__
+        for name, v in vars(own[part]).items():
+            if name not in ("d", "_frozen") and name not in PARTS:
+                own[name] = v
 
     def __setattr__(self, name, value):
         if name == "uses_chance" and self.__dict__.get("_frozen"):

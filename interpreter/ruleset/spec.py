@@ -1,4 +1,4 @@
-"""The typed content of a ruleset: frozen records built from its sections once the variants are
+"""The typed content of a ruleset: frozen records (Record) built from its sections once the variants are
 applied, each value read once, here, with its default. The definition's builder reads these
 records, never a YAML mapping.
 
@@ -16,13 +16,55 @@ world.py), and the functions' mappings that the compiler (lang/) reads (`functio
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..errors import Location
 from .yamlio import SourceText, Snippet, node_location, resolve_parent, to_plain, value_location
 
 _EMPTY = MappingProxyType({})
+
+
+_MISSING = object()
+
+
+class Record:
+    """A frozen record (cheaper to declare than a dataclass: importing this module stays quick).
+    Its fields are its annotations, its bases' first; a field's default is the class attribute of
+    its name. Values are given in field order, or by name; none is set again."""
+
+    _fields: tuple = ()
+
+    def __init_subclass__(cls):
+        fields = []
+        for klass in reversed(cls.__mro__):
+            for name in klass.__dict__.get("__annotations__", {}):
+                if name not in fields and not name.startswith("_"):
+                    fields.append(name)
+        cls._fields = tuple(fields)
+
+    def __init__(self, *args, **values):
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__} takes {len(fields)} values, not {len(args)}")
+        given = dict(zip(fields, args))
+        for name, v in values.items():
+            if name not in fields or name in given:
+                raise TypeError(f"{type(self).__name__}: unexpected or repeated value {name!r}")
+            given[name] = v
+        for name in fields:
+            if name not in given and getattr(type(self), name, _MISSING) is _MISSING:
+                raise TypeError(f"{type(self).__name__} needs a value for {name!r}")
+        self.__dict__.update(given)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a {type(self).__name__} does not change once built (setting {name!r})")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a {type(self).__name__} does not change once built (deleting {name!r})")
+
+    def __repr__(self):
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields if f not in ("node", "reason_node"))
+        return f"{type(self).__name__}({shown})"
 
 
 def where_of(node, key=None) -> Location:
@@ -53,12 +95,11 @@ def snippet_of(node, key, label: str):
     return Snippet(SourceText.of(node, key), label)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Record):
     """A named entry of a section, and the mapping it was read from (for positions only)."""
 
     name: str
-    node: object = field(repr=False, compare=False)
+    node: object
 
     def _down(self, path):
         node = self.node
@@ -81,7 +122,6 @@ class Entry:
         return SourceText.of(*resolve_parent(*self._down(path)))
 
 
-@dataclass(frozen=True)
 class PowerSpec(Entry):
     """A card's power (`powers[i]`): a trigger or replacement (`rule`, with its `id`), or a
     modifier of a function (`modify`, with its `value` and `when` texts)."""
@@ -102,7 +142,6 @@ def _powers(node, prefix: str) -> tuple:
     return tuple(PowerSpec.of(f"{prefix}[{i}]", p) for i, p in enumerate(node.get("powers") or []))
 
 
-@dataclass(frozen=True)
 class EffectSpec(Entry):
     """A card's lasting effect (`cards.X.effects.NAME`): a player variable while it lasts."""
 
@@ -111,7 +150,6 @@ class EffectSpec(Entry):
     powers: tuple = ()  # PowerSpec, in order, while it is active
 
 
-@dataclass(frozen=True)
 class FunctionSpec(Entry):
     """A function (`functions.NAME`, its text in `node`'s `expr`) or a procedure
     (`procedures.NAME`, its text in `effect`)."""
@@ -124,37 +162,34 @@ class FunctionSpec(Entry):
         return cls(name, node, params=tuple(node.get("params") or ()), modifiable=bool(node.get("modifiable")))
 
 
-@dataclass(frozen=True)
 class EventSpec(Entry):
     """An event declared under `events:` (`node` is that section, for positions)."""
 
     params: tuple = ()
 
 
-@dataclass(frozen=True)
-class ParamSpec:
+class ParamSpec(Record):
     """A parameter of an action: its name and the text of its domain (`node[key]`)."""
 
     name: str
     optional: bool
-    node: object = field(repr=False, compare=False)
+    node: object
     key: object = None
 
     def text(self, label: str):
         return snippet_of(self.node, self.key, label)
 
 
-@dataclass(frozen=True)
-class RequireSpec:
+class RequireSpec(Record):
     """A requirement of an action or group: its check (rules text at `node[key]`) and the reason
     told when it fails (`reason`, a template; None: "requires CHECK")."""
 
     index: int
     check: str
     reason: str | None
-    node: object = field(repr=False, compare=False)
+    node: object
     key: object = None
-    reason_node: object = field(default=None, repr=False, compare=False)  # the mapping holding `reason`
+    reason_node: object = None  # the mapping holding `reason`
 
     def text(self, label: str):
         return snippet_of(self.node, self.key, label)
@@ -163,7 +198,6 @@ class RequireSpec:
         return SourceText.of(*resolve_parent(self.reason_node, "reason")) if self.reason else None
 
 
-@dataclass(frozen=True)
 class ActionSpec(Entry):
     """An action of the rules (`actions.NAME`) or of a card (`cards.C.actions.NAME`), or a group of
     card actions (`members: group`)."""
@@ -209,12 +243,11 @@ class ActionSpec(Entry):
 NO_GROUP = ActionSpec("", {})  # what an action outside any group takes from its group: nothing
 
 
-@dataclass(frozen=True)
 class CardSpec(Entry):
     copies: object = 1  # a number, or an expression over constants and options (rules text)
     per_player: bool = False
     tags: tuple = ()
-    props: MappingProxyType = field(default_factory=lambda: _EMPTY)
+    props: MappingProxyType = _EMPTY
     start: object = "box"  # the zone it starts in (None when written `start:` with no value)
     back: object = None  # its back, shared by every copy and owner; None: its first tag
     effects: tuple = ()  # EffectSpec, in file order
@@ -240,7 +273,6 @@ class CardSpec(Entry):
                    powers=_powers(spec, f"cards.{name}.powers"), has_while=bool(spec.get("while")))
 
 
-@dataclass(frozen=True)
 class ZoneSpec(Entry):
     capacity: object = None  # a number, an expression over constants and options, or None: no limit
     visibility: str = "public"
@@ -255,7 +287,6 @@ class ZoneSpec(Entry):
                    tags=tuple(node.get("tags") or ()))
 
 
-@dataclass(frozen=True)
 class VarSpec(Entry):
     kind: str = "game"  # game, player, card or zone
     type: str = "any"  # bool, int, str, list or any: declared, else the kind of its default
@@ -278,7 +309,6 @@ class VarSpec(Entry):
                    visibility=spec.get("visibility", "public"))
 
 
-@dataclass(frozen=True)
 class SimultaneousSpec(Entry):
     """flow.turn.steps[i].simultaneous: `true` (every seat, nothing to reveal) or a mapping with
     `seats` and `reveal` texts."""
@@ -286,7 +316,6 @@ class SimultaneousSpec(Entry):
     every_seat: bool = True  # `simultaneous: true`
 
 
-@dataclass(frozen=True)
 class StepSpec(Entry):
     """A step of the turn (flow.turn.steps[i]): `skip` and the simultaneous texts stay in `node`."""
 
@@ -299,7 +328,6 @@ class StepSpec(Entry):
                    SimultaneousSpec("simultaneous", sim if isinstance(sim, dict) else {}, every_seat=sim is True))
 
 
-@dataclass(frozen=True)
 class WindowSpec(Entry):
     """An out-of-turn window (flow.turn.windows[i])."""
 
@@ -317,7 +345,6 @@ class WindowSpec(Entry):
                    has_decline="decline" in node, each=node.get("each", "step"))
 
 
-@dataclass(frozen=True)
 class FlowSpec(Entry):
     """The flow: `setup`, `round` (start, end, order, until) and `turn` (start, end, steps,
     windows); their texts stay in the mappings (`setup` here, the others in `round` and `turn`)."""
@@ -335,7 +362,6 @@ class FlowSpec(Entry):
                    windows=tuple(WindowSpec.of(w) for w in (turn.get("windows") or [])))
 
 
-@dataclass(frozen=True)
 class ScoringSpec(Entry):
     """The scoring: which texts it has (they stay in `node`: score, tiebreak[i], winner, side,
     evaluation)."""
@@ -353,7 +379,6 @@ class ScoringSpec(Entry):
                    has_evaluation=bool(node.get("evaluation")))
 
 
-@dataclass(frozen=True)
 class InvariantSpec(Entry):
     """An invariant (invariants[i]): its `check` text stays in `node`."""
 
@@ -361,14 +386,13 @@ class InvariantSpec(Entry):
     per_player: bool = False
 
 
-@dataclass(frozen=True)
 class RowSpec(Entry):
     """A row, or rows, of the grid (board.grid.rows[i])."""
 
     rows: object = None  # `rows: N-M`, else `row: N` (None: neither, an error)
     has_rows: bool = False  # written `rows:` (where the range was written, for errors)
     cell_name: str | None = None  # its cells' name pattern; None: the grid's
-    attrs: MappingProxyType = field(default_factory=lambda: _EMPTY)
+    attrs: MappingProxyType = _EMPTY
     tags: tuple = ()
     capacity: object = 1
     visibility: str = "public"
@@ -381,7 +405,6 @@ class RowSpec(Entry):
                    visibility=node.get("visibility", "public"))
 
 
-@dataclass(frozen=True)
 class GridSpec(Entry):
     columns: object = 1  # a number or an expression over constants and options
     rows: tuple = ()  # RowSpec
@@ -396,13 +419,12 @@ class GridSpec(Entry):
                    join_same=node.get("join_same"))
 
 
-@dataclass(frozen=True)
 class RingSpec(Entry):
     length: object = None  # numbers, or expressions over constants and options
     columns: object = None
     cell_name: str = "ring{index}"
     tags: tuple = ()
-    attrs: MappingProxyType = field(default_factory=lambda: _EMPTY)
+    attrs: MappingProxyType = _EMPTY
     capacity: object = 1
     edges: str = "next"
 
@@ -414,17 +436,15 @@ class RingSpec(Entry):
                    edges=str(node.get("edges", "next")))
 
 
-@dataclass(frozen=True)
 class CellSpec(Entry):
     """An explicit cell (board.cells[i]), or what it adds to a cell of the grid or the ring."""
 
-    attrs: MappingProxyType = field(default_factory=lambda: _EMPTY)
+    attrs: MappingProxyType = _EMPTY
     tags: tuple = ()
     capacity: object = None
     has_capacity: bool = False  # `capacity:` written (else 1 for a new cell, unchanged for another)
 
 
-@dataclass(frozen=True)
 class EdgeSpec(Entry):
     """An edge of the board (board.edges[i]), one way, from `tail` to `head`."""
 
@@ -433,7 +453,6 @@ class EdgeSpec(Entry):
     kind: str = "edge"
 
 
-@dataclass(frozen=True)
 class BoardSpec(Entry):
     grid: GridSpec | None = None
     ring: RingSpec | None = None
@@ -455,8 +474,7 @@ class BoardSpec(Entry):
 BOX = {"visibility": "hidden"}  # the zone every game has, where cards start unless said
 
 
-@dataclass(frozen=True)
-class ContentSpec:
+class ContentSpec(Record):
     """The typed sections of a ruleset (see the module's documentation)."""
 
     cards: MappingProxyType  # name -> CardSpec, in file order
