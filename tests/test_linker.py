@@ -13,7 +13,7 @@ from interpreter.lang.scope import Scope
 from interpreter.engine.game import Game, to_json
 from interpreter.errors import RuleRuntimeError
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.definition.build import Match
+from interpreter.definition.build import build_definition
 from interpreter.ruleset.yamlio import SourceText
 from tests.test_card_powers import to_hand
 
@@ -67,7 +67,7 @@ actions:
 def _games(write_game):
     """The same content compiled twice: generated (no observer) and with closures (an observer)."""
     root = str(write_game(MODIFIED))
-    return Game.load(root), Game(Match(load_ruleset(root), 2, None, observer=Recorder()))
+    return Game.load(root), Game(build_definition(load_ruleset(root), 2, None, observer=Recorder()))
 
 
 def _run(game, st, text, me=0):
@@ -165,7 +165,7 @@ actions:
 
 def test_card_powers_keyed_on_an_argument_are_looked_up_in_their_order(write_game):
     root = str(write_game(KEYED))
-    fast, slow = Game.load(root), Game(Match(load_ruleset(root), 2, None, observer=Recorder()))
+    fast, slow = Game.load(root), Game(build_definition(load_ruleset(root), 2, None, observer=Recorder()))
     m = fast.m
     a, b = m.card_by_key["a"], m.card_by_key["b"]
     slot, table, others = m._by_card(m._handlers["on"]["poked"])

@@ -3,8 +3,8 @@ handlers (replacements, the body, reactions), in continuations for those that ma
 choice (dsl/continuations.py) and directly for the others, and the entries that compiled calls
 hold before they are built.
 
-A part of Match (match.py) through Linker, which builds them (`_build_procedure`,
-`_build_event`); `self` is the Match being built.
+A part of the definition's linked handlers, through Linker (linker.py), which builds them
+(`_build_procedure`, `_build_event`).
 """
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from dataclasses import replace
 
 from ..runtime import context as rt
 from ..lang import ast as A
+from .parts import Part
 
 
 def _not_built(ctx):
     raise rt.RuleRuntimeError("internal: a procedure or event run before it was built")
 
 
-class Dispatch:
+class Dispatch(Part):
     def _dispatch_cps(self, handlers, final, first_only=False, then=None):
         """A chain running `handlers` in the event frame, then `final` (CPS)."""
         nxt = final
@@ -118,7 +119,7 @@ class Dispatch:
         they are it), which a lookup tells at once (`_by_card`). None otherwise, or under an
         observer (coverage counts each condition)."""
         cond = trigger.cond
-        if (binding is None or binding.while_ is not None or self.observer is not None or "this" in params
+        if (binding is None or binding.while_ is not None or self.d.observer is not None or "this" in params
                 or type(cond) is not A.Compare or str(cond.op) != "=="):
             return None
         names = [str(side.name) if type(side) is A.Name else None for side in (cond.left, cond.right)]

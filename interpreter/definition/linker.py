@@ -1,7 +1,8 @@
 """Procedures, events and triggers of a match: compiled and bound to their hooks, with the
 analysis of which may wait for a choice and which functions are pure.
 
-A part of Match (match.py), which inherits it; `self` is the Match being built.
+A part of the GameDefinition (definition.py): its linked handlers (with powers.py and dispatch.py,
+which it extends); `self.d` is the definition being built, `self.world` its world.
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from ..errors import did_you_mean
 from ..lang.parser import ParseFailure, parse
 from ..errors import Location
 from ..ruleset.yamlio import SourceText, Snippet
-from .dispatch import Dispatch
 from .parts import Handler, _AlreadyReported
 from .powers import Powers
 
@@ -25,25 +25,30 @@ def _not_compiled(ctx, loc, *args):
     raise rt.RuleRuntimeError("internal: a function called before it was compiled", loc)
 
 
-class Linker(Powers, Dispatch):
+class Linker(Powers):
+    def __init__(self, d, world):
+        super().__init__(d)
+        self.world = world
+        self.function_defs = {}
+        self.on_entered = None  # the `on entered` triggers, if the content has any
+
     # ---- rules: procedures, events, triggers ---------------------------------------------
 
     def _collect_rules(self):
-        rs = self.rs
-        self.procedure_params = {name: list(spec.get("params") or []) for name, spec in rs.procedures.items()}
-        for kind, table in (("procedure", rs.procedures), ("function", rs.functions)):
-            for name, spec in table.items():
-                params = list(spec.get("params") or [])
+        spec = self.d.spec
+        self.procedure_params = {name: list(p.params) for name, p in spec.procedures.items()}
+        for kind, table in (("procedure", spec.procedures), ("function", spec.functions)):
+            for name, f in table.items():
+                params = list(f.params)
                 dup = sorted({p for p in params if params.count(p) > 1})
                 if dup:
-                    self.errors.add(self.rs.where_of(spec, "params"),
-                                    f"{kind} `{name}` names its parameter `{dup[0]}` twice")
-        for name, params in rs.events.items():
-            if name in _ENGINE_EVENTS and list(params or []) != _ENGINE_EVENTS[name]:
-                self.errors.add(self.rs.where_of(rs.events, name),
+                    self.d.errors.add(f.at("params"), f"{kind} `{name}` names its parameter `{dup[0]}` twice")
+        for name, event in spec.events.items():
+            if name in _ENGINE_EVENTS and list(event.params) != _ENGINE_EVENTS[name]:
+                self.d.errors.add(event.at(name),
                                 f"`{name}` is an event of the engine: its arguments are ({', '.join(_ENGINE_EVENTS[name])})",
                                 hint="do not declare it, or declare it with exactly these names")
-        self.event_params = {name: list(params or []) for name, params in rs.events.items()}
+        self.event_params = {name: list(event.params) for name, event in spec.events.items()}
         for builtin_event, params in _ENGINE_EVENTS.items():
             self.event_params.setdefault(builtin_event, params)
         # event/procedure -> [(tree, snippet, binding)]: the binding is None for the rules' triggers,
@@ -51,15 +56,15 @@ class Linker(Powers, Dispatch):
         # cards' powers come first, in card order, then the rules' triggers in file order.
         self.triggers = {"on": {}, "instead": {}}
         self._collect_powers()
-        for snip in rs.triggers:
+        for snip in spec.triggers:
             self._add_trigger(snip)
         self.procedure_trees = {}
-        for name, spec in rs.procedures.items():
-            snip = rs.snippet(spec, "effect", f"procedure {name}")
+        for name, procedure in spec.procedures.items():
+            snip = procedure.text("effect", label=f"procedure {name}")
             try:
                 self.procedure_trees[name] = parse(snip.src, "effect").body if snip else []
             except ParseFailure as e:
-                self.errors.problems.append(e.problem)
+                self.d.errors.problems.append(e.problem)
                 self.procedure_trees[name] = []
         self._suspends = self._suspension_analysis()
 
@@ -69,18 +74,18 @@ class Linker(Powers, Dispatch):
         try:
             tree = parse(snip.src, "trigger")
         except ParseFailure as e:
-            self.errors.problems.append(e.problem)
+            self.d.errors.problems.append(e.problem)
             return None
         kind, name = tree.kind, str(tree.event)
         if name not in self.event_params and name not in self.procedure_params:
             loc = snip.src.locate(tree.event.line, tree.event.column)
-            self.errors.add(loc, f"trigger on unknown event `{name}`",
+            self.d.errors.add(loc, f"trigger on unknown event `{name}`",
                             hint=did_you_mean(name, list(self.event_params) + list(self.procedure_params))
                             or "declare it under `events:` or `procedures:`", context=snip.src.context(loc))
             return None
         if kind == "instead" and name not in self.procedure_params:
             loc = snip.src.locate(tree.event.line, tree.event.column)
-            self.errors.add(loc, f"`instead of {name}`: only a procedure can be replaced",
+            self.d.errors.add(loc, f"`instead of {name}`: only a procedure can be replaced",
                             hint="declare it under `procedures:` and call it with `do`")
             return None
         for b in (binding if binding is not None else [None]):
@@ -129,15 +134,15 @@ class Linker(Powers, Dispatch):
         return self._suspends.get(("emit", name), False)
 
     def register(self, fn) -> int:
-        self.conts.append(fn)
-        return len(self.conts) - 1
+        self.d.conts.append(fn)
+        return len(self.d.conts) - 1
 
     @cached_property
     def ret(self):
         """`ret(ctx)`, the end of a body: go back to the caller's continuation, if any. A frame
         whose continuation is itself `ret` (a call that ended its caller's body, a body without
         handlers after it) is popped in the same loop, as the call it stands for would."""
-        conts = self.conts
+        conts = self.d.conts
 
         def ret(ctx):
             stack = ctx.stack
@@ -160,7 +165,7 @@ class Linker(Powers, Dispatch):
     def _compile_body(self, stmts, snip, params, cond_tree=None, kind="effect", binding=None, replacing=None):
         """A body (a procedure, or a trigger with its condition), compiled both ways: as
         continuations (it may wait for a choice) and, when it cannot, as a direct call."""
-        c = self.compiler
+        c = self.d.compiler
         scope = Scope(params, src=snip.src, kind=kind, replacing=replacing)
         if binding is not None:
             scope.bound["this"] = binding.card
@@ -175,7 +180,7 @@ class Linker(Powers, Dispatch):
 
     def _is_static(self, tree) -> bool:
         """An expression made of literals, operators and constants (options) only."""
-        return facts(tree).static(self.constants)
+        return facts(tree).static(self.world.constants)
 
     def _guard(self, fn, src=None):
         """`fn()`, its problems reported; None if it had any. `src`: the text compiled, where a
@@ -183,22 +188,22 @@ class Linker(Powers, Dispatch):
         try:
             return fn()
         except ParseFailure as e:
-            self.errors.problems.append(e.problem)
+            self.d.errors.problems.append(e.problem)
         except CompileError as e:
-            self.errors.problems.append(self.compiler.problem(e))
+            self.d.errors.problems.append(self.d.compiler.problem(e))
         except _AlreadyReported:
             pass
         except RecursionError:  # text within the nesting cap whose compiled form still nests too deep
-            where = src.locate(1, 1) if src is not None else Location(self.rs.name)
-            self.errors.add(where, "rules nested too deeply to compile (functions inlined into each other?)",
+            where = src.locate(1, 1) if src is not None else Location(self.d.rs.name)
+            self.d.errors.add(where, "rules nested too deeply to compile (functions inlined into each other?)",
                             hint="split the text: a `let`, a function or a procedure for a part")
         return None
 
     def _compile_all(self):
-        rs = self.rs
-        self.function_defs = {name: spec for name, spec in rs.functions.items()}
+        # the functions' mappings, which the compiler reads (lang/); this part reads d.spec.functions
+        self.function_defs = {name: spec for name, spec in self.d.rs.functions.items()}
         self._functions = {}
-        self.__dict__.setdefault("_direct", {})
+        self._direct = {}
         self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
         # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
         self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
@@ -217,12 +222,13 @@ class Linker(Powers, Dispatch):
                 self._handlers[kind][name] = hs
         self._bodies = {}
         for name, stmts in self.procedure_trees.items():
-            snip = rs.snippet(rs.procedures[name], "effect", f"procedure {name}") or Snippet(SourceText.plain(""), name)
+            snip = (self.d.spec.procedures[name].text("effect", label=f"procedure {name}")
+                    or Snippet(SourceText.plain(""), name))
             h = self._guard(lambda: self._compile_body(stmts, snip, self.procedure_params[name]), snip.src)
             if h is not None:
                 self._bodies[name] = h
-        if self.observer is not None and not self.errors.problems:
-            self.observer.instrument_bodies(self)
+        if self.d.observer is not None and not self.d.errors.problems:
+            self.d.observer.instrument_bodies(self.d)
         for name in self.procedure_params:
             self._build_procedure(name)
         for name in self.event_params:
@@ -231,7 +237,7 @@ class Linker(Powers, Dispatch):
         if self._handlers["on"].get("entered"):
             if self.event_suspends("entered"):
                 _, snip, _ = self.triggers["on"]["entered"][0]
-                self.errors.add(snip.src.locate(1, 1), "`on entered` triggers cannot ask for a choice",
+                self.d.errors.add(snip.src.locate(1, 1), "`on entered` triggers cannot ask for a choice",
                                 hint="they run inside every move; do the choice in an action or a procedure")
             else:
                 dispatch = self._event_direct["entered"]
@@ -239,29 +245,24 @@ class Linker(Powers, Dispatch):
         for name in ("round_start", "round_end", "turn_start", "turn_end"):  # emitted by the flow itself
             if self._handlers["on"].get(name) and self.event_suspends(name):
                 _, snip, _ = self.triggers["on"][name][0]
-                self.errors.add(snip.src.locate(1, 1), f"`on {name}` triggers cannot ask for a choice (`choose`, "
+                self.d.errors.add(snip.src.locate(1, 1), f"`on {name}` triggers cannot ask for a choice (`choose`, "
                                                        f"or a procedure or event that does)",
                                 hint="the flow runs them between decisions; ask in flow.round.start/"
                                      "flow.turn.start, an action or a procedure", context=snip.src.context(
                                          snip.src.locate(1, 1)))
         for name in list(self.function_defs):
             self._guard(lambda: self._compile_function(name))
-        self._compile_flow()
-        self._compile_actions()
-        self._compile_scoring()
-        if self.observer is not None and not self.errors.problems:
-            self.observer.instrument_rules(self)
 
     # functions: expressions with parameters, each call gets its own frame
     def _compile_function(self, name):
         if name in self._functions:
             return self._functions[name]
-        spec = self.function_defs[name]
-        params = list(spec.get("params") or [])
-        snip = self.rs.snippet(spec, "expr", f"function {name}")
+        spec = self.d.spec.functions[name]
+        params = list(spec.params)
+        snip = spec.text("expr", label=f"function {name}")
         scope = Scope(params)
         self._functions[name] = None  # recursion guard: resolved late
-        c = self.compiler
+        c = self.d.compiler
         direct = self._direct_ok(name)
         caller = (name, len(params), self._is_pure(name)) if direct else None
         modified = bool(self.__dict__.get("modifiers", {}).get(name))
@@ -277,30 +278,38 @@ class Linker(Powers, Dispatch):
             if modified:  # counted by an observer (coverage): closures around each part
                 f, size = self._modified(name, f, params, size)
         if direct:
-            self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])[0] = f._interpret_call
+            self._direct_cell(name)[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
         return self._functions[name]
 
     def _direct_ok(self, name) -> bool:
         """Whether calls of `name` go straight to its generated `_call`: not when an observer counts
         them (coverage)."""
-        return self.observer is None
+        return self.d.observer is None
 
     def direct_caller(self, name, nargs, node):
         """[call] for generated code: `call(ctx, position, *values)` runs the content function
         `name` (filled in when it is compiled, so that it may be called before, or by itself);
         None when its calls go through `function_caller`."""
-        params = self.function_defs[name].get("params") or []
+        params = self.d.spec.functions[name].params
         if nargs != len(params):
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
         if not self._direct_ok(name):
             return None
-        return self.__dict__.setdefault("_direct", {}).setdefault(name, [_not_compiled])
+        return self._direct_cell(name)
+
+    def _direct_cell(self, name) -> list:
+        """[call] of the content function `name`, made when first asked (every function is compiled,
+        so has its cell, once the definition is built)."""
+        cell = self._direct.get(name)
+        if cell is None:
+            cell = self._direct[name] = [_not_compiled]
+        return cell
 
     def function_caller(self, name, nargs, node, loc):
         """`call(ctx, *values)` calling the content function `name` with argument values already
         computed (what generated code calls). Pure calls are cached while the state cannot change."""
-        params = list(self.function_defs[name].get("params") or [])
+        params = list(self.d.spec.functions[name].params)
         if nargs != len(params):
             raise CompileError(f"`{name}` takes {len(params)} argument(s), got {nargs}", node)
         holder = self._functions
@@ -343,15 +352,15 @@ class Linker(Powers, Dispatch):
         compiled in place too are called, each remembered while the state cannot change), else None.
         With `loops`, a function that loops may be too (called with a loop's variable, whose values
         change at each call, so remembering them while the state cannot change gains little)."""
-        if self.observer is not None or self.__dict__.get("modifiers", {}).get(name):
+        if self.d.observer is not None or self.__dict__.get("modifiers", {}).get(name):
             return None  # every call of a function is counted / cards modify its value: not in place
-        cache = self.__dict__.setdefault("_inline", {})
+        cache = self.d.compile_memo.inline
         if (name, loops) in cache:
             return cache[(name, loops)]
         seen = set(seen or ()) | {name}
         cache[(name, loops)] = None  # while deciding: a recursive function is never inlined
-        spec = self.function_defs[name]
-        snip = self.rs.snippet(spec, "expr", name)
+        spec = self.d.spec.functions[name]
+        snip = spec.text("expr", label=name)
         if snip is None:
             return None
         try:
@@ -366,19 +375,19 @@ class Linker(Powers, Dispatch):
                 ok = False
             elif callee in self.function_defs:
                 self.inline_body(callee, seen, loops)  # decided first (a recursive one is never inlined)
-        cache[(name, loops)] = (tree, list(spec.get("params") or []), snip.src) if ok else None
+        cache[(name, loops)] = (tree, list(spec.params), snip.src) if ok else None
         return cache[(name, loops)]
 
     def _is_pure(self, name, seen=None) -> bool:
         """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""
-        cache = self.__dict__.setdefault("_purity", {})
+        cache = self.d.compile_memo.purity
         if name in cache:
             return cache[name]
         seen = seen or set()
         if name in seen:
             return True
         seen.add(name)
-        snip = self.rs.snippet(self.function_defs[name], "expr", name)
+        snip = self.d.spec.functions[name].text("expr", label=name)
         try:
             tree = parse(snip.src, "expr")
         except ParseFailure:

@@ -1,4 +1,5 @@
-"""The compiled parts of a match: handlers, actions, steps and windows (frozen once built)."""
+"""What a game definition is made of: the base of its parts (frozen once built), the compiled
+handlers, actions, steps and windows, and the read-only tables."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -70,6 +71,82 @@ class WindowDef:
     actions: tuple  # the names of the actions played in it
     decline: str  # the name of the move that declines (always legal in the window)
     where: object = None  # the window's Location, for errors
+
+
+class ReadOnlyDict(dict):
+    """A dict that refuses changes: a built definition's tables. A dict still (read as fast, and
+    written as JSON where one is handed out, as `options`), its copies are itself."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a game definition's tables do not change once built")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return type(self), (dict(self),)
+
+
+def freeze(obj, keep=frozenset()) -> None:
+    """Make `obj`'s containers read-only, in place of the originals (lists become tuples, dicts
+    ReadOnlyDicts, sets frozensets), but for the attributes named in `keep`; then refuse to set
+    any attribute of it (a Part, or the GameDefinition)."""
+    for name, v in list(vars(obj).items()):
+        if name in keep:
+            continue
+        t = type(v)
+        if t is list:
+            v = tuple(v)
+        elif t is dict:
+            v = ReadOnlyDict(v)
+        elif t is set:
+            v = frozenset(v)
+        else:
+            continue
+        object.__setattr__(obj, name, v)
+    object.__setattr__(obj, "_frozen", True)
+
+
+class Frozen:
+    """An object that refuses to change once `freeze` has run on it."""
+
+    def __setattr__(self, name, value):
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"a game definition does not change once built (setting {name!r})")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a game definition does not change once built (deleting {name!r})")
+
+
+class Part(Frozen):
+    """A part of a game definition (world, symbols, linked handlers, compiled rules): made by the
+    builder (build.py) for the definition `d` it belongs to, filled, then frozen with it."""
+
+    def __init__(self, d):
+        self.d = d
+
+
+class CompileMemo:
+    """What the compiler asked of the content's functions, kept for its next questions: whether a
+    function is compiled in place at its call sites (`inline`, by name and whether it is called
+    with a loop's variable) and whether it is pure (`purity`, by name). Its answers depend on the
+    content alone, never on a state, and are at most two per function. It goes on growing after
+    the definition is built, since texts shown to players are compiled when first needed."""
+
+    __slots__ = ("inline", "purity")
+
+    def __init__(self):
+        self.inline: dict = {}
+        self.purity: dict = {}
 
 
 def _names_in(tree) -> set:

@@ -16,7 +16,7 @@ hook (linker.py), its modifiers are kept by the function they modify (written in
 generated function, `_modifier_lines`; closures around it under an observer, `_modified`).
 Nothing scans the cards while playing.
 
-A part of Match (match.py) through Linker; `self` is the Match being built.
+A part of the definition's linked handlers (Linker, linker.py, extends it).
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from ..lang.parser import ParseFailure, parse
 from ..lang.scope import Scope, stamped
 from ..errors import did_you_mean
 from ..ruleset.yamlio import Snippet, SourceText
+from .dispatch import Dispatch
 
 
 class Binding(NamedTuple):
@@ -35,90 +36,87 @@ class Binding(NamedTuple):
     while_: object  # Snippet of the card's `while:`, or None
 
 
-class Powers:
+class Powers(Dispatch):
     def copies_of(self, name) -> list:
         """Every card instance of the definition `name` (copies and per-player cards), in id order."""
         cache = self.__dict__.get("_copies")
         if cache is None:
             cache = self._copies = {}
-            for c in self.cards:
+            for c in self.world.cards:
                 cache.setdefault(c.name, []).append(c)
         return cache.get(name, [])
 
-    def card_while(self, name, spec):
-        """The Snippet of a card's `while:` (checked to parse), or None."""
-        if not spec.get("while"):
+    def card_while(self, card):
+        """The Snippet of a card's `while:` (checked to parse), or None (`card`: its CardSpec)."""
+        if not card.has_while:
             return None
-        snip = self.rs.snippet(spec, "while", f"cards.{name}.while")
+        snip = card.text("while", label=f"cards.{card.name}.while")
         try:
             parse(snip.src, "expr")
         except ParseFailure as e:
-            self.errors.problems.append(e.problem)
+            self.d.errors.problems.append(e.problem)
             return None
         return snip
 
     def _collect_powers(self):
         """Index every card's triggers and replacements by hook, and its modifiers by function."""
         self.modifiers = {}  # function name -> [(value Snippet, when Snippet or None, Binding)]
-        for name, spec in self.rs.cards.items():
-            powers = spec.get("powers") or []
-            if powers:
-                w = self.card_while(name, spec)
-                self._add_powers(powers, [Binding(c, w) for c in self.copies_of(name)], f"cards.{name}.powers")
-            for ename, espec in (spec.get("effects") or {}).items():
-                self._add_effect(name, ename, espec or {})
+        for name, card in self.d.spec.cards.items():
+            if card.powers:
+                w = self.card_while(card)
+                self._add_powers(card.powers, [Binding(c, w) for c in self.copies_of(name)])
+            for effect in card.effects:
+                self._add_effect(name, effect)
 
-    def _add_effect(self, card, name, spec):
+    def _add_effect(self, card, effect):
         """A lasting effect: its powers, bound once (`this`: the card's first copy) under the
         condition `me.NAME`, and a trigger per event of its `until` ending it for every player."""
+        name = effect.name
         where = f"cards.{card}.effects.{name}"
-        powers = spec.get("powers") or []
         copies = self.copies_of(card)
-        if powers and copies:  # first: a power answering the event that ends the effect still applies
+        if effect.powers and copies:  # first: a power answering the event that ends the effect still applies
             active = Snippet(SourceText.plain(f"me.{name}"), f"{where}.active")
-            self._add_powers(powers, [Binding(copies[0], active)], f"{where}.powers")
-        until = spec.get("until") or []
-        for ev in ([until] if isinstance(until, str) else list(until)):
+            self._add_powers(effect.powers, [Binding(copies[0], active)])
+        for ev in effect.until:
             if ev in ("turn", "round"):
                 continue
             if ev not in self.event_params:
-                self.errors.add(self.rs.where_of(spec, "until"), f"{where}: `until` names no event `{ev}`",
+                self.d.errors.add(effect.at("until"), f"{where}: `until` names no event `{ev}`",
                                 hint=did_you_mean(ev, list(self.event_params)) or
                                 "`turn`, `round`, or an event declared under `events:`")
                 continue
-            default = self.pvars[name]["default"] if name in self.pvars else False
+            default = self.world.pvars[name]["default"] if name in self.world.pvars else False
             text = f"on {ev}: for p in players do p.{name} = {_literal(default)} end"
             self._add_trigger(Snippet(SourceText.plain(text), f"{where}.until"), None)
 
-    def _add_powers(self, powers, bindings, prefix):
-        for i, p in enumerate(powers):
-            where = f"{prefix}[{i}]"
-            if "rule" in p:
-                self._add_trigger(Snippet(SourceText.of(p, "rule"), where, p.get("id")), bindings)
+    def _add_powers(self, powers, bindings):
+        functions = self.d.spec.functions
+        for p in powers:
+            where = p.name
+            if p.is_rule:
+                self._add_trigger(Snippet(p.source("rule"), where, p.id), bindings)
                 continue
-            fn = str(p["modify"])
-            spec_fn = self.rs.functions.get(fn)
+            fn = p.modify
+            spec_fn = functions.get(fn)
             if spec_fn is None:
-                self.errors.add(self.rs.where_of(p, "modify"), f"{where}: no function `{fn}` to modify",
-                                hint=did_you_mean(fn, [f for f, s in self.rs.functions.items()
-                                                       if s.get("modifiable")]) or
+                self.d.errors.add(p.at("modify"), f"{where}: no function `{fn}` to modify",
+                                hint=did_you_mean(fn, [f for f, s in functions.items() if s.modifiable]) or
                                 "a card modifies a function the rules declare with `modifiable: true`")
                 continue
-            if not spec_fn.get("modifiable"):
-                self.errors.add(self.rs.where_of(p, "modify"), f"{where}: function `{fn}` is not modifiable",
+            if not spec_fn.modifiable:
+                self.d.errors.add(p.at("modify"), f"{where}: function `{fn}` is not modifiable",
                                 hint=f"the rules expose it to cards with `modifiable: true` on functions.{fn}")
                 continue
-            value = self.rs.snippet(p, "value", f"{where}.value")
-            when = self.rs.snippet(p, "when", f"{where}.when") if p.get("when") else None
+            value = p.text("value", label=f"{where}.value")
+            when = p.text("when", label=f"{where}.when") if p.has_when else None
             self.modifiers.setdefault(fn, []).extend((value, when, b) for b in bindings)
-
 
     def _power_condition(self, binding, scope, cond):
         """A power's condition: the card's `while` (compiled in the power's scope), then its own."""
         if binding.while_ is None:
             return cond
         src = binding.while_.src
-        w = self.compiler.e(parse(src, "expr"), scope.reading(src))
+        w = self.d.compiler.e(parse(src, "expr"), scope.reading(src))
         if cond is None:
             return w
         return lambda ctx: w(ctx) and cond(ctx)
@@ -170,14 +168,14 @@ class Powers:
         """The function `name` with its modifiers applied in card order: each active one turns the
         value so far (`value`) into its own; returns (f, frame size). Closures, for an observer
         (coverage) that counts each modifier; otherwise `_modifier_lines` writes them."""
-        c = self.compiler
+        c = self.d.compiler
         mods = []
         for value, when, binding in self.modifiers[name]:
             scope = Scope(list(params) + ["value"])
             scope.bound["this"] = binding.card
             f = c.expr(value.src, scope)
-            if self.observer is not None:  # coverage (coverage.py): counted when it applies
-                f = self.observer.instrument_modifier(value.src, f)
+            if self.d.observer is not None:  # coverage (coverage.py): counted when it applies
+                f = self.d.observer.instrument_modifier(value.src, f)
             cond = c.expr(when.src, scope) if when is not None else None
             cond = self._power_condition(binding, scope, cond)
             mods.append((cond, f))

@@ -66,14 +66,14 @@ def _this_in(m, part, scope):
         return None
     if type(part) is A.Call:
         fn = str(part.fn)
-        spec = m.function_defs.get(fn)
-        if spec is None or spec.get("modifiable") or m.__dict__.get("modifiers", {}).get(fn):
+        spec = m.spec.functions.get(fn)
+        if spec is None or spec.modifiable or m.links.__dict__.get("modifiers", {}).get(fn):
             return None
-        params = [str(p) for p in spec.get("params") or []]
+        params = [str(p) for p in spec.params]
         if len(params) != len(part.args) or not all(type(a) is A.Name for a in part.args):
             return None
         args = {p: str(a.name) for p, a in zip(params, part.args)}
-        snip = m.rs.snippet(spec, "expr", f"function {fn}")
+        snip = spec.text("expr", label=f"function {fn}")
         if snip is None:
             return None
         for body in _conjuncts(parse(snip.src, "expr")):

@@ -1,6 +1,7 @@
 """Flow, actions, out-of-turn windows and scoring of a match, compiled.
 
-A part of Match (match.py), which inherits it; `self` is the Match being built.
+A part of the GameDefinition (definition.py); `self.d` is the definition being built, `self.world`
+its world, `self.links` its linked handlers.
 """
 from __future__ import annotations
 
@@ -11,36 +12,50 @@ from ..lang.scope import Scope
 from ..errors import did_you_mean
 from ..lang.parser import parse
 from ..core.model import Card, Zone, key_of, label_of
-from ..ruleset.yamlio import SourceText, resolve_parent
+from ..ruleset.spec import NO_GROUP
 from .presence import presence
-from .parts import ActionDef, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
+from .parts import ActionDef, Part, SimultaneousDef, StepDef, WindowDef, _AlreadyReported, _names_in
 
 
-class CompiledRules:
+class CompiledRules(Part):
+    def __init__(self, d, world, links):
+        super().__init__(d)
+        self.world, self.links = world, links
+
+    def compile(self):
+        """The flow, the actions and the scoring."""
+        self._compile_flow()
+        self._compile_actions()
+        self._compile_scoring()
+
     # ---- flow, actions, scoring ------------------------------------------------------
 
+    @staticmethod
+    def _text(spec, key, where):
+        """The rules text of a typed entry (ruleset/spec.py) at `key` (a key, or a tuple of keys)."""
+        return spec.text(*(key if isinstance(key, tuple) else (key,)), label=where)
+
     def _effect(self, spec, key, where, params=()):
-        snip = self.rs.snippet(spec, key, where)
+        snip = self._text(spec, key, where)
         if snip is None:
             return None
 
         def build():
             stmts = parse(snip.src, "effect").body
             scope = Scope(params, src=snip.src, kind="effect")
-            return (self.compiler.seq(stmts, scope, self.ret), scope)
-        return self._guard(build, snip.src)
+            return (self.d.compiler.seq(stmts, scope, self.links.ret), scope)
+        return self.links._guard(build, snip.src)
 
     def _expr(self, spec, key, where, scope):
-        snip = self.rs.snippet(spec, key, where)
+        snip = self._text(spec, key, where)
         if snip is None:
             return None
-        return self._guard(lambda: self.compiler.expr(snip.src, scope), snip.src)
+        return self.links._guard(lambda: self.d.compiler.expr(snip.src, scope), snip.src)
 
     def _compile_flow(self):
-        flow = self.rs.flow
+        flow = self.d.spec.flow
         self.setup = self._effect(flow, "setup", "flow.setup")
-        rnd = flow.get("round") or {}
-        turn = flow.get("turn") or {}
+        rnd, turn = flow.round, flow.turn
         self.round_start = self._effect(rnd, "start", "flow.round.start")
         self.round_end = self._effect(rnd, "end", "flow.round.end")
         self.round_order_scope = Scope()
@@ -50,72 +65,70 @@ class CompiledRules:
         self.turn_start = self._effect(turn, "start", "flow.turn.start")
         self.turn_end = self._effect(turn, "end", "flow.turn.end")
         self.steps = []
-        for i, spec in enumerate(turn.get("steps") or [{"name": "play"}]):
+        for i, spec in enumerate(flow.steps):
             scope = Scope()
             skip = self._expr(spec, "skip", f"flow.turn.steps[{i}].skip", scope)
-            self.steps.append(StepDef(spec["name"], (skip, scope.size) if skip else None,
+            self.steps.append(StepDef(spec.name, (skip, scope.size) if skip else None,
                                       self._compile_simultaneous(i, spec)))
         self.step_names = [s.name for s in self.steps]
         self.windows = []
-        for i, spec in enumerate(turn.get("windows") or []):
-            self._guard(lambda i=i, spec=spec: self._compile_window(i, spec))
+        for i, spec in enumerate(flow.windows):
+            self.links._guard(lambda i=i, spec=spec: self._compile_window(i, spec))
         self.window_action_names = {n: w for w in self.windows for n in w.actions}
 
     def _compile_simultaneous(self, i, spec):
         """flow.turn.steps[i].simultaneous: `true`, or {seats: players expr, reveal: effect}."""
-        sim = spec.get("simultaneous")
-        if sim is None or sim is False:
+        sim = spec.simultaneous
+        if sim is None:
             return None
         where = f"flow.turn.steps[{i}].simultaneous"
-        if sim is True:
-            return SimultaneousDef(None, None, self.rs.where_of(spec, "simultaneous"))
+        if sim.every_seat:
+            return SimultaneousDef(None, None, spec.at("simultaneous"))
         scope = Scope()
         seats = self._expr(sim, "seats", f"{where}.seats", scope)
         return SimultaneousDef((seats, scope.size) if seats is not None else None,
-                               self._effect(sim, "reveal", f"{where}.reveal"), self.rs.where_of(spec, "simultaneous"))
+                               self._effect(sim, "reveal", f"{where}.reveal"), spec.at("simultaneous"))
 
     def _compile_window(self, i, spec):
         where = f"flow.turn.windows[{i}]"
-        steps = spec.get("steps")
-        if isinstance(steps, str):
-            steps = [steps]
+        steps = spec.steps
         for s in steps or ():
             if s not in self.step_names:
-                self.errors.add(self.rs.where_of(spec, "steps"), f"window `{spec['name']}`: unknown step `{s}`",
+                self.d.errors.add(spec.at("steps"), f"window `{spec.name}`: unknown step `{s}`",
                                 hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
         for w in self.windows:
-            if w.name == spec["name"]:
-                self.errors.add(self.rs.where_of(spec, "name"), f"two windows are named `{w.name}`")
-        actions = spec.get("actions") or []
-        for j, a in enumerate(actions):
-            if a not in self.rs.actions:
-                self.errors.add(self.rs.where_of(spec["actions"], j), f"window `{spec['name']}`: no action `{a}`",
-                                hint=did_you_mean(a, list(self.rs.actions)) or "")
-            elif (self.rs.actions[a] or {}).get("step") is not None:
-                self.errors.add(self.rs.where_of(self.rs.actions[a], "step"),
-                                f"action `{a}` is played in window `{spec['name']}`: it has no `step`",
+            if w.name == spec.name:
+                self.d.errors.add(spec.at("name"), f"two windows are named `{w.name}`")
+        actions = self.d.spec.actions
+        for j, a in enumerate(spec.actions):
+            if a not in actions:
+                self.d.errors.add(spec.at("actions", j), f"window `{spec.name}`: no action `{a}`",
+                                hint=did_you_mean(a, list(actions)) or "")
+            elif actions[a].steps is not None:
+                self.d.errors.add(actions[a].at("step"),
+                                f"action `{a}` is played in window `{spec.name}`: it has no `step`",
                                 hint="an action belongs to the turn's steps or to a window, not both")
             for w in self.windows:
                 if a in w.actions:
-                    self.errors.add(self.rs.where_of(spec["actions"], j),
+                    self.d.errors.add(spec.at("actions", j),
                                     f"action `{a}` is already played in window `{w.name}`")
-        decline = spec.get("decline", "pass")
-        if decline in self.rs.actions:
-            self.errors.add(self.rs.where_of(spec, "decline") if "decline" in spec else self.rs.where_of(spec, "name"),
-                            f"window `{spec['name']}`: its move `{decline}` has the name of an action",
+        decline = spec.decline
+        if decline in actions:
+            self.d.errors.add(spec.at("decline") if spec.has_decline else spec.at("name"),
+                            f"window `{spec.name}`: its move `{decline}` has the name of an action",
                             hint="name the move that declines with `decline:`")
         scope = Scope()
         seats = self._expr(spec, "seats", f"{where}.seats", scope)
         if seats is None:
             raise _AlreadyReported()
-        self.windows.append(WindowDef(spec["name"], frozenset(steps) if steps else None, spec.get("each", "step"),
-                                      (seats, scope.size), tuple(actions), decline, self.rs.where_of(spec)))
+        self.windows.append(WindowDef(spec.name, frozenset(steps) if steps else None, spec.each,
+                                      (seats, scope.size), spec.actions, decline, spec.at()))
 
     def _compile_actions(self):
         self.actions: list[ActionDef] = []
         self.action_by_name: dict[str, ActionDef] = {}
         for name, spec, card, group in self._action_entries():
-            a = self._guard(lambda: self._compile_action(name, spec, card, group))
+            a = self.links._guard(lambda: self._compile_action(name, spec, card, group))
             if a is not None:
                 self.actions.append(a)
                 self.action_by_name[name] = a
@@ -137,40 +150,39 @@ class CompiledRules:
         """(name, spec, card name or None, group spec or None) of every action, in listing order:
         the rules' actions, where a group (`members: group`) stands for its members (the card
         actions naming it, in card order), then the card actions of no group, in card order."""
-        rs = self.rs
-        groups = {n: s for n, s in rs.actions.items() if (s or {}).get("members") == "group"}
-        card_actions = [(a, aspec, cname) for cname, cspec in rs.cards.items()
-                        for a, aspec in (cspec.get("actions") or {}).items()]
-        seen = {n: rs.where_of(rs.actions, n) for n in rs.actions}
-        for a, aspec, cname in card_actions:
-            if a in seen:
-                self.errors.add(rs.where_of(rs.cards[cname]["actions"], a), f"card `{cname}`: an action `{a}` "
-                                f"already exists", hint=f"first defined at {seen[a]}")
-            seen[a] = rs.where_of(rs.cards[cname]["actions"], a)
-            g = aspec.get("group")
+        actions = self.d.spec.actions
+        groups = {n: s for n, s in actions.items() if s.is_group}
+        card_actions = [a for c in self.d.spec.cards.values() for a in c.actions]
+        seen = {n: s.defined_at for n, s in actions.items()}
+        for a in card_actions:
+            if a.name in seen:
+                self.d.errors.add(a.defined_at, f"card `{a.card}`: an action `{a.name}` "
+                                f"already exists", hint=f"first defined at {seen[a.name]}")
+            seen[a.name] = a.defined_at
+            g = a.group
             if g is not None and g not in groups:
-                self.errors.add(rs.where_of(aspec, "group"), f"action `{a}`: no action group `{g}`",
+                self.d.errors.add(a.at("group"), f"action `{a.name}`: no action group `{g}`",
                                 hint=did_you_mean(g, list(groups)) or "declare it under `actions:` with `members: group`")
         out = []
-        for name, spec in rs.actions.items():
+        for name, spec in actions.items():
             if name in groups:
-                out += [(a, aspec, cname, spec) for a, aspec, cname in card_actions if aspec.get("group") == name]
+                out += [(a.name, a, a.card, spec) for a in card_actions if a.group == name]
             else:
-                g = spec.get("group")
+                g = spec.group
                 if g is not None and g not in groups:
-                    self.errors.add(rs.where_of(spec, "group"), f"action `{name}`: no action group `{g}`",
+                    self.d.errors.add(spec.at("group"), f"action `{name}`: no action group `{g}`",
                                     hint=did_you_mean(g, list(groups)) or "")
                 out.append((name, spec, None, groups.get(g)))
-        out += [(a, aspec, cname, None) for a, aspec, cname in card_actions if aspec.get("group") is None]
+        out += [(a.name, a, a.card, None) for a in card_actions if a.group is None]
         return out
 
     def _group_limit(self, group):
         """A group's shared limit: a requirement over the uses of its members this turn."""
-        n = group.get("limit")
-        gname = next((k for k, v in self.rs.actions.items() if v is group), "?")
-        members = frozenset(a for c in self.rs.cards.values() for a, s in (c.get("actions") or {}).items()
-                            if s.get("group") == gname) | {a for a, s in self.rs.actions.items() if s.get("group") == gname}
-        reason = group.get("limit_reason") or f"the actions of `{gname}` may be played {n} time(s) per turn"
+        n = group.limit
+        gname = group.name
+        members = frozenset(a.name for c in self.d.spec.cards.values() for a in c.actions if a.group == gname) | {
+            a for a, s in self.d.spec.actions.items() if s.group == gname}
+        reason = group.limit_reason or f"the actions of `{gname}` may be played {n} time(s) per turn"
 
         def check(ctx):
             used = ctx.st["used"]
@@ -180,26 +192,24 @@ class CompiledRules:
     def _compile_action(self, name, spec, card=None, group=None):
         """An action of the rules, or of a card (`card`: its name; `this` is the card, or with `from:`
         its first parameter, the first copy of the card in that zone), in a group or not."""
-        group = group or {}
-        steps = spec.get("step", group.get("step"))
-        if isinstance(steps, str):
-            steps = [steps]
+        group = group or NO_GROUP
+        steps = spec.steps if spec.steps is not None else group.steps
         if steps is not None:
             for s in steps:
                 if s not in self.step_names:
-                    self.errors.add(self.rs.where_of(spec, "step"), f"action `{name}`: unknown step `{s}`",
+                    self.d.errors.add(spec.at("step"), f"action `{name}`: unknown step `{s}`",
                                     hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
-        params = list((spec.get("params") or {}).items())
-        holder = spec if spec.get("from") else group
-        bound_from = card is not None and bool(holder.get("from"))
+        params = [(p.name, p) for p in spec.params]
+        holder = spec if spec.has_from else group
+        bound_from = card is not None and holder.has_from
         if bound_from:
             params = [("this", None)] + params
         scope = Scope([p for p, _ in params])
-        c = self.compiler
+        c = self.d.compiler
         if card is not None and not bound_from:
-            copies = self.copies_of(card)
+            copies = self.links.copies_of(card)
             if len(copies) != 1:
-                self.errors.add(self.rs.where_of(spec), f"action `{name}` of card `{card}`, which has {len(copies)} "
+                self.d.errors.add(spec.at(), f"action `{name}` of card `{card}`, which has {len(copies)} "
                                 f"copies: which one is `this`?", hint="say where it is played from with `from: ZONE` "
                                 "(`this` is then the first copy there)")
                 raise _AlreadyReported()
@@ -210,17 +220,14 @@ class CompiledRules:
         from_src = None
         for pname, dom in params:
             if pname == "this" and bound_from:
-                snip = self.rs.snippet(holder, "from", f"action {name}.from")
+                snip = holder.text("from", label=f"action {name}.from")
                 from_src = snip.src
                 # shown as `card` in refusals ("... is not a possible card now"): `this` names it in rules
                 compiled_params.append(("card", scope.slots[pname], self._copy_in(c.expr(snip.src, scope), card,
                                                                                   snip.src.locate(1, 1))))
                 continue
-            optional = isinstance(dom, dict) and bool(dom.get("optional"))
-            if isinstance(dom, dict):
-                snip = self.rs.snippet(dom, "from", f"action {name}.params.{pname}")
-            else:
-                snip = self.rs.snippet(spec["params"], pname, f"action {name}.params.{pname}")
+            optional = dom.optional
+            snip = dom.text(f"action {name}.params.{pname}")
             tree = parse(snip.src, "expr")
             if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
                 scope.kinds = kinds  # the parameters before it are bound (from their domains) when it is read
@@ -233,7 +240,7 @@ class CompiledRules:
             if isinstance(tree, (A.Num, A.Neg, A.Str, A.Compare, A.Not, A.And, A.Or)) or (
                     type(tree) is A.Const and tree.value is not None):
                 loc = snip.src.locate(1, 1)
-                self.errors.add(loc, f"the domain of parameter `{pname}` must be a collection (a list, cards, "
+                self.d.errors.add(loc, f"the domain of parameter `{pname}` must be a collection (a list, cards, "
                                      f"cells, players), not `{snip.src.text.strip()}`",
                                 hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
             compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
@@ -251,19 +258,13 @@ class CompiledRules:
         req_srcs = []  # the requirements' texts (presence.py)
         static_false = []
         failed = False
-        if group.get("limit"):
+        if group.limit:
             requires.append(self._group_limit(group))
-        reqs = [(group, i, r) for i, r in enumerate(group.get("require") or [])]
-        reqs += [(spec, i, r) for i, r in enumerate(spec.get("require") or [])]
-        for holder_spec, i, req in reqs:
-            def one(i=i, req=req, spec=holder_spec):
-                if isinstance(req, dict):
-                    snip = self.rs.snippet(req, "check", f"action {name}.require[{i}]")
-                    reason = req.get("reason") or f"requires {req['check']}"
-                    reason_src = SourceText.of(*resolve_parent(req, "reason")) if req.get("reason") else None
-                else:
-                    snip = self.rs.snippet(spec["require"], i, f"action {name}.require[{i}]")
-                    reason, reason_src = f"requires {req}", None
+        for req in (*group.require, *spec.require):
+            def one(req=req):
+                snip = req.text(f"action {name}.require[{req.index}]")
+                reason = req.reason or f"requires {req.check}"
+                reason_src = req.reason_source()
                 tree = parse(snip.src, "expr")
                 if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
                     scope.kinds = kinds  # no loop of it rebinds a parameter: their kinds hold
@@ -275,46 +276,46 @@ class CompiledRules:
                 # check a requirement as soon as the parameters it reads are bound
                 used = _names_in(parse(snip.src, "expr"))
                 level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
-                if self._is_static(parse(snip.src, "expr")):
+                if self.links._is_static(parse(snip.src, "expr")):
                     try:
-                        if not f(rt.Ctx({}, self)):
+                        if not f(rt.Ctx({}, self.d)):
                             static_false.append(None)  # false whatever happens
                     except Exception:
                         pass
                 return f, c.template_text(reason, scope.reading(snip.src), src=reason_src), level
-            r = self._guard(one)  # each part on its own: every problem of the action is reported
+            r = self.links._guard(one)  # each part on its own: every problem of the action is reported
             if r is None:
                 failed = True
             else:
                 requires.append(r)
 
         def make_label():
-            if spec.get("label"):
-                return c.template_text(str(spec["label"]), scope, src=SourceText.of(*resolve_parent(spec, "label")))
+            if spec.label:
+                return c.template_text(str(spec.label), scope, src=spec.source("label"))
             return c.template_text(name + "".join(f" {{{p}}}" for p, _ in params), scope)
-        label = self._guard(make_label)
+        label = self.links._guard(make_label)
 
         def make_effect(spec, k):
-            snip = self.rs.snippet(spec, "effect", f"action {name}.effect")
+            snip = spec.text("effect", label=f"action {name}.effect")
             stmts = parse(snip.src, "effect").body if snip else []
             return c.seq(stmts, scope.reading(snip.src if snip else None, "effect"), k)
-        effect = self._guard(lambda: make_effect(spec, self.ret))
-        if effect is not None and group.get("effect"):  # the group's effect first, then the action's
-            effect = self._guard(lambda: make_effect(group, effect))
+        effect = self.links._guard(lambda: make_effect(spec, self.links.ret))
+        if effect is not None and group.has_effect:  # the group's effect first, then the action's
+            effect = self.links._guard(lambda: make_effect(group, effect))
         if failed or label is None or effect is None:
             raise _AlreadyReported()
-        a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.get("limit"),
-                      label, effect, scope.size, spec.get("section", ""))
+        a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.limit,
+                      label, effect, scope.size, spec.section)
         a.static_false = static_false
         a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
-        a.presence = presence(self, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,
+        a.presence = presence(self.d, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,
                               scope=scope)
         return a
 
     def _copy_in(self, zonef, card, where):
         """The domain of `this` for a card action with `from:`: the first copy of the card in that
         zone (copies are interchangeable), or nothing."""
-        cards = self.cards
+        cards = self.world.cards
 
         def dom(ctx):
             z = zonef(ctx)
@@ -336,14 +337,14 @@ class CompiledRules:
         if type(tree) is A.Name:
             name = str(tree.name)
             if (name in scope.slots or name in scope.bound or name in scope.inlined or name == "me"
-                    or name in self.gvars):
+                    or name in self.world.gvars):
                 return None
-            if name not in self.constants and name not in self._FIXED_NAMES:
+            if name not in self.world.constants and name not in self._FIXED_NAMES:
                 return None
         elif type(tree) is not A.ListOf or not all(type(i) in (A.Num, A.Str) for i in tree.items):
             return None
         try:
-            v = f(rt.Ctx({}, self))
+            v = f(rt.Ctx({}, self.d))
         except Exception:  # an error in a state: left to the listing, which reports it there
             return None
         if type(v) not in (list, tuple) or any(type(i) is Card for i in v):
@@ -381,35 +382,35 @@ class CompiledRules:
         return number
 
     def _compile_scoring(self):
-        sc = self.rs.scoring
+        sc = self.d.spec.scoring
         self.score_scope = Scope()
-        self.score = self._expr(sc, "score", "scoring.score", self.score_scope) if sc.get("score") else None
+        self.score = self._expr(sc, "score", "scoring.score", self.score_scope) if sc.has_score else None
         if self.score is not None:
-            self.score = self._number(self.score, "scoring.score", self.rs.where_of(sc, "score"))
+            self.score = self._number(self.score, "scoring.score", sc.at("score"))
         self.tiebreaks = []
-        for i, _ in enumerate(sc.get("tiebreak") or []):
-            f = self._expr(sc["tiebreak"], i, f"scoring.tiebreak[{i}]", self.score_scope)
+        for i in range(sc.tiebreaks):
+            f = self._expr(sc, ("tiebreak", i), f"scoring.tiebreak[{i}]", self.score_scope)
             if f is not None:
-                self.tiebreaks.append(self._number(f, f"scoring.tiebreak[{i}]", self.rs.where_of(sc["tiebreak"], i)))
+                self.tiebreaks.append(self._number(f, f"scoring.tiebreak[{i}]", sc.at("tiebreak", i)))
         self.winner_scope = Scope()
-        self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.get("winner") else None
-        self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.get("side") else None
+        self.winner = self._expr(sc, "winner", "scoring.winner", self.winner_scope) if sc.has_winner else None
+        self.side = self._expr(sc, "side", "scoring.side", self.score_scope) if sc.has_side else None
         # a designer's hint for the bots: how good the position is for `me`, in points (agents/evaluate.py)
         self.evaluation = (self._expr(sc, "evaluation", "scoring.evaluation", self.score_scope)
-                           if sc.get("evaluation") else None)
+                           if sc.has_evaluation else None)
         self.facets = []  # analysis.facets: (name, rules, locals) read per seat by `interpret analyze`
-        facets = self.rs.analysis.get("facets") or {}
-        for name in facets:
+        facets = self.d.spec.facets
+        for name in facets.node:
             scope = Scope()
             f = self._expr(facets, name, f"analysis.facets.{name}", scope)
             if f is not None:
                 self.facets.append((str(name), f, scope))
         self.invariants = []
-        for i, inv in enumerate(self.rs.invariants):
+        for i, inv in enumerate(self.d.spec.invariants):
             scope = Scope()
             f = self._expr(inv, "check", f"invariants[{i}]", scope)
             if f is not None:
-                self.invariants.append((f, inv.get("message", inv["check"]), scope.size, inv.get("per_player", False)))
+                self.invariants.append((f, inv.message, scope.size, inv.per_player))
 
 
 def domain_other(v, pname, where):

@@ -1,11 +1,15 @@
-"""Building the frozen world of a match: seats, constants, the board graph, zones, cards and variables.
+"""The world of a game definition: seats, constants, the board graph, zones, cards and variables.
 
-A part of Match (match.py), which inherits it; `self` is the Match being built.
+A part of the GameDefinition (definition.py), which the builder (build.py) makes and fills;
+`self.d` is the definition being built (its ruleset, options, errors and compiler).
 """
 from __future__ import annotations
 
 from .. import limits as lim
 from ..runtime import context as rt
+from ..runtime.library import CellRun
+from ..runtime.visibility import plan_of
+from ..runtime.walks import Walks
 from ..lang.scope import CompileError, Scope
 from ..errors import did_you_mean
 from ..lang.parser import ParseFailure
@@ -13,10 +17,28 @@ from ..errors import Location
 from ..core.model import Card, Seat, Zone
 from ..ruleset.yamlio import SourceText, resolve_parent, to_plain
 from .graph import BoardGraph
-from .parts import RESETS
+from .parts import RESETS, Part
 
 
-class World:
+class World(Part):
+    def __init__(self, d):
+        super().__init__(d)
+        # names the compiler may look up while the board and the cards are built (static values)
+        self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
+        self.zone_by_name, self.player_zones, self.unique_cards, self.card_by_key = {}, {}, {}, {}
+        self.cells, self.zones, self.cards, self.rows, self.columns = [], [], [], [], []
+        self.all_tags, self.card_props, self.zone_attrs = frozenset(), set(), set()
+
+    def build(self):
+        """Seats, constants, board, zones, variables, cards, and the tables play reads of them."""
+        self._build_seats()
+        self._build_constants()
+        self._build_board()
+        self._build_zones()
+        self._build_vars()
+        self._build_cards()
+        self._build_tables()
+
     @property
     def graph(self):
         """The board as a networkx.Graph, made on first use (graph.py)."""
@@ -25,15 +47,15 @@ class World:
     # ---- building the frozen world ---------------------------------------------------
 
     def _build_seats(self):
-        names = self.rs.seat_names
-        self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.n)]
+        names = self.d.rs.seat_names
+        self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.d.n)]
 
     def _build_constants(self):
         # the variables come later (_build_vars): static expressions (board sizes...) see constants only
         self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
-        self.constants = to_plain(dict(self.rs.constants), int_keys=True)
-        self.constants.update(self.options)
-        self.constants["player_count"] = self.n
+        self.constants = to_plain(dict(self.d.rs.constants), int_keys=True)
+        self.constants.update(self.d.options)
+        self.constants["player_count"] = self.d.n
 
     def evaluate_static(self, value, where: Location, default=None, node=None, key=None):
         """An int given as a number or as an expression over constants and options (e.g. the
@@ -47,14 +69,14 @@ class World:
         except Exception:
             src = SourceText.plain(value, where.file)
         try:
-            f = self.compiler.expr(src, Scope())
-            return f(rt.Ctx({"gv": {}, "flow": {"round": 0, "phase": "setup"}}, self))
+            f = self.d.compiler.expr(src, Scope())
+            return f(rt.Ctx({"gv": {}, "flow": {"round": 0, "phase": "setup"}}, self.d))
         except ParseFailure as e:
-            self.errors.problems.append(e.problem)
+            self.d.errors.problems.append(e.problem)
         except CompileError as e:
-            self.errors.problems.append(self.compiler.problem(e))
+            self.d.errors.problems.append(self.d.compiler.problem(e))
         except Exception as e:
-            self.errors.add(where, f"cannot evaluate {value!r} here: {e}",
+            self.d.errors.add(where, f"cannot evaluate {value!r} here: {e}",
                             hint="only numbers, options, constants and player_count are known while the game is built")
         return default
 
@@ -65,53 +87,52 @@ class World:
         self.zone_by_name: dict[str, Zone] = {}
         self.cell_at: dict[tuple, Zone] = {}
         self.row_cells, self.column_cells, self.neighbors = {}, {}, {}
-        board = self.rs.board
+        board = self.d.spec.board
         self.rows, self.columns = [], []
-        if not board:
+        if not board.node:
             return
-        grid = board.get("grid")
-        where = self.rs.where_of(board, "grid") if grid else None
+        grid = board.grid
+        where = board.at("grid") if grid else None
         if grid:
-            columns = self._capped(self.evaluate_static(grid.get("columns", 1), where, 1, grid, "columns"), 1,
-                                   "grid_side", self.rs.where_of(grid, "columns"), "grid columns")
+            columns = self._capped(self.evaluate_static(grid.columns, where, 1, grid.node, "columns"), 1,
+                                   "grid_side", grid.at("columns"), "grid columns")
             row_specs = []
-            for spec in grid.get("rows", []):
-                if spec.get("rows", spec.get("row")) is None:
-                    self.errors.add(self.rs.where_of(spec), "a grid row needs `row: N` or `rows: N-M`")
+            for spec in grid.rows:
+                if spec.rows is None:
+                    self.d.errors.add(spec.at(), "a grid row needs `row: N` or `rows: N-M`")
                     continue
-                lo, hi = self._row_range(spec.get("rows", spec.get("row")))
-                if hi - lo + 1 > self.limits.grid_side or hi > 10 * self.limits.grid_side:
-                    if hi - lo + 1 > self.limits.grid_side:
-                        msg = lim.over("grid_side", hi - lo + 1, self.limits, f"rows {spec.get('rows')}:")
+                lo, hi = self._row_range(spec.rows)
+                if hi - lo + 1 > self.d.limits.grid_side or hi > 10 * self.d.limits.grid_side:
+                    if hi - lo + 1 > self.d.limits.grid_side:
+                        msg = lim.over("grid_side", hi - lo + 1, self.d.limits,
+                                       f"rows {spec.rows if spec.has_rows else None}:")
                     else:
-                        msg = lim.over("grid_side", hi, self.limits, "row number")
-                    self.errors.add(self.rs.where_of(spec, "rows" if "rows" in spec else "row"), msg)
+                        msg = lim.over("grid_side", hi, self.d.limits, "row number")
+                    self.d.errors.add(spec.at("rows" if spec.has_rows else "row"), msg)
                     continue
-                if len(row_specs) + hi - lo + 1 > self.limits.grid_side:
-                    self.errors.add(self.rs.where_of(spec), lim.over("grid_side", len(row_specs) + hi - lo + 1,
-                                                                     self.limits, "rows in all"))
+                if len(row_specs) + hi - lo + 1 > self.d.limits.grid_side:
+                    self.d.errors.add(spec.at(), lim.over("grid_side", len(row_specs) + hi - lo + 1,
+                                                                     self.d.limits, "rows in all"))
                     continue
                 for r in range(lo, hi + 1):
                     row_specs.append((r, spec))
-            if len(row_specs) * columns > self.limits.cells:
-                self.errors.add(where, lim.over("cells", len(row_specs) * columns, self.limits))
+            if len(row_specs) * columns > self.d.limits.cells:
+                self.d.errors.add(where, lim.over("cells", len(row_specs) * columns, self.d.limits))
                 row_specs = []
             self.rows = [r for r, _ in row_specs]
             self.columns = list(range(1, columns + 1))
-            pattern = grid.get("name", "r{row}c{column}")
             for r, spec in row_specs:
                 for c in self.columns:
-                    key = spec.get("name", pattern).format(row=r, column=c)
+                    key = (spec.cell_name if spec.cell_name is not None else grid.cell_name).format(row=r, column=c)
                     attrs = {"row": r, "column": c}
-                    attrs.update({k: v for k, v in (spec.get("attrs") or {}).items()})
-                    tags = frozenset(spec.get("tags") or [])
-                    z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
-                                       visibility=spec.get("visibility", "public"), tags=tags)
+                    attrs.update(spec.attrs)
+                    z = self._new_zone(key, key, capacity=spec.capacity, attrs=attrs, is_cell=True,
+                                       visibility=spec.visibility, tags=frozenset(spec.tags))
                     self.cells.append(z)
                     self.cell_at[(r, c)] = z
                     self.board_graph.add_node(z.id, row=r, column=c)
-            edges = grid.get("edges", "orthogonal")
-            same = grid.get("join_same")  # an attribute: edges join only cells with the same value of it
+            edges = grid.edges
+            same = grid.join_same  # an attribute: edges join only cells with the same value of it
             for (r, c), z in self.cell_at.items():
                 for dr, dc, kind in ((0, 1, "orthogonal"), (1, 0, "orthogonal"), (1, 1, "diagonal"), (1, -1, "diagonal")):
                     if kind == "diagonal" and edges != "all":
@@ -119,31 +140,31 @@ class World:
                     other = self.cell_at.get((r + dr, c + dc))
                     if other is not None and (same is None or z.attrs.get(same) == other.attrs.get(same)):
                         self.board_graph.add_edge(z.id, other.id, kind=kind)
-        if board.get("ring"):
-            self._build_ring(board["ring"], self.rs.where_of(board, "ring"))
-        for spec in board.get("cells", []) or []:  # explicit cells (tracks, custom boards)
-            key = spec["name"]
-            attrs = dict(spec.get("attrs") or {})
+        if board.ring:
+            self._build_ring(board.ring, board.at("ring"))
+        for spec in board.cells:  # explicit cells (tracks, custom boards)
+            key = spec.name
+            attrs = dict(spec.attrs)
             made = self.zone_by_name.get(key)
             if made is not None:  # a cell made by `grid` or `ring`: this entry adds to it
                 made.attrs.update(attrs)
-                made.tags = made.tags | frozenset(spec.get("tags") or [])
-                if spec.get("capacity") is not None:
-                    made.capacity = spec["capacity"]
+                made.tags = made.tags | frozenset(spec.tags)
+                if spec.capacity is not None:
+                    made.capacity = spec.capacity
                 self.board_graph.update_node(made.id, attrs)
                 continue
-            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True,
-                               tags=frozenset(spec.get("tags") or []))
+            z = self._new_zone(key, key, capacity=spec.capacity if spec.has_capacity else 1, attrs=attrs,
+                               is_cell=True, tags=frozenset(spec.tags))
             self.cells.append(z)
             self.board_graph.add_node(z.id, **attrs)
             if isinstance(attrs.get("row"), int) and isinstance(attrs.get("column"), int):
                 self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
-        for spec in board.get("edges", []) or []:
-            a, b = self.zone_by_name.get(spec["from"]), self.zone_by_name.get(spec["to"])
+        for spec in board.edges:
+            a, b = self.zone_by_name.get(spec.tail), self.zone_by_name.get(spec.head)
             if a is None or b is None:
-                self.errors.add(self.rs.where_of(spec, "from"), f"unknown cell in edge {spec['from']} -> {spec['to']}")
+                self.d.errors.add(spec.at("from"), f"unknown cell in edge {spec.tail} -> {spec.head}")
                 continue
-            self.board_graph.add_edge(a.id, b.id, kind=spec.get("kind", "edge"), tail=a.id)  # one way: walks.py
+            self.board_graph.add_edge(a.id, b.id, kind=spec.kind, tail=a.id)  # one way: walks.py
         self.row_cells = {}
         self.column_cells = {}
         for z in self.cells:
@@ -164,30 +185,30 @@ class World:
         (the last to the first) by an edge of kind `edges`. Cell i has the attribute `index` i;
         with `columns: n` it also has `row` i // n + 1 and `column` i % n + 1, for `cell(row, column)`
         and the render grid (a ring drawn as rows of n cells)."""
-        length = self._capped(self.evaluate_static(spec.get("length"), where, 0), 0, "grid_side", where, "ring length")
+        length = self._capped(self.evaluate_static(spec.length, where, 0), 0, "grid_side", where, "ring length")
         if length < 2:
-            self.errors.add(where, f"a ring needs at least 2 cells, not {length}")
+            self.d.errors.add(where, f"a ring needs at least 2 cells, not {length}")
             return
-        per_row = self._capped(self.evaluate_static(spec.get("columns"), where, 0), 0, "grid_side", where, "ring columns")
-        pattern = str(spec.get("name", "ring{index}"))
-        tags = frozenset(spec.get("tags") or [])
+        per_row = self._capped(self.evaluate_static(spec.columns, where, 0), 0, "grid_side", where, "ring columns")
+        pattern = spec.cell_name
+        tags = frozenset(spec.tags)
         made = []
         for i in range(length):
             key = pattern.format(index=i)
             if key in self.zone_by_name:
-                self.errors.add(where, f"ring cell `{key}` is defined twice", hint="the name needs {index}")
+                self.d.errors.add(where, f"ring cell `{key}` is defined twice", hint="the name needs {index}")
                 return
             attrs = {"index": i}
             if per_row > 0:
                 attrs.update(row=i // per_row + 1, column=i % per_row + 1)
-            attrs.update(spec.get("attrs") or {})
-            z = self._new_zone(key, key, capacity=spec.get("capacity", 1), attrs=attrs, is_cell=True, tags=tags)
+            attrs.update(spec.attrs)
+            z = self._new_zone(key, key, capacity=spec.capacity, attrs=attrs, is_cell=True, tags=tags)
             self.cells.append(z)
             self.board_graph.add_node(z.id, **attrs)
             if per_row > 0:
                 self.cell_at.setdefault((attrs["row"], attrs["column"]), z)
             made.append(z)
-        kind = str(spec.get("edges", "next"))
+        kind = spec.edges
         for a, b in zip(made, made[1:] + made[:1]):
             self.board_graph.add_edge(a.id, b.id, kind=kind, tail=a.id)  # one way: walks.py
 
@@ -199,10 +220,10 @@ class World:
             try:
                 value = int(value)
             except (TypeError, ValueError, OverflowError):
-                self.errors.add(where, f"{what} must be a whole number, not {value!r}")
+                self.d.errors.add(where, f"{what} must be a whole number, not {value!r}")
                 return default
-        if value > getattr(self.limits, cap):
-            self.errors.add(where, lim.over(cap, value, self.limits, what))
+        if value > getattr(self.d.limits, cap):
+            self.d.errors.add(where, lim.over(cap, value, self.d.limits, what))
             return default
         return value
 
@@ -225,24 +246,22 @@ class World:
 
     def _build_zones(self):
         self.player_zones: dict[str, list[Zone]] = {}
-        specs = dict(self.rs.zones)
-        if "box" not in specs:
-            specs["box"] = {"visibility": "hidden"}
+        specs = self.d.spec.zones
         for name, spec in specs.items():
-            cap = spec.get("capacity")
-            where = self.rs.where_of(spec, "capacity") if cap is not None else None
-            cap = self.evaluate_static(cap, where, None, spec, "capacity") if cap is not None else None
-            refill = spec.get("refill_from")
+            cap = spec.capacity
+            where = spec.at("capacity") if cap is not None else None
+            cap = self.evaluate_static(cap, where, None, spec.node, "capacity") if cap is not None else None
+            refill = spec.refill_from
             if refill is not None and refill not in specs:
-                self.errors.add(self.rs.where_of(spec, "refill_from"), f"zone `{name}` refills from unknown zone `{refill}`",
+                self.d.errors.add(spec.at("refill_from"), f"zone `{name}` refills from unknown zone `{refill}`",
                                 hint=did_you_mean(refill, specs) or "name a zone declared under `zones:`")
-            elif refill is not None and specs[refill].get("per_player"):
-                self.errors.add(self.rs.where_of(spec, "refill_from"),
+            elif refill is not None and specs[refill].per_player:
+                self.d.errors.add(spec.at("refill_from"),
                                 f"zone `{name}` refills from `{refill}`, a zone of each player",
                                 hint="refill from a shared zone")
-            common = dict(capacity=cap, visibility=spec.get("visibility", "public"),
-                          refill_from=spec.get("refill_from"), tags=frozenset(spec.get("tags") or []))
-            if spec.get("per_player"):
+            common = dict(capacity=cap, visibility=spec.visibility, refill_from=spec.refill_from,
+                          tags=frozenset(spec.tags))
+            if spec.per_player:
                 self.player_zones[name] = [
                     self._new_zone(f"{name}.{s.key}", name, owner=s, **common) for s in self.seats
                 ]
@@ -255,23 +274,22 @@ class World:
         self.unique_cards: dict[str, Card] = {}
         counts: dict[str, int] = {}
         tags = set()
-        for name, spec in self.rs.cards.items():
-            copies = spec.get("copies", 1)
-            where = self.rs.where_of(spec, "copies")
-            copies = self._capped(self.evaluate_static(copies, where, 1, spec, "copies"), 0, "copies", where,
+        for name, spec in self.d.spec.cards.items():
+            where = spec.at("copies")
+            copies = self._capped(self.evaluate_static(spec.copies, where, 1, spec.node, "copies"), 0, "copies", where,
                                   f"copies of `{name}`")
-            if len(self.cards) + copies * (len(self.seats) if spec.get("per_player") else 1) > self.limits.cards:
-                self.errors.add(where, lim.over("cards", len(self.cards) + copies, self.limits))
+            if len(self.cards) + copies * (len(self.seats) if spec.per_player else 1) > self.d.limits.cards:
+                self.d.errors.add(where, lim.over("cards", len(self.cards) + copies, self.d.limits))
                 copies = 0
-            owners = self.seats if spec.get("per_player") else [None]
-            ctags = frozenset([name, *(spec.get("tags") or [])])
+            owners = self.seats if spec.per_player else [None]
+            ctags = frozenset([name, *spec.tags])
             tags |= ctags
-            props = dict(spec.get("props") or {})
-            start = spec.get("start", "box")
+            props = dict(spec.props)
+            start = spec.start
             # a declared back is shared by every copy and owner; by default the back is the card's
             # first tag (its kind, as the designer wrote it first), marked with its owner's colour
-            declared_back = spec.get("back")
-            kind = declared_back or ((spec.get("tags") or [name])[0])
+            declared_back = spec.back
+            kind = declared_back or (spec.tags or (name,))[0]
             for owner in owners:
                 back = kind if declared_back or owner is None else f"{kind}.{owner.key}"
                 for i in range(copies):
@@ -284,18 +302,18 @@ class World:
             counts[name] = copies * len(owners)
             if copies == 1 and owners == [None]:
                 self.unique_cards[name] = self.cards[-1]
-        for spec in self.rs.zones.values():
-            tags |= set(spec.get("tags") or [])
-        if self.rs.board.get("grid"):
-            for spec in self.rs.board["grid"].get("rows", []):
-                tags |= set(spec.get("tags") or [])
-        tags |= set(self.rs.extra_tags)
+        for spec in self.d.spec.zones.values():
+            tags |= set(spec.tags)
+        if self.d.spec.board.grid:
+            for spec in self.d.spec.board.grid.rows:
+                tags |= set(spec.tags)
+        tags |= set(self.d.rs.extra_tags)
         for z in self.cells:  # tags of explicit and generated board cells
             tags |= z.tags
         self.all_tags = frozenset(tags)
         self.card_props = set()
-        for spec in self.rs.cards.values():
-            self.card_props |= set((spec.get("props") or {}).keys())
+        for spec in self.d.spec.cards.values():
+            self.card_props |= set(spec.props)
         self.zone_attrs = set()
         for z in self.zones:
             self.zone_attrs |= set(z.attrs)
@@ -304,7 +322,7 @@ class World:
         for c in self.cards:
             if c.start in self.player_zones:
                 if c.owner is None:
-                    self.errors.add(self.rs.where_of(self.rs.cards[c.name], "start"),
+                    self.d.errors.add(self.d.spec.cards[c.name].at("start"),
                                     f"card `{c.name}` starts in `{c.start}`, a zone of each player, but has no owner",
                                     hint="add `per_player: true` to the card, or start it in a shared zone")
                     self.start_zone.append(self.zone_by_name["box"].id)
@@ -313,7 +331,7 @@ class World:
             elif c.start in self.zone_by_name:
                 self.start_zone.append(self.zone_by_name[c.start].id)
             else:
-                self.errors.add(self.rs.where_of(self.rs.cards[c.name], "start"),
+                self.d.errors.add(self.d.spec.cards[c.name].at("start"),
                                 f"card `{c.name}` starts in unknown zone `{c.start}`",
                                 hint=did_you_mean(c.start, list(self.zone_by_name) + list(self.player_zones)))
                 self.start_zone.append(self.zone_by_name["box"].id)
@@ -321,19 +339,10 @@ class World:
     def _build_vars(self):
         self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
         tables = {"game": self.gvars, "player": self.pvars, "card": self.cvars, "zone": self.zvars}
-        for kind, specs in self.rs.vars.items():
+        for kind, specs in self.d.spec.vars.items():
             for name, spec in specs.items():
-                spec = spec if isinstance(spec, dict) else {"default": spec}
-                typ = spec.get("type")
-                default = spec.get("default")
-                if typ is None:  # the kind of its default, read as a plain value (not the YAML reader's ScalarInt)
-                    typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(to_plain(default)), "any")
-                    if isinstance(default, list):
-                        typ = "list"
-                reset = spec.get("reset", "never")
-                tables[kind][name] = {"type": typ, "default": to_plain(default, int_keys=True), "reset": reset,
-                                      "conceals": kind == "card" and bool(spec.get("conceals")),
-                                      "visibility": spec.get("visibility", "public")}
+                tables[kind][name] = {"type": spec.type, "default": spec.default, "reset": spec.reset,
+                                      "conceals": spec.conceals, "visibility": spec.visibility}
         self._effect_vars()
         # card variables that, while true, hide their card's identity from every view (views.py)
         self.concealing = [name for name, spec in self.cvars.items() if spec["conceals"]]
@@ -348,39 +357,49 @@ class World:
         """A card's lasting effects (`effects:`, powers.py) are player variables: NAME holds the
         effect's value for each player (its `default`, false unless said, while inactive). Its
         `until` turn or round is the variable's reset; its events end it in powers.py."""
-        for cname, cspec in self.rs.cards.items():
-            for ename, espec in ((cspec or {}).get("effects") or {}).items():
-                espec = espec or {}
+        for cname, cspec in self.d.spec.cards.items():
+            for effect in cspec.effects:
+                ename = effect.name
                 if ename in self.pvars:
-                    self.errors.add(self.rs.where_of(cspec["effects"], ename),
+                    self.d.errors.add(cspec.at("effects", ename),
                                     f"cards.{cname}.effects: `{ename}` is already a player variable",
                                     hint="a lasting effect is a player variable of its own: give it another name")
                     continue
-                until = espec.get("until") or []
-                until = [until] if isinstance(until, str) else list(until)
-                reset = next((r for r in ("turn", "round") if r in until), "never")
-                default = to_plain(espec.get("default", False), int_keys=True)
+                reset = next((r for r in ("turn", "round") if r in effect.until), "never")
+                default = effect.default
                 typ = {bool: "bool", int: "int", str: "str", list: "list"}.get(type(default), "any")
                 self.pvars[ename] = {"type": typ, "default": default, "reset": reset, "conceals": False,
                                      "visibility": "public"}
 
+    def _build_tables(self):
+        """The lookup tables that play reads and that depend on the built world alone: values by
+        key, board cells by tag and, for a tag whose cells have ids that follow each other, a
+        CellRun (runtime/library.py: `contents` reads a slice of them), who identifies the cards of
+        each zone, the board's walks."""
+        by_key = {"yes": True, "no": False, "none": None}
+        by_key.update({s.key: s for s in self.seats})
+        by_key.update({z.key: z for z in self.zones})
+        by_key.update(self.card_by_key)
+        self._by_key = by_key
+        tags = sorted({t for z in self.cells for t in z.tags})
+        self._tagged = {t: [z for z in self.cells if t in z.tags] for t in tags}
+        runs = {}
+        for cells in self._tagged.values():
+            ids = [z.id for z in cells]
+            if ids == list(range(ids[0], ids[0] + len(ids))):
+                runs[id(cells)] = CellRun(cells, ids[0], ids[-1] + 1)
+        self.tagged_runs = runs
+        self.handle_plan = plan_of(self.zones)  # who identifies the cards of each zone (runtime/visibility.py)
+        self.walks = Walks(self)  # walks along the board's edges, with the answers kept (runtime/walks.py)
+
     def value_by_key(self) -> dict:
         """Cards, zones and seats by their stable key, and the keys of yes/no/none (see model.key_of)."""
-        cache = self.__dict__.get("_by_key")
-        if cache is None:
-            cache = {"yes": True, "no": False, "none": None}
-            cache.update({s.key: s for s in self.seats})
-            cache.update({z.key: z for z in self.zones})
-            cache.update(self.card_by_key)
-            self._by_key = cache
-        return cache
+        return self._by_key
 
     def tagged_cells(self, tag):
-        """The board cells carrying a tag, computed once."""
-        cache = self.__dict__.setdefault("_tagged", {})
-        if tag not in cache:
-            cache[tag] = [z for z in self.cells if tag in z.tags]
-        return cache[tag]
+        """The board cells carrying a tag (the same list each time: `contents` knows it by its id)."""
+        cells = self._tagged.get(tag)
+        return cells if cells is not None else []
 
     def vars_of(self, kind):
         return {"gv": self.gvars, "pv": self.pvars, "cv": self.cvars, "zv": self.zvars}[kind]

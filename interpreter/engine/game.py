@@ -28,7 +28,8 @@ from .flow import Flow
 from .legality import Binder
 from .guard import PYTHON_ERRORS, guard_methods, run, translate
 from .listing import Listings
-from ..definition.build import Match
+from ..definition.build import build_definition
+from ..definition.definition import GameDefinition
 from ..core.model import Action, Step, label_for, label_of
 from ..core.rng import seed_state
 from ..core.state import NO_NOTES, NOTES, Notes, clone, from_json, initial, to_json, touch
@@ -39,7 +40,7 @@ __all__ = ["Game", "Step", "CHANCE", "clone", "from_json", "to_json", "touch"]  
 class Game:
     """A compiled match plus the forward model over its states."""
 
-    def __init__(self, match: Match):
+    def __init__(self, match: GameDefinition):
         self.m = match
         self.seats = match.seats
         self.num_players = len(match.seats)
@@ -63,7 +64,7 @@ class Game:
     def load(cls, game: str, players: int | None = None, options: dict | None = None, variants=()) -> "Game":
         from ..ruleset.loader import load_ruleset
         rs = load_ruleset(game, variants=variants)
-        return cls(Match(rs, players or rs.default_players, options))
+        return cls(build_definition(rs, players or rs.default_players, options))
 
     # ---- start ----------------------------------------------------------------------
 
@@ -388,7 +389,7 @@ class Game:
                      observer=None) -> "Game":
         """`Game.load` for content already loaded (ruleset.loader.load_ruleset), for tools that build
         a game several times from one ruleset; `observer` wraps the compiled rules (coverage.py)."""
-        return cls(Match(ruleset, players or ruleset.default_players, options, observer=observer))
+        return cls(build_definition(ruleset, players or ruleset.default_players, options, observer=observer))
 
     @property
     def catalog(self):

@@ -58,10 +58,7 @@ def arg_key(m, st, seat: int | None, v, cache: dict | None = None) -> str:
 def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, list]:
     """(values, keys) of a parameter's options as `seat` sees them (arg_key), with the exception
     above: the options may come back reordered, never changed."""
-    try:
-        plan, concealing = m._arg_plan
-    except AttributeError:  # the first call of the match
-        plan, concealing = m._arg_plan = (zone_plan(m), bool(getattr(m, "concealing", ())))
+    plan, concealing = m.handle_plan, m.concealing
     loc = st["loc"]
     keys = []
     add = keys.append

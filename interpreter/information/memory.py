@@ -27,8 +27,8 @@ from .views import visible_cards
 
 
 class _Listener:
-    """Called for every card entering a zone (the match's `on_entered` hook, which it wraps
-    while a Memory plays a decision): records (card id, zone id)."""
+    """Called for every card entering a zone (the definition's `on_entered` hook, which it wraps
+    in a copy of the definition while a Memory plays a decision): records (card id, zone id)."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -54,15 +54,16 @@ class Memory:
 
     def apply(self, st, action, **options):
         """game.apply_in_place(st, action), remembering what each seat saw of it; returns its Step."""
-        m = self.game.m
-        inner = m.on_entered
-        listener = m.on_entered = _Listener(inner)  # only while this decision is played
+        game = self.game
+        m = game.m
+        listener = _Listener(m.on_entered)
         before = clone(st)
         listener.moves = moves = []
+        game.m = m.listening(listener)  # only while this decision is played
         try:
-            step = self.game.apply_in_place(st, action, **options)
+            step = game.apply_in_place(st, action, **options)
         finally:
-            m.on_entered = inner
+            game.m = m
         self.see(before, st, moves)
         return step
 

@@ -350,7 +350,7 @@ class ExprCodegen:
 
     def _attr_text(self, kind: str, name: str, o: str):
         """Python text reading attribute `name` of `o`, a card, zone or seat (kind cv, zv, pv),
-        or None when that kind has no such attribute. Mirrors Match.attr_handlers."""
+        or None when that kind has no such attribute. Mirrors the definition's attr_handlers."""
         from ..runtime import library as bi
         m = self.symbols
         tables = {"cv": (bi._CARD_ATTRS, bi.CARD_ATTR_TEXT), "zv": (bi._ZONE_ATTRS, bi.ZONE_ATTR_TEXT),

@@ -76,7 +76,7 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
 
 def check_caps(rs: Ruleset, errors: ErrorList) -> None:
     """The load-time caps of limits.py, on the numbers written in the content (numbers given as
-    expressions are checked by Match when it evaluates them): nothing huge is ever built."""
+    expressions are checked by the definition's builder when it evaluates them): nothing huge is ever built."""
     caps = rs.limits
 
     def check(node, key, name, value=None, what=""):

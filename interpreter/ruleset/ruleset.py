@@ -8,12 +8,12 @@ from pathlib import Path
 from .. import limits as lim
 from ..errors import ErrorList, Location, did_you_mean
 from .schema import SECTIONS_LIST, SECTIONS_MAPPING, schema_problems
-from .yamlio import (MergedMap, SourceText, Snippet, key_location, node_location, resolve_parent, to_plain,
-                     value_location)
+from .spec import snippet_of, where_of
+from .yamlio import MergedMap, SourceText, Snippet, key_location, to_plain
 
 
 class Ruleset:
-    """A game's content, read and checked; compiled per number of players by Match."""
+    """A game's content, read and checked; compiled per number of players into a GameDefinition."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -43,7 +43,7 @@ class Ruleset:
         self.origins: dict = {}  # (section, name) -> Location where it was defined
         self.limits = lim.DEFAULT  # game.limits, within limits.HARD
 
-    # -- the things Match asks for
+    # -- the things the definition's builder asks for
     @property
     def seat_names(self):
         return list(self.meta.get("seat_names") or [])
@@ -65,27 +65,10 @@ class Ruleset:
         return lo, hi
 
     def where_of(self, node, key=None) -> Location:
-        if key is not None:
-            node, key = resolve_parent(node, key)
-        if key is not None and isinstance(node, dict) and key in node:
-            return value_location(node, key)
-        return node_location(node)
+        return where_of(node, key)
 
     def snippet(self, node, key, where: str):
-        if node is None:
-            return None
-        node, key = resolve_parent(node, key)
-        try:
-            value = node[key]
-        except (KeyError, IndexError, TypeError):
-            return None
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            value = str(value)
-            return Snippet(SourceText(value, str(self.where_of(node, key).file), self.where_of(node, key).line,
-                                      self.where_of(node, key).column, False, 0), where)
-        return Snippet(SourceText.of(node, key), where)
+        return snippet_of(node, key, where)
 
     def resolve_options(self, given: dict, players: int) -> dict:
         errors = ErrorList()

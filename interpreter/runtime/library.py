@@ -199,29 +199,34 @@ def _text(v) -> str:
     return v if isinstance(v, str) else label_of(v)
 
 
+class CellRun:
+    """A list of board cells that a definition keeps (`tagged_cells`) whose ids follow each other
+    (the definition's `tagged_runs`, built with it): `contents` reads their tuples at once, by a
+    slice. It keeps one answer: the cards it last found, with the tuples they came from. That is a
+    function of those tuples alone, the same in any state that holds them; a move elsewhere on the
+    board (most moves) leaves them as they were, and the cards are not listed again."""
+
+    __slots__ = ("zones", "first", "stop", "seen", "cards")
+
+    def __init__(self, zones: list, first: int, stop: int):
+        self.zones, self.first, self.stop = zones, first, stop
+        self.seen = self.cards = None
+
+
 def _contents(ctx, zones):
-    """Every card in a list of zones, zone by zone, in order. A list that the match keeps
-    (`tagged_cells`) of zones whose ids follow each other keeps its cards while those zones hold
-    the same cards (their tuples compared at once, by a slice): from one listing to the next, and
-    for effects, which get a copy. Otherwise, while the state cannot change (ctx.memo: a listing),
-    the cards of one list of zones are found once: the memo holds the list (so that its id names
-    no other list meanwhile) with its cards."""
-    m = ctx.m
-    try:
-        run = m._contents_runs.get(id(zones))
-    except AttributeError:  # the first call of the match
-        m._contents_runs = {}
-        run = None
-    if run is None:
-        run = _run_of(m, zones)
-    if run and run[0] is zones:
-        now = ctx.st["z"][run[1]:run[2]]
-        if now == run[3]:
-            out = run[4]
+    """Every card in a list of zones, zone by zone, in order (for effects, a list of their own).
+    For a list of cells in a row of ids (a CellRun), see CellRun. For any other list, while the
+    state cannot change (ctx.memo: a listing), the cards are found once: the memo holds the list (so
+    that its id names no other list meanwhile) with its cards."""
+    run = ctx.m.tagged_runs.get(id(zones))
+    if run is not None and run.zones is zones:
+        now = ctx.st["z"][run.first:run.stop]
+        if now == run.seen:
+            out = run.cards
         else:
-            cards = m.cards
-            out = run[4] = [cards[i] for ids in now for i in ids]
-            run[3] = now
+            cards = ctx.m.cards
+            out = [cards[i] for ids in now for i in ids]
+            run.seen, run.cards = now, out
         return out if ctx.memo is not None else list(out)
     memo = ctx.memo
     if memo is not None:
@@ -232,7 +237,7 @@ def _contents(ctx, zones):
     for z in zones:
         if type(z) is not Zone:  # a card or a player: its id is no zone's
             raise rt.RuleRuntimeError(f"contents() needs a list of zones, not one holding {z!r}")
-    cards = m.cards
+    cards = ctx.m.cards
     zl = ctx.st["z"]
     out = [cards[i] for z in zones for i in zl[z.id]]
     if memo is not None:
@@ -240,24 +245,9 @@ def _contents(ctx, zones):
     return out
 
 
-def _run_of(m, zones):
-    """[zones, first id, last id + 1, their tuples, their cards] when `zones` is a list the match
-    keeps (`tagged_cells`) of zones with ids that follow each other; False for another list the
-    match keeps (both kept on the match, in `_contents_runs`); None for any other list."""
-    if not any(zones is v for v in m.__dict__.get("_tagged", {}).values()):
-        return None
-    ids = [z.id for z in zones]
-    run = bool(ids) and ids == list(range(ids[0], ids[0] + len(ids))) and [zones, ids[0], ids[-1] + 1, None, None]
-    m._contents_runs[id(zones)] = run
-    return run
-
-
 def _tagged_cells(ctx, tag):
-    """The board cells carrying a tag (the match keeps them once computed, in `_tagged`)."""
-    try:
-        return ctx.m._tagged[tag]
-    except (AttributeError, KeyError):  # not computed yet
-        return ctx.m.tagged_cells(tag)
+    """The board cells carrying a tag (the definition's list, built with it)."""
+    return ctx.m.tagged_cells(tag)
 
 
 # built-ins whose value depends on the match and their arguments alone, never on the state, and

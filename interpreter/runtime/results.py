@@ -1,6 +1,6 @@
 """What a state is worth, read with the content's scoring rules: each seat's score, the ranking
 (score, then each declared tie-break), the winners and the analysis facets. These are queries of
-the forward model on a state; the definition (Match) only holds the compiled rules they run."""
+the forward model on a state; the definition (GameDefinition) only holds the compiled rules they run."""
 from __future__ import annotations
 
 from . import context as rt

@@ -17,7 +17,7 @@ from . import context as rt
 PUBLIC, OWNER, HIDDEN, TOP, SIDE = "public", "owner", "hidden", "top", "side"
 
 __all__ = ["PUBLIC", "OWNER", "HIDDEN", "TOP", "SIDE", "sees_contents", "on_side", "seat_sides", "sides",
-           "visible_ids", "concealed_ids", "visible_keys", "unseen_slots", "zone_plan", "place_of",
+           "visible_ids", "concealed_ids", "visible_keys", "unseen_slots", "zone_plan", "plan_of", "place_of",
            "seats_identifying"]
 
 
@@ -108,22 +108,25 @@ def unseen_slots(m, st, seat: int | None) -> list[tuple[int, int]]:
 
 def zone_plan(m):
     """Per zone: None when every seat identifies its cards, else the seats that see into it
-    (a frozenset), "top" (everyone sees the first card) or "side"; computed once per definition."""
-    plan = m.__dict__.get("_handle_plan")
-    if plan is None:
-        plan = []
-        for z in m.zones:
-            if z.visibility == PUBLIC:
-                plan.append(None)
-            elif z.visibility in (OWNER, SIDE):
-                seats = frozenset((z.owner.id,)) if z.owner is not None else frozenset()
-                plan.append(("side", seats) if z.visibility == SIDE else ("seats", seats))
-            elif z.visibility == TOP:
-                plan.append(("top", frozenset()))
-            else:
-                plan.append(("seats", frozenset()))
-        m._handle_plan = plan
-    return plan
+    (a frozenset), "top" (everyone sees the first card) or "side"; built with the definition
+    (`handle_plan`, from plan_of)."""
+    return m.handle_plan
+
+
+def plan_of(zones) -> tuple:
+    """The zone_plan of a definition's zones, computed once when it is built."""
+    plan = []
+    for z in zones:
+        if z.visibility == PUBLIC:
+            plan.append(None)
+        elif z.visibility in (OWNER, SIDE):
+            seats = frozenset((z.owner.id,)) if z.owner is not None else frozenset()
+            plan.append(("side", seats) if z.visibility == SIDE else ("seats", seats))
+        elif z.visibility == TOP:
+            plan.append(("top", frozenset()))
+        else:
+            plan.append(("seats", frozenset()))
+    return tuple(plan)
 
 
 def place_of(m, st, card) -> tuple:

@@ -6,9 +6,10 @@ each edge of a ring (cell i to cell i + 1) goes one way, from its tail to its he
 both ways. A walk along a kind follows edges of that kind forwards (a negative number of steps:
 backwards). Several kinds may be given as a list: the walk may use any of them.
 
-The tables are computed once per game definition, on first use: the successors of each cell by
-kind, and then each walk or distance asked, kept for the next time (a move asks the same few
-questions again and again).
+The successors of each cell by kind are computed when the game definition is built (its `walks`);
+each walk or distance asked is then kept for the next time (a move asks the same few questions
+again and again). What is kept depends on the board alone, never on a state, and each table keeps
+at most KEPT answers (beyond, an answer is computed each time it is asked).
 """
 from __future__ import annotations
 
@@ -17,9 +18,19 @@ from collections import deque
 from ..errors import RuleRuntimeError
 from ..core.model import Zone
 
+KEPT = 50_000  # answers kept per table of a Walks
+
+
+def _keep(table: dict, key, value):
+    """`value`, kept in `table` under `key` while the table holds fewer than KEPT answers."""
+    if len(table) < KEPT:
+        table[key] = value
+    return value
+
 
 class Walks:
-    """The directed adjacency of a board, by kind of edge, and the walks already computed."""
+    """The directed adjacency of a board, by kind of edge, and the walks already computed (a part
+    of the game definition, built with it: see the module's documentation)."""
 
     def __init__(self, m):
         self.zones = m.zones
@@ -66,7 +77,7 @@ class Walks:
                     table.setdefault(a, []).extend(bs)
             for a in table:
                 table[a] = sorted(set(table[a]))
-            self._merged[key] = table
+            _keep(self._merged, key, table)
         return table
 
     @staticmethod
@@ -100,7 +111,7 @@ class Walks:
                                            f"({len(nxt)} edges {way} it: {names}); use within() for every cell")
                 at = nxt[0]
                 out.append(self.zones[at])
-            self._trail[key] = out
+            _keep(self._trail, key, out)
         return out
 
     def walk(self, z, k, kind):
@@ -110,8 +121,7 @@ class Walks:
             return self._walk[key]
         t = self.trail(z, k, kind)
         out = z if k == 0 else (t[-1] if len(t) == abs(k) else None)
-        self._walk[key] = out
-        return out
+        return _keep(self._walk, key, out)
 
     # ---- every way: within, path, distance ------------------------------------------------
     def _search(self, z, kinds: tuple, direction: int):
@@ -129,7 +139,7 @@ class Walks:
                         parent[b] = a
                         order.append(b)
                         queue.append(b)
-            found = self._bfs[key] = (dist, parent, order)
+            found = _keep(self._bfs, key, (dist, parent, order))
         return found
 
     def within(self, z, k, kind) -> list:
@@ -143,7 +153,7 @@ class Walks:
             self._cell(z, "within()")
             dist, _, order = self._search(z, kinds, 1 if k >= 0 else -1)
             n = abs(k)
-            out = self._within[key] = [self.zones[i] for i in order if dist[i] <= n]
+            out = _keep(self._within, key, [self.zones[i] for i in order if dist[i] <= n])
         return out
 
     def distance(self, a, b, kind):
@@ -157,8 +167,7 @@ class Walks:
         kinds = self._kinds(kind)
         self._cell(a, "distance()"), self._cell(b, "distance()")
         dist, _, _ = self._search(a, kinds, 1)
-        out = self._dist[key] = dist.get(b.id)
-        return out
+        return _keep(self._dist, key, dist.get(b.id))
 
     def path(self, a, b, kind) -> list:
         """The cells of a shortest walk from `a` to `b` along `kind`, both included; [] if none."""
@@ -175,8 +184,5 @@ class Walks:
 
 
 def walks_of(m) -> Walks:
-    """The walk tables of a game definition, built on first use."""
-    w = m.__dict__.get("_walks")
-    if w is None:
-        w = m.__dict__["_walks"] = Walks(m)
-    return w
+    """The walk tables of a game definition (built with it)."""
+    return m.walks

@@ -19,8 +19,8 @@ requirement, false for a removal; those where the trigger fired). A mutant that 
 notices survives: the rule it changed is not pinned down by any scenario. A mutant that no
 scenario can notice (the rule is never reached that way) survives without running anything.
 
-The instrumentation works on the rule units a Match registers (its actions and their
-requirements, trigger handlers, procedure bodies, functions): Match calls `instrument_bodies`
+The instrumentation works on the rule units a GameDefinition registers (its actions and their
+requirements, trigger handlers, procedure bodies, functions): its builder calls `instrument_bodies`
 and `instrument_rules` of its observer when it has one, and does nothing else differently.
 The mutations are made on the content (the ruleset read from YAML), never on compiled code.
 """
@@ -177,7 +177,7 @@ def rules_of(rs) -> list[Rule]:
 
 
 class Recorder:
-    """The observer a Match is compiled with: wraps each rule unit to record, per scenario,
+    """The observer a GameDefinition is compiled with: wraps each rule unit to record, per scenario,
     that it ran (and, for a requirement, with which outcome)."""
 
     def __init__(self):
@@ -196,7 +196,7 @@ class Recorder:
         return counted
 
     def instrument_bodies(self, m):
-        """Trigger handlers and procedure bodies, before Match chains them together."""
+        """Trigger handlers and procedure bodies, before the definition chains them together."""
         for kind in ("on", "instead"):
             for name, items in m.triggers[kind].items():
                 for (_, snip, binding), h in zip(items, m._handlers[kind].get(name, [])):

@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.engine.game import Game
 from interpreter.ruleset.loader import load_ruleset
-from interpreter.definition.build import Match
+from interpreter.definition.build import build_definition
 
 VARIANTS = Path(__file__).resolve().parents[2] / "content" / "dark-agent" / "variants"
 MAX_STEPS = 5000
@@ -26,7 +26,7 @@ def ruleset(variants: tuple):
 
 
 def game(players: int, variants: tuple, options: tuple = ()) -> Game:
-    return Game(Match(ruleset(variants), players, dict(options) or None))
+    return Game(build_definition(ruleset(variants), players, dict(options) or None))
 
 
 def space_cells(g):
