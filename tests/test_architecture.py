@@ -167,3 +167,24 @@ def test_the_public_contract_is_the_only_door():
                                                                               and node.id == "Ctx"):
                 wrong.append(f"{where}:{node.lineno}: builds a rules context (Ctx)")
     assert wrong == [], "past the public contract (use Game and game.catalog):\n" + "\n".join(sorted(wrong))
+
+
+def _classes() -> list[tuple[str, str, set[str]]]:
+    """(where, class name, the names of its bases) of every class defined in interpreter/."""
+    out = []
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = {b.id if isinstance(b, ast.Name) else b.attr for b in node.bases
+                         if isinstance(b, (ast.Name, ast.Attribute))}
+                out.append((f"{path.relative_to(ROOT.parent)}:{node.lineno}", node.name, bases))
+    return out
+
+
+def test_parts_are_composed_not_mixed_in():
+    classes = _classes()
+    ours = {name for _, name, _ in classes}
+    mixed = [f"{where}: class {name}({', '.join(sorted(bases))})" for where, name, bases in classes
+             if len(bases & ours) > 1]
+    assert mixed == [], "classes with more than one base class of the project (hold parts as objects):\n" + \
+        "\n".join(mixed)
