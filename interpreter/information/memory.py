@@ -28,7 +28,7 @@ from .views import visible_cards
 
 class _Listener:
     """Called for every card entering a zone (the definition's `on_entered` hook, which it wraps
-    in a copy of the definition while a Memory plays a decision): records (card id, zone id)."""
+    in a copy of the definition that a Memory plays decisions with): records (card id, zone id)."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -47,6 +47,10 @@ class Memory:
     def __init__(self, game):
         self.game = game
         self.known: list[dict[int, int]] = [{} for _ in game.m.seats]  # per seat: card id -> zone id
+        # the same game over a copy of its definition whose `on_entered` hook also records the
+        # moves (definition.listening): Memory plays each decision with it, the game is untouched
+        self._listener = _Listener(game.m.on_entered)
+        self._listening = type(game)(game.m.listening(self._listener))
 
     def of(self, seat: int) -> dict[int, int]:
         """The cards `seat` remembers and cannot see: card id -> the zone it lies in."""
@@ -54,16 +58,12 @@ class Memory:
 
     def apply(self, st, action, **options):
         """game.apply_in_place(st, action), remembering what each seat saw of it; returns its Step."""
-        game = self.game
-        m = game.m
-        listener = _Listener(m.on_entered)
         before = clone(st)
-        listener.moves = moves = []
-        game.m = m.listening(listener)  # only while this decision is played
+        self._listener.moves = moves = []
         try:
-            step = game.apply_in_place(st, action, **options)
+            step = self._listening.apply_in_place(st, action, **options)
         finally:
-            game.m = m
+            self._listener.moves = None
         self.see(before, st, moves)
         return step
 
