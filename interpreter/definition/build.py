@@ -27,6 +27,7 @@ def build_definition(ruleset, players: int, options: dict | None = None, *, obse
     d.symbols = Symbols(d, world)
     d.links = links = Linker(d, world)
     d.rules = rules = CompiledRules(d, world, links)
+    d.answer_from_parts()
     d.compiler = Compiler(d)
     out = d.compiler.output  # what the compiler produces (lang/output.py), read here by its names
     d.conts = out.conts  # continuations of the statements that may wait for a choice

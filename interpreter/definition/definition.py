@@ -50,6 +50,15 @@ class GameDefinition(Frozen):
         freeze(self, self._UNFROZEN)
         object.__setattr__(self, "__class__", GameDefinition)  # no longer Building: no __getattr__
 
+    def answer_from_parts(self) -> None:
+        """Hold the parts' methods that other layers ask of a definition (ANSWERS) as its own
+        attributes, bound to their parts: the compiler asks them thousands of times while it builds."""
+        own = self.__dict__
+        for part, names in ANSWERS.items():
+            p = own[part]
+            for name in names:
+                own[name] = getattr(p, name)
+
     def publish(self, part: str) -> None:
         """Take the attributes of a part (built, or frozen) as its own: the same objects."""
         own = self.__dict__

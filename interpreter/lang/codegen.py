@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import itertools
 import marshal
+import operator
 import re
 
 from . import ast as A
@@ -115,6 +116,7 @@ class ExprCodegen:
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
               "avail", "hoist", "shares", "src", "end", "notes")
+    _read_state = staticmethod(operator.attrgetter(*_STATE))
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
         """Compile the expression tree `node` to f(ctx). With `caller` (the name of a content
@@ -136,11 +138,10 @@ class ExprCodegen:
 
     def saved(self) -> tuple:
         """The state of the module being written (a nested module is written in the middle of one)."""
-        return tuple(getattr(self, k) for k in self._STATE)
+        return self._read_state(self)
 
     def restore(self, saved: tuple) -> None:
-        for k, v in zip(self._STATE, saved):
-            setattr(self, k, v)
+        self.__dict__.update(zip(self._STATE, saved))
 
     def domain_kind(self, tree, scope):
         """The kind (see Known.kind_of) of every value of a parameter's domain, when known at load
