@@ -8,7 +8,7 @@ import random
 import pytest
 
 from interpreter.definition.definition import PARTS, GameDefinition
-from interpreter.definition.parts import Part, ReadOnlyDict
+from interpreter.definition.parts import Frozen, Part, ReadOnlyDict
 from interpreter.engine.game import Game
 from interpreter.information.memory import Memory
 from interpreter.ruleset.loader import load_ruleset
@@ -119,4 +119,11 @@ def test_a_definition_is_made_of_parts_held_as_objects():
         assert o is m or (isinstance(o, Part) and o.d is m)
         for c in type(o).__mro__:
             assert len([b for b in c.__bases__ if b.__module__.startswith("interpreter")]) <= 1, c
+        if o is not m:  # a part is its own class on Part alone: no part extends another one
+            assert [c for c in type(o).__mro__ if c.__module__.startswith("interpreter")] == \
+                [type(o), Part, Frozen], type(o)
     assert m.cards is m.world.cards and m.actions is m.rules.actions and m.triggers is m.links.triggers
+    # the linker holds the cards' powers and the dispatch as objects, published beside it
+    assert m.powers is m.links.powers and m.dispatch is m.links.dispatch
+    assert m.modifiers is m.powers.modifiers and m._event_direct is m.dispatch._event_direct
+    assert not hasattr(m.links, "_event_direct") and not hasattr(m.links, "copies_of")

@@ -26,6 +26,7 @@ def build_definition(ruleset, players: int, options: dict | None = None, *, obse
     d.world = world = World(d)
     d.symbols = Symbols(d, world)
     d.links = links = Linker(d, world)
+    d.powers, d.dispatch = links.powers, links.dispatch  # made by the linker, parts beside it
     d.rules = rules = CompiledRules(d, world, links)
     d.answer_from_parts()
     d.compiler = Compiler(d)

@@ -5,8 +5,9 @@ It is made of parts, each an object of its own, built in this order by the build
 - `world` (world.py): seats, constants, the board graph, zones, cards, variables and the tables
   play reads of them (values by key, cells by tag, who identifies the cards of each zone, walks);
 - `symbols` (symbols.py): what each name of the rules language means, for the compiler;
-- `links` (linker.py, powers.py, dispatch.py): procedures, events, triggers and card powers,
-  compiled and bound to their hooks;
+- `links` (linker.py): procedures, events and triggers, compiled and bound to their hooks, with
+  two parts it makes and holds, published beside it: `powers` (powers.py), the cards' triggers,
+  replacements and modifiers, and `dispatch` (dispatch.py), the chains that run a `do` or an `emit`;
 - `rules` (rules.py): the flow, the actions, the out-of-turn windows and the scoring.
 
 The definition itself holds what the parts share while they are built (the ruleset, the number of
@@ -24,7 +25,7 @@ import copy
 from .linker import Linker
 from .parts import Frozen, freeze
 
-PARTS = ("world", "symbols", "links", "rules")
+PARTS = ("world", "symbols", "links", "powers", "dispatch", "rules")
 
 
 class GameDefinition(Frozen):
@@ -43,7 +44,7 @@ class GameDefinition(Frozen):
         """Freeze the parts, then take their attributes as its own (the same objects, for other
         layers to read as before), then freeze itself (parts.freeze)."""
         self.symbols.mapping_keys()  # the tables built on first use are built now
-        self.links.copies_of("")
+        self.powers.copies_of("")
         for part in PARTS:
             freeze(self.__dict__[part])
             self.publish(part)
@@ -84,9 +85,6 @@ class GameDefinition(Frozen):
     def var_codec(self, kind, name):
         return self.world.var_codec(kind, name)
 
-    def copies_of(self, name) -> list:
-        return self.links.copies_of(name)
-
     def listening(self, on_entered):
         """A copy of this definition whose `on_entered` hook (called for every card entering a
         zone) is `on_entered` instead: every other part is shared (information/memory.py plays a
@@ -103,9 +101,11 @@ ANSWERS = {
                 "zone_family_names", "builtin_function", "builtin_function_names", "attribute_names",
                 "mapping_keys", "attr_handlers"),
     "links": ("procedure_suspends", "event_suspends", "register", "direct_caller", "function_caller",
-              "inline_body", "_is_pure", "_by_card", "procedure_entry_cps", "event_entry_cps",
-              "procedure_direct", "procedure_entry_cps_plain", "procedure_direct_plain", "super_entry_cps",
-              "super_direct", "event_direct"),
+              "inline_body", "_is_pure"),
+    "powers": ("copies_of",),
+    "dispatch": ("_by_card", "procedure_entry_cps", "event_entry_cps", "procedure_direct",
+                 "procedure_entry_cps_plain", "procedure_direct_plain", "super_entry_cps", "super_direct",
+                 "event_direct"),
 }
 
 

@@ -3,8 +3,9 @@ handlers (replacements, the body, reactions), in continuations for those that ma
 choice (dsl/continuations.py) and directly for the others, and the entries that compiled calls
 hold before they are built.
 
-A part of the definition's linked handlers, through Linker (linker.py), which builds them
-(`_build_procedure`, `_build_event`).
+A part of the definition of its own (`dispatch`), held by the linker (linker.py, `self.links`
+here), which compiles the handlers (its `_bodies`, `_handlers`) and asks for their chains to be
+built (`build_procedure`, `build_event`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,13 @@ def _not_built(ctx):
 
 
 class Dispatch(Part):
+    def __init__(self, d, links):
+        super().__init__(d)
+        self.links = links
+        self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
+        # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
+        self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
+
     def _dispatch_cps(self, handlers, final, first_only=False, then=None):
         """A chain running `handlers` in the event frame, then `final` (CPS)."""
         nxt = final
@@ -29,7 +37,7 @@ class Dispatch(Part):
 
     def _disp(self, h, nxt, then):
         after = then if then is not None else nxt
-        kid = self.register(after)
+        kid = self.links.register(after)
         nargs, nslots, cond, body = h.nargs, h.nslots, h.cond, h.body
 
         if cond is None:  # a procedure's body, a handler without condition
@@ -53,18 +61,20 @@ class Dispatch(Part):
             return body(ctx)
         return disp
 
-    def _build_procedure(self, name):
-        body = self._bodies.get(name)
-        insteads = self._handlers["instead"].get(name, [])
-        afters = self._handlers["on"].get(name, [])
-        after_chain = self._dispatch_cps(afters, self.ret)
+    def build_procedure(self, name):
+        links = self.links
+        ret = links.ret
+        body = links._bodies.get(name)
+        insteads = links._handlers["instead"].get(name, [])
+        afters = links._handlers["on"].get(name, [])
+        after_chain = self._dispatch_cps(afters, ret)
         main = self._disp(body, after_chain, None) if body is not None else after_chain
         self._entry(self._proc_cps, name)[0] = self._dispatch_cps(insteads, main, first_only=True, then=after_chain)
         self._entry(self._plain_cps, name)[0] = main
-        only_body = self._disp(body, self.ret, None) if body is not None else self.ret
+        only_body = self._disp(body, ret, None) if body is not None else ret
         for i in range(len(insteads)):  # what the i-th replacement's `super` runs: the next ones, then the body
             self._entry(self._super_cps, (name, i))[0] = self._dispatch_cps(insteads[i + 1:], only_body,
-                                                                           first_only=True, then=self.ret)
+                                                                           first_only=True, then=ret)
 
         def run(ctx, args, h):
             if h is not None:
@@ -91,7 +101,7 @@ class Dispatch(Part):
                 finally:
                     ctx.locals = saved
             self._super_direct[(name, i)] = sup
-        if not self.procedure_suspends(name) and body is not None and not insteads and not afters:
+        if not links.procedure_suspends(name) and body is not None and not insteads and not afters:
             def direct(ctx, args, run=body.direct, pad=[None] * (body.nslots - body.nargs)):
                 """The body alone, in its own frame (nothing replaces it, no handler after it)."""
                 saved = ctx.locals
@@ -101,7 +111,7 @@ class Dispatch(Part):
                 finally:
                     ctx.locals = saved
             self._proc_direct[name] = direct
-        elif not self.procedure_suspends(name):
+        elif not links.procedure_suspends(name):
             def direct(ctx, args, body=body, insteads=insteads, afters=after_plan):
                 saved = ctx.locals
                 try:
@@ -113,7 +123,7 @@ class Dispatch(Part):
                     ctx.locals = saved
             self._proc_direct[name] = direct
 
-    def _keyed(self, trigger, binding, params):
+    def keyed(self, trigger, binding, params):
         """(slot, card) when the whole condition of a card's power is `PARAM == this` (its card has no
         `while`): it holds exactly when that argument is the card (values equal a card only when
         they are it), which a lookup tells at once (`_by_card`). None otherwise, or under an
@@ -130,7 +140,7 @@ class Dispatch(Part):
 
     @staticmethod
     def _by_card(hs):
-        """For an event whose handlers include card powers keyed on one argument (`_keyed`): (slot,
+        """For an event whose handlers include card powers keyed on one argument (`keyed`): (slot,
         {card: the handlers to visit when the argument is that card}, the handlers otherwise); each
         selection keeps the declared order, a keyed handler's condition (true there) dropped. None
         when no handler (or handlers keyed on different arguments) would gain."""
@@ -173,9 +183,10 @@ class Dispatch(Part):
         finally:
             ctx.locals = saved
 
-    def _build_event(self, name):
-        hs = self._handlers["on"].get(name, [])
-        self._entry(self._event_cps, name)[0] = chain = self._dispatch_cps(hs, self.ret)
+    def build_event(self, name):
+        ret = self.links.ret
+        hs = self.links._handlers["on"].get(name, [])
+        self._entry(self._event_cps, name)[0] = chain = self._dispatch_cps(hs, ret)
         run = self._run_handlers
         keyed = self._by_card(hs)
         if keyed is not None:
@@ -183,7 +194,6 @@ class Dispatch(Part):
             # card -> (the handlers to visit, whether one of them may wait for a choice)
             table = {card: (self._plan(sel), any(h.direct is None for h in sel)) for card, sel in table.items()}
             otherwise = (self._plan(others), any(h.direct is None for h in others))
-            ret = self.ret
 
             def select(args):
                 try:
@@ -204,7 +214,7 @@ class Dispatch(Part):
                 run(ctx, args, sel)
                 return ret(ctx)
             self._event_cps[name][0] = entry
-        if not self.event_suspends(name):
+        if not self.links.event_suspends(name):
             hs = self._plan(hs)
             if keyed is not None:
                 def direct(ctx, args):
@@ -218,7 +228,7 @@ class Dispatch(Part):
     @staticmethod
     def _entry(table, key):
         """The one-element holder of a CPS entry: handed to the compiled calls before the entry
-        is built (bodies call each other), filled when it is (`_build_procedure`, `_build_event`)."""
+        is built (bodies call each other), filled when it is (`build_procedure`, `build_event`)."""
         holder = table.get(key)
         if holder is None:
             holder = table[key] = [_not_built]
@@ -227,24 +237,24 @@ class Dispatch(Part):
     def procedure_entry_cps(self, name):
         """([entry], number of arguments): `entry[0](ctx)` runs `do name(...)` in continuations,
         its arguments in ctx.locals."""
-        return self._entry(self._proc_cps, name), len(self.procedure_params.get(name, []))
+        return self._entry(self._proc_cps, name), len(self.links.procedure_params.get(name, []))
 
     def event_entry_cps(self, name):
-        return self._entry(self._event_cps, name), len(self.event_params.get(name, []))
+        return self._entry(self._event_cps, name), len(self.links.event_params.get(name, []))
 
     def procedure_direct(self, name):
         procs = self._proc_direct
         return lambda ctx, args: procs[name](ctx, args)
 
     def procedure_entry_cps_plain(self, name):
-        return self._entry(self._plain_cps, name), len(self.procedure_params.get(name, []))
+        return self._entry(self._plain_cps, name), len(self.links.procedure_params.get(name, []))
 
     def procedure_direct_plain(self, name):
         procs = self._plain_direct
         return lambda ctx, args: procs[name](ctx, args)
 
     def super_entry_cps(self, name, i):
-        return self._entry(self._super_cps, (name, i)), len(self.procedure_params.get(name, []))
+        return self._entry(self._super_cps, (name, i)), len(self.links.procedure_params.get(name, []))
 
     def super_direct(self, name, i):
         chains = self._super_direct

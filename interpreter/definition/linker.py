@@ -1,8 +1,11 @@
 """Procedures, events and triggers of a match: compiled and bound to their hooks, with the
 analysis of which may wait for a choice and which functions are pure.
 
-A part of the GameDefinition (definition.py): its linked handlers (with powers.py and dispatch.py,
-which it extends); `self.d` is the definition being built, `self.world` its world.
+A part of the GameDefinition (definition.py): its linked handlers; `self.d` is the definition being
+built, `self.world` its world. It holds two parts of the definition beside it, made here: the cards'
+powers (`self.powers`, powers.py), collected with the rules' triggers and compiled with them, and
+the chains that run a `do` or an `emit` (`self.dispatch`, dispatch.py), built once every handler is
+compiled.
 """
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ from ..errors import did_you_mean
 from ..lang.parser import ParseFailure, parse
 from ..errors import Location
 from ..ruleset.yamlio import SourceText, Snippet
-from .parts import Handler, _AlreadyReported
+from .dispatch import Dispatch
+from .parts import Handler, Part, _AlreadyReported
 from .powers import Powers
 
 
@@ -25,10 +29,12 @@ def _not_compiled(ctx, loc, *args):
     raise rt.RuleRuntimeError("internal: a function called before it was compiled", loc)
 
 
-class Linker(Powers):
+class Linker(Part):
     def __init__(self, d, world):
         super().__init__(d)
         self.world = world
+        self.powers = Powers(d, world, self)
+        self.dispatch = Dispatch(d, self)
         self.function_defs = {}
         self.on_entered = None  # the `on entered` triggers, if the content has any
 
@@ -55,9 +61,9 @@ class Linker(Powers):
         # (card, its `while`) for a card's power (powers.py), one entry per copy of the card. The
         # cards' powers come first, in card order, then the rules' triggers in file order.
         self.triggers = {"on": {}, "instead": {}}
-        self._collect_powers()
+        self.powers.collect()
         for snip in spec.triggers:
-            self._add_trigger(snip)
+            self.add_trigger(snip)
         self.procedure_trees = {}
         for name, procedure in spec.procedures.items():
             snip = procedure.text("effect", label=f"procedure {name}")
@@ -68,7 +74,7 @@ class Linker(Powers):
                 self.procedure_trees[name] = []
         self._suspends = self._suspension_analysis()
 
-    def _add_trigger(self, snip, binding=None):
+    def add_trigger(self, snip, binding=None):
         """Parse a trigger (`on EVENT ...` or `instead of PROCEDURE ...`) and index it by its hook;
         returns its tree, or None when it has a problem (reported)."""
         try:
@@ -171,7 +177,7 @@ class Linker(Powers):
             scope.bound["this"] = binding.card
         cond = c.e(cond_tree, scope) if cond_tree is not None else None
         if binding is not None:
-            cond = self._power_condition(binding, scope, cond)
+            cond = self.powers.condition(binding, scope, cond)
         body = c.seq(stmts, scope, self.ret)
         direct = None
         if not any(c.suspends(s, scope) for s in stmts):
@@ -204,9 +210,6 @@ class Linker(Powers):
         self.function_defs = {name: spec for name, spec in self.d.rs.functions.items()}
         self._functions = {}
         self._direct = {}
-        self._proc_cps, self._proc_direct, self._event_cps, self._event_direct = {}, {}, {}, {}
-        # `do P(...) unpreventable` (P without its replacements) and `super` in P's i-th replacement
-        self._plain_cps, self._plain_direct, self._super_cps, self._super_direct = {}, {}, {}, {}
         self._handlers = {"on": {}, "instead": {}}
         for kind in ("on", "instead"):
             for name, items in self.triggers[kind].items():
@@ -217,7 +220,7 @@ class Linker(Powers):
                     h = self._guard(lambda: self._compile_handler(trigger, snip, params, binding, replacing),
                                     snip.src)
                     if h is not None:
-                        h.keyed = self._keyed(trigger, binding, params) if kind == "on" else None
+                        h.keyed = self.dispatch.keyed(trigger, binding, params) if kind == "on" else None
                         hs.append(h)
                 self._handlers[kind][name] = hs
         self._bodies = {}
@@ -230,9 +233,9 @@ class Linker(Powers):
         if self.d.observer is not None and not self.d.errors.problems:
             self.d.observer.instrument_bodies(self.d)
         for name in self.procedure_params:
-            self._build_procedure(name)
+            self.dispatch.build_procedure(name)
         for name in self.event_params:
-            self._build_event(name)
+            self.dispatch.build_event(name)
         self.on_entered = None
         if self._handlers["on"].get("entered"):
             if self.event_suspends("entered"):
@@ -240,7 +243,7 @@ class Linker(Powers):
                 self.d.errors.add(snip.src.locate(1, 1), "`on entered` triggers cannot ask for a choice",
                                 hint="they run inside every move; do the choice in an action or a procedure")
             else:
-                dispatch = self._event_direct["entered"]
+                dispatch = self.dispatch._event_direct["entered"]
                 self.on_entered = lambda ctx, card, zone: dispatch(ctx, [card, zone])
         for name in ("round_start", "round_end", "turn_start", "turn_end"):  # emitted by the flow itself
             if self._handlers["on"].get(name) and self.event_suspends(name):
@@ -265,18 +268,18 @@ class Linker(Powers):
         c = self.d.compiler
         direct = self._direct_ok(name)
         caller = (name, len(params), self._is_pure(name)) if direct else None
-        modified = bool(self.__dict__.get("modifiers", {}).get(name))
+        modified = bool(self.powers.modifiers.get(name))
         if modified and direct:  # its modifiers written after its value, in the same generated function
             tree = parse(snip.src, "expr")
             scope = scope.reading(snip.src)
-            then = self._modifier_lines(name, params, scope)
+            then = self.powers.modifier_lines(name, params, scope)
             f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller, then))
             size = then.size
         else:
             f = c.expr(snip.src, scope, caller)
             size = scope.size
             if modified:  # counted by an observer (coverage): closures around each part
-                f, size = self._modified(name, f, params, size)
+                f, size = self.powers.with_modifiers(name, f, params, size)
         if direct:
             self._direct_cell(name)[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
@@ -352,7 +355,7 @@ class Linker(Powers):
         compiled in place too are called, each remembered while the state cannot change), else None.
         With `loops`, a function that loops may be too (called with a loop's variable, whose values
         change at each call, so remembering them while the state cannot change gains little)."""
-        if self.d.observer is not None or self.__dict__.get("modifiers", {}).get(name):
+        if self.d.observer is not None or self.powers.modifiers.get(name):
             return None  # every call of a function is counted / cards modify its value: not in place
         cache = self.d.compile_memo.inline
         if (name, loops) in cache:

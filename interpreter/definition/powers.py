@@ -13,10 +13,11 @@ false, none, 0 or empty), once however many copies the card has.
 
 Everything is linked here, once per match: a card's triggers join the rules' triggers under their
 hook (linker.py), its modifiers are kept by the function they modify (written into its
-generated function, `_modifier_lines`; closures around it under an observer, `_modified`).
+generated function, `modifier_lines`; closures around it under an observer, `with_modifiers`).
 Nothing scans the cards while playing.
 
-A part of the definition's linked handlers (Linker, linker.py, extends it).
+A part of the definition of its own (`powers`), held by the linker (linker.py, `self.links` here),
+which collects them with the rules' triggers (`collect`) and compiles them.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from ..lang.parser import ParseFailure, parse
 from ..lang.scope import Scope, stamped
 from ..errors import did_you_mean
 from ..ruleset.yamlio import Snippet, SourceText
-from .dispatch import Dispatch
+from .parts import Part
 
 
 class Binding(NamedTuple):
@@ -36,7 +37,12 @@ class Binding(NamedTuple):
     while_: object  # Snippet of the card's `while:`, or None
 
 
-class Powers(Dispatch):
+class Powers(Part):
+    def __init__(self, d, world, links):
+        super().__init__(d)
+        self.world, self.links = world, links
+        self.modifiers = {}  # function name -> [(value Snippet, when Snippet or None, Binding)]
+
     def copies_of(self, name) -> list:
         """Every card instance of the definition `name` (copies and per-player cards), in id order."""
         cache = self.__dict__.get("_copies")
@@ -58,9 +64,9 @@ class Powers(Dispatch):
             return None
         return snip
 
-    def _collect_powers(self):
-        """Index every card's triggers and replacements by hook, and its modifiers by function."""
-        self.modifiers = {}  # function name -> [(value Snippet, when Snippet or None, Binding)]
+    def collect(self):
+        """Index every card's triggers and replacements by hook (the linker's `add_trigger`), and its
+        modifiers by function."""
         for name, card in self.d.spec.cards.items():
             if card.powers:
                 w = self.card_while(card)
@@ -80,21 +86,21 @@ class Powers(Dispatch):
         for ev in effect.until:
             if ev in ("turn", "round"):
                 continue
-            if ev not in self.event_params:
+            if ev not in self.links.event_params:
                 self.d.errors.add(effect.at("until"), f"{where}: `until` names no event `{ev}`",
-                                hint=did_you_mean(ev, list(self.event_params)) or
+                                hint=did_you_mean(ev, list(self.links.event_params)) or
                                 "`turn`, `round`, or an event declared under `events:`")
                 continue
             default = self.world.pvars[name]["default"] if name in self.world.pvars else False
             text = f"on {ev}: for p in players do p.{name} = {_literal(default)} end"
-            self._add_trigger(Snippet(SourceText.plain(text), f"{where}.until"), None)
+            self.links.add_trigger(Snippet(SourceText.plain(text), f"{where}.until"), None)
 
     def _add_powers(self, powers, bindings):
         functions = self.d.spec.functions
         for p in powers:
             where = p.name
             if p.is_rule:
-                self._add_trigger(Snippet(p.source("rule"), where, p.id), bindings)
+                self.links.add_trigger(Snippet(p.source("rule"), where, p.id), bindings)
                 continue
             fn = p.modify
             spec_fn = functions.get(fn)
@@ -111,7 +117,7 @@ class Powers(Dispatch):
             when = p.text("when", label=f"{where}.when") if p.has_when else None
             self.modifiers.setdefault(fn, []).extend((value, when, b) for b in bindings)
 
-    def _power_condition(self, binding, scope, cond):
+    def condition(self, binding, scope, cond):
         """A power's condition: the card's `while` (compiled in the power's scope), then its own."""
         if binding.while_ is None:
             return cond
@@ -121,11 +127,11 @@ class Powers(Dispatch):
             return w
         return lambda ctx: w(ctx) and cond(ctx)
 
-    def _modifier_lines(self, name, params, base_scope):
+    def modifier_lines(self, name, params, base_scope):
         """`then` of codegen.function for the function `name` modified by cards: the lines turning
         its value `v` into the modified one, its modifiers in card order, each when its card's
         `while` and its own `when` hold (in that order), `value` (the slot after the parameters)
-        bound to the value so far. Each text compiled as `_modified` compiles it; a mark before
+        bound to the value so far. Each text compiled as `with_modifiers` compiles it; a mark before
         it (and in its loops) makes an error nobody foresaw point at it, as its own module did."""
         def then(g, text):
             lines = [f"v = {text}"]
@@ -136,7 +142,7 @@ class Powers(Dispatch):
                 scope.bound["this"] = binding.card
                 texts = {}
                 for key, snip in (("value", value), ("when", when), ("while", binding.while_)):
-                    if snip is not None:  # compiled in this order, as `_modified` does
+                    if snip is not None:  # compiled in this order, as `with_modifiers` does
                         texts[key] = self._piece(g, snip.src, scope)
                 size = max(size, scope.size)
                 lines.append(f"L[{slot}] = v")
@@ -164,10 +170,10 @@ class Powers(Dispatch):
         g.helpers[start:] = [h.replace("\n", f"\n    {mark}\n", 1) for h in g.helpers[start:]]
         return mark, text
 
-    def _modified(self, name, base, params, size):
+    def with_modifiers(self, name, base, params, size):
         """The function `name` with its modifiers applied in card order: each active one turns the
         value so far (`value`) into its own; returns (f, frame size). Closures, for an observer
-        (coverage) that counts each modifier; otherwise `_modifier_lines` writes them."""
+        (coverage) that counts each modifier; otherwise `modifier_lines` writes them."""
         c = self.d.compiler
         mods = []
         for value, when, binding in self.modifiers[name]:
@@ -177,7 +183,7 @@ class Powers(Dispatch):
             if self.d.observer is not None:  # coverage (coverage.py): counted when it applies
                 f = self.d.observer.instrument_modifier(value.src, f)
             cond = c.expr(when.src, scope) if when is not None else None
-            cond = self._power_condition(binding, scope, cond)
+            cond = self.condition(binding, scope, cond)
             mods.append((cond, f))
             size = max(size, scope.size)
         slot = len(params)

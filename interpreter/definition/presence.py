@@ -67,7 +67,7 @@ def _this_in(m, part, scope):
     if type(part) is A.Call:
         fn = str(part.fn)
         spec = m.spec.functions.get(fn)
-        if spec is None or spec.modifiable or m.links.__dict__.get("modifiers", {}).get(fn):
+        if spec is None or spec.modifiable or m.powers.modifiers.get(fn):
             return None
         params = [str(p) for p in spec.params]
         if len(params) != len(part.args) or not all(type(a) is A.Name for a in part.args):

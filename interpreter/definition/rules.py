@@ -207,7 +207,7 @@ class CompiledRules(Part):
         scope = Scope([p for p, _ in params])
         c = self.d.compiler
         if card is not None and not bound_from:
-            copies = self.links.copies_of(card)
+            copies = self.links.powers.copies_of(card)
             if len(copies) != 1:
                 self.d.errors.add(spec.at(), f"action `{name}` of card `{card}`, which has {len(copies)} "
                                 f"copies: which one is `this`?", hint="say where it is played from with `from: ZONE` "
