@@ -16,7 +16,8 @@ from .world import World
 
 
 @collector_paused
-def build_definition(ruleset, players: int, options: dict | None = None, *, observer=None) -> GameDefinition:
+def build_definition(ruleset, players: int, options: dict | None = None, *, observer=None,
+                     spec: ContentSpec | None = None) -> GameDefinition:
     """The definition of `ruleset` for `players` and `options` (ContentError with every problem
     found, if any). `observer` (coverage.py) wraps the compiled rules to record which ones run."""
     limits = getattr(ruleset, "limits", lim.DEFAULT)
@@ -39,7 +40,7 @@ def build_definition(ruleset, players: int, options: dict | None = None, *, obse
                                    if type(players) is int and players > 0 else
                                    f"the number of players must be a whole number from 1, not {players!r}"))
     d.options = ruleset.resolve_options(options or {}, players)
-    d.spec = ContentSpec.of(ruleset)  # the typed sections (ruleset/spec.py)
+    d.spec = spec if spec is not None else ContentSpec.of(ruleset)  # the typed sections (ruleset/spec.py)
     world.build()
     d.publish("world")  # read by the compiler from now on: at once, not through Building.__getattr__
     links._collect_rules()

@@ -386,10 +386,13 @@ class Game:
 
     @classmethod
     def from_ruleset(cls, ruleset, *, players: int | None = None, options: dict | None = None,
-                     observer=None) -> "Game":
+                     observer=None, spec=None) -> "Game":
         """`Game.load` for content already loaded (ruleset.loader.load_ruleset), for tools that build
-        a game several times from one ruleset; `observer` wraps the compiled rules (coverage.py)."""
-        return cls(build_definition(ruleset, players or ruleset.default_players, options, observer=observer))
+        a game several times from one ruleset; `observer` wraps the compiled rules (coverage.py);
+        `spec`, the ruleset's typed content (ruleset.spec.ContentSpec.of(ruleset)), when the caller
+        builds several player counts of one unchanged ruleset."""
+        return cls(build_definition(ruleset, players or ruleset.default_players, options, observer=observer,
+                                    spec=spec))
 
     @property
     def catalog(self):

@@ -53,6 +53,7 @@ def player_counts(rs) -> list[int]:
 def validate_game(path: str, variants=()) -> Validation:
     """Load a game and compile it for every player count; raise ContentError with every problem."""
     from ..ruleset.loader import load_ruleset
+    from ..ruleset.spec import ContentSpec
     from .render import Renderer
     start = time.perf_counter()
     rs = load_ruleset(game_folder(path), variants=variants, keep_going=True)
@@ -60,9 +61,12 @@ def validate_game(path: str, variants=()) -> Validation:
     seen = {p.render() for p in problems}
     game = None
     counts = player_counts(rs)
+    spec = None  # the typed content, the same for every player count
     for n in counts:  # ...and those of the rules, compiled for every player count
         try:
-            g = Game.from_ruleset(rs, players=n)
+            if spec is None:
+                spec = ContentSpec.of(rs)
+            g = Game.from_ruleset(rs, players=n, spec=spec)
             Renderer(g)
         except ContentError as e:
             for p in e.problems:
