@@ -5,6 +5,8 @@ A part of the GameDefinition (definition.py), which the builder (build.py) makes
 """
 from __future__ import annotations
 
+import copy
+
 from .. import limits as lim
 from ..runtime import context as rt
 from ..runtime.library import CellRun
@@ -15,7 +17,7 @@ from ..errors import did_you_mean
 from ..lang.parser import ParseFailure
 from ..errors import Location
 from ..core.model import Card, Seat, Zone
-from ..ruleset.yamlio import SourceText, resolve_parent, to_plain
+from ..ruleset.yamlio import SourceText, resolve_parent
 from .graph import BoardGraph
 from .parts import RESETS, Part
 
@@ -47,13 +49,13 @@ class World(Part):
     # ---- building the frozen world ---------------------------------------------------
 
     def _build_seats(self):
-        names = self.d.rs.seat_names
+        names = self.d.spec.seat_names
         self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.d.n)]
 
     def _build_constants(self):
         # the variables come later (_build_vars): static expressions (board sizes...) see constants only
         self.gvars, self.pvars, self.cvars, self.zvars = {}, {}, {}, {}
-        self.constants = to_plain(dict(self.d.rs.constants), int_keys=True)
+        self.constants = copy.deepcopy(dict(self.d.spec.constants))  # this definition's own values
         self.constants.update(self.d.options)
         self.constants["player_count"] = self.d.n
 
@@ -307,7 +309,7 @@ class World(Part):
         if self.d.spec.board.grid:
             for spec in self.d.spec.board.grid.rows:
                 tags |= set(spec.tags)
-        tags |= set(self.d.rs.extra_tags)
+        tags |= set(self.d.spec.extra_tags)
         for z in self.cells:  # tags of explicit and generated board cells
             tags |= z.tags
         self.all_tags = frozenset(tags)

@@ -490,6 +490,9 @@ class ContentSpec(Record):
     events: MappingProxyType  # name -> EventSpec
     triggers: tuple  # the rules' triggers: Snippets (their texts), in file order
     board: BoardSpec
+    constants: MappingProxyType  # name -> its value as plain data (lists, dicts, numbers, texts)
+    seat_names: tuple  # game.seat_names: the seats' names, in order (fewer than the seats: numbered)
+    extra_tags: tuple  # tags the content declares beyond those its cards, zones and cells carry
 
     @classmethod
     def of(cls, rs) -> "ContentSpec":
@@ -513,4 +516,6 @@ class ContentSpec(Record):
                    events=MappingProxyType({name: EventSpec(name, rs.events, params=tuple(params or ()))
                                             for name, params in rs.events.items()}),
                    triggers=tuple(rs.triggers),
-                   board=BoardSpec.of(rs.board))
+                   board=BoardSpec.of(rs.board),
+                   constants=MappingProxyType(to_plain(dict(rs.constants), int_keys=True)),
+                   seat_names=tuple(rs.seat_names), extra_tags=tuple(rs.extra_tags))
