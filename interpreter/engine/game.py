@@ -505,17 +505,17 @@ class Game:
         return dec(raw) if dec else raw
 
     def write_variable(self, st, *, kind: str, name: str, index: int | None = None, value) -> None:
-        """Edits `st`: set a variable (as read_variable names it) to `value`, stored as the rules store it."""
+        """Edits `st`: set a variable (as read_variable names it) to `value`, stored as the rules store
+        it (core/state.py's set_global / set_value write it and forget the state's notes)."""
         from .catalog import VARIABLE_KINDS
-        from ..core.state import put
-        touch(st)
+        from ..core.state import set_global, set_value
         code = VARIABLE_KINDS[kind]
         enc, _ = self.m.var_codec(code, name)
         stored = enc(value) if enc else value
         if code == "gv":
-            st["gv"][name] = stored
+            set_global(st, name, stored)
         else:
-            put(st[code], name, index, stored)
+            set_value(st, code, name, index, stored)
 
     def restart_simultaneous(self, st) -> None:
         """Edits `st`: when its step is simultaneous, its seats choose afresh from the first one

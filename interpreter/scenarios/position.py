@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import InterpretError, did_you_mean
 from ..core.model import Card, Seat, Zone
-from ..core.state import touch, zone_with, zone_without
+from ..core.state import place_card, touch
 
 
 class PositionError(InterpretError):
@@ -71,11 +71,10 @@ class Position:
 
     def move(self, card_key: str, zone_key: str, top: bool = False) -> "Position":
         """Put a card in a zone; whatever is on a full board cell goes to the box first."""
-        touch(self.state)
         card, zone = self.card(card_key), self.zone(zone_key)
         ids = self.state["z"][zone.id]
         if self.state["loc"][card.id] == zone.id:  # already there: only its place in the zone changes
-            self.state["z"][zone.id] = zone_with(zone_without(ids, card.id), card.id, top)
+            place_card(self.state, card.id, zone.id, top)
             return self
         if zone.capacity is not None and len(ids) >= zone.capacity and self.state["loc"][card.id] != zone.id:
             box = self.zone("box")
