@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent / "interpreter"
 # From the bottom up: each package imports only itself and those below it. Packages on one line
 # sit side by side and import neither each other.
 LAYERS = [
+    ("i18n",),  # the interface's language (gettext): anyone may translate a player-facing string
     ("errors",),
     ("limits",),
     ("core",),
@@ -30,7 +31,7 @@ LAYERS = [
     ("__init__", "__main__"),  # the public face: Game, Action, the errors
 ]
 LEVEL = {name: level for level, names in enumerate(LAYERS) for name in names}
-TOP_LEVEL = {"__init__", "__main__", "errors", "limits"}  # all else lives in a package
+TOP_LEVEL = {"__init__", "__main__", "i18n", "errors", "limits"}  # all else lives in a package
 
 
 def _modules() -> dict[str, Path]:
@@ -142,7 +143,7 @@ def test_imports_only_downward():
 
 def test_the_order_is_the_one_the_readme_shows():
     readme = (ROOT.parent / "README.md").read_text(encoding="utf-8")
-    stack = " > ".join(", ".join(names) for names in reversed(LAYERS[2:-1]))
+    stack = " > ".join(", ".join(names) for names in reversed(LAYERS[3:-1]))
     assert stack in readme, f"README.md should show the layer order as: {stack}"
 
 

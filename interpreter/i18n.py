@@ -1,0 +1,67 @@
+"""The table's language: interface strings through a standard gettext catalogue.
+
+    from ..i18n import _
+    say(_("{name} plays {move}").format(name=who, move=label))
+
+Write every player-facing string of the interface through `_()` (a whole sentence with named
+fields, never pieces glued together), so that the catalogue can give it in another language.
+Designer-facing messages (content errors with file:line:col) stay in English.
+
+The catalogues are `interpreter/locale/<lang>/LC_MESSAGES/interpret.mo`; without a catalogue for a
+language the strings are shown as written (English). `set_language()` picks the language for the
+process; the default comes from the locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+from __future__ import annotations
+
+import gettext
+import os
+from pathlib import Path
+
+DOMAIN = "interpret"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LANGUAGES = ("en", "fr")
+DEFAULT = "en"
+
+_translations: gettext.NullTranslations = gettext.NullTranslations()
+_language = DEFAULT
+
+
+def default_language() -> str:
+    """The language the environment asks for (`fr_FR.UTF-8` -> fr), if we have it; else English."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        for item in value.split(":"):
+            code = item.split(".")[0].split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+            if code and code not in ("c", "posix"):
+                break
+    return DEFAULT
+
+
+def set_language(lang: str | None = None) -> str:
+    """Use `lang` (en, fr; None: the environment's) for the interface strings; the language set."""
+    global _translations, _language
+    lang = (lang or default_language()).lower()
+    if lang not in LANGUAGES:
+        raise ValueError(f"no language {lang!r}: the table speaks {', '.join(LANGUAGES)}")
+    _translations = gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
+    _language = lang
+    return lang
+
+
+def language() -> str:
+    """The language of the interface now (en, fr)."""
+    return _language
+
+
+def _(message: str) -> str:
+    """`message` in the interface's language."""
+    return _translations.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form of a message for `n`, in the interface's language."""
+    return _translations.ngettext(singular, plural, n)
+
+
+__all__ = ["_", "ngettext", "set_language", "language", "default_language", "LANGUAGES", "DOMAIN", "LOCALE_DIR"]
