@@ -1,6 +1,6 @@
 """Procedures and events at run time: the chains that run a `do` or an `emit` through its
 handlers (replacements, the body, reactions), in continuations for those that may wait for a
-choice (dsl/continuations.py) and directly for the others, and the entries that compiled calls
+choice (lang/resumable.py) and directly for the others, and the entries that compiled calls
 hold before they are built.
 
 A part of the definition of its own (`dispatch`), held by the linker (linker.py, `self.links`

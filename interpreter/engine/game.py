@@ -470,12 +470,6 @@ class Game:
         ctx.locals = list(bound) + [None] * (size - len(bound))
         return ctx
 
-    def closures_at(self, where: str) -> list:
-        """The statements spanning WHERE (`FILE:LINE` or `FILE`) that may wait for a choice and run
-        as closures, not generated code (interpret validate --source)."""
-        from ..lang import sources
-        return sources.at(self.m.compiler.output.closures, where)
-
     def listers(self) -> list:
         """(what, function) of each step's and out-of-turn window's generated lister of legal
         actions (listing.py), whose `_interpret_source` is its Python (interpret validate --source)."""

@@ -18,7 +18,7 @@ from ..errors import InterpretError, Location, RuleRuntimeError
 # the files whose closures are compiled rules: their `loc`-like locals are positions in content
 _PACKAGE = Path(__file__).parent.parent
 _RULE_FILES = {str(_PACKAGE / part) for part in (
-    "lang/continuations.py", "lang/templates.py", "definition/dispatch.py", "definition/linker.py",
+    "lang/resumable.py", "lang/templates.py", "definition/dispatch.py", "definition/linker.py",
     "definition/powers.py", "definition/rules.py")}
 PYTHON_ERRORS = (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError, OverflowError,
                   MemoryError, RecursionError)

@@ -9,7 +9,7 @@ Every kind of node of ast.py has one `Decl` here, and every pass that asks what 
   constants, has a value known at load time. The answer is kept with the node (`Node._facts`):
   trees are shared by every match that parses the same text (parser.py), so each text is
   analysed once per process, and the answer goes when the tree does.
-- `suspends(node, ...)`: whether a statement may wait for a player's choice (continuations.py);
+- `suspends(node, ...)`: whether a statement may wait for a player's choice (resumable.py);
 - `reveals(node)`: the sub-expressions through which a node reads a card's identity, and for a
   loop the variable it binds, its collection and the parts that read it (templates.reads_of: a
   label never names a card its viewer cannot identify).

@@ -4,8 +4,9 @@ Every expression becomes ``f(ctx) -> value``, and every run of statements that c
 choice one function ``f(ctx)``, written as Python source by codegen.py and statements.py. Names are resolved here, not while playing: a local is a slot
 index, a zone or a card is the object itself, a variable is its storage list.
 
-Statements that may wait for a player's choice are compiled by continuations.py, texts with
-{expressions} by templates.py; both are parts the Compiler holds (`continuations`, `templates`).
+A body holding statements that may wait for a player's choice is one resumable generated function
+(resumable.py), texts with {expressions} are compiled by templates.py; both are parts the Compiler
+holds (`resumable`, `templates`).
 What it reads of the definition is a SymbolTable (symbols.py); what it produces is its CompileOutput
 (output.py).
 """
@@ -28,7 +29,7 @@ from ..errors import did_you_mean
 from .parser import ParseFailure, parse
 
 
-from .continuations import Continuations
+from .resumable import Resumable
 from .output import CompileOutput
 from .templates import Templates
 
@@ -61,24 +62,24 @@ class Compiler:
     """Compiles the snippets of one match. `symbols` (a SymbolTable, symbols.py: the match being
     built) is what it reads of the definition; what it produces besides the callables it returns
     goes into `output` (output.py). Its parts: `codegen` (expressions and statements that cannot
-    wait, as Python source), `continuations` (statements that may wait for a choice) and
+    wait, as Python source), `resumable` (bodies that may wait for a choice) and
     `templates` (texts with {expressions})."""
 
     def __init__(self, symbols: SymbolTable):
         self.symbols = symbols
         self.output = CompileOutput()
         self.codegen = ExprCodegen(self)
-        self.continuations = Continuations(self)
+        self.resumable = Resumable(self)
         self.templates = Templates(self)
 
     # ---- what the definition calls of the parts ------------------------------------------
 
     def seq(self, stmts, scope, k):
-        """Statements followed by the continuation k (continuations.py)."""
-        return self.continuations.seq(stmts, scope, k)
+        """Statements followed by `k(ctx)` (resumable.py)."""
+        return self.resumable.seq(stmts, scope, k)
 
     def suspends(self, node, scope) -> bool:
-        return self.continuations.suspends(node, scope)
+        return self.resumable.suspends(node, scope)
 
     def template(self, tok, scope):
         return self.templates.template(tok, scope)

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 class CompileOutput:
     """- `uses_chance`: some rule rolls, draws at random or shuffles;
-    - `conts`: the continuations of statements that may wait for a choice, by id (saved in a
-      state's pending choices, so an id is only valid for the same content compiled in the same
-      order);
+    - `conts`: the points where a body that may wait for a choice resumes, by id (saved in a
+      state's pending choices and call stack, so an id is only valid for the same content compiled
+      in the same order): its generated function with the point (resumable.py), or what follows a
+      body;
     - `prompts`: continuation id of a `choose` -> its prompt's template (written again for each
       viewer);
-    - `closures`: the statements that may wait for a choice (sources.Closure), compiled to
-      closures rather than generated code, for `--source`;
     - `generated`: every generated module (sources.Generated: where its text starts, its last line,
       its source and globals), for `--source`."""
 
@@ -21,9 +20,8 @@ class CompileOutput:
         self.conts: list = []
         self.prompts: dict = {}
         self.generated: list = []
-        self.closures: list = []
 
     def register(self, fn) -> int:
-        """The id of a new continuation `fn`."""
+        """The id of a new continuation `fn` (None: set once its function is compiled)."""
         self.conts.append(fn)
         return len(self.conts) - 1

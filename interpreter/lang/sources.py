@@ -33,19 +33,6 @@ class Generated(NamedTuple):
         return last_line(self.src, self.end, self.where)
 
 
-class Closure(NamedTuple):
-    """A statement that may wait for a choice: compiled to closures (continuations.py), not to
-    generated code."""
-    where: Location
-    src: object
-    end: int | None
-    what: str
-
-    @property
-    def last_line(self) -> int:
-        return last_line(self.src, self.end, self.where)
-
-
 def end_of(node) -> int | None:
     """The offset after the last character of `node` (a typed node) in its text, when known."""
     at = getattr(node, "at", None)
@@ -75,7 +62,7 @@ def parse_where(where: str) -> tuple[str, int | None]:
 
 
 def at(generated, where: str) -> list:
-    """The modules (or Closures) written from a text of the file `FILE` (a path or its end) that
+    """The modules written from a text of the file `FILE` (a path or its end) that
     spans `LINE` (every one of the file when no line is given)."""
     file, line = parse_where(where)
     out = []

@@ -20,7 +20,8 @@ The same guarantees as expressions hold: only names the generator made and integ
 are in the text, every content value is a global under a mangled name, no builtins are reachable,
 and budgets are spent as before. A line of the text is mapped back to the statement written there
 (`_LINES`), for an error nobody foresaw (guard.py); errors the rules foresee carry their position.
-Statements that may suspend stay with continuations.py.
+A body holding statements that may wait for a choice is written by resumable.py, with these
+writers for the statements between its waiting points.
 """
 from __future__ import annotations
 

@@ -115,9 +115,6 @@ def print_source(game, generated, where: str) -> None:
         lines = f"line {g.where.line}" if g.last_line == g.where.line else f"lines {g.where.line}-{g.last_line}"
         _out(f"\n# {g.where} (content {lines}): {g.role}\n{g.source.rstrip()}")
         _legend(sources.legend(g.source, g.env, g.notes))
-    for c in game.closures_at(where):
-        lines = f"line {c.where.line}" if c.last_line == c.where.line else f"lines {c.where.line}-{c.last_line}"
-        _out(f"\n# {c.where} (content {lines}): {c.what}; closures of lang/continuations.py, no generated code")
     texts = {g.source: g.where for g in found}
     listers = game.listers()
     shown = 0
