@@ -49,3 +49,52 @@ def test_the_declarations_answer_each_pass():
     reads = reads_of(_expr("a.name == b.zone"))  # a comparison reads both sides; a place reads no identity
     assert [type(r).__name__ for r in reads] == ["Attr", "Attr", "Name"]
     assert analysis.reveals(_expr("first(x)")) == () and len(analysis.reveals(_expr("f(x)"))) == 1
+
+
+# ---- the questions asked of a whole definition: one fixed point (analysis.reaching) -----------
+
+def test_what_reaches_a_seed_through_a_cycle():
+    deps = {"x": {"roll", "y"}, "y": {"x"}, "z": {"w"}, "w": set()}
+    assert analysis.reaching(deps, ["roll"]) == {"x", "y"}
+
+
+CYCLE = """\
+game: {name: cycle, players: {min: 2, max: 2, default: 2}}
+zones:
+  pile: {}
+cards:
+  token: {start: pile}
+functions:
+  x:                        # rolls, and calls y
+    params: [n]
+    expr: "roll(1, 6) if n == 0 else y(n - 1)"
+  y:                        # rolls only through x: not pure either
+    params: [n]
+    expr: x(n)
+  z:
+    params: [n]
+    expr: n + 1
+procedures:
+  asks:
+    params: []
+    effect: choose c from pile.cards
+  passes:
+    params: []
+    effect: do asks()
+actions:
+  end_turn: {effect: finish turn}
+"""
+
+
+def test_purity_and_waiting_are_settled_over_the_whole_graph(make_game):
+    """Seen failing on the linker's own search (fa06b8b..ebbdf31): `y` was taken as pure, since
+    asking about `x` first met `y` calling `x` while `x` was being decided."""
+    m = make_game(CYCLE).m
+    assert (m._is_pure("x"), m._is_pure("y"), m._is_pure("z")) == (False, False, True)
+    assert m.procedure_suspends("passes") and m.procedure_suspends("asks")
+
+
+def test_content_functions_reach_the_compiler_typed(make_game):
+    m = make_game(CYCLE).m
+    fd = m.function_defs["y"]
+    assert fd.params == ("n",) and type(fd.tree) is A.Call and str(fd.tree.fn) == "x" and fd.failure is None

@@ -1,5 +1,7 @@
-"""Procedures, events and triggers of a match: compiled and bound to their hooks, with the
-analysis of which may wait for a choice and which functions are pure.
+"""Procedures, events and triggers of a match: compiled and bound to their hooks; the content
+functions typed (`function_defs`: each body parsed once) and compiled. Which procedures and events
+may wait for a choice, and which functions are pure, it asks the analysis (lang/analysis.py:
+`waiting`, `impure`) once for the whole content.
 
 A part of the GameDefinition (definition.py): its linked handlers; `self.d` is the definition being
 built, `self.world` its world. It holds two parts of the definition beside it, made here: the cards'
@@ -14,10 +16,11 @@ from functools import cached_property
 from .. import limits as lim
 from ..runtime import context as rt
 from ..runtime.library import _ENGINE_EVENTS
-from ..lang.analysis import facts
+from ..lang.analysis import facts, impure, waiting
 from ..lang.scope import CompileError, Scope, stamped
 from ..errors import did_you_mean
 from ..lang.parser import ParseFailure, parse
+from ..lang.symbols import FunctionDef
 from ..errors import Location
 from ..ruleset.yamlio import SourceText, Snippet
 from .dispatch import Dispatch
@@ -98,40 +101,14 @@ class Linker(Part):
             self.triggers[kind].setdefault(name, []).append((tree, snip, b))
         return tree
 
-    @staticmethod
-    def _calls(body, out):
-        """Add to `out` what a body may wait on: a choice, the procedures it runs, the events it emits."""
-        f = facts(body)
-        if f.chooses:
-            out.add(("choose", ""))
-        out.update(("do", n) for n in f.does)
-        out.update(("emit", n) for n in f.emits)
-
     def _suspension_analysis(self):
-        deps = {}
-        for name in self.procedure_params:
-            out = set()
-            self._calls(self.procedure_trees.get(name, []), out)
-            for kind in ("on", "instead"):
-                for trigger, *_ in self.triggers[kind].get(name, []):
-                    self._calls(trigger.body, out)
-            deps[("do", name)] = out
-        for name in self.event_params:
-            out = set()
-            for trigger, *_ in self.triggers["on"].get(name, []):
-                self._calls(trigger.body, out)
-            deps[("emit", name)] = out
-        sus = {k: False for k in deps}
-        changed = True
-        while changed:
-            changed = False
-            for k, calls in deps.items():
-                if sus[k]:
-                    continue
-                if any(c[0] == "choose" or sus.get(c, False) for c in calls):
-                    sus[k] = True
-                    changed = True
-        return sus
+        """Which procedures and events may wait for a choice (analysis.waiting), from the bodies
+        each runs: a procedure's own and its triggers', an event's triggers."""
+        procedures = {name: [self.procedure_trees.get(name, [])] + [trigger.body for kind in ("on", "instead")
+                                                                     for trigger, *_ in self.triggers[kind].get(name, [])]
+                      for name in self.procedure_params}
+        events = {name: [trigger.body for trigger, *_ in self.triggers["on"].get(name, [])] for name in self.event_params}
+        return waiting(procedures, events)
 
     def procedure_suspends(self, name):
         return self._suspends.get(("do", name), False)
@@ -205,9 +182,26 @@ class Linker(Part):
                             hint="split the text: a `let`, a function or a procedure for a part")
         return None
 
+    def _typed_functions(self) -> dict:
+        """name -> FunctionDef: each content function's body parsed once (a syntax error is
+        reported when the function is compiled)."""
+        out = {}
+        for name, spec in self.d.spec.functions.items():
+            snip = spec.text("expr", label=f"function {name}")
+            tree = failure = None
+            if snip is not None:
+                try:
+                    tree = parse(snip.src, "expr")
+                except ParseFailure as e:
+                    failure = e
+            out[name] = FunctionDef(name, tuple(spec.params), snip, tree, failure)
+        return out
+
     def _compile_all(self):
-        # the functions' mappings, which the compiler reads (lang/); this part reads d.spec.functions
-        self.function_defs = {name: spec for name, spec in self.d.rs.functions.items()}
+        self.function_defs = self._typed_functions()  # what the compiler (lang/) reads of them
+        purity = self.d.compile_memo.purity  # which draw at random (analysis.impure): answered at once
+        drawing = impure({name: fd.tree for name, fd in self.function_defs.items()}, self._IMPURE)
+        purity.update((name, name not in drawing) for name in self.function_defs)
         self._functions = {}
         self._direct = {}
         self._handlers = {"on": {}, "instead": {}}
@@ -260,23 +254,24 @@ class Linker(Part):
     def _compile_function(self, name):
         if name in self._functions:
             return self._functions[name]
-        spec = self.d.spec.functions[name]
-        params = list(spec.params)
-        snip = spec.text("expr", label=f"function {name}")
-        scope = Scope(params)
+        fd = self.function_defs[name]
+        params = list(fd.params)
+        snip = fd.snip
         self._functions[name] = None  # recursion guard: resolved late
+        if fd.failure is not None:
+            raise fd.failure
+        scope = Scope(params).reading(snip.src)
         c = self.d.compiler
         direct = self._direct_ok(name)
         caller = (name, len(params), self._is_pure(name)) if direct else None
         modified = bool(self.powers.modifiers.get(name))
+        tree = fd.tree
         if modified and direct:  # its modifiers written after its value, in the same generated function
-            tree = parse(snip.src, "expr")
-            scope = scope.reading(snip.src)
             then = self.powers.modifier_lines(name, params, scope)
             f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller, then))
             size = then.size
         else:
-            f = c.expr(snip.src, scope, caller)
+            f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller))
             size = scope.size
             if modified:  # counted by an observer (coverage): closures around each part
                 f, size = self.powers.with_modifiers(name, f, params, size)
@@ -362,13 +357,9 @@ class Linker(Part):
             return cache[(name, loops)]
         seen = set(seen or ()) | {name}
         cache[(name, loops)] = None  # while deciding: a recursive function is never inlined
-        spec = self.d.spec.functions[name]
-        snip = spec.text("expr", label=name)
-        if snip is None:
-            return None
-        try:
-            tree = parse(snip.src, "expr")
-        except ParseFailure:
+        fd = self.function_defs[name]
+        tree = fd.tree
+        if tree is None:
             return None
         f = facts(tree)
         ok = f.size <= (self._INLINE_LOOP_NODES if loops else self._INLINE_NODES) and (loops or not f.loops)
@@ -378,26 +369,10 @@ class Linker(Part):
                 ok = False
             elif callee in self.function_defs:
                 self.inline_body(callee, seen, loops)  # decided first (a recursive one is never inlined)
-        cache[(name, loops)] = (tree, list(spec.params), snip.src) if ok else None
+        cache[(name, loops)] = (tree, list(fd.params), fd.snip.src) if ok else None
         return cache[(name, loops)]
 
-    def _is_pure(self, name, seen=None) -> bool:
-        """A function is pure (cacheable while the state cannot change) unless it rolls or shuffles."""
-        cache = self.d.compile_memo.purity
-        if name in cache:
-            return cache[name]
-        seen = seen or set()
-        if name in seen:
-            return True
-        seen.add(name)
-        snip = self.d.spec.functions[name].text("expr", label=name)
-        try:
-            tree = parse(snip.src, "expr")
-        except ParseFailure:
-            return False
-        pure = True
-        for callee in sorted(facts(tree).calls):
-            if callee in self._IMPURE or (callee in self.function_defs and not self._is_pure(callee, seen)):
-                pure = False
-        cache[name] = pure
-        return pure
+    def _is_pure(self, name) -> bool:
+        """A function is pure (cacheable while the state cannot change) unless it draws at random,
+        itself or through the functions it calls (analysis.impure, asked once: `_compile_all`)."""
+        return self.d.compile_memo.purity[name]

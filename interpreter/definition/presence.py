@@ -66,17 +66,14 @@ def _this_in(m, part, scope):
         return None
     if type(part) is A.Call:
         fn = str(part.fn)
-        spec = m.spec.functions.get(fn)
-        if spec is None or spec.modifiable or m.powers.modifiers.get(fn):
+        spec, typed = m.spec.functions.get(fn), m.function_defs.get(fn)  # its body typed: linker.function_defs
+        if spec is None or spec.modifiable or m.powers.modifiers.get(fn) or typed is None or typed.tree is None:
             return None
-        params = [str(p) for p in spec.params]
+        params = [str(p) for p in typed.params]
         if len(params) != len(part.args) or not all(type(a) is A.Name for a in part.args):
             return None
         args = {p: str(a.name) for p, a in zip(params, part.args)}
-        snip = spec.text("expr", label=f"function {fn}")
-        if snip is None:
-            return None
-        for body in _conjuncts(parse(snip.src, "expr")):
+        for body in _conjuncts(typed.tree):
             if (type(body) is A.In and not body.negated and type(body.item) is A.Name
                     and args.get(str(body.item.name)) == "this" and "this" not in scope.slots):
                 return _zone(m, body.coll, scope, args)

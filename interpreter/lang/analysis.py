@@ -13,8 +13,9 @@ Every kind of node of ast.py has one `Decl` here, and every pass that asks what 
 - `reveals(node)`: the sub-expressions through which a node reads a card's identity, and for a
   loop the variable it binds, its collection and the parts that read it (templates.reads_of: a
   label never names a card its viewer cannot identify).
-Whether a content function is pure (draws nothing at random) depends on the functions it calls:
-the definition settles it from `facts(...).calls`.
+- `reaching(deps, seeds)`: what depends, however indirectly, on one of `seeds`: the questions
+  asked of a whole definition, over the graph of what calls what (`facts`): which procedures and
+  events may wait for a choice (`waiting`), which content functions draw at random (`impure`).
 
 A node of a kind not declared here is an error of the interpreter, at once, in every pass: a new
 construct cannot be forgotten by one of them (test_lang_analysis.py).
@@ -194,6 +195,45 @@ def suspends(node, *, replacing, procedure_suspends, event_suspends) -> bool:
         return replacing is not None and procedure_suspends(replacing[0])
     return any(suspends(c, replacing=replacing, procedure_suspends=procedure_suspends, event_suspends=event_suspends)
                for c in node.children() if isinstance(c, A.Stmt))
+
+
+def reaching(deps: dict, seeds) -> frozenset:
+    """The keys of `deps` (key -> the keys it depends on) from which one of `seeds` is reached,
+    directly or through other keys: one fixed point, whatever the cycles."""
+    callers: dict = {}
+    for k, ds in deps.items():
+        for d in ds:
+            callers.setdefault(d, []).append(k)
+    found, todo = set(), list(seeds)
+    while todo:
+        for k in callers.get(todo.pop(), ()):
+            if k not in found:
+                found.add(k)
+                todo.append(k)
+    return frozenset(found)
+
+
+def calls_of(body) -> set:
+    """What a body may wait on: a choice (`("choose", "")`), the procedures it runs (`("do", P)`)
+    and the events it emits (`("emit", E)`)."""
+    f = facts(body)
+    return ({("choose", "")} if f.chooses else set()) | {("do", n) for n in f.does} | {("emit", n) for n in f.emits}
+
+
+def waiting(procedures: dict, events: dict) -> dict:
+    """("do", P) / ("emit", E) -> whether running it may wait for a choice, from the bodies run by
+    each procedure and each event (name -> its bodies: the procedure's, its triggers')."""
+    deps = {("do", name): set().union(*map(calls_of, bodies)) for name, bodies in procedures.items()}
+    deps.update((("emit", name), set().union(*map(calls_of, bodies))) for name, bodies in events.items())
+    waits = reaching(deps, [("choose", "")])
+    return {k: k in waits for k in deps}
+
+
+def impure(functions: dict, draws) -> frozenset:
+    """The content functions (name -> its body's tree, None when it has none that parses: impure)
+    that draw at random: they call one of the built-ins `draws`, or a function that does."""
+    deps = {name: (facts(tree).calls if tree is not None else {None}) for name, tree in functions.items()}
+    return reaching(deps, list(draws) + [None])
 
 
 def reveals(node) -> tuple:

@@ -31,7 +31,6 @@ import functools
 import itertools
 import marshal
 import operator
-import re
 
 from . import ast as A
 
@@ -50,7 +49,6 @@ from .scope import _MISS, CompileError
 from ..errors import did_you_mean
 from ..core.model import label_of
 
-_TABLE = re.compile(r"ctx\.st\[(_k\d+)\]\[_k\d+\]")  # a read of a table of variables (of cards...)
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
@@ -115,7 +113,7 @@ class ExprCodegen:
     }
 
     _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
-              "avail", "hoist", "shares", "src", "end", "notes")
+              "avail", "hoist", "shares", "src", "end", "notes", "tables")
     _read_state = staticmethod(operator.attrgetter(*_STATE))
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
@@ -173,6 +171,7 @@ class ExprCodegen:
         self.src, self.end = scope.src, end_of(last if last is not None else node)  # --source finds it by line
         self.avail, self.hoist = None, None  # reads shared (repeated.py)
         self.shares = None  # the module's shared reads (repeated.py), once there is one
+        self.tables: set = set()  # the texts reading a table of variables of cards, zones or players
 
     def _caller(self, lines, size, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -243,9 +242,8 @@ class ExprCodegen:
             if any(read in b for b in body):
                 body = [b.replace(read, local) for b in body]
                 hoisted.append(f"{local} = {read}")
-        if pure:
-            tables = sorted({m.group(0) for b in body for m in _TABLE.finditer(b)
-                             if self.env.get(m.group(1)) in ("cv", "zv", "pv")})
+        if pure:  # the tables of variables its text reads (written by _attr_text)
+            tables = sorted(t for t in self.tables if any(t in b for b in body))
             for i, read in enumerate(tables):
                 local = f"_vt{i}"
                 body = [b.replace(read, local) for b in body]
@@ -362,7 +360,9 @@ class ExprCodegen:
                 return texts[name].format(o=o, t=self.tmp())
             return f"{self.const(handlers[name])}(ctx, {o})"
         if name in m.vars_of(kind):
-            read = f"ctx.st[{self.const(kind)}][{self.const(name)}][{o}.id]"
+            table = f"ctx.st[{self.const(kind)}][{self.const(name)}]"
+            self.tables.add(table)
+            read = f"{table}[{o}.id]"
             dec = m.var_codec(kind, name)[1]
             return read if dec is None else f"{self.const(dec)}({read})"
         if kind == "cv" and name in m.card_props:

@@ -122,15 +122,6 @@ class Compiler:
             raise CompileError(f"`super` of `{name}` takes {n} argument(s), got {len(node.args)}", node)
         return name, n
 
-    def super_call(self, node, scope):
-        """(procedure, f(ctx) -> the argument values) of `super`: its own arguments, or the
-        replaced procedure's parameters as they are now."""
-        name, n = self.super_target(node, scope)
-        if node.args is None:
-            return name, (lambda ctx: ctx.locals[:n])
-        argfs = self.args(node.args, scope)
-        return name, (lambda ctx: [a(ctx) for a in argfs])
-
     def check_arity(self, node, name, n):
         m = self.symbols
         if type(node) is A.Do:
@@ -145,9 +136,6 @@ class Compiler:
             want = len(m.event_params[name])
         if n != want:
             raise CompileError(f"`{name}` takes {want} argument(s), got {n}", node)
-
-    def args(self, args, scope):
-        return tuple(self.e(a, scope) for a in args)
 
     # ---- expressions -----------------------------------------------------------------
 

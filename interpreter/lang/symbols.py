@@ -9,7 +9,17 @@ the generated sources) is not written here: it goes into the compiler's own `Com
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
+
+
+class FunctionDef(NamedTuple):
+    """A content function, typed before it reaches the compiler: its parameters and its body
+    parsed once (`tree`, None when it has no text or `failure`, the ParseFailure of its text)."""
+    name: str
+    params: tuple
+    snip: Any  # its text (yamlio.Snippet), or None
+    tree: Any  # its body (ast.Expr), or None
+    failure: Any  # lang.parser.ParseFailure, or None
 
 
 class SymbolTable(Protocol):
@@ -56,7 +66,7 @@ class SymbolTable(Protocol):
     def attribute_names(self) -> list: ...
 
     # ---- content functions -------------------------------------------------------------------
-    function_defs: dict  # name -> its definition
+    function_defs: dict  # name -> its FunctionDef
     _IMPURE: set  # built-ins that draw at random
 
     def _is_pure(self, name: str) -> bool: ...
