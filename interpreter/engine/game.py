@@ -51,7 +51,7 @@ class Game:
         # the parts' methods on the path of every move, bound once
         self._settle, self._play, self._after_action = self.flow.settle, self.flow.play, self.flow.after_action
         self._list_step = self.listings.actions
-        self._sim_seat = self.simultaneous.seat
+        self._sim_seat, self._sim_kept = self.simultaneous.seat, self.simultaneous.kept
         self._bind, self._trusted_ctx, self._options = self.binder.bind, self.binder.trusted_ctx, self.binder.options
         # the state after a start that draws nothing at random (the same for every seed), with
         # its notes; a copy of it is every new game's (new_game). Depends on the definition alone.
@@ -79,7 +79,8 @@ class Game:
             # the start drew nothing at random: it is the same for every seed, but for the generator
             st = clone(first)
             st["rng"] = seed_state(seed)
-            st[NOTES] = Notes(first[NOTES].listing, first[NOTES].seat)  # its own
+            st[NOTES] = notes = Notes(first[NOTES].listing, first[NOTES].seat)  # its own
+            notes.sim = first[NOTES].sim  # (the clone shares the step's list of seats it names)
             return st
         st = initial(m, seed)
         if forced:
@@ -94,7 +95,8 @@ class Game:
         if not forced and m.observer is None and st["rng"] == seed_state(seed):
             # no draw read the generator, so the start depended neither on it nor on the seed
             first = clone(st)
-            first[NOTES] = Notes(st[NOTES].listing, st[NOTES].seat)
+            first[NOTES] = notes = Notes(st[NOTES].listing, st[NOTES].seat)
+            notes.sim = st[NOTES].sim
             self._started = first
         return st
 
@@ -158,8 +160,14 @@ class Game:
         return self._listed_now(st)
 
     def _listed_now(self, st) -> list[Action]:
-        if st["flow"].get("node") is not None:
+        flow = st["flow"]
+        if flow.get("node") is not None:
             return _chance.outcome_actions(st)
+        sim = flow.get("sim")
+        if sim and not st["pending"]:  # a secret choice: its seat was listed when the step opened
+            kept = self._sim_kept(st, sim)
+            if kept is not None:
+                return kept[:]
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:

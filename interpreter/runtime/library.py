@@ -9,7 +9,7 @@ from __future__ import annotations
 from .results import score_of, winners
 from . import context as rt
 from ..limits import size_failed, spend_failed
-from ..core.model import Card, Zone
+from ..core.model import Card, Zone, label_of
 from .visibility import visible_keys
 from .walks import Walks, walks_of
 
@@ -195,8 +195,7 @@ def _find(ctx, where, name):
 
 
 def _text(v) -> str:
-    from ..core.model import label_of
-    return v if isinstance(v, str) else label_of(v)
+    return v if type(v) is str else label_of(v)
 
 
 class CellRun:
