@@ -228,7 +228,15 @@ class Game:
     # ---- apply ----------------------------------------------------------------------
 
     def apply(self, st, action: Action | str) -> dict:
+        """`action` done on a copy of `st` (verified first), which is returned. The copy starts
+        with what was noted about `st` (core/state.py `Notes`), which holds for it as long as it is
+        unchanged: an action found in the listing the flow noted is done without being verified
+        again, and the next listing of a simultaneous step is not made again."""
         new = clone(st)
+        notes = st.get(NOTES, NO_NOTES)
+        if notes is not NO_NOTES:
+            new[NOTES] = carried = Notes(notes.listing, notes.seat, notes.options)
+            carried.sim = notes.sim  # the copy shares the step's list of seats that names them
         self.apply_in_place(new, action)
         return new
 
@@ -253,16 +261,21 @@ class Game:
         notes = st.get("_notes", NO_NOTES)  # state.NOTES
         if notes.listing is not None:
             # the flow stopped here for the turn's player (notes.seat) with these actions: no
-            # choice is pending, no window open, no simultaneous step; a trusted action is done
-            # at once, nothing asked again
-            if not checked and (a := self.m.action_by_name.get(action.name)) is not None:
+            # choice is pending, no window open, no simultaneous step; a trusted action (or one
+            # of the listing: what the listing holds, verifying accepts) is done at once, nothing
+            # asked again
+            if (not checked or action in notes.listing) and (a := self.m.action_by_name.get(action.name)) is not None:
                 player = notes.seat
                 notes.listing = None
                 ctx = self._trusted_ctx(st, a, player, action)
                 self._play(ctx, a)
                 return Step(action, player.id, ctx.events)
         player = self.current_player(st)
-        ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
+        verify = checked or bool(st["pending"])
+        if verify and not st["pending"] and (sim := st["flow"].get("sim")):
+            kept = self._sim_kept(st, sim)  # a secret choice among the actions listed for its seat
+            verify = kept is None or action not in kept
+        ctx, a = self._bind(st, action, verify=verify)
         if notes.listing is not None:
             notes.listing = None  # accepted: the state changes now
         m = self.m
