@@ -270,12 +270,19 @@ class Game:
                 ctx = self._trusted_ctx(st, a, player, action)
                 self._play(ctx, a)
                 return Step(action, player.id, ctx.events)
+        if not st["pending"] and (sim := st["flow"].get("sim")):
+            # a secret choice, trusted or found among the actions listed for its seat when the
+            # step opened (Simultaneous.kept): recorded at once, nothing asked again
+            kept = self._sim_kept(st, sim)
+            if kept is not None and (not checked or action in kept) and \
+                    (a := self.m.action_by_name.get(action.name)) is not None:
+                seat = sim["seats"][len(sim["chosen"])]
+                ctx = self._trusted_ctx(st, a, self.m.seats[seat], action)
+                self.simultaneous.record(ctx, a)
+                self._after_action(ctx)
+                return Step(action, seat, ctx.events)
         player = self.current_player(st)
-        verify = checked or bool(st["pending"])
-        if verify and not st["pending"] and (sim := st["flow"].get("sim")):
-            kept = self._sim_kept(st, sim)  # a secret choice among the actions listed for its seat
-            verify = kept is None or action not in kept
-        ctx, a = self._bind(st, action, verify=verify)
+        ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
         if notes.listing is not None:
             notes.listing = None  # accepted: the state changes now
         m = self.m
