@@ -234,10 +234,17 @@ class Game:
         again, and the next listing of a simultaneous step is not made again."""
         new = clone(st)
         notes = st.get(NOTES, NO_NOTES)
+        listed = None
         if notes is not NO_NOTES:
             new[NOTES] = carried = Notes(notes.listing, notes.seat, notes.options)
             carried.sim = notes.sim  # the copy shares the step's list of seats that names them
-        self.apply_in_place(new, action)
+            listed = notes.listing
+            if listed is None and not new["pending"] and (sim := new["flow"].get("sim")):
+                listed = self._sim_kept(new, sim)
+            if listed is not None and isinstance(action, str) and action.split():
+                action = Action.parse(action)
+        # what the listing holds, verifying accepts: an action found there is done as a trusted one
+        self.apply_in_place(new, action, checked=listed is None or action not in listed)
         return new
 
     def apply_in_place(self, st, action: Action | str, *, checked: bool = True) -> Step:
@@ -261,20 +268,18 @@ class Game:
         notes = st.get("_notes", NO_NOTES)  # state.NOTES
         if notes.listing is not None:
             # the flow stopped here for the turn's player (notes.seat) with these actions: no
-            # choice is pending, no window open, no simultaneous step; a trusted action (or one
-            # of the listing: what the listing holds, verifying accepts) is done at once, nothing
-            # asked again
-            if (not checked or action in notes.listing) and (a := self.m.action_by_name.get(action.name)) is not None:
+            # choice is pending, no window open, no simultaneous step; a trusted action is done
+            # at once, nothing asked again
+            if not checked and (a := self.m.action_by_name.get(action.name)) is not None:
                 player = notes.seat
                 notes.listing = None
                 ctx = self._trusted_ctx(st, a, player, action)
                 self._play(ctx, a)
                 return Step(action, player.id, ctx.events)
         if not st["pending"] and (sim := st["flow"].get("sim")):
-            # a secret choice, trusted or found among the actions listed for its seat when the
-            # step opened (Simultaneous.kept): recorded at once, nothing asked again
-            kept = self._sim_kept(st, sim)
-            if kept is not None and (not checked or action in kept) and \
+            # a trusted secret choice, its seat listed when the step opened (Simultaneous.kept):
+            # recorded at once, nothing asked again
+            if not checked and self._sim_kept(st, sim) is not None and \
                     (a := self.m.action_by_name.get(action.name)) is not None:
                 seat = sim["seats"][len(sim["chosen"])]
                 ctx = self._trusted_ctx(st, a, self.m.seats[seat], action)
