@@ -153,3 +153,30 @@ def test_content_values_are_plain_python():
     assert values and all(type(v) in (int, str, bool, list, dict, float) or v is None for v in values)
     assert all(type(x) in (int, str) for v in values if type(v) is list for x in v)
     assert any(type(c) is Card for c in g.m.cards)
+
+
+def test_texts_and_lists_joined_spend_and_fail_as_the_generic_arithmetic_does(mini, monkeypatch):
+    """The fast path of `+` for two texts or two lists (runtime/ops.py) against the general one:
+    the same value, the same steps spent (one per item), the same limits; the general checks
+    (rt.check_size, rt.spend) are not what it calls."""
+    from dataclasses import replace
+
+    from interpreter.limits import BudgetExceeded
+    from interpreter.runtime import context as rt
+    from interpreter.runtime.ops import _BINOPS, _arith
+
+    st = mini.new_game(seed=1)
+    monkeypatch.setattr(rt, "check_size", lambda *a: pytest.fail("the generic path"))
+    for a, b in (([1, 2], [3]), ("ab", "c"), ([], []), ("", "x")):
+        ctx = rt.Ctx(st, mini.m)
+        start = ctx.budget
+        assert _arith(ctx, "+", a, b, None) == _BINOPS["+"](a, b) and type(_arith(ctx, "+", a, b, None)) is type(a)
+        assert start - ctx.budget == 2 * (len(a) + len(b))
+    ctx = rt.Ctx(st, mini.m)
+    ctx.budget = 2
+    with pytest.raises(BudgetExceeded, match="steps"):
+        _arith(ctx, "+", "ab", "c", None)
+    small = rt.Ctx(st, mini.m)
+    small.m = type("M", (), {"limits": replace(mini.m.limits, collection=2)})()
+    with pytest.raises(BudgetExceeded, match="collection"):
+        _arith(small, "+", [1, 2], [3], None)
