@@ -89,8 +89,24 @@ class Action(NamedTuple):
         return cls(parts[0], tuple(parts[1:]))
 
 
+_KEPT_KEYS = 4096  # keys of numbers and texts kept, at most, for each type
+_INT_KEYS: dict = {}  # a whole number -> its key (kept apart from texts: 1 and "1" differ as values)
+_STR_KEYS: dict = {}  # a text -> its key
+
+
 def key_of(value) -> str:
-    """The stable key of a value used as an action argument."""
+    """The stable key of a value used as an action argument. The keys of whole numbers and texts,
+    which domains list again at every listing, are written once and kept (a key is a function
+    of the value alone)."""
+    t = type(value)
+    if t is int or t is str:
+        kept = _INT_KEYS if t is int else _STR_KEYS
+        k = kept.get(value)
+        if k is None:
+            if len(kept) >= _KEPT_KEYS:
+                kept.clear()
+            k = kept[value] = "_".join(str(value).split())
+        return k
     if isinstance(value, (Card, Zone, Seat)):
         return value.key
     if value is True:

@@ -33,18 +33,21 @@ class Notes(dict):
     """What the forward model worked out about a state and may reuse while it is unchanged:
     `listing`, the legal actions the flow listed when it stopped there (None: not listed), and
     `seat`, the Seat that decides there; `options`, the decoded options of its pending choice
-    (pending entry, values, keys; None: not decoded). Each state has notes of its own once the
+    (pending entry, values, keys; None: not decoded); `sim`, the legal actions of each seat of
+    the simultaneous step it stands in, listed when the step opened (its seats list, {seat id:
+    actions}; engine/simultaneous.py). Each state has notes of its own once the
     forward model writes some (`own_notes`), which it then changes in place; until then it shares
     `NO_NOTES`, which nothing changes. Notes equal any notes, so that equality sees only a
     state's data; `to_json` leaves them out, and as a dict without items (their contents are
     attributes) they show as {} to whoever dumps a state otherwise."""
 
-    __slots__ = ("listing", "seat", "options")
+    __slots__ = ("listing", "seat", "options", "sim")
 
     def __init__(self, listing=None, seat=None, options=None):
         self.listing = listing
         self.seat = seat
         self.options = options
+        self.sim = None
 
     def __eq__(self, other):
         return isinstance(other, Notes)

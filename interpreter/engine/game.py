@@ -51,7 +51,7 @@ class Game:
         # the parts' methods on the path of every move, bound once
         self._settle, self._play, self._after_action = self.flow.settle, self.flow.play, self.flow.after_action
         self._list_step = self.listings.actions
-        self._sim_seat = self.simultaneous.seat
+        self._sim_seat, self._sim_kept = self.simultaneous.seat, self.simultaneous.kept
         self._bind, self._trusted_ctx, self._options = self.binder.bind, self.binder.trusted_ctx, self.binder.options
         # the state after a start that draws nothing at random (the same for every seed), with
         # its notes; a copy of it is every new game's (new_game). Depends on the definition alone.
@@ -79,7 +79,8 @@ class Game:
             # the start drew nothing at random: it is the same for every seed, but for the generator
             st = clone(first)
             st["rng"] = seed_state(seed)
-            st[NOTES] = Notes(first[NOTES].listing, first[NOTES].seat)  # its own
+            st[NOTES] = notes = Notes(first[NOTES].listing, first[NOTES].seat)  # its own
+            notes.sim = first[NOTES].sim  # (the clone shares the step's list of seats it names)
             return st
         st = initial(m, seed)
         if forced:
@@ -94,7 +95,8 @@ class Game:
         if not forced and m.observer is None and st["rng"] == seed_state(seed):
             # no draw read the generator, so the start depended neither on it nor on the seed
             first = clone(st)
-            first[NOTES] = Notes(st[NOTES].listing, st[NOTES].seat)
+            first[NOTES] = notes = Notes(st[NOTES].listing, st[NOTES].seat)
+            notes.sim = st[NOTES].sim
             self._started = first
         return st
 
@@ -158,8 +160,14 @@ class Game:
         return self._listed_now(st)
 
     def _listed_now(self, st) -> list[Action]:
-        if st["flow"].get("node") is not None:
+        flow = st["flow"]
+        if flow.get("node") is not None:
             return _chance.outcome_actions(st)
+        sim = flow.get("sim")
+        if sim and not st["pending"]:  # a secret choice: its seat was listed when the step opened
+            kept = self._sim_kept(st, sim)
+            if kept is not None:
+                return kept[:]
         return [a for a, _ in self._legal(st, labels=False)]
 
     def legal_actions_with_labels(self, st) -> list[tuple[Action, str]]:
@@ -220,8 +228,23 @@ class Game:
     # ---- apply ----------------------------------------------------------------------
 
     def apply(self, st, action: Action | str) -> dict:
+        """`action` done on a copy of `st` (verified first), which is returned. The copy starts
+        with what was noted about `st` (core/state.py `Notes`), which holds for it as long as it is
+        unchanged: an action found in the listing the flow noted is done without being verified
+        again, and the next listing of a simultaneous step is not made again."""
         new = clone(st)
-        self.apply_in_place(new, action)
+        notes = st.get(NOTES, NO_NOTES)
+        listed = None
+        if notes is not NO_NOTES:
+            new[NOTES] = carried = Notes(notes.listing, notes.seat, notes.options)
+            carried.sim = notes.sim  # the copy shares the step's list of seats that names them
+            listed = notes.listing
+            if listed is None and not new["pending"] and (sim := new["flow"].get("sim")):
+                listed = self._sim_kept(new, sim)
+            if listed is not None and isinstance(action, str) and action.split():
+                action = Action.parse(action)
+        # what the listing holds, verifying accepts: an action found there is done as a trusted one
+        self.apply_in_place(new, action, checked=listed is None or action not in listed)
         return new
 
     def apply_in_place(self, st, action: Action | str, *, checked: bool = True) -> Step:
@@ -253,6 +276,16 @@ class Game:
                 ctx = self._trusted_ctx(st, a, player, action)
                 self._play(ctx, a)
                 return Step(action, player.id, ctx.events)
+        if not st["pending"] and (sim := st["flow"].get("sim")):
+            # a trusted secret choice, its seat listed when the step opened (Simultaneous.kept):
+            # recorded at once, nothing asked again
+            if not checked and self._sim_kept(st, sim) is not None and \
+                    (a := self.m.action_by_name.get(action.name)) is not None:
+                seat = sim["seats"][len(sim["chosen"])]
+                ctx = self._trusted_ctx(st, a, self.m.seats[seat], action)
+                self.simultaneous.record(ctx, a)
+                self._after_action(ctx)
+                return Step(action, seat, ctx.events)
         player = self.current_player(st)
         ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
         if notes.listing is not None:

@@ -121,8 +121,14 @@ class Binder:
                                              + " ".join(p for p, _, _ in a.params), RefusalKind.WRONG_ARGUMENTS)
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}  # nothing changes the state while the action is checked
-        self._walk(ctx, self._plans[a.name], action)
+        plan = self._plans[a.name]
+        self._walk(ctx, plan, action)
         ctx.memo = None
+        # the effect starts as a trusted action's does (trusted_ctx): its arguments bound, and none
+        # of what the domains' and requirements' loops left in the other locals
+        walked, ctx.locals = ctx.locals, [None] * plan.nslots
+        for p in plan.params:
+            ctx.locals[p.slot] = walked[p.slot]
         return ctx, a
 
     def _walk(self, ctx, plan, action: Action) -> None:

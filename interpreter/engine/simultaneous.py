@@ -20,7 +20,7 @@ from ..runtime import context as rt
 from ..errors import RuleRuntimeError
 from ..information.handles import arg_key, resolve
 from ..core.model import Action, Seat, label_of
-from ..core.state import touch
+from ..core.state import NO_NOTES, NOTES, own_notes, touch
 from ..core.flowstate import Finish, Resume, wait
 from .guard import run, run_effect
 
@@ -35,6 +35,9 @@ class Simultaneous:
         self.m = m
         self._list = listings.actions
         self._next_step = next_step
+        # the listings made when a step opens hold for its every seat (`kept`), unless a variable
+        # goes back to its default after each action (flow.py `_reset`), a secret choice included
+        self._keeps = not m.resets["action"]
 
     def step(self, st):
         """The SimultaneousDef of the current step, or None."""
@@ -60,12 +63,33 @@ class Simultaneous:
                     raise RuleRuntimeError(f"the seats of simultaneous step `{rt.step_name(m, st)}` must be a list "
                                            f"of players, not {label_of(got)}", sim_def.where)
                 seats = [s.id for s in got]
-            seats = [s for s in seats if self.listing(st, s, first_only=True)]
-            if not seats:
+            # each seat is listed once, when the step opens: those with nothing to choose are left
+            # out, and the others' actions are noted for their decisions (`kept`)
+            listed = {}
+            for s in seats:
+                acts = self._list(st, m.seats[s], labels=False, bare=True)
+                if acts:
+                    listed[s] = acts
+            if not listed:
                 self._next_step(ctx)
                 return False
-            flow["sim"] = sim = {"seats": seats, "chosen": [], "next": 0}
+            flow["sim"] = sim = {"seats": [s for s in seats if s in listed], "chosen": [], "next": 0}
+            if self._keeps:
+                own_notes(st).sim = (sim["seats"], listed)
         return len(sim["chosen"]) < len(sim["seats"])
+
+    def kept(self, st, sim) -> list | None:
+        """The legal actions of the seat that chooses now in the pending simultaneous step `sim`
+        of `st`, as listed when the step opened (None: not noted). They hold until the step ends:
+        a secret choice is only recorded (flow["sim"], which no rule reads), and nothing else
+        changes the state in between (`_keeps`: no variable goes back to its default after each
+        action). The notes name the step by its list of seats, which every record of a choice
+        shares and a new step replaces; a state edited by hand has been `touch`ed."""
+        noted = st.get(NOTES, NO_NOTES).sim
+        if noted is None or noted[0] is not sim["seats"]:
+            return None
+        chosen = len(sim["chosen"])
+        return noted[1].get(sim["seats"][chosen]) if chosen < len(sim["seats"]) else None
 
     def seat(self, st) -> int | None:
         """The seat that chooses now in a pending simultaneous step, or None."""

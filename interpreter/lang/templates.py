@@ -277,8 +277,16 @@ class Templates:
                     continue
                 value, reads = p.read(ctx) if p.reads else (p.value(ctx), ())
                 written.append((p, value, reads))
-                text.append(label_of(value))
-                _cards_in(value, cards)
+                t = type(value)
+                if t is str:  # label_of's cases, the frequent ones first
+                    text.append(value)
+                elif t is Card:
+                    text.append(value.key)
+                    cards.append(value)
+                else:
+                    text.append(label_of(value))
+                    if t is list or t is tuple:
+                        _cards_in(value, cards)
                 for r in reads:
                     _cards_in(r, cards)
             s = Said("".join(text))

@@ -266,7 +266,7 @@ class CardSpec(Entry):
                                       default=to_plain(espec.get("default", False), int_keys=True),
                                       powers=_powers(espec, f"cards.{name}.effects.{ename}.powers")))
         return cls(name, node, copies=spec.get("copies", 1), per_player=bool(spec.get("per_player")),
-                   tags=tuple(spec.get("tags") or ()), props=MappingProxyType(dict(spec.get("props") or {})),
+                   tags=tuple(spec.get("tags") or ()), props=MappingProxyType(to_plain(dict(spec.get("props") or {}), int_keys=True)),
                    start=spec.get("start", "box"), back=spec.get("back"), effects=tuple(effects),
                    actions=tuple(ActionSpec.of(a, aspec, spec["actions"], card=name)
                                  for a, aspec in (spec.get("actions") or {}).items()),
@@ -400,7 +400,7 @@ class RowSpec(Entry):
     @classmethod
     def of(cls, node) -> "RowSpec":
         return cls("row", node, rows=node.get("rows", node.get("row")), has_rows="rows" in node,
-                   cell_name=node.get("name"), attrs=MappingProxyType(dict(node.get("attrs") or {})),
+                   cell_name=node.get("name"), attrs=MappingProxyType(to_plain(dict(node.get("attrs") or {}), int_keys=True)),
                    tags=tuple(node.get("tags") or ()), capacity=node.get("capacity", 1),
                    visibility=node.get("visibility", "public"))
 
@@ -432,7 +432,7 @@ class RingSpec(Entry):
     def of(cls, node) -> "RingSpec":
         return cls("ring", node, length=node.get("length"), columns=node.get("columns"),
                    cell_name=str(node.get("name", "ring{index}")), tags=tuple(node.get("tags") or ()),
-                   attrs=MappingProxyType(dict(node.get("attrs") or {})), capacity=node.get("capacity", 1),
+                   attrs=MappingProxyType(to_plain(dict(node.get("attrs") or {}), int_keys=True)), capacity=node.get("capacity", 1),
                    edges=str(node.get("edges", "next")))
 
 
@@ -463,7 +463,7 @@ class BoardSpec(Entry):
     def of(cls, node) -> "BoardSpec":
         grid, ring = node.get("grid"), node.get("ring")
         return cls("board", node, grid=GridSpec.of(grid) if grid else None, ring=RingSpec.of(ring) if ring else None,
-                   cells=tuple(CellSpec(c["name"], c, attrs=MappingProxyType(dict(c.get("attrs") or {})),
+                   cells=tuple(CellSpec(c["name"], c, attrs=MappingProxyType(to_plain(dict(c.get("attrs") or {}), int_keys=True)),
                                         tags=tuple(c.get("tags") or ()), capacity=c.get("capacity"),
                                         has_capacity="capacity" in c)
                                for c in node.get("cells", []) or []),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .results import score_of, winners
 from . import context as rt
 from ..limits import size_failed, spend_failed
-from ..core.model import Card, Zone
+from ..core.model import Card, Zone, label_of
 from .visibility import visible_keys
 from .walks import Walks, walks_of
 
@@ -121,6 +121,10 @@ def _path(ctx, a, b, kind=None):
 
 def _distance(ctx, a, b, kind=None):
     if kind is not None:
+        if type(kind) is str and type(a) is Zone and type(b) is Zone:  # an answer kept (Walks.distance's key)
+            got = ctx.m.walks._dist.get((a.id, b.id, kind), _UNKNOWN)
+            if got is not _UNKNOWN:
+                return got
         return walks_of(ctx.m).distance(a, b, kind)
     Walks._cell(a, "distance()"), Walks._cell(b, "distance()")
     import networkx as nx
@@ -195,8 +199,7 @@ def _find(ctx, where, name):
 
 
 def _text(v) -> str:
-    from ..core.model import label_of
-    return v if isinstance(v, str) else label_of(v)
+    return v if type(v) is str else label_of(v)
 
 
 class CellRun:
@@ -280,6 +283,19 @@ def _take(ctx, coll, n):
     return list(_coll(ctx, coll))[:n]
 
 
+def _walk(ctx, z, k, kind):
+    """The cell k steps from z along kind (Walks.walk), an answer kept found at once."""
+    walks = ctx.m.walks
+    if type(kind) is str and type(z) is Zone:
+        got = walks._walk.get((z.id, k, kind), _UNKNOWN)  # Walks.walk's key
+        if got is not _UNKNOWN:
+            return got
+    return walks.walk(z, k, kind)
+
+
+_UNKNOWN = object()  # no answer kept
+
+
 def _drop(ctx, coll, n):
     return list(_coll(ctx, coll))[n:]
 
@@ -315,7 +331,7 @@ _BUILTINS = {
     "neighbors": (_neighbors, (1, 2)),
     "path": (_path, (2, 3)),
     "distance": (_distance, (2, 3)),
-    "walk": (lambda ctx, z, k, kind: walks_of(ctx.m).walk(z, k, kind), (3,)),
+    "walk": (_walk, (3,)),
     "walk_path": (lambda ctx, z, k, kind: list(walks_of(ctx.m).trail(z, k, kind)), (3,)),
     "within": (lambda ctx, z, k, kind: list(walks_of(ctx.m).within(z, k, kind)), (3,)),
     "seats_from": (_seats_from, (1, 2)),

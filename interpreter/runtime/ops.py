@@ -3,7 +3,7 @@ the statement compiler use them. `none` counts as nothing in arithmetic and comp
 from __future__ import annotations
 
 from . import context as rt
-from ..limits import DEFAULT, number_failed
+from ..limits import DEFAULT, number_failed, size_failed, spend_failed
 from ..core.model import Card, Seat, Zone, label_of
 
 # ---- safe operators: `none` compares false and counts as nothing ----------------------
@@ -53,6 +53,14 @@ def _arith(ctx, op: str, a, b, loc):
     """`a op b` off the fast path: texts and lists within the size cap, numbers within the
     number cap, and a rule error naming both values when they do not go together."""
     ta, tb = type(a), type(b)
+    if op == "+" and ta is tb and (ta is str or ta is list):  # two texts or two lists joined: the frequent case
+        size = len(a) + len(b)
+        if size > ctx.m.limits.collection:
+            size_failed(ctx, loc, "a list or text joined", size)
+        ctx.budget = left = ctx.budget - size
+        if left < 0:
+            spend_failed(ctx, loc, "a list or text joined")
+        return a + b
     if (a is None and tb is not list) or (b is None and ta is not list):
         raise rt.RuleRuntimeError(rt.none_in_arithmetic(a, op, b), loc)
     if op == "*" and ((ta in (list, str) and tb is int) or (tb in (list, str) and ta is int)):
