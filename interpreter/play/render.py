@@ -107,6 +107,13 @@ def compile_template(game, parent, key, *, names: tuple[str, ...], errors: Error
     return Template(tuple(parts), scope.size) if ok else None
 
 
+def _breakdown_template(game, lines, i, errors: ErrorList):
+    """(per player, template) of the i-th line of `render.breakdown`: a text, or {per_player: TEXT}."""
+    if isinstance(lines[i], dict):
+        return True, compile_template(game, lines[i], "per_player", names=("p",), errors=errors)
+    return False, compile_template(game, lines, i, names=(), errors=errors)
+
+
 # ---- what a viewer may see ------------------------------------------------------------------
 
 def _visible_cards_function():
@@ -273,6 +280,8 @@ class Renderer:
                           for i in range(len(spec.get("end") or []))]
         self.points_template = compile_template(game, spec, "points", names=("p",), errors=errors) \
             if "points" in spec else None
+        self.breakdown_lines = [_breakdown_template(game, spec["breakdown"], i, errors)
+                                for i in range(len(spec.get("breakdown") or []))]
         self.memory: dict = {}  # viewer -> Memory, for the viewers whose play is narrated (remember())
         self._cells = None  # board cell id -> its coordinates (cell_name), built when first needed
         errors.raise_if_any()
@@ -337,6 +346,14 @@ class Renderer:
     def end_reason(self, st) -> list[str]:
         sight = self.sight(st, None)
         return [t.render(self.game, st, sight) for t in self.end_lines if t is not None]
+
+    def breakdown(self, st) -> list[str]:
+        """The content's full count (`render.breakdown`), every card shown: a line per text, and a
+        line per seat for a `{per_player: TEXT}` (`p` the seat)."""
+        sight, seats = self.sight(st, None), self.catalog.seats
+        return [t.render(self.game, st, sight, me=s, bound=(s,) if s is not None else ())
+                for per_player, t in self.breakdown_lines if t is not None
+                for s in (seats if per_player else (None,))]
 
     def points(self, st, seat: int) -> str | None:
         if self.points_template is None:
