@@ -68,7 +68,6 @@ class DisplayNames:
         title = z.attrs.get("title") if z.is_cell else self.zones.get(z.name)
         return str(title) if title else z.name
 
-
     def window(self, name: str) -> str:
         """An out-of-turn window's name for a player."""
         return window_title(self.catalog, name)

@@ -113,19 +113,13 @@ def ending_lines(game, st, ranking: list[int]) -> list[str]:
     return lines
 
 
-def breakdown_lines(renderer, st) -> list[str]:
-    """The content's full count (`render.breakdown`), read in the final state by a viewer who sees
-    everything: the game is over, every card is revealed."""
-    return renderer.breakdown(st)
-
-
 def end_screen(game, renderer, st) -> list[str]:
     """The end screen under `Game over after ...`: why it ended, who won, the full count, the
     ranking and the tie-breaks that separated seats."""
     ranking = game.ranking(st)
     lines = list(renderer.end_reason(st))
     lines.append(outcome_line(game, st, ranking))
-    lines += breakdown_lines(renderer, st)
+    lines += renderer.breakdown(st)  # read by a viewer who sees everything: the game is over
     lines += ranking_lines(game, st, ranking, points=lambda seat: renderer.points(st, seat))
     lines += ending_lines(game, st, ranking)
     return lines
