@@ -155,3 +155,35 @@ def test_positive_control_swapping_cards_the_seat_sees_changes_its_play(name, pl
             if _act(game, st, "mcts:40", seed, 8)[0] != _act(game, other, "mcts:40", seed, 8)[0]:
                 changed += 1
     assert noticed > 0 and changed > 0, (noticed, changed)
+
+
+def test_positive_control_a_card_played_face_up_is_seen_by_the_others():
+    """What the agents are given includes a card played face up (Agent DOG, « Place cette carte face
+    visible sur la pile de défausse »): swapping it, on the discard, with a card another seat cannot
+    see changes that seat's observation; swapping two cards it cannot see does not."""
+    from interpreter.information.labels import shown_cards
+    game = Game.load("agent-dog", players=4)
+    rng = random.Random(4)
+    st = game.new_game(seed=4)
+    seen = 0
+    for _ in range(200):
+        action = rng.choice(game.legal_actions(st))
+        player = game.current_player(st)
+        played = shown_cards(game, action)
+        game.apply_in_place(st, action)
+        if not played:
+            continue
+        (cid,) = played
+        seat = (player + 1) % 4
+        hidden = [st["z"][z][pos] for z, pos in unseen_slots(game, st, seat)]
+        other = next((c for c in hidden if game.m.cards[c].name != game.m.cards[cid].name
+                      and game.m.cards[c].back == game.m.cards[cid].back), None)
+        if other is None or cid in hidden:  # (the round ended: the discard went back into the deck)
+            continue
+        assert observe(game, _swap(game, st, cid, other), seat) != observe(game, st, seat)
+        twin = next((c for c in hidden if c != other and game.m.cards[c].name != game.m.cards[other].name
+                     and game.m.cards[c].back == game.m.cards[other].back), None)
+        if twin is not None:
+            assert observe(game, _swap(game, st, other, twin), seat) == observe(game, st, seat)
+        seen += 1
+    assert seen > 10

@@ -30,9 +30,11 @@ def run(capsys, *argv, stdin: str | None = None, monkeypatch=None):
 
 
 def ranking_lines(out: str) -> list[str]:
+    """The `Game over` line, then the ranking's first three lines (after the outcome and the count)."""
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Game over after"))
-    return lines[start:start + 4]
+    first = next(i for i in range(start, len(lines)) if lines[i].startswith("  1. "))
+    return [lines[start]] + lines[first:first + 3]
 
 
 @pytest.fixture

@@ -252,3 +252,38 @@ def test_a_given_card_is_named_only_to_its_giver(dog_games):
     for seat in (1, 2, 3):
         assert given.key not in told[seat] and given.props["face"] not in told[seat].split(":", 1)[1]
         assert "give a card to Chloé" in told[seat]
+
+
+def test_a_played_card_is_named_to_every_seat(dog_games):
+    """2. « Place cette carte face visible sur la pile de défausse » (ruling D21): the positive
+    control of the test above. A card played (`shown: [card]`) is named to every seat, as the board
+    names it, in what `play` prints; a move's pawn squares are told alike."""
+    import random
+    game = dog_games[4]
+    r = Renderer(game)
+    st = game.new_game(seed=3)
+    rng = random.Random(3)
+    narrators = [Narrator(game, r, viewer=seat) for seat in range(4)]
+    named = 0
+    for n in range(80):
+        action, label = rng.choice(game.legal_actions_with_labels(st))
+        player = game.current_player(st)
+        labels = [each.hide(st, player, label, action) for each in narrators]
+        played = game.m.card_by_key.get(action.args[0]) if action.name in ("advance", "enter", "exchange", "partner") else None
+        game.apply_in_place(st, action)
+        if played is None:
+            continue
+        for seat in range(4):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                narrators[seat].move(st, n=n + 1, player=player, label=labels[seat], events=[])
+            assert f": {r.titles[played.name]}: " in out.getvalue() or \
+                f": {r.titles[played.name]} " in out.getvalue(), (seat, out.getvalue())
+        named += 1
+    assert named > 10
+
+
+def test_shown_names_a_parameter_of_its_action(make_game):
+    from interpreter.errors import ContentError
+    with pytest.raises(ContentError, match="`shown` names no parameter `crad`"):
+        make_game(MASKS.replace("  stop: {effect: finish game}", "  stop: {effect: finish game, shown: [crad]}"))

@@ -16,6 +16,7 @@ import pytest
 
 from interpreter.engine.game import Game, clone
 from interpreter.ruleset.loader import load_ruleset
+from interpreter.information.labels import shown_cards
 from interpreter.information.observation import determinize, observe, relabel, unseen_slots
 
 ROOT = Path(__file__).resolve().parent.parent / "content"
@@ -139,6 +140,8 @@ NARRATED = [0, 0]  # swaps whose narration was compared, and narrations told (al
 
 SECRET_CHOICES = [0]  # how many times other seats' secret choices were changed (all tests of a run)
 
+FACE_UP = [0]  # swaps of a card the move showed every seat, whose label may name it (all tests of a run)
+
 
 def leak_check(game, variant, players, *, games, every, swaps):
     """(decisions checked, swaps tried, leaks found, controls detected, controls tried). A swap is
@@ -169,6 +172,8 @@ def leak_check(game, variant, players, *, games, every, swaps):
                         if _seen_by(g, other, seat) != base:
                             leaks += 1
                             failures.append((seed, step, seat, g.m.cards[a].key, g.m.cards[b].key))
+                        elif {a, b} & shown_cards(g, action):
+                            FACE_UP[0] += 1  # a card the move shows every seat (played face up): named
                         elif g.explain(other, str(mapped := _swapped_action(g, action, a, b))) is None:
                             # the same move there: its label must not tell the cards apart, nor the
                             # rest of its narration when the move shows neither card
@@ -352,3 +357,31 @@ def test_the_leak_check_covers_narration(monkeypatch):
     checked, tried, leaks, detected, controls, failures = leak_check("agent-dog", None, 4, games=1, every=5, swaps=2)
     assert NARRATED[0] > before
     assert leaks > 0 and any("narration" in f for f in failures)
+
+
+def test_a_card_played_face_up_is_named_to_every_seat():
+    """The positive control for face-up plays (ruling D21, « Place cette carte face visible »): the
+    card an Agent DOG move plays (`shown: [card]`) is named in every seat's narration, exactly as
+    its player reads the move; the card given face down at the start of a round is named to its
+    giver only."""
+    from interpreter.play.render import Renderer
+    g = Game.load("agent-dog", players=4)
+    renderer = Renderer(g)
+    st = g.new_game(seed=3)
+    rng = random.Random(3)
+    plays = gifts = 0
+    for _ in range(120):
+        action = rng.choice(g.legal_actions(st))
+        player = g.current_player(st)
+        own = _told(g, renderer, st, action, player)[0][0]
+        others = [_told(g, renderer, st, action, seat)[0][0] for seat in range(4) if seat != player]
+        if action.name == "give":
+            card = g.m.card_by_key[action.args[0]]
+            assert card.props["face"] in own and not any(card.props["face"] in x.split(" to ")[0] for x in others)
+            gifts += 1
+        elif shown_cards(g, action):
+            (cid,) = shown_cards(g, action)
+            assert own.startswith(g.m.cards[cid].props["face"]) and others == [own] * 3, (own, others)
+            plays += 1
+        g.apply_in_place(st, action)
+    assert plays > 20 and gifts > 3, (plays, gifts)

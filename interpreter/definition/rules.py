@@ -200,6 +200,11 @@ class CompiledRules(Part):
                     self.d.errors.add(spec.at("step"), f"action `{name}`: unknown step `{s}`",
                                     hint=did_you_mean(s, self.step_names) or "steps are declared in flow.turn.steps")
         params = [(p.name, p) for p in spec.params]
+        for j, shown in enumerate(spec.shown):  # the parameters a move shows every seat (labels.shown_cards)
+            if shown not in [p for p, _ in params]:
+                self.d.errors.add(spec.at("shown", j), f"action `{name}`: `shown` names no parameter `{shown}`",
+                                  hint=did_you_mean(str(shown), [p for p, _ in params]) or "parameters: "
+                                  + (", ".join(p for p, _ in params) or "none"))
         holder = spec if spec.has_from else group
         bound_from = card is not None and holder.has_from
         if bound_from:

@@ -48,6 +48,42 @@ class Reader:
         return self.other(v)
 
 
+class DisplayNames:
+    """How the content names things for a player (`title`): a card by its definition's title, a
+    zone (or a per-player zone family) by its title, a board cell by its `title` attribute; else
+    by its name. What a player reads never needs an internal key."""
+
+    def __init__(self, catalog):
+        rs = catalog.ruleset
+        self.cards = _titles(rs.cards)
+        self.zones = _titles(rs.zones)
+        self.catalog = catalog
+
+    def card(self, c: Card) -> str:
+        """A card's name for a player (without its owner)."""
+        return self.cards.get(c.name) or c.name
+
+    def zone(self, z) -> str:
+        """A zone's name for a player: its title, its family's for a seat's zone, a cell's `title`."""
+        title = z.attrs.get("title") if z.is_cell else self.zones.get(z.name)
+        return str(title) if title else z.name
+
+    def window(self, name: str) -> str:
+        """An out-of-turn window's name for a player."""
+        return window_title(self.catalog, name)
+
+
+def window_title(catalog, name: str) -> str:
+    """An out-of-turn window's `title` (flow.turn.windows), else its name."""
+    windows = ((catalog.ruleset.flow or {}).get("turn") or {}).get("windows") or ()
+    return next((str(w["title"]) for w in windows if isinstance(w, dict) and w.get("name") == name and w.get("title")),
+                name)
+
+
+def _titles(section) -> dict:
+    return {name: str(spec["title"]) for name, spec in section.items() if isinstance(spec, dict) and spec.get("title")}
+
+
 def action_label(game, st, action, reader) -> str:
     """The label of `action`, legal in `st`, written for `reader` (a Reader, a set of card ids,
     or None: every card by its key) from the values it binds."""
@@ -69,10 +105,28 @@ def action_label(game, st, action, reader) -> str:
         return f"{prompt}: {key}"
     ctx, a = game.binder.bind(st, action, verify=False)
     if ctx is None:  # declining a window
-        return f"{a.decline} ({a.name})"
+        return f"{a.decline} ({window_title(game.catalog, a.name) if reader is not None else a.name})"
     ctx.memo = {}
+    if reader is not None:
+        shown = shown_cards(game, action)
+        if shown:  # cards the move shows every seat (played face up): named for every reader
+            reader = reader.also(shown) if isinstance(reader, Reader) else set(reader) | shown
     ctx.viewer = reader
     return a.label(ctx)
 
 
-__all__ = ["Reader", "action_label"]
+def shown_cards(game, action) -> set:
+    """The ids of the cards `action` shows to every seat as it is made: its arguments that its
+    content declares `shown` (a card played face up). Empty for most moves."""
+    spec = game.m.spec.actions.get(action.name)
+    if spec is None or not spec.shown:
+        return set()
+    by_key = game.m.card_by_key
+    out = set()
+    for p, value in zip(spec.params, action.args):
+        if p.name in spec.shown and value in by_key:
+            out.add(by_key[value].id)
+    return out
+
+
+__all__ = ["DisplayNames", "Reader", "action_label", "shown_cards"]

@@ -104,7 +104,7 @@ class Narrator:
         self.new_round(st_after)
 
     def result(self, st, decisions: int) -> dict:
-        from .ending import ending_lines
+        from .ending import end_screen, ranking_lines
         g = self.game
         m = g.catalog
         scores = g.scores(st)
@@ -114,18 +114,7 @@ class Narrator:
         if not self.quiet:
             self.out("", self.renderer.screen(st, self.viewer), "")
         self.out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
-        if not self.quiet:
-            for line in self.renderer.end_reason(st):
-                self.out(line)
-        w = max(len(s.name) for s in m.seats)
-        for place, i in enumerate(ranking, 1):
-            s = m.seats[i]
-            mark = "  winner" if i in winners else ""
-            points = self.renderer.points(st, i) if not self.quiet else None
-            self.out(f"{place:>3}. {s.key} {s.name.ljust(w)}  score {scores[i]}{mark}"
-                     + (f"  ({points})" if points else ""))
-        if not self.quiet:
-            for line in ending_lines(g, st, ranking):
-                self.out(line)
+        for line in ranking_lines(g, st, ranking) if self.quiet else end_screen(g, self.renderer, st):
+            self.out(line)
         return {"decisions": decisions, "rounds": rounds, "scores": scores,
                 "ranking": [m.seats[i].key for i in ranking], "winners": [m.seats[i].key for i in winners]}

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ..lang.compiler import Scope
 from ..errors import ContentError, ErrorList
 from ..engine.guard import guard_methods
-from ..information.labels import Reader, action_label
+from ..information.labels import DisplayNames, Reader, action_label
 from ..core.model import Card, Seat, Zone, label_of
 from ..ruleset.yamlio import SourceText
 
@@ -105,6 +105,13 @@ def compile_template(game, parent, key, *, names: tuple[str, ...], errors: Error
     if pos < len(src.text):
         parts.append(src.text[pos:])
     return Template(tuple(parts), scope.size) if ok else None
+
+
+def _breakdown_template(game, lines, i, errors: ErrorList):
+    """(per player, template) of the i-th line of `render.breakdown`: a text, or {per_player: TEXT}."""
+    if isinstance(lines[i], dict):
+        return True, compile_template(game, lines[i], "per_player", names=("p",), errors=errors)
+    return False, compile_template(game, lines, i, names=(), errors=errors)
 
 
 # ---- what a viewer may see ------------------------------------------------------------------
@@ -217,7 +224,7 @@ class Sight:
         if t is Card:
             return self.card(v)
         if t is Zone:
-            return v.key
+            return self.renderer.cell_name(v)
         if t is Seat:
             return v.name
         if v is None:
@@ -253,8 +260,8 @@ class Renderer:
         self.catalog = m
         spec = m.ruleset.render or {}
         errors = ErrorList()
-        self.titles = {name: str(s.get("title")) for name, s in m.ruleset.cards.items()
-                       if isinstance(s, dict) and s.get("title")}
+        self.names = DisplayNames(m)  # the content's titles of cards, zones and cells
+        self.titles = self.names.cards
         self.card_template = compile_template(game, spec, "card", names=("card", "title"), errors=errors) if "card" in spec else None
         grid = spec.get("grid") or {}
         self.cell_template = compile_template(game, grid, "cell", names=("cell",), errors=errors) if "cell" in grid else None
@@ -273,6 +280,10 @@ class Renderer:
                           for i in range(len(spec.get("end") or []))]
         self.points_template = compile_template(game, spec, "points", names=("p",), errors=errors) \
             if "points" in spec else None
+        self.score_template = compile_template(game, spec, "score", names=("p",), errors=errors) \
+            if "score" in spec else None
+        self.breakdown_lines = [_breakdown_template(game, spec["breakdown"], i, errors)
+                                for i in range(len(spec.get("breakdown") or []))]
         self.memory: dict = {}  # viewer -> Memory, for the viewers whose play is narrated (remember())
         self._cells = None  # board cell id -> its coordinates (cell_name), built when first needed
         errors.raise_if_any()
@@ -338,6 +349,14 @@ class Renderer:
         sight = self.sight(st, None)
         return [t.render(self.game, st, sight) for t in self.end_lines if t is not None]
 
+    def breakdown(self, st) -> list[str]:
+        """The content's full count (`render.breakdown`), every card shown: a line per text, and a
+        line per seat for a `{per_player: TEXT}` (`p` the seat)."""
+        sight, seats = self.sight(st, None), self.catalog.seats
+        return [t.render(self.game, st, sight, me=s, bound=(s,) if s is not None else ())
+                for per_player, t in self.breakdown_lines if t is not None
+                for s in (seats if per_player else (None,))]
+
     def points(self, st, seat: int) -> str | None:
         if self.points_template is None:
             return None
@@ -373,7 +392,7 @@ class Renderer:
             if step and len(m.step_names) > 1 and st["flow"]["phase"] == "play":
                 parts.append(f"step {step}")
             if st["flow"].get("win"):
-                parts.append(f"window {m.windows[st['flow']['win'][0][0]].name}")
+                parts.append(f"window {self.names.window(m.windows[st['flow']['win'][0][0]].name)}")
         return " · ".join(parts)
 
     def status_lines(self, st, sight: Sight) -> list[str]:
@@ -407,7 +426,7 @@ class Renderer:
                 cells = "  ".join(texts.get((r, c), "").ljust(widths[c]) for c in cols)
                 lines.append(str(r).rjust(rw) + " │ " + cells.rstrip())
         for z in self.loose_cells:
-            lines.append(f"{z.key}: {self.cell_text(st, sight, z)}")
+            lines.append(f"{self.names.zone(z)}: {self.cell_text(st, sight, z)}")
         return lines
 
     def zone_text(self, sight: Sight, z: Zone) -> str:
@@ -431,7 +450,7 @@ class Renderer:
 
     def shared_zones(self, st, sight: Sight) -> list[str]:
         m = self.catalog
-        rows = [(name, self.zone_text(sight, m.zone_by_name[name])) for name in self.zone_names
+        rows = [(self.names.zone(m.zone_by_name[name]), self.zone_text(sight, m.zone_by_name[name])) for name in self.zone_names
                 if name in m.zone_by_name]
         if not rows:
             return []
@@ -449,16 +468,24 @@ class Renderer:
         for s in m.seats:
             mark = "▶" if s.id == current else " "
             line = f"{mark} {names[s.id].ljust(nw)}"
-            if scores is not None:
-                line += f"  score {sight.text(scores[s.id]):>3}"
+            score = self.score_text(st, sight, s, scores)
+            if score:
+                line += f"  score {score:>3}"
             if self.player_template is not None:
                 line += "  " + self.player_template.render(g, st, sight, me=s, bound=(s,))
             lines.append(line.rstrip())
             for fam in families:
                 z = m.player_zones[fam][s.id]
                 if st["z"][z.id]:
-                    lines.append(f"    {fam}: {self.zone_text(sight, z)}")
+                    lines.append(f"    {self.names.zone(z)}: {self.zone_text(sight, z)}")
         return lines
+
+    def score_text(self, st, sight: Sight, seat: Seat, scores) -> str:
+        """A seat's score on the board: the content's `render.score` (empty: not shown, a score
+        that means nothing yet), else the score."""
+        if self.score_template is not None:
+            return self.score_template.render(self.game, st, sight, me=seat, bound=(seat,), none="")
+        return sight.text(scores[seat.id]) if scores is not None else ""
 
     def private_lines(self, st, sight: Sight) -> list[str]:
         if sight.viewer is None or sight.viewer == PUBLIC:
@@ -505,10 +532,11 @@ class Renderer:
         return for_viewer(self.reader(st, viewer), seat=viewer if viewer not in (None, PUBLIC) else None)
 
     def cell_name(self, z: Zone) -> str:
-        """A board cell as the board shows it: by its row and column (`r2c2`)."""
+        """A board cell as the board shows it: by its row and column (`r2c2`); another zone, or a
+        cell off the grid, by its display name (labels.DisplayNames)."""
         if self._cells is None:
             self._cells = {z.id: f"r{r}c{c}" for (r, c), z in self.grid_cells.items()}
-        return self._cells.get(z.id, z.key)
+        return self._cells.get(z.id) or self.names.zone(z)
 
 
 class TableReader(Reader):
@@ -532,7 +560,7 @@ class TableReader(Reader):
         return f"{title}/{c.owner.key}" if c.owner is not None else title
 
     def other(self, v) -> str:
-        if type(v) is Zone and v.is_cell:
+        if type(v) is Zone:
             return self.renderer.cell_name(v)
         return label_of(v)
 

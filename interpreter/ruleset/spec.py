@@ -215,6 +215,7 @@ class ActionSpec(Entry):
     label: str | None = None  # its label's template; None: its name and parameters
     has_effect: bool = False
     section: str = ""
+    shown: tuple = ()  # parameters every seat sees when the move is made (a card played face up)
 
     @classmethod
     def of(cls, name: str, node, parent, card: str | None = None) -> "ActionSpec":
@@ -237,7 +238,8 @@ class ActionSpec(Entry):
                    params=tuple(params), has_from=bool(spec.get("from")), require=tuple(require),
                    group=spec.get("group"), is_group=spec.get("members") == "group", limit=spec.get("limit"),
                    limit_reason=spec.get("limit_reason") or None, label=spec.get("label") or None,
-                   has_effect=bool(spec.get("effect")), section=spec.get("section", ""))
+                   has_effect=bool(spec.get("effect")), section=spec.get("section", ""),
+                   shown=tuple(spec.get("shown") or ()))
 
 
 NO_GROUP = ActionSpec("", {})  # what an action outside any group takes from its group: nothing
