@@ -398,7 +398,8 @@ class MCTSAgent(Agent):
                 st = old.sample(self.rng)
                 ok = True
                 for step in (played,) + path:
-                    for a in step if isinstance(step, tuple) else (step,):  # a tuple: a joint secret choice
+                    for a in (step if type(step) is tuple else (step,)):  # a plain tuple: a joint secret
+                        # choice (an Action is a tuple too: a NamedTuple, so `isinstance` cannot tell them apart)
                         if game.is_terminal(st) or a not in legal(st):
                             ok = False
                             break
