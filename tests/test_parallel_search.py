@@ -113,11 +113,11 @@ def test_mast_prefers_what_paid_and_tries_what_is_new():
 
 
 def test_mast_rollouts_change_the_search(dark):
-    """MAST is on by default: the rollouts follow the averages, so the search differs from uniform rollouts."""
+    """With MAST the rollouts follow the averages, so the search differs from uniform rollouts."""
     st = dark.new_game(seed=4)
     while len(dark.legal_actions(st)) < 4:
         dark.apply_in_place(st, dark.legal_actions(st)[0])
-    on = ISMCTSAgent(1, iterations=40)
+    on = ISMCTSAgent(1, iterations=40, mast=True)
     off = ISMCTSAgent(1, iterations=40, mast=False)
     on.act(make_decision(dark, st))
     off.act(make_decision(dark, st))

@@ -102,7 +102,7 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, exploration: float = EXPLORATION,
-                 reuse: bool = True, temperature: float = 1.0, mast: bool = True,
+                 reuse: bool = True, temperature: float = 1.0, mast: bool = False,
                  mast_epsilon: float = MAST_EPSILON):
         super().__init__(seed)
         if iterations is None and seconds is None:
