@@ -171,3 +171,25 @@ def test_normal_beats_random_at_dark_agent():
     for g in range(12):
         strength.play(m, g, 900 + g)
     assert m.wins >= 4, m.row()  # 25 % is equal strength
+
+
+# ---- at the table ---------------------------------------------------------------------------
+
+def test_hard_bots_at_a_terminal_answer_and_leave_no_trace(tmp_path):
+    """`--bots hard` at a real terminal: the bots search in worker processes, play their moves, and
+    Ctrl-C at the table shows no worker's traceback (the workers ignore it; the game is saved)."""
+    import os
+    import sys
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", PYTHONUNBUFFERED="1")
+    p = pexpect.spawn(sys.executable, ["-m", "interpreter", "play", "connect-four", "--seed", "1", "--bots", "hard"],
+                      env=env, encoding="utf-8", timeout=120, dimensions=(60, 140))
+    prompt = r"your choice \([^)]*\): "
+    p.expect(prompt)
+    p.sendline("drop 4")
+    p.expect(prompt)  # the hard bot answered
+    p.sendline("drop 4")
+    p.expect(prompt)
+    p.sendintr()  # Ctrl-C: the terminal signals every process of the foreground group
+    p.expect(pexpect.EOF)
+    assert "Traceback" not in p.before and "KeyboardInterrupt" not in p.before, p.before[-2000:]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import weakref
 
 from ..core.model import Action
@@ -51,10 +52,16 @@ def can_fork() -> bool:
 
 
 def _serve(conn, game, make, seed: int) -> None:
-    """A worker process: search the decisions it is sent, report the root's statistics."""
+    """A worker process: search the decisions it is sent, report the root's statistics. Ctrl-C at
+    the table is the player's process's to handle: the worker ignores it, and ends quietly when
+    that process goes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     agent = make(seed)
     while True:
-        msg = conn.recv()
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            break
         if msg is None:
             break
         kind, body = msg
