@@ -140,14 +140,15 @@ class MCTSAgent(Agent):
 
     def think(self, decision: Decision) -> Node:
         """Search `decision` (from the node the game reached in the kept tree, when found) until the
-        budget is spent; returns the root."""
+        budget is spent (a time budget counts from here: finding the node takes from it); returns the root."""
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds else None
         root = self._reused_root(decision) if self.reuse else None
         if root is None:
             root = Node(None)
         else:
             self.stats["reused"] += 1
-        start = time.perf_counter()
-        n = self.search(decision, root)
+        n = self.search(decision, root, deadline=deadline)
         self.stats["iterations"] += n
         self.stats["seconds"] += time.perf_counter() - start
         self.stats["decisions"] += 1
@@ -194,8 +195,9 @@ class MCTSAgent(Agent):
                 return a
         return kept[-1][0]
 
-    def search(self, decision: Decision, root: Node) -> int:
-        """Run iterations from `root` until the budget is spent; return how many ran."""
+    def search(self, decision: Decision, root: Node, *, deadline: float | None = None) -> int:
+        """Run iterations from `root` until the budget is spent (the iterations, or the time until
+        `deadline`, by default the time budget from now); return how many ran."""
         game = decision.game
         rng = self.rng
         ev = self.evaluator(game)
@@ -212,7 +214,8 @@ class MCTSAgent(Agent):
         avail = self.availability
         depth_max = self.rollout_depth
         iterations = self.iterations
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        if deadline is None and self.seconds:
+            deadline = time.perf_counter() + self.seconds
         mast = {} if self.mast else None  # seat -> {Action -> [sum of values, count]}: MAST, this decision's
         eps = self.mast_epsilon
         moves = []
