@@ -122,3 +122,16 @@ def test_mast_rollouts_change_the_search(dark):
     on.act(make_decision(dark, st))
     off.act(make_decision(dark, st))
     assert on.last_values != off.last_values
+
+
+def test_a_worker_process_gone_does_not_stop_the_game(dark):
+    if not can_fork():
+        pytest.skip("no fork here")
+    agent = ParallelAgent(ISMCTSAgent, 5, workers=3, iterations=10)
+    _play(dark, agent, seed=3, decisions=12)
+    assert len(agent._others) == 2
+    agent._others[0].process.kill()
+    agent._others[0].process.join()
+    _play(dark, agent, seed=4, decisions=12)
+    assert len(agent._others) == 1
+    agent.close()

@@ -207,25 +207,39 @@ class ParallelAgent(Agent):
         _close_all(self._others)
         self._game = None
 
+    def _tell(self, msg, local_msg=None) -> None:
+        """Send `msg` to every worker process (`local_msg`, if given, to the workers run here)."""
+        for w in list(self._others):
+            try:
+                w.send(local_msg if local_msg is not None and isinstance(w, _Local) else msg)
+            except (EOFError, OSError):
+                self._drop(w)
+
+    def _drop(self, worker) -> None:
+        self._others.remove(worker)
+        worker.close()
+
     def act(self, decision: Decision) -> Action:
         actions = decision.actions
         if len(actions) == 1:
             self.local.forget()
-            for w in self._others:
-                w.send(("forget", None))
+            self._tell(("forget", None))
             self.last_values = None
             return actions[0]
         if decision.game is not self._game:
             self._start(decision.game)
         payload = decision.portable()
-        for w in self._others:
-            w.send(("search", payload) if isinstance(w, _Remote) else ("search", (decision,)))
+        self._tell(("search", payload), ("search", (decision,)))
         stats, secret, iterations = self.local.root_statistics(decision)
         visits = [v for v, _ in stats]
         totals = [t for _, t in stats]
         done = iterations
-        for w in self._others:
-            their, _, n = w.recv()
+        for w in list(self._others):
+            try:
+                their, _, n = w.recv()
+            except (EOFError, OSError):  # a worker process gone (killed, out of memory): play on without it
+                self._drop(w)
+                continue
             done += n
             for i, (v, t) in enumerate(their):
                 visits[i] += v
@@ -233,8 +247,7 @@ class ParallelAgent(Agent):
         table = {a: _Merged(v, t) for a, v, t in zip(actions, visits, totals) if v}
         best = self.local.agent.mixed_action(table, actions) if secret else MCTSAgent.best_action(table, actions)
         self.local.settle_played(best)
-        for w in self._others:
-            w.send(("played", best))
+        self._tell(("played", best))
         self.last_values = tuple(zip(actions, visits, totals))
         self.stats["iterations"] = done
         self.stats["decisions"] += 1
