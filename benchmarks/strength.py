@@ -6,6 +6,19 @@
     python benchmarks/strength.py dark --budget 150 --games 40   # ismcts:150, 0.4-1 s a decision on an idle core
     python benchmarks/strength.py dark --budget 1s --games 40    # 1 s a decision, whatever the machine does
     python benchmarks/strength.py all --quick    # every match, few games, tiny budgets (what CI runs)
+    python benchmarks/strength.py levels --games 60             # the levels in Dark Agent 4p (easy, normal, hard)
+    python benchmarks/strength.py levels --hard ismcts:300@2    # ... `hard` as a budget in iterations (reproducible)
+    python benchmarks/strength.py ladder --budget 100 --games 40  # every bundled game: a budget 2x against 1x
+
+Every row printed ends with the command that plays it again (the same games: seeds SEED..SEED+N-1).
+
+Levels (`levels`: dark-normal, dark-hard, dark-hard-normal, secrets-normal): the level names as a
+player gives them to `--bots` (easy = random, normal = greedy, hard = ismcts:0.3s@all), one seat
+of the tested level against the others; `--hard` replaces `hard` by an agent with a budget in
+iterations, so that the figure does not depend on the machine's load. The skill ladder (`ladder`:
+ladder-ttt, ladder-c4, ladder-dark, ladder-secrets, ladder-dog) plays each bundled game's searching
+agent at twice the budget against itself at the budget (`--budget` for ismcts, `--mcts` for mcts):
+how much thinking more is worth in each game, i.e. whether skill matters there.
 
 Each match names the side under test ("ismcts" in Dark Agent: one seat; a team in Agent DOG;
 a company in Agents Secrets) and its opponents. The seats of the side under test rotate from
@@ -65,22 +78,27 @@ class Match:
     losses: int = 0
     decisions: list = field(default_factory=list)
     seconds: float = 0.0
+    command: str = ""  # the command line that plays this match again (set by main)
+    flags: tuple = ()  # the options of main the match depends on ("budget", "mcts", "hard")
+    score_draws: bool = False  # the rate is a score: a draw counts half (two-player games)
 
     @property
     def n(self) -> int:
         return self.wins + self.draws + self.losses
 
     def row(self) -> str:
-        scored = self.wins + (self.draws / 2 if self.sides == "openspiel" else 0)  # a score: draws count half
+        halves = self.sides == "openspiel" or self.score_draws
+        scored = self.wins + (self.draws / 2 if halves else 0)  # a score: draws count half
         lo, hi = wilson(scored, self.n)
         rate = scored / self.n if self.n else 0.0
         length = sum(self.decisions) / len(self.decisions) if self.decisions else 0
         return (f"| {self.name} | {self.tested} vs {self.others} | {self.n} | {self.wins}/{self.draws}/{self.losses} "
-                f"| {100 * rate:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}] | {length:.0f} | {self.target} |")
+                f"| {100 * rate:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}] | {length:.0f} | {self.target} "
+                f"| `{self.command}` |")
 
 
-HEADER = ("| match | agents | n | won/drawn/lost | win rate [95 % CI] | decisions a game | asked |\n"
-          "| --- | --- | --- | --- | --- | --- | --- |")
+HEADER = ("| match | agents | n | won/drawn/lost | win rate [95 % CI] | decisions a game | asked | command |\n"
+          "| --- | --- | --- | --- | --- | --- | --- | --- |")
 
 
 def tested_seats(match: Match, game: Game, st, g: int) -> set:
@@ -123,6 +141,8 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
     else:
         match.draws += 1
     match.decisions.append(n)
+    for agent in agents:
+        getattr(agent, "close", lambda: None)()  # a parallel search's worker processes
 
 
 def play_openspiel(match: Match, g: int, seed: int) -> None:
@@ -159,11 +179,24 @@ def play_openspiel(match: Match, g: int, seed: int) -> None:
     match.decisions.append(n)
 
 
-def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
+def double(budget: str) -> str:
+    """Twice a budget as the command line writes it: `150` -> `300`, `0.5s` -> `1s`, `200ms` -> `400ms`."""
+    from interpreter.agents.spec import _BUDGET
+    m = _BUDGET.match(budget.strip())
+    if not m:
+        raise SystemExit(f"strength.py: {budget!r} is not a budget (150, 1s, 500ms)")
+    if m.group(1) is not None:
+        return str(2 * int(m.group(1)))
+    return f"{2 * float(m.group(2)):g}{m.group(3)}"
+
+
+def matches(budget: str, quick: bool, mcts: str | None = None, hard: str | None = None) -> dict:
     b = budget
     t = mcts or ("200" if quick else "2000")
     c = mcts or ("100" if quick else "1000")
-    return {
+    h = hard or ("ismcts:10@2" if quick else "hard")
+    ladder = mcts or ("50" if quick else "200")
+    return {**_levels(h), **_ladder("10" if quick else budget, ladder), **{
         "ttt": [Match("tic-tac-toe", "tic-tac-toe", 2, f"mcts:{t}", "random", target="never loses in 200 games")],
         "ttt-self": [Match("tic-tac-toe, self-play", "tic-tac-toe", 2, f"mcts:{t}", f"mcts:{t}", target="draws")],
         "c4": [Match("connect four", "connect-four", 2, f"mcts:{c}", "random", target="≥ 95 %")],
@@ -177,26 +210,87 @@ def matches(budget: str, quick: bool, mcts: str | None = None) -> dict:
                                sides="side", target="> 50 %")],
         "dog": [Match("Agent DOG, 4 players (teams)", "agent-dog", 4, f"ismcts:{b}", "random", sides="team",
                       target="≥ 80 %, shorter games")],
+    }}
+
+
+def _levels(hard: str) -> dict:
+    """The levels a player picks with --bots: one seat of a level against the others."""
+    return {
+        "dark-normal": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, "greedy", "random",
+                              target="normal ≥ 40 % against three easy", flags=())],
+        "dark-hard": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, hard, "random",
+                            target="hard ≥ 90 % against three easy", flags=("hard",))],
+        "dark-hard-normal": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, hard, "greedy",
+                                   target="hard ≥ 60 % against three normal", flags=("hard",))],
+        "secrets-normal": [Match("Agents Secrets, 6 players, levels, by loyalty", "agents-secrets", 6, "greedy",
+                                 "random", sides="side", target="a side of normal > 50 % against easy", flags=())],
     }
+
+
+def _ladder(budget: str, mcts: str) -> dict:
+    """Each bundled game's searching agent at twice the budget against itself at the budget."""
+    b2, m2 = double(budget), double(mcts)
+    asked = "above 50 %: thinking more wins more"
+    return {
+        "ladder-ttt": [Match("tic-tac-toe, ladder", "tic-tac-toe", 2, f"mcts:{m2}", f"mcts:{mcts}", score_draws=True,
+                             target=asked, flags=("mcts",))],
+        "ladder-c4": [Match("connect four, ladder", "connect-four", 2, f"mcts:{m2}", f"mcts:{mcts}", score_draws=True,
+                            target=asked, flags=("mcts",))],
+        "ladder-dark": [Match("Dark Agent, 4 players, ladder", "dark-agent", 4, f"ismcts:{b2}", f"ismcts:{budget}",
+                              target="above 25 % (one seat of four)", flags=("budget",))],
+        "ladder-secrets": [Match("Agents Secrets, 6 players, ladder, by loyalty", "agents-secrets", 6,
+                                 f"ismcts:{b2}", f"ismcts:{budget}", sides="side", target=asked, flags=("budget",))],
+        "ladder-dog": [Match("Agent DOG, 4 players, ladder (teams)", "agent-dog", 4, f"ismcts:{b2}",
+                             f"ismcts:{budget}", sides="team", target=asked, flags=("budget",))],
+    }
+
+
+GROUPS = {"levels": ("dark-normal", "dark-hard", "dark-hard-normal", "secrets-normal"),
+          "ladder": ("ladder-ttt", "ladder-c4", "ladder-dark", "ladder-secrets", "ladder-dog")}
+DEFAULT_FLAGS = {"budget": "150", "mcts": None, "hard": None}
+
+
+def command(key: str, match: Match, args) -> str:
+    """The command line that plays `match` again, with the options it depends on."""
+    out = f"python benchmarks/strength.py {key} --games {args.games} --seed {args.seed}"
+    flags = match.flags if match.flags else (("budget", "mcts") if key not in GROUPS["levels"] else ())
+    for flag in flags:
+        value = getattr(args, flag)
+        if value is not None and value != DEFAULT_FLAGS.get(flag):
+            out += f" --{flag} {value}"
+    if args.quick:
+        out += " --quick"
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("which", nargs="*", default=["ttt"], help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets secrets-side dog, or all")
+    ap.add_argument("which", nargs="*", default=["ttt"],
+                    help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets secrets-side dog, "
+                         "dark-normal dark-hard dark-hard-normal secrets-normal (or levels), "
+                         "ladder-ttt ladder-c4 ladder-dark ladder-secrets ladder-dog (or ladder), or all")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="150", help="the ismcts budget: 150 (iterations, the default: about 1 s "
                     "a decision in Dark Agent on an idle core), or a time: 1s, 0.2s, 500ms")
     ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
+    ap.add_argument("--hard", default=None, help="the agent that plays `hard` in the level matches (default: "
+                    "the level itself, ismcts:0.3s@all); a budget in iterations such as ismcts:300@2 reproduces")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="tiny budgets (CI)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true", help="a line on stderr after each game")
     args = ap.parse_args(argv)
-    table = matches(args.budget, args.quick, args.mcts)
-    which = list(table) if "all" in args.which else args.which
+    table = matches(args.budget, args.quick, args.mcts, args.hard)
+    which = []
+    for key in (list(table) if "all" in args.which else args.which):
+        which.extend(GROUPS.get(key, (key,)))
+    unknown = [k for k in which if k not in table]
+    if unknown:
+        ap.error(f"no match {', '.join(unknown)}: matches are {', '.join([*table, *GROUPS])}")
     done = []
     for key in which:
         for m in table[key]:
+            m.command = command(key, m, args)
             start = time.perf_counter()
             for g in range(args.games):
                 (play_openspiel if m.sides == "openspiel" else play)(m, g, args.seed + g)
@@ -208,7 +302,7 @@ def main(argv=None) -> int:
             print(m.row() if not args.json else "", file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps([{"match": m.name, "tested": m.tested, "others": m.others, "n": m.n, "wins": m.wins,
-                           "draws": m.draws, "losses": m.losses, "ci": wilson(m.wins, m.n), "seconds": m.seconds,
+                           "draws": m.draws, "losses": m.losses, "ci": wilson(m.wins, m.n), "seconds": m.seconds, "command": m.command,
                            "decisions_avg": sum(m.decisions) / max(1, len(m.decisions))} for m in done], indent=2))
     else:
         print(HEADER)

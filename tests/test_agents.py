@@ -11,7 +11,8 @@ import pytest
 
 from interpreter.play import cli, common
 from interpreter.agents import (AgentSpec, AgentSpecError, Decision, GreedyAgent, ISMCTSAgent, MCTSAgent,
-                                RandomAgent, bot_seed, decide, make_agent, make_decision, parse_spec)
+                                ParallelAgent, RandomAgent, bot_seed, decide, make_agent, make_decision, parse_spec)
+from interpreter.agents.parallel import cores
 from interpreter.engine.game import Game
 from interpreter.analysis.simulate import play_out
 
@@ -29,7 +30,10 @@ MINI = Path(__file__).parent / "fixtures" / "mini"
     ("ISMCTS:500ms", AgentSpec("ismcts", seconds=0.5)),
     ("easy", AgentSpec("random")),
     ("normal", AgentSpec("greedy")),
-    ("hard", AgentSpec("ismcts", seconds=1.0)),
+    ("hard", AgentSpec("ismcts", seconds=0.3, workers=cores())),
+    ("ismcts:1s@2", AgentSpec("ismcts", seconds=1.0, workers=2)),
+    ("mcts:300@3", AgentSpec("mcts", iterations=300, workers=3)),
+    ("ismcts@all", AgentSpec("ismcts", workers=cores())),
 ])
 def test_specifications_are_read(text, spec):
     assert parse_spec(text) == spec
@@ -42,6 +46,9 @@ def test_specifications_are_read(text, spec):
     ("mcts:lots", "a budget is a number of iterations"),
     ("mcts:0", "at least 1 iteration"),
     ("ismcts:0s", "more than 0"),
+    ("greedy@2", "only mcts and ismcts search with several workers"),
+    ("ismcts:1s@0", "a number of workers"),
+    ("ismcts@many", "a number of workers"),
 ])
 def test_bad_specifications_say_what_is_expected(text, says):
     with pytest.raises(AgentSpecError) as e:
@@ -54,8 +61,10 @@ def test_make_agent_builds_each_kind_with_its_budget():
     assert isinstance(make_agent("normal", 1), GreedyAgent)
     m = make_agent("mcts:300", 1)
     assert type(m) is MCTSAgent and m.iterations == 300 and m.seconds is None
-    h = make_agent("hard", 1)
-    assert type(h) is ISMCTSAgent and h.seconds == 1.0 and h.iterations is None
+    h = make_agent("hard", 1)  # ismcts on every core, 0.3 s a decision (agents/parallel.py)
+    one = h.local.agent if isinstance(h, ParallelAgent) else h
+    assert type(one) is ISMCTSAgent and one.seconds == 0.3 and one.iterations is None
+    assert (h.workers if isinstance(h, ParallelAgent) else 1) == cores()
 
 
 # ---- the decision ---------------------------------------------------------------------------
@@ -175,7 +184,7 @@ def test_bots_sets_every_computer_seat(capsys):
 
 def test_the_default_opponents_at_a_terminal_are_the_strong_bots():
     kinds = common.seat_kinds([], 4, auto=False, interactive=True)
-    assert kinds == ["human"] + ["ismcts:1s"] * 3
+    assert kinds == ["human"] + [str(parse_spec("ismcts:0.3s@all"))] * 3
     assert common.seat_kinds([], 2, auto=True, interactive=True) == ["random", "random"]
     assert common.seat_kinds(["2=mcts:50"], 3, auto=False, interactive=True, bots="easy") == ["human", "mcts:50", "random"]
 

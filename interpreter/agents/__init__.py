@@ -3,7 +3,7 @@
     agent = make_agent("ismcts:1s", seed=bot_seed(game_seed, seat))
     action = agent.act(make_decision(game, state))
 
-`random` (easy), `greedy` (normal), `mcts` and `ismcts` (hard). No agent knows any game:
+`random` (easy), `greedy` (normal), `mcts` and `ismcts` (hard: `ismcts` on every core, agents/parallel.py). No agent knows any game:
 they use the forward model, the score and the content's optional `scoring.evaluation`.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ from .base import Agent, Decision, bot_seed, make_decision, stuck
 from .greedy import GreedyAgent
 from .ismcts import ISMCTSAgent
 from .mcts import MCTSAgent
+from .parallel import ParallelAgent
 from .random import RandomAgent
 from .spec import DEFAULT_LEVEL, KINDS, LEVELS, AgentSpec, AgentSpecError, parse_spec
 
@@ -25,6 +26,9 @@ def make_agent(spec, seed: int = 0, **options) -> Agent:
     cls = AGENTS[spec.kind]
     if cls is RandomAgent:
         return cls(seed)
+    if spec.workers > 1:
+        return ParallelAgent(cls, seed, workers=spec.workers, iterations=spec.iterations, seconds=spec.seconds,
+                             **options)
     return cls(seed, iterations=spec.iterations, seconds=spec.seconds, **options)
 
 
@@ -36,4 +40,4 @@ def decide(agent: Agent, game, st, memory=None):
 
 __all__ = ["Agent", "Decision", "make_decision", "make_agent", "decide", "bot_seed", "AGENTS", "KINDS", "LEVELS",
            "DEFAULT_LEVEL", "AgentSpec", "AgentSpecError", "parse_spec", "RandomAgent", "GreedyAgent", "MCTSAgent",
-           "ISMCTSAgent", "stuck"]
+           "ISMCTSAgent", "ParallelAgent", "stuck"]

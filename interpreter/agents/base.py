@@ -61,6 +61,7 @@ class Decision:
     game: object = field(repr=False)
     _observe: Callable[[], dict] = field(repr=False, compare=False)
     _sample: Callable[[random.Random], dict] = field(repr=False, compare=False)
+    _portable: Callable[[], tuple] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def observation(self) -> dict:
@@ -71,6 +72,14 @@ class Decision:
         """A full state consistent with the observation, drawn with `rng` (a new state each call,
         the caller's to change)."""
         return self._sample(rng)
+
+    def portable(self) -> tuple:
+        """The decision as plain, picklable data, for a search worker in another process to rebuild
+        with `restore_decision` (agents/parallel.py). What it holds is what `sample` draws from:
+        a worker sees the seat's information only through `sample` and `observation`, as here."""
+        if self._portable is None:
+            raise TypeError("this decision was not made by make_decision: it cannot be sent to a worker")
+        return self._portable()
 
 
 def make_decision(game, st, seat: int | None = None, *, keep: bool = True, memory=None) -> Decision:
@@ -87,9 +96,20 @@ def make_decision(game, st, seat: int | None = None, *, keep: bool = True, memor
         raise stuck()
     held = clone(st) if keep else st
     remembered = memory.of(seat) if memory is not None else None
+    return _decision(game, seat, actions, held, remembered)
+
+
+def _decision(game, seat: int, actions: tuple, held: dict, remembered) -> Decision:
     return Decision(seat, actions, game,
                     lambda: observe(game, held, seat),
-                    lambda rng: determinize(game, held, seat, rng, remembered))
+                    lambda rng: determinize(game, held, seat, rng, remembered),
+                    lambda: (seat, actions, held, remembered))
+
+
+def restore_decision(game, portable: tuple) -> Decision:
+    """The decision `Decision.portable()` describes, in the process that holds `game`."""
+    seat, actions, held, remembered = portable
+    return _decision(game, seat, tuple(actions), held, remembered)
 
 
 class Agent(ABC):
@@ -110,7 +130,7 @@ class Agent(ABC):
         return f"{type(self).__name__}(seed={self.seed})"
 
 
-__all__ = ["Agent", "Decision", "make_decision", "bot_seed", "observe", "determinize", "sample_chance", "stuck"]
+__all__ = ["Agent", "Decision", "make_decision", "restore_decision", "bot_seed", "observe", "determinize", "sample_chance", "stuck"]
 
 
 def stuck() -> RuleRuntimeError:

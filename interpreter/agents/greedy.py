@@ -1,11 +1,30 @@
-"""The greedy agent (the normal level): one ply on the score, or on `scoring.evaluation`.
+"""The greedy agent (the normal level): each action judged at the end of the seat's move.
 
-Each legal action is applied to states sampled from the decision (so hidden cards and dice
-are guessed, never read) and judged by the seat's margin over its opponents (Evaluator.margin).
-The best mean wins; ties are broken at random, from the agent's own generator.
+Each legal action is applied to states sampled from the decision (so hidden cards and dice are
+guessed, never read) and the position is followed to the end of the seat's move (`follow`):
+
+- chance is drawn at random;
+- a simultaneous step the action was part of is completed by the other seats' secret choices,
+  drawn at random (so a ballot is judged by what the count does with it, not before the count);
+- while the seat keeps the move (its own turn goes on), it plays on at random, preferring the
+  actions that keep the move (so a turn is not judged by its first step when the value comes
+  three steps later), at most `depth` decisions.
+
+The action is worth the margin of the seat's side over the others (Evaluator.margin: the declared
+score or `scoring.evaluation`, by `scoring.side`) at the first position where the move could stop,
+plus half of what the rest of the move could add to it at best (LOOKAHEAD_WEIGHT: value in hand
+counts more than value in reach, so that of two actions the one that scores now comes first when
+the move could score the other later too); the best mean over the samples wins, ties at random from
+the agent's own generator. With `depth=0` it is the plain one-ply greedy: the position right after
+the action (chance drawn).
+
+What counts as value, and whose side a seat is on, is the content's: the score, the evaluation,
+the sides. A move that makes its own side lose points (a double agent voting for himself) is
+worth less than one that does not, whatever the game.
 """
 from __future__ import annotations
 
+import random
 import time
 
 from ..engine.game import clone
@@ -14,15 +33,20 @@ from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
 
 DEFAULT_SAMPLES = 4
+DEFAULT_DEPTH = 12  # decisions of the seat's own move followed after the action judged
+LOOKAHEAD_WEIGHT = 0.5  # what the rest of the move could add counts half
+RETRIES = 3  # draws to find an action that keeps the move before taking one that ends it
 
 
 class GreedyAgent(Agent):
     kind = "greedy"
 
-    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None):
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
+                 depth: int = DEFAULT_DEPTH):
         super().__init__(seed)
         self.samples = iterations if iterations is not None else (None if seconds else DEFAULT_SAMPLES)
         self.seconds = seconds
+        self.depth = depth
         self._ev = None
         self.last_values = None  # each action's total margin at the last decision (for tests and tools)
 
@@ -48,16 +72,57 @@ class GreedyAgent(Agent):
             if deadline is not None and k > 0 and time.perf_counter() >= deadline:
                 break
             st = decision.sample(self.rng)
+            common = self.rng.getrandbits(48)  # each action's move followed with the same draws
             for i, a in enumerate(actions):
                 s = clone(st)
                 apply(s, a, checked=False)
-                sample_chance(game, s, self.rng)
-                totals[i] += ev.margin(s, decision.seat)
+                totals[i] += self.follow(game, s, decision.seat, ev, random.Random(common))
             k += 1
         self.last_values = tuple(zip(actions, totals))
         best = max(totals)
         tied = [a for a, t in zip(actions, totals) if t >= best - 1e-9 * max(1.0, abs(best))]
         return tied[self.rng.randrange(len(tied))]
 
+    def follow(self, game, st, seat: int, ev: Evaluator, rng: random.Random) -> float:
+        """What the move begun in `st` is worth to `seat`: its margin where the move could first stop,
+        plus LOOKAHEAD_WEIGHT times what the best later position of the move adds (changes `st`;
+        chance and the move's own draws from `rng`)."""
+        if self.depth <= 0:
+            sample_chance(game, st, rng)
+            return ev.margin(st, seat)
+        apply, legal, current = game.apply_in_place, game.legal_actions, game.current_player
+        over, chance, waiting = game.is_terminal, game.is_chance, game.simultaneous.waiting
+        first = best = None
+        steps = 0
+        while True:
+            if over(st):
+                v = ev.margin(st, seat)
+                return v if first is None else first + LOOKAHEAD_WEIGHT * (max(best, v) - first)
+            acts = legal(st)
+            if chance(st) or waiting(st):  # dice, or the secret choices still to come in this step: at random
+                apply(st, acts[rng.randrange(len(acts))], checked=False)
+                continue
+            v = ev.margin(st, seat)
+            if first is None:
+                first = best = v
+            elif v > best:
+                best = v
+            if current(st) != seat or steps >= self.depth:
+                return first + LOOKAHEAD_WEIGHT * (best - first)
+            steps += 1
+            st = self._keep_moving(game, st, seat, acts, rng)
 
-__all__ = ["GreedyAgent", "DEFAULT_SAMPLES"]
+    @staticmethod
+    def _keep_moving(game, st, seat: int, acts, rng: random.Random) -> dict:
+        """`st` after one of `acts` drawn at random, preferring one after which `seat` still moves."""
+        s = st
+        for _ in range(RETRIES if len(acts) > 1 else 1):
+            s = clone(st)
+            game.apply_in_place(s, acts[rng.randrange(len(acts))], checked=False)
+            sample_chance(game, s, rng)
+            if not game.is_terminal(s) and game.current_player(s) == seat and not game.simultaneous.waiting(s):
+                return s
+        return s
+
+
+__all__ = ["GreedyAgent", "DEFAULT_SAMPLES", "DEFAULT_DEPTH"]

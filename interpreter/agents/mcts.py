@@ -56,6 +56,25 @@ SIM_PURIFY = 0.8  # a secret choice is drawn among the actions visited at least 
 FLAT_DEPTH_FACTOR = 10  # while the evaluation has told nothing, rollouts play on, up to 10 times as deep
 REUSE_CANDIDATES = 24  # nodes tried when looking for the position reached since the last decision
 REUSE_SAMPLES = 3
+MAST_EPSILON = 0.2  # a MAST rollout plays at random one move in five
+
+
+def mast_choice(table: dict | None, acts, rng, eps: float):
+    """A rollout's action by MAST (move-average sampling, Finnsson & Björnsson 2008), epsilon-greedy
+    (Tak, Winands, Björnsson 2012): at random with probability `eps`, else the action whose plays
+    by this seat have averaged the best value so far in this decision's search (an action never
+    played counts as the best there is, 1); ties at random."""
+    if table is None or rng.random() < eps:
+        return acts[rng.randrange(len(acts))]
+    best_v, tied = -1.0, []
+    for a in acts:
+        e = table.get(a)
+        v = e[0] / e[1] if e is not None else 1.0
+        if v > best_v:
+            best_v, tied = v, [a]
+        elif v == best_v:
+            tied.append(a)
+    return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 
 class Node:
@@ -83,7 +102,8 @@ class MCTSAgent(Agent):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, exploration: float = EXPLORATION,
-                 reuse: bool = True, temperature: float = 1.0):
+                 reuse: bool = True, temperature: float = 1.0, mast: bool = False,
+                 mast_epsilon: float = MAST_EPSILON):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -93,6 +113,8 @@ class MCTSAgent(Agent):
         self.c = exploration
         self.reuse = reuse
         self.temperature = temperature
+        self.mast = mast
+        self.mast_epsilon = mast_epsilon
         self._ev = None
         self._last = None  # (decision, root, action played)
         self.last_values = None  # (action, visits, total value) of each root action at the last decision
@@ -108,26 +130,45 @@ class MCTSAgent(Agent):
     def act(self, decision: Decision) -> Action:
         actions = decision.actions
         if len(actions) == 1:
-            self._last = self.last_values = None
+            self.forget()
             return actions[0]
+        root = self.think(decision)
+        table, secret = self.root_table(root, decision.seat)
+        best = self.mixed_action(table, actions) if secret else self.best_action(table, actions)
+        self.settle(decision, root, best)
+        return best
+
+    def think(self, decision: Decision) -> Node:
+        """Search `decision` (from the node the game reached in the kept tree, when found) until the
+        budget is spent (a time budget counts from here: finding the node takes from it); returns the root."""
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds else None
         root = self._reused_root(decision) if self.reuse else None
         if root is None:
             root = Node(None)
         else:
             self.stats["reused"] += 1
-        start = time.perf_counter()
-        n = self.search(decision, root)
+        n = self.search(decision, root, deadline=deadline)
         self.stats["iterations"] += n
         self.stats["seconds"] += time.perf_counter() - start
         self.stats["decisions"] += 1
+        return root
+
+    @staticmethod
+    def root_table(root: Node, seat: int) -> tuple[dict, bool]:
+        """The root's children `seat` chooses among, and whether that is a secret choice (decoupled)."""
+        return root.choices(seat), root.sim is not None and seat in root.sim
+
+    def settle(self, decision: Decision, root: Node, played: Action) -> None:
+        """Remember the tree and the action played at `decision` (the tree is reused from there)."""
         mine = root.choices(decision.seat)
-        if root.sim is not None and decision.seat in root.sim:
-            best = self.mixed_action(mine, actions)
-        else:
-            best = self.best_action(mine, actions)
-        self.last_values = tuple((a, mine[a].visits, mine[a].total) if a in mine else (a, 0, 0.0) for a in actions)
-        self._last = (decision, root, best) if self.reuse else None
-        return best
+        self.last_values = tuple((a, mine[a].visits, mine[a].total) if a in mine else (a, 0, 0.0)
+                                 for a in decision.actions)
+        self._last = (decision, root, played) if self.reuse else None
+
+    def forget(self) -> None:
+        """A decision without choice: the kept tree is not followed past it."""
+        self._last = self.last_values = None
 
     @staticmethod
     def best_action(children: dict, actions) -> Action:
@@ -154,8 +195,9 @@ class MCTSAgent(Agent):
                 return a
         return kept[-1][0]
 
-    def search(self, decision: Decision, root: Node) -> int:
-        """Run iterations from `root` until the budget is spent; return how many ran."""
+    def search(self, decision: Decision, root: Node, *, deadline: float | None = None) -> int:
+        """Run iterations from `root` until the budget is spent (the iterations, or the time until
+        `deadline`, by default the time budget from now); return how many ran."""
         game = decision.game
         rng = self.rng
         ev = self.evaluator(game)
@@ -172,7 +214,11 @@ class MCTSAgent(Agent):
         avail = self.availability
         depth_max = self.rollout_depth
         iterations = self.iterations
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        if deadline is None and self.seconds:
+            deadline = time.perf_counter() + self.seconds
+        mast = {} if self.mast else None  # seat -> {Action -> [sum of values, count]}: MAST, this decision's
+        eps = self.mast_epsilon
+        moves = []
         n = 0
         while True:
             if iterations is not None and n >= iterations:
@@ -183,6 +229,7 @@ class MCTSAgent(Agent):
             rewind(st)  # a decision inside a simultaneous step: the seats before it choose again, below
             node = root
             path = []
+            moves.clear()
             while not over(st):  # selection, then expansion of one node
                 if chance(st):  # explicit chance: an outcome sampled, no node (every outcome is equally likely)
                     acts = legal(st)
@@ -210,6 +257,7 @@ class MCTSAgent(Agent):
                     ch.avail = 1
                     apply(st, a, checked=False)
                     path.append(ch)
+                    moves.append((p, a))
                     break
                 best_a, best_ch, best_v = None, None, -1.0
                 if avail:
@@ -227,6 +275,7 @@ class MCTSAgent(Agent):
                             best_a, best_ch, best_v = a, ch, v
                 apply(st, best_a, checked=False)
                 path.append(best_ch)
+                moves.append((p, best_a))
                 node = best_ch
             depth, cut = 0, depth_max
             while not over(st):  # rollout
@@ -238,10 +287,29 @@ class MCTSAgent(Agent):
                         break
                     cut += 1
                 acts = legal(st)
-                if not chance(st):  # a chance outcome is drawn the same way (uniform), and not counted
-                    depth += 1
-                apply(st, acts[rng.randrange(len(acts))], checked=False)
+                if chance(st):  # a chance outcome is drawn uniformly, and not counted
+                    apply(st, acts[rng.randrange(len(acts))], checked=False)
+                    continue
+                depth += 1
+                if mast is None:
+                    apply(st, acts[rng.randrange(len(acts))], checked=False)
+                    continue
+                p = current(st)
+                a = mast_choice(mast.get(p), acts, rng, eps)
+                moves.append((p, a))
+                apply(st, a, checked=False)
             vals = values(st)
+            if mast is not None:
+                for p, a in moves:
+                    q = mast.get(p)
+                    if q is None:
+                        q = mast[p] = {}
+                    e = q.get(a)
+                    if e is None:
+                        q[a] = [vals[p], 1]
+                    else:
+                        e[0] += vals[p]
+                        e[1] += 1
             root.visits += 1
             for ch in path:
                 ch.visits += 1
@@ -333,7 +401,8 @@ class MCTSAgent(Agent):
                 st = old.sample(self.rng)
                 ok = True
                 for step in (played,) + path:
-                    for a in step if isinstance(step, tuple) else (step,):  # a tuple: a joint secret choice
+                    for a in (step if type(step) is tuple else (step,)):  # a plain tuple: a joint secret
+                        # choice (an Action is a tuple too: a NamedTuple, so `isinstance` cannot tell them apart)
                         if game.is_terminal(st) or a not in legal(st):
                             ok = False
                             break

@@ -5,8 +5,10 @@
     greedy:16         ... averaged over 16 sampled states per action
     mcts:5000         UCT, 5000 iterations a decision
     ismcts:2s         information-set MCTS, 2 seconds a decision (`1.5s`, `500ms` too)
+    ismcts:0.3s@2     ... searched by 2 workers at once, each 0.3 s (agents/parallel.py); `@all`: one per core
 
-Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:1s.
+Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
+(a search on every core of the machine, 0.3 s a decision).
 """
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from dataclasses import dataclass
 from ..errors import InterpretError
 
 KINDS = ("random", "greedy", "mcts", "ismcts")
-LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:1s"}
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}
+SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
 DEFAULT_LEVEL = "hard"
 
 
@@ -29,13 +32,15 @@ class AgentSpec:
     kind: str
     iterations: int | None = None  # a budget in iterations (samples for greedy) ...
     seconds: float | None = None   # ... or in seconds of thinking a decision
+    workers: int = 1  # searches run at once, their statistics merged at the root (mcts, ismcts)
 
     def __str__(self) -> str:
+        text = self.kind
         if self.iterations is not None:
-            return f"{self.kind}:{self.iterations}"
-        if self.seconds is not None:
-            return f"{self.kind}:{self.seconds:g}s"
-        return self.kind
+            text = f"{self.kind}:{self.iterations}"
+        elif self.seconds is not None:
+            text = f"{self.kind}:{self.seconds:g}s"
+        return f"{text}@{self.workers}" if self.workers != 1 else text
 
 
 _BUDGET = re.compile(r"^(?:(\d+)|(\d+(?:\.\d*)?|\.\d+)\s*(s|ms))$")
@@ -46,6 +51,27 @@ def parse_spec(text: str) -> AgentSpec:
     raw = text
     text = text.strip().lower()
     text = LEVELS.get(text, text)
+    text, at, count = text.partition("@")
+    workers = _workers(raw, text.partition(":")[0].strip(), count) if at else 1
+    spec = _budget(raw, text)
+    return AgentSpec(spec.kind, spec.iterations, spec.seconds, workers) if workers != 1 else spec
+
+
+def _workers(raw: str, kind: str, count: str) -> int:
+    from .parallel import cores
+    count = count.strip()
+    if kind not in SEARCHERS:
+        raise AgentSpecError(f"{raw!r}: only {' and '.join(SEARCHERS)} search with several workers "
+                             f"(`ismcts:1s@2`)")
+    if count == "all":
+        return cores()
+    if not count.isdigit() or int(count) < 1:
+        raise AgentSpecError(f"{raw!r}: after `@` comes a number of workers (`ismcts:1s@2`) or `all` "
+                             f"(one per core)")
+    return int(count)
+
+
+def _budget(raw: str, text: str) -> AgentSpec:
     kind, sep, budget = text.partition(":")
     kind = kind.strip()
     if kind not in KINDS:

@@ -376,13 +376,15 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
                        help=("who plays seat N: human, or " if humans else "who plays seat N: ")
                        + "an agent random, greedy, mcts or ismcts, with an optional budget: mcts:5000 "
-                         "(iterations), ismcts:2s (seconds) (repeatable)")
+                         "(iterations), ismcts:2s (seconds), and for mcts and ismcts the workers that search at "
+                         "once: ismcts:1s@2, ismcts:1s@all (one per core) (repeatable)")
         q.add_argument("--bots", metavar="LEVEL", help="every other computer seat: easy (random), normal (greedy), "
-                                                        "hard (ismcts:1s), or an agent such as mcts:2000")
+                                                        "hard (ismcts:0.3s@all: a search on every core, 0.3 s a move), or an agent such as "
+                                                        "mcts:2000")
 
     q = sub.add_parser("play", help="play a game in the terminal, against bots",
                        description="Play a game. Seat 1 is yours, the others are the strong bots (--bots hard: "
-                                   "ismcts, about a second a move); without a terminal (or with --auto) every seat "
+                                   "ismcts on every core, 0.3 s a move); without a terminal (or with --auto) every seat "
                                    "is a random bot (or --bots) and the game log is printed.")
     q.add_argument("game", nargs="?", default=DEFAULT_GAME, metavar="GAME",
                    help=f"a bundled game's name or a game folder (default: {DEFAULT_GAME})")
