@@ -74,12 +74,16 @@ class RefusalKind(str, Enum):
 
 
 class IllegalActionError(InterpretError):
-    """An action was refused: `kind` says what kind of refusal, `reason` says why in words."""
+    """An action was refused: `kind` says what kind of refusal, `reason` says why in words.
+    `reasons`: the content's reason of every requirement that refuses it (each a sentence for
+    a player, written for the reader it was explained to), when content refuses it."""
 
-    def __init__(self, action: object, reason: str, kind: RefusalKind = RefusalKind.REQUIREMENT_FAILED):
+    def __init__(self, action: object, reason: str, kind: RefusalKind = RefusalKind.REQUIREMENT_FAILED,
+                 *, reasons: tuple = ()):
         self.action = action
         self.reason = reason
         self.kind = kind
+        self.reasons = tuple(reasons)
         super().__init__(f"illegal action {action}: {reason}")
 
 
