@@ -327,7 +327,10 @@ class CompiledRules(Part):
                 f = c.expr(snip.src, scope)
             finally:
                 scope.kinds = {}
-            return f, c.template_text(reason, scope.reading(snip.src), src=req.reason_source()), snip.src
+            told = c.template_text(reason, scope.reading(snip.src), src=req.reason_source())
+            if not req.reason:
+                told.unwritten = True  # no reason a player can read (legality.py says so in words)
+            return f, told, snip.src
         return self.links._guard(one)
 
     def _copy_in(self, zonef, card, where):

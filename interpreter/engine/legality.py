@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import chance as _chance
 from ..runtime import context as rt
 from ..errors import IllegalActionError, RefusalKind
+from ..i18n import _
 from ..information.handles import arg_keys, resolve
 from ..core.model import Action
 from ..core.state import NO_NOTES, NOTES, own_notes
@@ -17,7 +18,10 @@ _MISSING = object()
 
 
 def _told(reason, ctx, reader) -> str:
-    """A requirement's reason (a template) written for `reader` (None: every card by its key)."""
+    """A requirement's reason (a template) written for `reader` (None: every card by its key).
+    A reader is never shown the rules text that stands for a reason content did not write."""
+    if reader is not None and getattr(reason, "unwritten", False):
+        return _("a rule of this move does not allow it now")
     ctx.viewer = reader
     try:
         return reason(ctx)
@@ -185,7 +189,8 @@ class Binder:
                     said += ": " + "; ".join(reasons)
                 else:
                     said += f" (possible: {', '.join(keys[:12]) or 'none'})"
-                raise IllegalActionError(action, said, RefusalKind.OUT_OF_DOMAIN, reasons=reasons)
+                raise IllegalActionError(action, said, RefusalKind.OUT_OF_DOMAIN, reasons=reasons,
+                                         facts={"param": p.name, "key": key, "values": values})
         failed = _failing(ctx, plan.in_order, reader)
         if failed:
             raise IllegalActionError(action, "; ".join(failed), reasons=failed)
