@@ -206,7 +206,7 @@ class Human:
         if gone is not None:
             e = self.refusals.refusal(st, gone.action)
             if e is not None:
-                say(self.refusals.text(st, e, f"{key} {gone.label}"))
+                say(self.refusals.text(st, e, gone.label, why=True))  # what the key was given to
                 return None
         if low.isdigit():
             numbers = [int(c.key.lstrip("abcdefghijklmnopqrstuvwxyz")) for c in choices]

@@ -132,17 +132,18 @@ class Refusals:
 
     def best(self, st, moves: list[Action]):
         """(the move, None) for the first legal one of `moves`, else (the move whose refusal says
-        the most: content reasons first, then a value refused, then anything else, its refusal)."""
+        the most: content reasons first (the fewest of them), then a value refused, then anything
+        else, its refusal)."""
         ranked = []
         for i, a in enumerate(moves):
             e = self.refusal(st, a)
             if e is None:
                 return a, None
             rank = 0 if e.reasons else 1 if e.kind is RefusalKind.OUT_OF_DOMAIN else 2
-            ranked.append((rank, i, a, e))
+            ranked.append((rank, len(e.reasons), i, a, e))  # of moves alike, the nearest to legal
         if not ranked:
             return None, None
-        _, _, a, e = min(ranked, key=lambda r: r[:2])
+        *_, a, e = min(ranked, key=lambda r: r[:3])
         return a, e
 
 
