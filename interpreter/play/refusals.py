@@ -117,13 +117,17 @@ class Refusals:
         out = []
         for name, (head, literal) in self.label_words().items():
             heads = [h for h in (head, name.lower(), name.lower().replace("_", " ")) if h]
-            start = next((h for h in heads if low == h or low.startswith(h + " ")), None)
+            heads += [h.split()[0] for h in heads]  # its first word alone: `exchange sat/p1 sat/p3`
+            start = max((h for h in heads if low == h or low.startswith(h + " ")), key=len, default=None)
             if start is None or name not in params:
                 continue
             if names is None:
                 names = self.board_names(st)
             rest = "" if low == start else text.split(None, len(start.split()))[-1]
-            for picked in itertools.combinations(_tokens(rest, names, literal), params[name]):
+            tokens = _tokens(rest, names, literal)
+            if len(tokens) < params[name]:  # too few things named: refused as such
+                out.append(Action(name, tuple(t[0] for t in tokens)))
+            for picked in itertools.combinations(tokens, params[name]):
                 for keys in itertools.product(*picked):
                     out.append(Action(name, tuple(keys)))
                     if len(out) >= _MOST:
