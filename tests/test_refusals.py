@@ -1,6 +1,7 @@
 """Refusals from the one legality path: every requirement that fails is named, each with its
-content reason (and §), written for the seat it is told to; a parameter's `where` conditions say
-why a value is refused; and every bundled game's requirements have reasons a player can read."""
+content reason (and §), written for the seat it is told to; a parameter's conditions (`reasons`)
+say why a value is not in its domain, and agree with it; and every bundled game's requirements
+have reasons a player can read."""
 from __future__ import annotations
 
 import json
@@ -31,8 +32,8 @@ BAG = """
       take:
         params:
           c:
-            from: bag.cards
-            where:
+            from: bag.cards where it.worth < 5 and it.worth > 0
+            reasons:
               - check: c.worth < 5
                 reason: "{c} is worth {c.worth}: too much to take (§2)"
               - check: c.worth > 0
@@ -95,7 +96,7 @@ def test_every_failing_requirement_is_named_with_its_reason(make_game):
     assert g.explain(st, f"take {gem}") == f"{gem} is not a possible c now: " + "; ".join(e.reasons)
     chip = next(c.key for c in g.catalog.cards if c.name == "chip")
     assert g.refusal(st, f"take {chip}").reasons == ("you are tired (§3)",)
-    assert [str(a) for a in g.legal_actions(st)] == []  # the where conditions are the domain: no gem listed
+    assert [str(a) for a in g.legal_actions(st)] == []
     g.write_variable(st, kind="player", name="tired", index=0, value=False)
     assert {str(a) for a in g.legal_actions(st)} == {f"take {c.key}" for c in g.catalog.cards if c.name == "chip"}
 
@@ -135,3 +136,31 @@ def test_a_blocked_objective_is_refused_naming_the_blocker_and_its_cell(tmp_path
     # the designer's explanation names the same, by keys, after what was refused
     told = g.explain(st, "attack centre_controle")
     assert told.startswith("centre_controle is not a possible card now: centre_controle is blocked by sentinel_2#")
+
+
+@pytest.mark.parametrize("game", ["dark-agent", "agent-dog", "agents-secrets"])
+def test_the_conditions_of_a_parameter_agree_with_its_domain(game):
+    """Every value a move is listed with meets each condition its parameter declares (`reasons`):
+    a condition never says a legal move is refused. Seeded random games, every decision."""
+    import random
+    g = Game.load(game)
+    explained = {a.name: a for a in g.m.action_by_name.values() if any(a.why_not or ())}
+    met = 0
+    for seed in range(1, 4):
+        st = g.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if g.is_terminal(st):
+                break
+            legal = g.legal_actions(st)
+            for action in legal:
+                a = explained.get(action.name)
+                if a is None or st["pending"]:
+                    continue
+                ctx, _ = g.binder.bind(st, action, verify=False)
+                for conditions in a.why_not:
+                    for check, reason in conditions or ():
+                        assert check(ctx), f"{action}: {reason(ctx)}"
+                        met += 1
+            g.apply_in_place(st, rng.choice(legal))
+    assert met or not explained

@@ -215,7 +215,7 @@ class CompiledRules(Part):
                 raise _AlreadyReported()
             scope.bound["this"] = copies[0]
         compiled_params = []
-        why_not = {}  # parameter index -> (its `from`, ((check, reason), ...)) when it has `where` conditions
+        why_not = {}  # parameter index -> ((check, reason), ...): the conditions its values meet (`reasons`)
         failed = False
         kinds = {}  # slot of a parameter -> the kind of its domain's values
         fixed = {}  # parameter index -> (values, where, what, by key) when its domain is the same in every state
@@ -242,14 +242,13 @@ class CompiledRules(Part):
             kind = None if optional else c.codegen.domain_kind(tree, scope)
             if kind is not None:  # what a requirement reads in it, once bound (checked against its domain)
                 kinds[scope.slots[pname]] = kind
-            if dom.where:  # its values are those of `from` that meet each condition (why_not tells the others)
-                where = tuple(self._requirement(req, f"action {name}.params.{pname}.where[{req.index}]",
-                                                scope, kinds) for req in dom.where)
-                if any(w is None for w in where):
+            if dom.reasons:  # the conditions its values meet: they say why another value is not one of them
+                reasons = tuple(self._requirement(req, f"action {name}.params.{pname}.reasons[{req.index}]",
+                                                  scope, kinds) for req in dom.reasons)
+                if any(r is None for r in reasons):
                     failed = True
                     continue
-                why_not[len(compiled_params)] = (f, tuple((w[0], w[1]) for w in where))
-                f = _kept_where(f, scope.slots[pname], tuple(w[0] for w in where))
+                why_not[len(compiled_params)] = tuple((r[0], r[1]) for r in reasons)
             if isinstance(tree, (A.Num, A.Neg, A.Str, A.Compare, A.Not, A.And, A.Or)) or (
                     type(tree) is A.Const and tree.value is not None):
                 loc = snip.src.locate(1, 1)
@@ -257,7 +256,7 @@ class CompiledRules(Part):
                                      f"cells, players), not `{snip.src.text.strip()}`",
                                 hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
             compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
-            values = None if optional or dom.where else self._fixed_domain(tree, f, scope)
+            values = None if optional else self._fixed_domain(tree, f, scope)
             if values is not None:  # with what `_domain` reports when they are over the budget, and
                 by_key = {}  # the value of each key (the first one: the checked path binds the first)
                 for v in values:
@@ -312,7 +311,7 @@ class CompiledRules(Part):
         return a
 
     def _requirement(self, req, label, scope, kinds):
-        """(check, reason, its text) of a requirement or a `where` condition (a RequireSpec) of an
+        """(check, reason, its text) of a requirement or a parameter's condition (a RequireSpec) of an
         action whose locals are `scope` (`kinds`: its parameters' kinds); None when it does not
         compile (its problems are reported)."""
         c = self.d.compiler
@@ -432,28 +431,6 @@ class CompiledRules(Part):
             f = self._expr(inv, "check", f"invariants[{i}]", scope)
             if f is not None:
                 self.invariants.append((f, inv.message, scope.size, inv.per_player))
-
-
-def _kept_where(f, slot, checks):
-    """The domain of a parameter with `where` conditions: the values of its `from` (`f`) that meet
-    every check, each tried bound to the parameter's local `slot` (the local is then as it was)."""
-    def kept(ctx):
-        values = f(ctx)
-        if values is None or not isinstance(values, (list, tuple)):
-            return values  # `_domain` reports what is no collection
-        loc = ctx.locals
-        was = loc[slot]
-        out = []
-        for v in values:
-            loc[slot] = v
-            for check in checks:
-                if not check(ctx):
-                    break
-            else:
-                out.append(v)
-        loc[slot] = was
-        return out
-    return kept
 
 
 def domain_other(v, pname, where):

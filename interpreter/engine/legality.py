@@ -179,7 +179,7 @@ class Binder:
                     loc[p.slot] = v
                     break
             else:
-                # why not: the `where` conditions its value fails, then the checks of what is bound
+                # why not: the conditions of its values that this one fails, then the checks of what is bound
                 reasons = self._why_not(ctx, p, key, reader)
                 loc[p.slot] = None
                 bound = {id(f) for q in plan.params[:i] for f, _ in q.checks} | {id(f) for f, _ in plan.checks}
@@ -196,21 +196,22 @@ class Binder:
             raise IllegalActionError(action, "; ".join(failed), reasons=failed)
 
     def _why_not(self, ctx, p, key, reader) -> tuple:
-        """The reasons of the `where` conditions of parameter `p` that its value of key `key` (one of
-        its `from`) fails, bound to it in `ctx`; () when it has none or is not one of `from`."""
+        """The reasons of the conditions of parameter `p` (`reasons`, met by each value of its
+        domain) that the value of key `key` fails, bound to it in `ctx`; () when it has none, or
+        when no value has that key for the seat deciding (what it cannot identify is not told). A
+        condition that cannot be read of that value is passed over."""
         if p.why_not is None:
             return ()
-        source, checks = p.why_not
-        try:
-            values, keys = arg_keys(self.m, ctx.st, ctx.me.id if ctx.me is not None else None,
-                                    list(source(ctx) or []), ctx.memo)
-        except Exception:
+        value = self.m.value_by_key().get(key, _MISSING)  # a card, zone or seat
+        if value is _MISSING:
+            if not key.lstrip("-").isdigit():
+                return ()
+            value = int(key)
+        seat = ctx.me.id if ctx.me is not None else None
+        if arg_keys(self.m, ctx.st, seat, [value], ctx.memo)[1] != [key]:
             return ()
-        for v, k in zip(values, keys):
-            if k == key:
-                ctx.locals[p.slot] = v
-                return _failing(ctx, checks, reader, every=True)
-        return ()
+        ctx.locals[p.slot] = value
+        return _failing(ctx, p.why_not, reader, every=True)
 
     def trusted_ctx(self, st, a, player, action: Action):
         """The context of definition `a` played by `player` with the arguments of `action`, which

@@ -24,7 +24,7 @@ class Param(NamedTuple):
     fixed: tuple | None  # (values, where, what, value by key) when the same in every state (ActionDef.fixed)
     keys: tuple | None  # the keys of the fixed values, in order (key_of): the same for every seat
     checks: tuple  # ((f, reason), ...): the requirements checkable once it is bound, in declared order
-    why_not: tuple | None = None  # (its `from`, ((check, reason), ...)) when its domain has `where` conditions
+    why_not: tuple | None = None  # ((check, reason), ...): the conditions its values meet, said of a value refused
 
 
 class ActionPlan(NamedTuple):

@@ -1,7 +1,7 @@
 """A designer's check: every requirement tells a refused player why, in words they can read.
 
 A requirement (`require:` of an action, a group or a card's action) and a condition of a
-parameter (`where:`) refuse moves; the player is then told its `reason` (engine/legality.py). A
+parameter (`reasons:`) refuse moves; the player is then told its `reason` (engine/legality.py). A
 reason a player can read is written (without one the player reads nothing useful), cites the
 rulebook's section (§), and reads as a sentence, not as rules text: outside its {fields} it holds
 no name_with_underscores and no comparison. `interpret validate` warns of the others, and a test
@@ -26,7 +26,7 @@ def _requirements(spec):
         for req in a.require:
             yield what, req
         for p in a.params:
-            for req in p.where:
+            for req in p.reasons:
                 yield f"{what}, parameter `{p.name}`", req
 
 

@@ -170,14 +170,14 @@ class EventSpec(Entry):
 
 class ParamSpec(Record):
     """A parameter of an action: its name and the text of its domain (`node[key]`); with the
-    mapping form, `where`: the conditions (RequireSpec, reading the parameter by its name) a
-    value of `from` must meet, each with the reason told when a value is refused by it."""
+    mapping form, `reasons`: the conditions (RequireSpec, reading the parameter by its name) each
+    value of the domain meets, each with the reason a player is told when a value fails it."""
 
     name: str
     optional: bool
     node: object
     key: object = None
-    where: tuple = ()
+    reasons: tuple = ()
 
     def text(self, label: str):
         return snippet_of(self.node, self.key, label)
@@ -227,7 +227,7 @@ class ActionSpec(Entry):
         for pname, dom in (spec.get("params") or {}).items():
             if isinstance(dom, dict):
                 params.append(ParamSpec(pname, bool(dom.get("optional")), dom, "from",
-                                        where=_requirements(dom.get("where"))))
+                                        reasons=_requirements(dom.get("reasons"))))
             else:
                 params.append(ParamSpec(pname, False, spec["params"], pname))
         return cls(name, node, card=card, defined_at=where_of(parent, name),
@@ -239,7 +239,7 @@ class ActionSpec(Entry):
 
 
 def _requirements(items) -> tuple:
-    """The RequireSpecs of a list of requirements (`require:`, a parameter's `where:`): each a
+    """The RequireSpecs of a list of requirements (`require:`, a parameter's `reasons:`): each a
     text, or a mapping with its `check` and `reason`."""
     out = []
     for i, req in enumerate(items or []):
