@@ -19,33 +19,30 @@ from ..i18n import _
 _MOST = 64  # moves tried for one typed text, at most
 
 
+_KINDS = {  # a refusal of each kind that no content reason explains, in a sentence (said in the table's language)
+    RefusalKind.GAME_OVER: lambda: _("the game is over"),
+    RefusalKind.NOT_YOUR_TURN: lambda: _("it is not your decision now"),
+    RefusalKind.CHOICE_PENDING: lambda: _("another choice must be made first"),
+    RefusalKind.NOT_AN_OPTION: lambda: _("it is not one of the options of this choice"),
+    RefusalKind.WRONG_STEP: lambda: _("this move is not played at this point of the turn"),
+    RefusalKind.LIMIT_REACHED: lambda: _("this move was already played as many times as a turn allows"),
+    RefusalKind.WRONG_ARGUMENTS: lambda: _("this move does not name what it is played on"),
+}
+
+
 def _kind_text(e, shown: str, reader, by_key) -> str:
     """A refusal that no content reason explains, in a sentence (`reader` writes its values,
     `by_key` finds a value by its key)."""
-    k = e.kind
-    if k is RefusalKind.GAME_OVER:
-        return _("the game is over")
-    if k is RefusalKind.NOT_YOUR_TURN:
-        return _("it is not your decision now")
-    if k is RefusalKind.CHOICE_PENDING:
-        return _("another choice must be made first")
-    if k is RefusalKind.NOT_AN_OPTION:
-        return _("it is not one of the options of this choice")
-    if k is RefusalKind.UNKNOWN_ACTION:
+    if e.kind is RefusalKind.UNKNOWN_ACTION:
         return _("no action `{name}` in this game (type ? for help)").format(name=getattr(e.action, "name", shown))
-    if k is RefusalKind.WRONG_STEP:
-        return _("this move is not played at this point of the turn")
-    if k is RefusalKind.LIMIT_REACHED:
-        return _("this move was already played as many times as a turn allows")
-    if k is RefusalKind.WRONG_ARGUMENTS:
-        return _("this move does not name what it is played on")
-    if k is RefusalKind.OUT_OF_DOMAIN and e.facts:
+    if e.kind is RefusalKind.OUT_OF_DOMAIN and e.facts:
         key, values = e.facts["key"], e.facts["values"]
         value = by_key.get(key)
         possible = ", ".join(reader.text(v) for v in values[:12]) or _("none")
         return _("{value} is not a possible {what} now (possible: {possible})").format(
             value=key if value is None else reader.text(value), what=e.facts["param"], possible=possible)
-    return _("the rules do not allow it now")
+    said = _KINDS.get(e.kind)
+    return said() if said is not None else _("the rules do not allow it now")
 
 
 class Refusals:
