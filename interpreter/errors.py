@@ -74,12 +74,19 @@ class RefusalKind(str, Enum):
 
 
 class IllegalActionError(InterpretError):
-    """An action was refused: `kind` says what kind of refusal, `reason` says why in words."""
+    """An action was refused: `kind` says what kind of refusal, `reason` says why in words.
+    `reasons`: the content's reason of every requirement that refuses it (each a sentence for
+    a player, written for the reader it was explained to), when content refuses it; `facts`:
+    what a refusal of another kind is about (for a value out of its domain: `param`, `key`, and
+    the possible `values`), for writing it in a player's words."""
 
-    def __init__(self, action: object, reason: str, kind: RefusalKind = RefusalKind.REQUIREMENT_FAILED):
+    def __init__(self, action: object, reason: str, kind: RefusalKind = RefusalKind.REQUIREMENT_FAILED,
+                 *, reasons: tuple = (), facts: dict | None = None):
         self.action = action
         self.reason = reason
         self.kind = kind
+        self.reasons = tuple(reasons)
+        self.facts = facts or {}
         super().__init__(f"illegal action {action}: {reason}")
 
 

@@ -187,7 +187,7 @@ def test_a_refused_move_says_why(capsys, monkeypatch):
                        stdin="take r9c9\n99\ndance\n?\nq\ny\n", monkeypatch=monkeypatch)
     assert code == 0
     assert "Refused: r9c9 is not a possible cell now (possible: r1c1" in out
-    assert "There is no choice 99: type a number from 1 to 8." in out
+    assert "There is no choice 99: type a choice's letter and number, as listed (a1-c1)." in out
     assert "Refused: no action `dance` in this game" in out
     assert "Type the number of a choice" in out
     assert "Game stopped after 0 decisions: you left the game." in out

@@ -401,7 +401,7 @@ def test_a_step_is_listed_by_one_generated_function():
     g.apply_in_place(st, "play r2c2")
     listed = g.legal_actions(st)
     assert len(listed) == 8 and "play r2c2" not in map(str, listed) and all(g.can(st, a) for a in listed)
-    assert g.explain(st, "play r2c2") == "r2c2 already holds a mark"
+    assert g.explain(st, "play r2c2") == "r2c2 already holds a mark (§2)"
 
 
 def test_cells_of_a_grid_and_items_of_constant_number_lists_are_known_numbers():

@@ -25,7 +25,7 @@ def test_the_binder_alone_verifies_and_binds():
     m = g.m
     binder = Binder(m, simultaneous=g.simultaneous, current_player=lambda st: 0)
     st = g.apply(g.new_game(seed=1), "play r2c2")
-    assert binder.explain(st, "play r2c2") == g.explain(st, "play r2c2") == "r2c2 already holds a mark"
+    assert binder.explain(st, "play r2c2") == g.explain(st, "play r2c2") == "r2c2 already holds a mark (§2)"
     assert binder.can(st, "play r1c1") and not binder.can(st, "play r2c2")
     ctx, a = binder.bind(st, g.legal_actions(st)[0], verify=False)
     assert a.name == "play" and ctx.locals[a.params[0][1]].key == "r1c1"

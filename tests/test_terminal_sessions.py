@@ -14,8 +14,10 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 GAMES = ["dark-agent", "agents-secrets", "agent-dog"]
-PROMPT = r"your choice \(1-(\d+), \? for help\): "
-WHICH = r"which one \(1-(\d+), b to go back\): "
+# the choices' keys: a letter per kind of move and a number within it (a1-c4); group 1 is the first
+PROMPT = r"your choice \(([a-z]+\d+\+?)(?:-[a-z]+\d+\+?)?, \? for help\): "
+WHICH = r"which one \(([a-z]+\d+)(?:-[a-z]+\d+)?, b to go back\): "
+LISTED = r"^\s+([a-z]+\d+\+?)\.\s+(.*?)\r?$"  # a choice as listed: its key, then its label
 
 
 def spawn(tmp_path, *args):
@@ -24,11 +26,12 @@ def spawn(tmp_path, *args):
                          encoding="utf-8", timeout=60, dimensions=(60, 140))
 
 
-def choose(p, answer="1"):
-    """Wait for a prompt (a choice, or one inside a group) and answer it; the screen before it."""
+def choose(p, answer=None):
+    """Wait for a prompt (a choice, or one inside a group) and answer it (by default with the
+    first choice's key); the screen before it."""
     i = p.expect([PROMPT, WHICH])
     screen = p.before
-    p.sendline(answer)
+    p.sendline(answer or p.match.group(1))
     return screen
 
 
@@ -52,9 +55,9 @@ def test_the_legend_is_shown_and_choices_have_no_duplicates(tmp_path, game):
     p.expect(r"\(type \? for help")
     for _ in range(12):
         p.expect([PROMPT, WHICH])
-        listed = re.findall(r"^\s+\d+\. (.*?)\r?$", p.before.split("choices:")[-1], re.M)
+        listed = [label for _, label in re.findall(LISTED, p.before.split("choices:")[-1], re.M)]
         assert len(listed) == len(set(listed)), listed
-        p.sendline("1")
+        p.sendline(p.match.group(1))
     p.expect([PROMPT, WHICH])
     p.sendline("legend")
     p.expect("seats: p1 = ")
@@ -69,7 +72,7 @@ def test_dark_agent_shows_the_dice_of_an_attack(tmp_path):
         if i == 2:
             seen = p.after
             break
-        p.sendline("1")
+        p.sendline(p.match.group(1))
     assert seen, "no attack narrated in 80 decisions"
     p.expect(r"§6\.[45] (success|failure)")
     p.expect([PROMPT, WHICH, pexpect.EOF])
@@ -89,9 +92,9 @@ def test_agents_secrets_shows_the_cards_revealed_at_a_resolution(tmp_path):
 def test_undo_takes_back_the_last_decision(tmp_path, game):
     log = tmp_path / "g.jsonl"
     p = spawn(tmp_path, game, "--seed", 3, "--bots", "random", "--log", log)
-    choose(p, "u")
+    screen = choose(p, "u")
     p.expect("Cannot undo: you have no decision to take back.")
-    p.sendline("2")
+    p.sendline(re.findall(LISTED, screen, re.M)[1][0])  # the second choice
     p.expect([PROMPT, WHICH])
     before = actions_in(log)
     p.sendline("u")
@@ -100,7 +103,7 @@ def test_undo_takes_back_the_last_decision(tmp_path, game):
         n = int(p.match.group(1))
         assert actions_in(log) == before[:n - 1]
         p.expect([PROMPT, WHICH])
-        p.sendline("1")
+        p.sendline(p.match.group(1))
         p.expect(rf"\s{n}\. p1 ")
     else:  # chance or a reveal since: refused, with the reason
         assert "chance" in p.match.group(1) or "revealed" in p.match.group(1)
@@ -131,7 +134,7 @@ def test_a_killed_game_resumes_exactly_where_it_stopped(tmp_path, game):
         g.apply_in_place(st, a)
     first_line = Renderer(g).screen(st, g.current_player(st)).splitlines()[0]
     assert first_line.split("═")[2].strip() in screen
-    q.sendline("1")
+    q.sendline(q.match.group(1))
     out = leave(q)
     assert f"interpret play --resume {log}" in out
     assert actions_in(log)[:len(played)] == played and len(actions_in(log)) > len(played)

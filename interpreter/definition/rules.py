@@ -220,6 +220,8 @@ class CompiledRules(Part):
                 raise _AlreadyReported()
             scope.bound["this"] = copies[0]
         compiled_params = []
+        why_not = {}  # parameter index -> ((check, reason), ...): the conditions its values meet (`reasons`)
+        failed = False
         kinds = {}  # slot of a parameter -> the kind of its domain's values
         fixed = {}  # parameter index -> (values, where, what, by key) when its domain is the same in every state
         from_src = None
@@ -242,6 +244,16 @@ class CompiledRules(Part):
                 scope.kinds = {}
             if optional:
                 f = (lambda g: lambda ctx: list(g(ctx) or []) + [None])(f)
+            kind = None if optional else c.codegen.domain_kind(tree, scope)
+            if kind is not None:  # what a requirement reads in it, once bound (checked against its domain)
+                kinds[scope.slots[pname]] = kind
+            if dom.reasons:  # the conditions its values meet: they say why another value is not one of them
+                reasons = tuple(self._requirement(req, f"action {name}.params.{pname}.reasons[{req.index}]",
+                                                  scope, kinds) for req in dom.reasons)
+                if any(r is None for r in reasons):
+                    failed = True
+                    continue
+                why_not[len(compiled_params)] = tuple((r[0], r[1]) for r in reasons)
             if isinstance(tree, (A.Num, A.Neg, A.Str, A.Compare, A.Not, A.And, A.Or)) or (
                     type(tree) is A.Const and tree.value is not None):
                 loc = snip.src.locate(1, 1)
@@ -249,9 +261,6 @@ class CompiledRules(Part):
                                      f"cells, players), not `{snip.src.text.strip()}`",
                                 hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
             compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
-            kind = None if optional else c.codegen.domain_kind(tree, scope)
-            if kind is not None:  # what a requirement reads in it, once bound (checked against its domain)
-                kinds[scope.slots[pname]] = kind
             values = None if optional else self._fixed_domain(tree, f, scope)
             if values is not None:  # with what `_domain` reports when they are over the budget, and
                 by_key = {}  # the value of each key (the first one: the checked path binds the first)
@@ -262,37 +271,25 @@ class CompiledRules(Part):
         requires = []
         req_srcs = []  # the requirements' texts (presence.py)
         static_false = []
-        failed = False
         if group.limit:
             requires.append(self._group_limit(group))
         for req in (*group.require, *spec.require):
-            def one(req=req):
-                snip = req.text(f"action {name}.require[{req.index}]")
-                reason = req.reason or f"requires {req.check}"
-                reason_src = req.reason_source()
-                tree = parse(snip.src, "expr")
-                if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
-                    scope.kinds = kinds  # no loop of it rebinds a parameter: their kinds hold
-                try:
-                    f = c.expr(snip.src, scope)
-                finally:
-                    scope.kinds = {}
-                req_srcs.append(snip.src)
-                # check a requirement as soon as the parameters it reads are bound
-                used = _names_in(parse(snip.src, "expr"))
-                level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
-                if self.links._is_static(parse(snip.src, "expr")):
-                    try:
-                        if not f(rt.Ctx({}, self.d)):
-                            static_false.append(None)  # false whatever happens
-                    except Exception:
-                        pass
-                return f, c.template_text(reason, scope.reading(snip.src), src=reason_src), level
-            r = self.links._guard(one)  # each part on its own: every problem of the action is reported
-            if r is None:
+            r = self._requirement(req, f"action {name}.require[{req.index}]", scope, kinds)
+            if r is None:  # each part on its own: every problem of the action is reported
                 failed = True
-            else:
-                requires.append(r)
+                continue
+            f, reason, src = r
+            req_srcs.append(src)
+            # check a requirement as soon as the parameters it reads are bound
+            used = _names_in(parse(src, "expr"))
+            level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
+            if self.links._is_static(parse(src, "expr")):
+                try:
+                    if not f(rt.Ctx({}, self.d)):
+                        static_false.append(None)  # false whatever happens
+                except Exception:
+                    pass
+            requires.append((f, reason, level))
 
         def make_label():
             if spec.label:
@@ -312,10 +309,33 @@ class CompiledRules(Part):
         a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.limit,
                       label, effect, scope.size, spec.section)
         a.static_false = static_false
+        a.why_not = tuple(why_not.get(i) for i in range(len(compiled_params)))
         a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
         a.presence = presence(self.d, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,
                               scope=scope)
         return a
+
+    def _requirement(self, req, label, scope, kinds):
+        """(check, reason, its text) of a requirement or a parameter's condition (a RequireSpec) of an
+        action whose locals are `scope` (`kinds`: its parameters' kinds); None when it does not
+        compile (its problems are reported)."""
+        c = self.d.compiler
+
+        def one():
+            snip = req.text(label)
+            reason = req.reason or f"requires {req.check}"
+            tree = parse(snip.src, "expr")
+            if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
+                scope.kinds = kinds  # no loop of it rebinds a parameter: their kinds hold
+            try:
+                f = c.expr(snip.src, scope)
+            finally:
+                scope.kinds = {}
+            told = c.template_text(reason, scope.reading(snip.src), src=req.reason_source())
+            if not req.reason:
+                told.unwritten = True  # no reason a player can read (legality.py says so in words)
+            return f, told, snip.src
+        return self.links._guard(one)
 
     def _copy_in(self, zonef, card, where):
         """The domain of `this` for a card action with `from:`: the first copy of the card in that

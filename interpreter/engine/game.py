@@ -326,8 +326,14 @@ class Game:
         return self.binder.can(st, action, seat=seat)
 
     def explain(self, st, action: Action | str, *, seat: int | None = None) -> str | None:
-        """Why `action` is refused in `st` (the reason `verify` gives), or None when it is legal."""
+        """Why `action` is refused in `st` (the reasons `verify` gives: every requirement that
+        fails), or None when it is legal."""
         return self.binder.explain(st, action, seat=seat)
+
+    def refusal(self, st, action: Action | str, *, seat: int | None = None, reader=None):
+        """The IllegalActionError refusing `action` in `st` (its `kind`, `reason`, and the content's
+        `reasons` written for `reader`, a labels.Reader), or None when it is legal."""
+        return self.binder.refusal(st, action, seat=seat, reader=reader)
 
     # ---- results --------------------------------------------------------------------
 

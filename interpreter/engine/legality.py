@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import chance as _chance
 from ..runtime import context as rt
 from ..errors import IllegalActionError, RefusalKind
+from ..i18n import _
 from ..information.handles import arg_keys, resolve
 from ..core.model import Action
 from ..core.state import NO_NOTES, NOTES, own_notes
@@ -14,6 +15,35 @@ from ..limits import spend_failed
 from .plan import ActionPlan
 
 _MISSING = object()
+
+
+def _told(reason, ctx, reader) -> str:
+    """A requirement's reason (a template) written for `reader` (None: every card by its key).
+    A reader is never shown the rules text that stands for a reason content did not write."""
+    if reader is not None and getattr(reason, "unwritten", False):
+        return _("a rule of this move does not allow it now")
+    ctx.viewer = reader
+    try:
+        return reason(ctx)
+    finally:
+        ctx.viewer = None
+
+
+def _failing(ctx, checks, reader, *, every: bool = False) -> tuple:
+    """The reasons of the checks ((f, reason), ...) that fail in `ctx`, in order. A check that
+    raises is passed over once an earlier one failed (it may read what that one guards), or
+    always with `every`; else its error is raised."""
+    out = []
+    for f, reason in checks:
+        try:
+            ok = f(ctx)
+        except Exception:
+            if out or every:
+                continue
+            raise
+        if not ok:
+            out.append(_told(reason, ctx, reader))
+    return tuple(out)
 
 
 class Binder:
@@ -34,13 +64,14 @@ class Binder:
     # the listing) go through a definition the same way: parameter by parameter, each bound from
     # its domain, each requirement checked as soon as the parameters it reads are bound.
 
-    def bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None):
+    def bind(self, st, action: Action, *, verify: bool = True, seat: int | None = None, reader=None):
         """The binding of `action` in `st`: (ctx, definition), or (None, None) for a pending choice.
 
         With `verify`, every rule of the definition is checked in the order a player reads them
         (the step, the limit, then by the plan the listing is generated from: the arguments
         against their domains, each requirement as declared: `_walk`) and a refusal raises
-        IllegalActionError with its kind and reason. Without it
+        IllegalActionError with its kind and reason: every requirement that fails is named, each
+        reason written for `reader` (labels.Reader; None: every card by its key). Without it
         the action is trusted to come from `legal_actions(st)`: its arguments are looked up by key."""
         m = self.m
         if st["flow"]["phase"] == "over":
@@ -104,7 +135,8 @@ class Binder:
                 ctx.locals = [None] * a.nslots
                 try:
                     if not f(ctx):
-                        raise IllegalActionError(action, reason(ctx))
+                        told = _told(reason, ctx, reader)
+                        raise IllegalActionError(action, told, reasons=(told,))
                 except IllegalActionError:
                     raise
                 except Exception:
@@ -122,7 +154,7 @@ class Binder:
         ctx = rt.Ctx(st, m, player)
         ctx.memo = {}  # nothing changes the state while the action is checked
         plan = self._plans[a.name]
-        self._walk(ctx, plan, action)
+        self._walk(ctx, plan, action, reader)
         ctx.memo = None
         # the effect starts as a trusted action's does (trusted_ctx): its arguments bound, and none
         # of what the domains' and requirements' loops left in the other locals
@@ -131,14 +163,15 @@ class Binder:
             ctx.locals[p.slot] = walked[p.slot]
         return ctx, a
 
-    def _walk(self, ctx, plan, action: Action) -> None:
+    def _walk(self, ctx, plan, action: Action, reader=None) -> None:
         """Bind the arguments of `action` in `ctx` by the plan the listing is generated from
         (plan.py): each parameter from its domain, then its checks in the order they are
-        declared; the first that fails refuses it, with its reason."""
+        declared. A refusal names every check that fails, each with its reason written for
+        `reader` (a check that cannot be read once an earlier one failed is passed over)."""
         st, m = ctx.st, self.m
         ctx.locals = loc = [None] * plan.nslots
         seat = ctx.me.id if ctx.me is not None else None
-        for p, key in zip(plan.params, action.args):
+        for i, (p, key) in enumerate(zip(plan.params, action.args)):
             if p.fixed is not None:  # the same values in every state: spent as the listing spends
                 values, keys = p.fixed[0], p.keys
                 if values:
@@ -152,12 +185,39 @@ class Binder:
                     loc[p.slot] = v
                     break
             else:
-                shown = ", ".join(keys[:12]) or "none"
-                raise IllegalActionError(action, f"{key} is not a possible {p.name} now (possible: {shown})",
-                                         RefusalKind.OUT_OF_DOMAIN)
-        for f, reason in plan.in_order:
-            if not f(ctx):
-                raise IllegalActionError(action, reason(ctx))
+                # why not: the conditions of its values that this one fails, then the checks of what is bound
+                reasons = self._why_not(ctx, p, key, reader)
+                loc[p.slot] = None
+                bound = {id(f) for q in plan.params[:i] for f, _ in q.checks} | {id(f) for f, _ in plan.checks}
+                reasons += _failing(ctx, [(f, r) for f, r in plan.in_order if id(f) in bound], reader)
+                said = f"{key} is not a possible {p.name} now"
+                if reasons:
+                    said += ": " + "; ".join(reasons)
+                else:
+                    said += f" (possible: {', '.join(keys[:12]) or 'none'})"
+                raise IllegalActionError(action, said, RefusalKind.OUT_OF_DOMAIN, reasons=reasons,
+                                         facts={"param": p.name, "key": key, "values": values})
+        failed = _failing(ctx, plan.in_order, reader)
+        if failed:
+            raise IllegalActionError(action, "; ".join(failed), reasons=failed)
+
+    def _why_not(self, ctx, p, key, reader) -> tuple:
+        """The reasons of the conditions of parameter `p` (`reasons`, met by each value of its
+        domain) that the value of key `key` fails, bound to it in `ctx`; () when it has none, or
+        when no value has that key for the seat deciding (what it cannot identify is not told). A
+        condition that cannot be read of that value is passed over."""
+        if p.why_not is None:
+            return ()
+        value = self.m.value_by_key().get(key, _MISSING)  # a card, zone or seat
+        if value is _MISSING:
+            if not key.lstrip("-").isdigit():
+                return ()
+            value = int(key)
+        seat = ctx.me.id if ctx.me is not None else None
+        if arg_keys(self.m, ctx.st, seat, [value], ctx.memo)[1] != [key]:
+            return ()
+        ctx.locals[p.slot] = value
+        return _failing(ctx, p.why_not, reader, every=True)
 
     def trusted_ctx(self, st, a, player, action: Action):
         """The context of definition `a` played by `player` with the arguments of `action`, which
@@ -191,12 +251,13 @@ class Binder:
 
     # ---- verify / can / do ---------------------------------------------------------
 
-    def verify(self, st, action: Action | str, *, seat: int | None = None) -> None:
-        """Raise IllegalActionError (with its `kind` and `reason`) when `action` is refused in
-        `st`; with `seat`, also when that seat is not the one to decide."""
+    def verify(self, st, action: Action | str, *, seat: int | None = None, reader=None) -> None:
+        """Raise IllegalActionError (with its `kind`, `reason` and content `reasons`, written for
+        `reader`) when `action` is refused in `st`; with `seat`, also when that seat is not the
+        one to decide."""
         if isinstance(action, str):
             action = Action.parse(action)
-        self.bind(st, action, seat=seat)
+        self.bind(st, action, seat=seat, reader=reader)
 
     def can(self, st, action: Action | str, *, seat: int | None = None) -> bool:
         """Whether `verify` accepts `action`."""
@@ -207,11 +268,17 @@ class Binder:
         return True
 
     def explain(self, st, action: Action | str, *, seat: int | None = None) -> str | None:
-        """Why `action` is refused in `st`, or None when it is legal."""
+        """Why `action` is refused in `st` (every requirement that fails), or None when it is legal."""
+        e = self.refusal(st, action, seat=seat)
+        return None if e is None else e.reason
+
+    def refusal(self, st, action: Action | str, *, seat: int | None = None, reader=None):
+        """The IllegalActionError refusing `action` in `st`, its content reasons written for
+        `reader`; None when it is legal."""
         try:
-            self.verify(st, action, seat=seat)
+            self.verify(st, action, seat=seat, reader=reader)
         except IllegalActionError as e:
-            return e.reason
+            return e
         return None
 
     def decode_choice(self, st, p, key):

@@ -24,6 +24,7 @@ class Param(NamedTuple):
     fixed: tuple | None  # (values, where, what, value by key) when the same in every state (ActionDef.fixed)
     keys: tuple | None  # the keys of the fixed values, in order (key_of): the same for every seat
     checks: tuple  # ((f, reason), ...): the requirements checkable once it is bound, in declared order
+    why_not: tuple | None = None  # ((check, reason), ...): the conditions its values meet, said of a value refused
 
 
 class ActionPlan(NamedTuple):
@@ -44,8 +45,9 @@ class ActionPlan(NamedTuple):
         def checks(level) -> tuple:
             return tuple((f, declared[id(f)][1]) for f in levels[level])
         fixed = a.fixed or (None,) * len(a.params)
+        why_not = a.why_not or (None,) * len(a.params)
         params = tuple(Param(pname, slot, dom, fx, tuple(key_of(v) for v in fx[0]) if fx is not None else None,
-                             checks(i + 1))
+                             checks(i + 1), why_not[i])
                        for i, ((pname, slot, dom), fx) in enumerate(zip(a.params, fixed)))
         every = sorted(((f, declared[id(f)]) for level in levels for f in level), key=lambda e: e[1][0])
         return ActionPlan(a.name, a.limit, a.nslots, a.presence, a.label, checks(0), params,

@@ -34,6 +34,7 @@ class Validation:
     seconds: float
     generated: list = field(default_factory=list)  # lang/sources.Generated: the modules, default player count
     game: object = None  # the game built for the default player count
+    warnings: list = field(default_factory=list)  # Problems that do not stop the game (ruleset/reasons.py)
 
     def summary(self) -> str:
         counts = self.player_counts
@@ -88,8 +89,9 @@ def validate_game(path: str, variants=()) -> Validation:
         raise ContentError(problems)
     seconds = time.perf_counter() - start
     m = game.catalog
+    from ..ruleset.reasons import uncited_reasons, unreadable_reasons
     return Validation(rs.title, len(rs.files), len(rs.cards), len(m.cards), len(m.actions), len(rs.triggers),
-                      counts, seconds, m.generated, game)
+                      counts, seconds, m.generated, game, unreadable_reasons(spec) + uncited_reasons(spec))
 
 
 def cmd_validate(args) -> int:
@@ -101,6 +103,8 @@ def cmd_validate(args) -> int:
         _err("\n\n".join(p.render() for p in e.problems))
         return 1
     _out(v.summary())
+    for w in v.warnings:
+        _out(f"warning: {w.render()}")
     if args.source:
         print_source(v.game, v.generated, args.source)
     return 0

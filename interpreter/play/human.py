@@ -1,20 +1,25 @@
 """A seat played at the keyboard: the choices as the board names things, help, undo and quitting."""
 from __future__ import annotations
 
+import re
 import sys
-from dataclasses import dataclass
 
 from ..core.model import Action
+from ..i18n import _
+from .choices import Choice, ChoiceKeys, Group, choices_for, grouped, key_range
+from .refusals import Refusals
 from .terminal import paint, say
 
-GROUP_AT = 16  # longer lists of choices are grouped (by action and its first argument)
-
-HELP = """Type the number of a choice, or a choice as it is written (for example `{example}`).
+HELP = """Type the number of a choice with its letter (`a1`; the number alone when every choice has the
+same letter), or a choice as it is written (for example `{example}`).
   b        the board again             l       the choices again
   u        undo your last decision     q       leave the game (it is saved)
   ? NAME   a card or rule: its text, section and where it is now
   rules    the turn, in short          legend  what the board's marks mean
-  why ACTION   why a move is refused   ?       this help"""
+  why MOVE why a move is refused (as the choices or the board write it)   ?  this help"""
+
+
+KEY = re.compile(r"\d+|[a-z]+\d+\+?")  # a choice's key (choices.py), or its number alone
 
 
 class Quit(Exception):
@@ -27,62 +32,6 @@ class Undo(Exception):
     """The player asks to take back their last decision."""
 
 
-@dataclass
-class Choice:
-    action: Action
-    label: str  # as the board names things, for this seat
-    raw: str  # the content's label
-
-
-@dataclass
-class Group:
-    label: str
-    members: list
-
-
-def choices_for(game, renderer, st, seat: int) -> list[Choice]:
-    """The legal moves as `seat` reads them, identical ones (same words) merged into the first."""
-    seen = {}
-    for action, raw in game.legal_actions_with_labels(st):
-        shown = renderer.label(st, seat, action)
-        if shown not in seen:
-            seen[shown] = Choice(action, shown, raw)
-    return list(seen.values())
-
-
-def _common_words(labels: list[str]) -> str:
-    words = [lab.split(" ") for lab in labels]
-    out = []
-    for parts in zip(*words):
-        if all(p == parts[0] for p in parts):
-            out.append(parts[0])
-        else:
-            break
-    return " ".join(out)
-
-
-def grouped(choices: list[Choice]) -> list:
-    """Choices, or groups of choices sharing an action and its first argument when the list is long."""
-    if len(choices) <= GROUP_AT:
-        return list(choices)
-    by = {}
-    for c in choices:
-        by.setdefault((c.action.name, c.action.args[:1]), []).append(c)
-    if len(by) >= len(choices) or len(by) == 1:
-        return list(choices)
-    heads = {}  # groups whose members read the same way are one group (e.g. pieces of one seat on one cell)
-    for members in by.values():
-        head = _common_words([m.label for m in members]) or members[0].action.name if len(members) > 1 else None
-        heads.setdefault(head if head is not None else id(members), []).extend(members)
-    out = []
-    for head, members in heads.items():
-        if len(members) == 1:
-            out.append(members[0])
-        else:
-            out.append(Group(f"{head} … ({len(members)} choices)", members))
-    return out
-
-
 class Human:
     """A seat played at the keyboard, seeing only what its view allows."""
 
@@ -93,6 +42,9 @@ class Human:
         self.stream = stream if stream is not None else sys.stdin
         self.echo = not self.stream.isatty()
         self.can_undo = can_undo  # () -> None when undo is possible, else why not
+        self.keys = ChoiceKeys()  # the stable keys of the decision's context (choices.py)
+        self.shown: dict = {}  # every label shown to this seat (lower case) -> its move
+        self.refusals = Refusals(game, renderer, seat)  # typed moves read, and refusals told, in its words
 
     # -- showing
 
@@ -104,8 +56,8 @@ class Human:
 
     def list(self, items, title: str = "Your choices:") -> None:
         say(title)
-        w = len(str(len(items)))
-        lines = [f"  {str(i).rjust(w)}. {it.label}" for i, it in enumerate(items, 1)]
+        w = max(len(it.key) for it in items) if items else 1
+        lines = [f"  {(it.key + '.').ljust(w + 1)} {it.label}" for it in items]
         paint("\n".join(lines), self.game)
 
     def read(self, prompt: str) -> str:
@@ -130,9 +82,16 @@ class Human:
 
     # -- choosing
 
+    def context(self, st) -> tuple:
+        """The decision's context the keys are stable in: this seat's turn (its round and place)."""
+        flow = st["flow"]
+        return flow.get("phase"), flow.get("round"), flow.get("pos"), self.seat
+
     def choose(self, st) -> tuple[Action, str, bool]:
         """(the action, its label as shown, whether it was forced: the only legal move)."""
-        choices = choices_for(self.game, self.renderer, st, self.seat)
+        choices = self.keys.assign(self.context(st), choices_for(self.game, self.renderer, st, self.seat))
+        for c in choices:
+            self.shown[c.label.lower()] = c.action
         if len(choices) == 1:
             say(f"   Only one possible move: {choices[0].label} (played for you).")
             return choices[0].action, choices[0].label, True
@@ -140,7 +99,7 @@ class Human:
         self.show(st, items)
         key = self.game.seats[self.seat].key
         while True:
-            text = self.read(f"{key}, your choice (1-{len(items)}, ? for help): ")
+            text = self.read(_("{seat}, your choice ({keys}, ? for help): ").format(seat=key, keys=key_range(items)))
             picked = self.command(st, text, items, choices)
             if picked is None:
                 continue
@@ -156,7 +115,8 @@ class Human:
         self.list(group.members, title=f"{group.label}:")
         key = self.game.seats[self.seat].key
         while True:
-            text = self.read(f"{key}, which one (1-{len(group.members)}, b to go back): ")
+            text = self.read(_("{seat}, which one ({keys}, b to go back): ").format(
+                seat=key, keys=key_range(group.members)))
             if text.lower() in ("b", "back", "0"):
                 return None
             picked = self.command(st, text, group.members, choices)
@@ -169,7 +129,7 @@ class Human:
         if not text:
             return None
         low = text.lower()
-        word, _, rest = text.partition(" ")
+        word, _sep, rest = text.partition(" ")
         rest = rest.strip()
         if low in ("q", "quit", "exit"):
             answer = self.read("Leave the game? It is saved and can be resumed. (y/N) ").lower()
@@ -205,40 +165,75 @@ class Human:
         if low in ("l", "list"):
             self.list(items)
             return None
-        if text.isdigit():
-            k = int(text)
-            if 1 <= k <= len(items):
-                return items[k - 1]
-            say(f"There is no choice {k}: type a number from 1 to {len(items)}.")
-            return None
-        for c in choices:
+        for c in choices:  # a move as it is written: by its label first, then by its key
             if low in (c.label.lower(), c.raw.lower()) or text == str(c.action):
                 return c
-        try:
-            action = Action.parse(text)
-        except ValueError:
-            return None
-        reason = g.explain(st, action)
-        if reason is None:  # legal though not listed: take it as typed
-            return Choice(action, str(action), str(action))
-        say(f"Refused: {reason}" + ("" if action.name in g.catalog.action_names else " (type ? for help)"))
+        if KEY.fullmatch(low):
+            return self.by_key(st, low, items, choices)
+        remembered = self.shown.get(low)  # a move shown earlier, not possible now
+        moves = [remembered] if remembered is not None else self.refusals.moves(st, text)
+        if not moves:
+            try:
+                moves = [Action.parse(text)]
+            except ValueError:
+                say(_("`{text}` is neither a choice nor a command (type ? for help).").format(text=text))
+                return None
+        action, e = self.refusals.best(st, moves)
+        if e is None:  # legal though not listed as typed: the listed choice, else the move as typed
+            return next((c for c in choices if c.action == action), None) or Choice(action, text, text)
+        say(self.refusals.text(st, e, text))
+        return None
+
+    def by_key(self, st, low: str, items, choices):
+        """The choice or group of key `low` (its number alone when every choice has one letter);
+        None after saying why there is none: a key of this context whose move is not possible any
+        more is refused with its reasons."""
+        letters = {c.key.rstrip("0123456789") for c in choices}
+        key = low
+        if low.isdigit():
+            if len(letters) != 1:
+                say(_("There is no choice {key}: type a choice's letter and number, as listed ({keys}).").format(
+                    key=low, keys=key_range(items)))
+                return None
+            key = next(iter(letters)) + low
+        for it in items:
+            if it.key == key:
+                return it
+        for c in choices:
+            if c.key == key:
+                return c
+        gone = self.keys.by_key.get(key)
+        if gone is not None:
+            e = self.refusals.refusal(st, gone.action)
+            if e is not None:
+                say(self.refusals.text(st, e, gone.label, why=True))  # what the key was given to
+                return None
+        if low.isdigit():
+            numbers = [int(c.key.lstrip("abcdefghijklmnopqrstuvwxyz")) for c in choices]
+            say(_("There is no choice {key}: type a number from {first} to {last}.").format(
+                key=low, first=min(numbers), last=max(numbers)))
+        else:
+            say(_("There is no choice {key} now: type a key as listed ({keys}), or a move as it is written.").format(
+                key=low, keys=key_range(items)))
         return None
 
     def why(self, st, text: str, choices) -> str:
-        g = self.game
+        """Why the move `text` (as the choices or the board write it, or a key) is refused now."""
         if not text:
-            return "why ACTION: give a move, as the choices write it or as an action (`why ACTION ARGUMENTS`)."
+            return _("why MOVE: give a move as the choices or the board write it (`why attack MALLET`).")
         low = text.lower()
         for c in choices:
-            if low in (c.label.lower(), c.raw.lower()) or text == str(c.action):
-                return f"`{c.label}` is allowed now."
-        try:
-            action = Action.parse(text)
-        except ValueError:
-            return "why ACTION: give a move."
-        names = g.catalog.action_names
-        if action.name not in names:
-            known = ", ".join(sorted(names))
-            return f"There is no action `{action.name}` (actions: {known})."
-        reason = g.explain(st, action)
-        return f"`{text}` is allowed now." if reason is None else f"`{text}` is refused: {reason}"
+            if low in (c.label.lower(), c.raw.lower(), c.key) or text == str(c.action):
+                return _("`{move}` is allowed now.").format(move=c.label)
+        gone = self.keys.by_key.get(low)
+        remembered = gone.action if gone is not None else self.shown.get(low)
+        moves = [remembered] if remembered is not None else self.refusals.moves(st, text)
+        if not moves:
+            try:
+                moves = [Action.parse(text)]
+            except ValueError:
+                return _("why MOVE: give a move as the choices or the board write it (`why attack MALLET`).")
+        action, e = self.refusals.best(st, moves)
+        if e is None:
+            return _("`{move}` is allowed now.").format(move=text)
+        return self.refusals.text(st, e, text, why=True)

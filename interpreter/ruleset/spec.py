@@ -169,12 +169,15 @@ class EventSpec(Entry):
 
 
 class ParamSpec(Record):
-    """A parameter of an action: its name and the text of its domain (`node[key]`)."""
+    """A parameter of an action: its name and the text of its domain (`node[key]`); with the
+    mapping form, `reasons`: the conditions (RequireSpec, reading the parameter by its name) each
+    value of the domain meets, each with the reason a player is told when a value fails it."""
 
     name: str
     optional: bool
     node: object
     key: object = None
+    reasons: tuple = ()
 
     def text(self, label: str):
         return snippet_of(self.node, self.key, label)
@@ -224,22 +227,29 @@ class ActionSpec(Entry):
         params = []
         for pname, dom in (spec.get("params") or {}).items():
             if isinstance(dom, dict):
-                params.append(ParamSpec(pname, bool(dom.get("optional")), dom, "from"))
+                params.append(ParamSpec(pname, bool(dom.get("optional")), dom, "from",
+                                        reasons=_requirements(dom.get("reasons"))))
             else:
                 params.append(ParamSpec(pname, False, spec["params"], pname))
-        require = []
-        for i, req in enumerate(spec.get("require") or []):
-            if isinstance(req, dict):
-                require.append(RequireSpec(i, str(req.get("check")), req.get("reason") or None, req, "check", req))
-            else:
-                require.append(RequireSpec(i, str(req), None, spec["require"], i))
         return cls(name, node, card=card, defined_at=where_of(parent, name),
                    steps=(steps,) if isinstance(steps, str) else None if steps is None else tuple(steps),
-                   params=tuple(params), has_from=bool(spec.get("from")), require=tuple(require),
+                   params=tuple(params), has_from=bool(spec.get("from")), require=_requirements(spec.get("require")),
                    group=spec.get("group"), is_group=spec.get("members") == "group", limit=spec.get("limit"),
                    limit_reason=spec.get("limit_reason") or None, label=spec.get("label") or None,
                    has_effect=bool(spec.get("effect")), section=spec.get("section", ""),
                    shown=tuple(spec.get("shown") or ()))
+
+
+def _requirements(items) -> tuple:
+    """The RequireSpecs of a list of requirements (`require:`, a parameter's `reasons:`): each a
+    text, or a mapping with its `check` and `reason`."""
+    out = []
+    for i, req in enumerate(items or []):
+        if isinstance(req, dict):
+            out.append(RequireSpec(i, str(req.get("check")), req.get("reason") or None, req, "check", req))
+        else:
+            out.append(RequireSpec(i, str(req), None, items, i))
+    return tuple(out)
 
 
 NO_GROUP = ActionSpec("", {})  # what an action outside any group takes from its group: nothing
