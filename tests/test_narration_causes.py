@@ -102,14 +102,21 @@ def test_a_mark_reading_a_card_the_viewer_cannot_see_is_not_drawn(causes):
     assert "BIG: a big card on top of the hand" in r.legend(st, 0)
 
 
+def played(game, seed: int, *, until) -> dict:
+    """A state after random moves (random.Random(seed) over the legal actions) from game `seed`:
+    the first for which until(state, moves so far) holds."""
+    st, rng, moves = game.new_game(seed=seed), random.Random(seed), 0
+    while not until(st, moves):
+        game.apply_in_place(st, rng.choice(game.legal_actions(st)))
+        moves += 1
+    return st
+
+
 def test_a_card_arriving_on_a_targeted_cell_is_told_with_its_cause():
     """Dark Agent §5.2, seed 2: Dan's Maître de paix turns the Earth; three cards arrive on cells he
     targeted, the Média among them (the pty test shows it on screen)."""
     g = Game.load("dark-agent")
-    st = g.new_game(seed=2)
-    rng = random.Random(2)
-    for _ in range(33):
-        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    st = played(g, 2, until=lambda st, moves: moves == 33)
     step = g.apply_in_place(st, "canada")
     for viewer in (3, 0):  # the theatre's face-up cards: every seat is told
         lines = Narrator(g, Renderer(g), viewer=viewer).events(st, step.events, 3)
@@ -120,14 +127,10 @@ def test_a_card_arriving_on_a_targeted_cell_is_told_with_its_cause():
 def test_the_recap_is_the_seats_own_narration_and_skips_its_own_moves():
     """Agents Secrets: a vote is secret; the recap of another seat reads `vote: a secret choice`."""
     g = Game.load("agents-secrets")
-    r = Renderer(g)
-    st = g.new_game(seed=2)
-    rng = random.Random(1)
-    while g.step_name(st) != "vote":
-        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    st = played(g, 2, until=lambda st, moves: g.step_name(st) == "vote")
     p = g.current_player(st)
     other = (p + 1) % g.num_players
-    recap = Recap(g, r, [p, other])
+    recap = Recap(g, Renderer(g), [p, other])
     action, label = g.legal_actions_with_labels(st)[1]
     recap.before(st, p, label, action)
     step = g.apply_in_place(st, action)
@@ -144,10 +147,7 @@ def test_a_move_that_ends_the_turn_is_told_from_one_that_does_not():
     st = g.new_game(seed=1)
     assert ends_turn(g, st, g.current_player(st), g.legal_actions(st)[0])  # a mark, and the turn is O's
     g = Game.load("dark-agent")
-    st = g.new_game(seed=5)
-    rng = random.Random(5)
-    while g.step_name(st) != "act" or not any(a.name == "target" for a in g.legal_actions(st)):
-        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    st = played(g, 5, until=lambda st, moves: any(a.name == "target" for a in g.legal_actions(st)))
     p = g.current_player(st)
     target = next(a for a in g.legal_actions(st) if a.name == "target")
     assert not ends_turn(g, st, p, target)

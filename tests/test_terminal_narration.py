@@ -4,24 +4,18 @@ the board, and the recap of the others' moves just above the board before the pl
 with a pause before a forced move that ends the turn."""
 from __future__ import annotations
 
-import os
 import random
 import re
 import signal
-import sys
 
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
+from tests.test_terminal_sessions import spawn  # noqa: E402  (after the skip without pexpect)
+
 PROMPT = r"your choice \([^)]*\): "
 WHICH = r"which one \([^)]*\): "
-
-
-def spawn(tmp_path, *args):
-    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", PYTHONUNBUFFERED="1")
-    return pexpect.spawn(sys.executable, ["-m", "interpreter", "play", *map(str, args)], env=env,
-                         encoding="utf-8", timeout=90, dimensions=(60, 200))
 
 
 def saved_game(tmp_path, *, seed: int, decisions: int, human: int):
