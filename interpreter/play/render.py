@@ -228,6 +228,8 @@ class Renderer:
         """The i-th of a decision's `events` told as `viewer` may know it (cards it cannot see are
         "?"), worded by its cause when the content says how (causes.py), or None; `me` is the seat
         whose move caused it."""
+        if events[i][0] not in self.narrations.entries:  # most events are not told: no sight to build
+            return None
         return self.narrations.tell(st, self.sight(st, viewer), events, i,
                                     me=self.catalog.seats[me] if me is not None else None)
 
