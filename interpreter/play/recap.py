@@ -35,12 +35,12 @@ class Recap:
         self._labels = {seat: n.hide(st, player, label, action) for seat, n in self.narrators.items()}
 
     def after(self, st, *, player, events) -> None:
-        """After the move: what each seat saw of it, added to the seat's recap."""
-        m = self.game.catalog
+        """After the move: what each seat saw of it, added to the seat's recap (the moves a seat
+        makes in a row are one line of it)."""
         for seat, narrator in self.narrators.items():
             told = narrator.events(st, events, player)
             lines = self.lines[seat]
-            if player != seat:  # the moves a seat makes in a row are one line of the recap
+            if player != seat:
                 self.others[seat] += 1
                 if not lines or lines[-1][0] != player:
                     lines.append((player, []))
@@ -84,8 +84,8 @@ class Recap:
         out = [_("── since your last decision ──")]
         if len(lines) > SHOWN:
             hidden = len(lines) - SHOWN
-            out.append(ngettext("   (… {count} earlier line, further up)", "   (… {count} earlier lines, further up)",
-                                hidden).format(count=hidden))
+            out.append(ngettext("   (… {count} earlier line, further up)",
+                                "   (… {count} earlier lines, further up)", hidden).format(count=hidden))
             lines = lines[-SHOWN:]
         return out + ["   " + line for line in lines]
 
