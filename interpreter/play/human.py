@@ -87,12 +87,13 @@ class Human:
         flow = st["flow"]
         return flow.get("phase"), flow.get("round"), flow.get("pos"), self.seat
 
-    def choose(self, st) -> tuple[Action, str, bool]:
-        """(the action, its label as shown, whether it was forced: the only legal move)."""
+    def choose(self, st, *, confirm: bool = False) -> tuple[Action, str, bool]:
+        """(the action, its label as shown, whether it was forced: the only legal move, played
+        without asking unless `confirm`)."""
         choices = self.keys.assign(self.context(st), choices_for(self.game, self.renderer, st, self.seat))
         for c in choices:
             self.shown[c.label.lower()] = c.action
-        if len(choices) == 1:
+        if len(choices) == 1 and not confirm:
             say(f"   Only one possible move: {choices[0].label} (played for you).")
             return choices[0].action, choices[0].label, True
         items = grouped(choices)

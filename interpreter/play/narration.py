@@ -82,11 +82,11 @@ class Narrator:
         """The lines telling `events` (in the order they happened) as the viewer may know them."""
         r = self.renderer
         lines = []
-        for name, args in events:
+        for i, (name, args) in enumerate(events):
             if name == "log":
                 lines.append(r.say(st_after, self.viewer, args[0]))
             else:
-                text = r.narrate(st_after, self.viewer, name, args, me=player)
+                text = r.narrate(st_after, self.viewer, events, i, me=player)
                 if text:
                     lines.append(text)
         return lines

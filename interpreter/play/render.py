@@ -22,89 +22,13 @@ appears, in zone lists and in the content's templates alike.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-from ..lang.compiler import Scope
-from ..errors import ContentError, ErrorList
+from ..errors import ErrorList
 from ..engine.guard import guard_methods
 from ..information.labels import DisplayNames, Reader, action_label
 from ..core.model import Card, Seat, Zone, label_of
-from ..ruleset.yamlio import SourceText
-
-_PIECE = re.compile(r"\{([^{}]*)\}")
-HIDDEN = "?"
-
-
-# ---- templates --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Template:
-    """A text with compiled `{expression}` pieces; `names` are bound to locals 0.. in order."""
-
-    parts: tuple  # str or dsl.templates.Piece
-    size: int  # locals needed
-
-    def render(self, game, st, sight: "Sight", *, me=None, bound=(), none: str = "-") -> str:
-        ctx = game.rules_context(st, me=me, bound=bound, size=self.size)
-        out = []
-        for p in self.parts:
-            if isinstance(p, str):
-                out.append(p)
-                continue
-            try:
-                if sight.viewer is None or not p.reads:
-                    v = p.value(ctx)
-                else:  # what it reads of a card the viewer cannot see hides it (dsl/templates.Piece)
-                    v, reads = p.read(ctx)
-                    hidden = p.hides(reads, sight)
-                    if hidden is not None:
-                        out.append(HIDDEN)
-                        continue
-                out.append(none if v is None else sight.text(v))
-            except Exception as e:  # a render expression must never stop a game
-                out.append(f"<{type(e).__name__}: {e}>")
-        return "".join(out)
-
-
-def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
-    """The SourceText of a `{piece}` starting at `offset` in `src.text`, positioned in its file."""
-    before = src.text[:offset]
-    line = before.count("\n") + 1
-    column = offset - (before.rfind("\n") + 1) + 1
-    loc = src.locate(line, column)
-    return SourceText(piece, loc.file, loc.line, loc.column, False, 0, src.lines)
-
-
-def compile_template(game, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Template | None:
-    """Compile parent[key] (a YAML string) as a template; problems go to `errors`."""
-    from ..ruleset.yamlio import resolve_parent
-    parent, key = resolve_parent(parent, key)  # merged sections and variants know each key's file
-    value = parent[key]
-    if not isinstance(value, str):
-        errors.add(game.catalog.ruleset.where_of(parent, key), f"render: expected a text, got {value!r}")
-        return None
-    try:
-        src = SourceText.of(parent, key)
-    except Exception:
-        src = SourceText.plain(str(value), "<render>")
-    scope = Scope(names)
-    parts: list = []
-    pos = 0
-    ok = True
-    for mt in _PIECE.finditer(src.text):
-        if mt.start() > pos:
-            parts.append(src.text[pos:mt.start()])
-        pos = mt.end()
-        piece_src = _piece_source(src, mt.start(1), mt.group(1))
-        try:
-            parts.append(game.compile_piece(piece_src, scope))
-        except ContentError as e:
-            errors.problems.extend(e.problems)
-            ok = False
-    if pos < len(src.text):
-        parts.append(src.text[pos:])
-    return Template(tuple(parts), scope.size) if ok else None
+from .causes import Narrations
+from .marks import Marks
+from .templates import HIDDEN, Template, compile_template
 
 
 def _breakdown_template(game, lines, i, errors: ErrorList):
@@ -272,7 +196,8 @@ class Renderer:
         self.private = [compile_template(game, spec["private"], i, names=(), errors=errors)
                         for i in range(len(spec.get("private") or []))]
         self.zone_names = self._zone_names(spec, errors)
-        self.narrations = self._narrations(spec, errors)
+        self.narrations = Narrations(game, spec.get("narrate"), errors)
+        self.marks = Marks(game, spec.get("marks"), errors)
         self.legend_lines = [compile_template(game, spec["legend"], i, names=(), errors=errors)
                              for i in range(len(spec.get("legend") or []))]
         self.rules_lines = [str(x) for x in spec.get("rules") or []]
@@ -310,38 +235,20 @@ class Renderer:
                 out.append(name)
         return out
 
-    def _narrations(self, spec, errors: ErrorList) -> dict:
-        """`narrate:` an event's (or a procedure's) name -> the template telling it, its
-        parameters bound by name."""
-        m = self.catalog
-        out = {}
-        table = spec.get("narrate") or {}
-        for name in table:
-            params = m.events.get(name, m.procedures.get(name))
-            if params is None:
-                from ..errors import did_you_mean
-                known = list(m.events) + list(m.procedures)
-                errors.add(m.ruleset.where_of(table, name), f"render.narrate: no event or procedure `{name}`",
-                           hint=did_you_mean(str(name), known) or "events: " + ", ".join(m.events))
-                continue
-            t = compile_template(self.game, table, name, names=tuple(params), errors=errors)
-            if t is not None:
-                out[name] = t
-        return out
-
-    def narrate(self, st, viewer: int | None, name: str, args, *, me: int | None = None) -> str | None:
-        """An event told as `viewer` may know it (cards it cannot see are "?"), or None; `me` is
-        the seat whose move caused it."""
-        t = self.narrations.get(name)
-        if t is None:
+    def narrate(self, st, viewer: int | None, events, i: int, *, me: int | None = None) -> str | None:
+        """The i-th of a decision's `events` told as `viewer` may know it (cards it cannot see are
+        "?"), worded by its cause when the content says how (causes.py), or None; `me` is the seat
+        whose move caused it."""
+        if events[i][0] not in self.narrations.entries:  # most events are not told: no sight to build
             return None
-        return t.render(self.game, st, self.sight(st, viewer), me=self.catalog.seats[me] if me is not None else None,
-                        bound=tuple(args))
+        return self.narrations.tell(st, self.sight(st, viewer), events, i,
+                                    me=self.catalog.seats[me] if me is not None else None)
 
     def legend(self, st, viewer: int | None = None) -> list[str]:
         """The content's legend lines, then the seats and their marks."""
         sight = self.sight(st, viewer)
         lines = [t.render(self.game, st, sight) for t in self.legend_lines if t is not None]
+        lines += self.marks.legend(st, sight)
         seats = " · ".join(f"{s.key} = {s.name}" for s in self.catalog.seats)
         return lines + [f"seats: {seats}"]
 
@@ -416,7 +323,8 @@ class Renderer:
             cs = [c for _, c in self.grid_cells]
             rows = list(range(min(rs), max(rs) + 1))  # every coordinate, so that none seems skipped
             cols = list(range(min(cs), max(cs) + 1))
-            texts = {rc: _fit(self.cell_text(st, sight, z), self.cell_width) for rc, z in self.grid_cells.items()}
+            texts = {rc: _fit(self.cell_text(st, sight, z), self.cell_width) + self.marks.on_cell(st, sight, z)
+                     for rc, z in self.grid_cells.items()}
             widths = {c: max([len(str(c))] + [len(texts[(r, c)]) for r in rows if (r, c) in texts]) for c in cols}
             rw = max(len(str(r)) for r in rows)
             rows = [r for r in rows if any((r, c) in texts for c in cols)]
@@ -426,7 +334,7 @@ class Renderer:
                 cells = "  ".join(texts.get((r, c), "").ljust(widths[c]) for c in cols)
                 lines.append(str(r).rjust(rw) + " │ " + cells.rstrip())
         for z in self.loose_cells:
-            lines.append(f"{self.names.zone(z)}: {self.cell_text(st, sight, z)}")
+            lines.append(f"{self.names.zone(z)}: {self.cell_text(st, sight, z)}{self.marks.on_cell(st, sight, z)}")
         return lines
 
     def zone_text(self, sight: Sight, z: Zone) -> str:
@@ -473,6 +381,9 @@ class Renderer:
                 line += f"  score {score:>3}"
             if self.player_template is not None:
                 line += "  " + self.player_template.render(g, st, sight, me=s, bound=(s,))
+            marked = self.marks.on_player(st, sight, s)
+            if marked:
+                line += "  " + marked
             lines.append(line.rstrip())
             for fam in families:
                 z = m.player_zones[fam][s.id]

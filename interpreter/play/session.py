@@ -11,6 +11,7 @@ from ..errors import InterpretError
 from ..information.memory import Memory
 from .common import HUMAN, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
 from .narration import Narrator
+from .recap import Recap
 from .render import PUBLIC
 
 CLEAR_SCREEN = "\033[2J\033[H"
@@ -180,6 +181,7 @@ def cmd_play(args) -> int:
         accounts.append(account)
         narrators.append(Narrator(game, renderer, viewer=seat_no - 1, out=account.write_lines))
     narrator = narrators[0]
+    recap = Recap(game, renderer, humans) if humans and not args.quiet else None  # recap.py
     st = game.new_game(seed=seed) if resumed is None else resumed.st
     n = 0 if resumed is None else len(resumed.actions)
     if resumed is not None:
@@ -217,8 +219,9 @@ def cmd_play(args) -> int:
                 narrator.viewer = p
             how = ""
             if isinstance(who, Human):
+                confirm = recap is not None and recap.before_choices(st, p, renderer, pause=interactive)
                 try:
-                    action, label, forced = who.choose(st)
+                    action, label, forced = who.choose(st, confirm=confirm)
                 except Undo:
                     n, st = history.undo(p)
                     memory = Memory(game) if searching else None
@@ -235,6 +238,8 @@ def cmd_play(args) -> int:
                 action = decide(who, game, st, memory)
                 label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
             labels = [each.hide(st, p, label, action) for each in narrators]
+            if recap is not None:
+                recap.before(st, p, label, action)
             rng_before = st["rng"]
             known_before = history.known(st) if history is not None else None
             step = game.apply_in_place(st, action) if memory is None else memory.apply(st, action)
@@ -247,6 +252,8 @@ def cmd_play(args) -> int:
                 log.action(game.seats[p].key if p is not None else None, action)
             for each, shown in zip(narrators, labels):
                 each.move(st, n=n, player=p, label=shown, events=step.events, how=how, action=action)
+            if recap is not None:
+                recap.after(st, player=p, events=step.events)
     except Quit as q:
         _out(f"Game stopped after {_n(n, 'decision')}: {q.why}."
              + (f" It is saved in {path}; continue it with:\n  interpret play --resume {path}" if log else ""))
