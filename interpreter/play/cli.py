@@ -379,7 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
                        help=("who plays seat N: human, or " if humans else "who plays seat N: ")
                        + "an agent random, greedy, mcts or ismcts, with an optional budget: mcts:5000 "
-                         "(iterations), ismcts:2s (seconds) (repeatable)")
+                         "(iterations), ismcts:2s (seconds) (repeatable; N,M=KIND for several seats"
+                       + ("; the seats given human are the only humans: --seat 1,2=human is a hot seat)"
+                          if humans else ")"))
         q.add_argument("--bots", metavar="LEVEL", help="every other computer seat: easy (random), normal (greedy), "
                                                         "hard (ismcts:1s), or an agent such as mcts:2000")
 

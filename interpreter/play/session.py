@@ -10,10 +10,9 @@ from ..engine.game import Game, clone
 from ..errors import InterpretError
 from ..information.memory import Memory
 from .common import HUMAN, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
+from .hotseat import HotSeat
 from .narration import Narrator
 from .render import PUBLIC
-
-CLEAR_SCREEN = "\033[2J\033[H"
 
 
 class _Account:
@@ -180,6 +179,7 @@ def cmd_play(args) -> int:
         accounts.append(account)
         narrators.append(Narrator(game, renderer, viewer=seat_no - 1, out=account.write_lines))
     narrator = narrators[0]
+    hotseat = HotSeat(game, narrator, humans, players[humans[0]].read) if len(humans) > 1 else None
     st = game.new_game(seed=seed) if resumed is None else resumed.st
     n = 0 if resumed is None else len(resumed.actions)
     if resumed is not None:
@@ -194,6 +194,8 @@ def cmd_play(args) -> int:
         _out("(type ? for help: rules, legend, ? NAME, why ACTION, u to undo, q to leave)")
         if log is not None:
             _out(f"(the game is saved as it goes in {path}: `interpret play --resume {path}` continues it)")
+        if hotseat is not None and log is not None:
+            hotseat.warn_save(path, resumed=resumed is not None)
     try:
         while not game.is_terminal(st):
             if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
@@ -206,15 +208,8 @@ def cmd_play(args) -> int:
             who = players.get(p) if p is not None else None
             if who is None:
                 who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
-            if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
-                # hot seat: the screen now belongs to another player, who takes the keyboard; what
-                # the last one saw is cleared first
-                narrator.viewer = PUBLIC
-                seat = game.seats[p]
-                if sys.stdout.isatty():
-                    sys.stdout.write(CLEAR_SCREEN)
-                who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
-                narrator.viewer = p
+            if hotseat is not None:  # another player's turn: the last one's screen is wiped (hotseat.py)
+                hotseat.before(p, human=isinstance(who, Human))
             how = ""
             if isinstance(who, Human):
                 try:
@@ -259,6 +254,8 @@ def cmd_play(args) -> int:
         _err(f"error at decision {n + 1} of the game with seed {seed}: {e}"
              + (f"\n(the moves so far are in {path})" if log else ""))
         return 1
+    if hotseat is not None:
+        hotseat.at_end()
     for each in narrators[1:]:
         each.result(st, n)
     for account in accounts:
