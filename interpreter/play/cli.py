@@ -243,7 +243,11 @@ def cmd_test(args) -> int:
         folder = game_dir(p)
         paths.append(folder if folder.exists() else p)
     start = time.perf_counter()
-    results = run_paths(paths)
+    from ..scenarios.tutorial import run_tutorial_paths  # a game's guided games are checked with its scenarios
+    from pathlib import Path
+    tutorials = [p for p in paths if "tutorials" in (Path(p).name, Path(p).parent.name)]
+    others = [p for p in paths if p not in tutorials]
+    results = run_paths(others) + run_tutorial_paths([p for p in others if Path(p).is_dir()] + tutorials)
     failed = [r for r in results if not r.ok]
     for r in results:
         if not r.ok:
@@ -407,6 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     debug_flag(q)
     q.set_defaults(run=cmd_play)
+
+    from .learn import add_parser as add_learn
+    add_learn(sub, debug_flag)
 
     q = sub.add_parser("replay", help="replay a game log and print its result",
                        description="Replay the actions of a log written by `play --log`, checking each one.")
