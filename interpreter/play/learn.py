@@ -63,8 +63,18 @@ class TerminalLearner(Learner):
             sight = self.renderer.sight(st, tutorial.seat.id)
             for z in cells:
                 what = (self.renderer.cell_text(st, sight, z) if z.is_cell else self.renderer.zone_text(sight, z))
-                paint(_("   → look at {place}: {what}").format(place=self.renderer.cell_name(z), what=what),
+                paint(_("   → look at {place}: {what}").format(place=self.place(tutorial, z), what=what),
                       tutorial.game)
+
+    def place(self, tutorial, z) -> str:
+        """A place as the board names it: a cell by its coordinates, a seat's zone as `your hand`."""
+        if z.is_cell:
+            return self.renderer.cell_name(z)
+        if z.owner is None:
+            return z.name
+        if z.owner.id == tutorial.seat.id:
+            return _("your {zone}").format(zone=z.name)
+        return _("{player}'s {zone}").format(player=z.owner.name, zone=z.name)
 
     def choose(self, tutorial, expected, hint: str):
         st = tutorial.pos.state
