@@ -8,9 +8,11 @@ import sys
 from ..agents import RandomAgent, bot_seed, decide, make_agent
 from ..engine.game import Game, clone
 from ..errors import InterpretError
+from ..i18n import _
 from ..information.memory import Memory
 from .common import HUMAN, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
 from .hotseat import HotSeat
+from .picks import Picks
 from .narration import Narrator
 from .render import PUBLIC
 
@@ -139,6 +141,7 @@ def cmd_play(args) -> int:
         args.game = game_folder(args.game)
         game = Game.load(args.game, players=args.players, options=options, variants=args.variant)
     renderer = Renderer(game)
+    picks = Picks(args.choose, game.num_players)
     interactive = sys.stdin.isatty()
     if resumed is None:
         kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
@@ -211,7 +214,11 @@ def cmd_play(args) -> int:
             if hotseat is not None:  # another player's turn: the last one's screen is wiped (hotseat.py)
                 hotseat.before(p, human=isinstance(who, Human))
             how = ""
-            if isinstance(who, Human):
+            picked = picks.answer(game, renderer, st, p) if picks else None  # --choose (picks.py)
+            if picked is not None:
+                action, label = picked
+                how = _(" (chosen on the command line)")
+            elif isinstance(who, Human):
                 try:
                     action, label, forced = who.choose(st)
                 except Undo:
@@ -238,6 +245,8 @@ def cmd_play(args) -> int:
                 history.after(n, rng_before, known_before, st)
             for seat in humans:
                 renderer.remember(st, seat)
+            for line in picks.check_used(game, st) if picks else ():
+                _err(line)
             if log is not None:
                 log.action(game.seats[p].key if p is not None else None, action)
             for each, shown in zip(narrators, labels):
@@ -277,7 +286,7 @@ def _resume_settings(args) -> "_Resumed":
     from .replay import LogError, action_offsets, content_digest, from_header, read_log
     from ..errors import ContentError, Location
     if args.log or args.seed is not None or args.seat or args.bots or args.auto or args.option or args.variant \
-            or args.players:
+            or args.players or args.choose:
         raise UsageError("--resume FILE takes the game, its seats, seed and options from FILE: give nothing else "
                          "but --quiet or --log-seat")
     offsets = action_offsets(args.resume)
