@@ -7,12 +7,11 @@ are offered again. After each move the table's narration follows, and the board 
 move is played."""
 from __future__ import annotations
 
-import sys
 import textwrap
 
 from ..i18n import _
 from ..scenarios.tutorial import Learner, game_tutorials, load_tutorial, run_tutorial, text_of
-from .common import UsageError, _out
+from .common import UsageError, _err, _out
 from .human import Human, Quit
 from .narration import Narrator
 from .render import Renderer
@@ -132,38 +131,20 @@ def pick_tutorial(game: str, name: str | None, read) -> object:
             return files[int(text) - 1]
 
 
-def read_line(prompt: str) -> str:
-    """A line typed at the keyboard (with line editing at a terminal), or read from the input."""
-    if sys.stdin.isatty():
-        try:
-            import readline  # noqa: F401  (line editing for input())
-        except ImportError:
-            pass
-        try:
-            return input(prompt).strip()
-        except EOFError:
-            raise Quit(_("the input ended before the guided game did"), 1) from None
-    print(prompt, end="", flush=True)
-    line = sys.stdin.readline()
-    if not line:
-        raise Quit(_("the input ended before the guided game did"), 1)
-    print(line.strip())
-    return line.strip()
-
-
 def cmd_learn(args) -> int:
     from ..ruleset.loader import game_folder
     game = game_folder(args.game)
     learner = TerminalLearner(args.game)
     try:
-        path = pick_tutorial(game, args.tutorial, read_line)
+        keyboard = Human(None, None, 0)  # before a game: only its way of reading a line
+        path = pick_tutorial(game, args.tutorial, keyboard.read)
         result = run_tutorial(path, learner)
     except Quit as q:
         _out(_("Guided game stopped: {why}.").format(why=q.why))
         return q.code
     if not result.ok:  # the content's tutorial no longer matches the rules (`interpret test` says so too)
         for f in result.failures:
-            _out(f"error in the tutorial: {f.render()}")
+            _err(f"error in the tutorial: {f.render()}")
         return 1
     return 0
 

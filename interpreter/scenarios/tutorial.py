@@ -22,12 +22,12 @@ import re
 from pathlib import Path
 
 from ..core.model import Action
-from ..errors import ContentError, Location
+from ..errors import ContentError
 from ..i18n import language
 from ..ruleset.paths import display_path, game_dir
 from ..ruleset.schema import schema_problems
 from ..ruleset.yamlio import load_yaml, to_plain
-from .runner import SHELF, Failure, Result, Runner, ScenarioFailed, game_of
+from .runner import SHELF, Result, Runner, ScenarioFailed, game_of, run_paths
 
 LESSON_KEYS = ("say", "point", "play", "hint", "then")
 
@@ -192,15 +192,8 @@ def run_tutorial(path: Path, learner: Learner | None = None, load_game=None) -> 
 
 
 def run_tutorial_paths(paths) -> list[Result]:
-    results = []
-    for f in tutorial_files(paths):
-        try:
-            results.append(run_tutorial(f))
-        except ContentError as e:
-            r = Result(str(f), f.stem)
-            r.failures.extend(Failure(p.location or Location(str(f)), p.message) for p in e.problems)
-            results.append(r)
-    return results
+    """The tutorials of game folders (or tutorial files), each played with its expected moves."""
+    return run_paths(paths, files=tutorial_files, run=run_tutorial)
 
 
 __all__ = ["Learner", "Tutorial", "game_tutorials", "load_tutorial", "run_tutorial",
