@@ -244,7 +244,11 @@ def cmd_test(args) -> int:
         folder = game_dir(p)
         paths.append(folder if folder.exists() else p)
     start = time.perf_counter()
-    results = run_paths(paths)
+    from ..scenarios.tutorial import run_tutorial_paths  # a game's guided games are checked with its scenarios
+    from pathlib import Path
+    tutorials = [p for p in paths if "tutorials" in (Path(p).name, Path(p).parent.name)]
+    others = [p for p in paths if p not in tutorials]
+    results = run_paths(others) + run_tutorial_paths([p for p in others if Path(p).is_dir()] + tutorials)
     failed = [r for r in results if not r.ok]
     for r in results:
         if not r.ok:
@@ -380,8 +384,10 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
                        help=("who plays seat N: human, or " if humans else "who plays seat N: ")
                        + "an agent random, greedy, mcts or ismcts, with an optional budget: mcts:5000 "
-                         "(iterations), ismcts:2s (seconds), and for mcts and ismcts the workers that search at "
-                         "once: ismcts:1s@2, ismcts:1s@all (one per core) (repeatable)")
+                       + "(iterations), ismcts:2s (seconds), and for mcts and ismcts the workers that search at "
+                         "once: ismcts:1s@2, ismcts:1s@all (one per core) (repeatable; N,M=KIND for several seats"
+                       + ("; the seats given human are the only humans: --seat 1,2=human is a hot seat)"
+                          if humans else ")"))
         q.add_argument("--bots", metavar="LEVEL", help="every other computer seat: easy (random), normal (greedy), "
                                                         "hard (ismcts:0.3s@all: a search on every core, 0.3 s a move), or an agent such as "
                                                         "mcts:2000")
@@ -396,6 +402,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, help="the game's random seed (default: a random one, printed)")
     seat_flags(q, humans=True)
     q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
+    q.add_argument("--choose", action="append", metavar="N=NAME", default=[],
+                   help="seat N's choice of the setup, made from the command line (a name as the choice lists it): "
+                        "dark-agent -V agences-au-choix --choose 1=russie (repeatable)")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay` and "
                                                  "`--resume` (a game with a human is saved anyway, in "
                                                  "~/.local/state/interpret/)")
@@ -408,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     debug_flag(q)
     q.set_defaults(run=cmd_play)
+
+    from .learn import add_parser as add_learn
+    add_learn(sub, debug_flag)
 
     q = sub.add_parser("replay", help="replay a game log and print its result",
                        description="Replay the actions of a log written by `play --log`, checking each one.")

@@ -50,26 +50,29 @@ def _agent_spec(text: str, what: str) -> str:
 def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str | None = None,
                humans_allowed: bool = True) -> list[str]:
     """Who plays each seat: `human` or an agent specification (`random`, `greedy`, `mcts:5000`,
-    `ismcts:2s`). `bots` (a level `easy|normal|hard` or a specification) plays every seat not
+    `ismcts:2s`). The seats given `human` are the humans, and the only ones: `--seat 2=human` alone
+    plays seat 2 against bots; a hot seat names each human seat (`--seat 1,2=human`). Without any,
+    seat 1 is the human at a terminal. `bots` (a level `easy|normal|hard` or a specification) plays every seat not
     given by `--seat`; without it the computer seats are the strong bots (the `hard` level) when a
     human plays at a terminal, and random bots otherwise (`--auto`, input that is not a terminal,
     `simulate`): batch games stay fast."""
     kinds: dict[int, str] = {}
     for spec in specs or ():
-        num, sep, kind = spec.partition("=")
+        nums, sep, kind = spec.partition("=")
         kind = kind.strip().lower()
-        if not sep or not num.strip().isdigit():
+        nums = [num.strip() for num in nums.split(",")]  # `1,2=human`: several seats at once (hot seat)
+        if not sep or not all(num.isdigit() for num in nums):
             raise UsageError(f"--seat {spec!r}: write N=human or N=AGENT (random, greedy, mcts:5000, ismcts:2s), "
-                             f"N from 1 to {players}")
-        i = int(num)
-        if not 1 <= i <= players:
-            raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
+                             f"N from 1 to {players} (or N,M,...=KIND)")
         if kind == HUMAN:
             if not humans_allowed:
                 raise UsageError(f"--seat {spec!r}: every seat of a simulation is a bot")
         else:
             kind = _agent_spec(kind, f"--seat {spec!r}")
-        kinds[i - 1] = kind
+        for num in nums:
+            if not 1 <= int(num) <= players:
+                raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
+            kinds[int(num) - 1] = kind
     others = _agent_spec(bots, f"--bots {bots!r}") if bots else None
     if auto and HUMAN in kinds.values():
         raise UsageError("--auto makes every seat a bot: drop the --seat N=human")

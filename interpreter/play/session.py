@@ -8,13 +8,14 @@ import sys
 from ..agents import RandomAgent, bot_seed, decide, make_agent
 from ..engine.game import Game, clone
 from ..errors import InterpretError
+from ..i18n import _
 from ..information.memory import Memory
 from .common import HUMAN, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
+from .hotseat import HotSeat
+from .picks import Picks
 from .narration import Narrator
 from .recap import Recap
 from .render import PUBLIC
-
-CLEAR_SCREEN = "\033[2J\033[H"
 
 
 class _Account:
@@ -141,6 +142,7 @@ def cmd_play(args) -> int:
         args.game = game_folder(args.game)
         game = Game.load(args.game, players=args.players, options=options, variants=args.variant)
     renderer = Renderer(game)
+    picks = Picks(args.choose, game.num_players)
     interactive = sys.stdin.isatty()
     if resumed is None:
         kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
@@ -182,6 +184,7 @@ def cmd_play(args) -> int:
         narrators.append(Narrator(game, renderer, viewer=seat_no - 1, out=account.write_lines))
     narrator = narrators[0]
     recap = Recap(game, renderer, humans) if humans and not args.quiet else None  # recap.py
+    hotseat = HotSeat(game, narrator, humans, players[humans[0]].read) if len(humans) > 1 else None
     st = game.new_game(seed=seed) if resumed is None else resumed.st
     n = 0 if resumed is None else len(resumed.actions)
     if resumed is not None:
@@ -196,6 +199,8 @@ def cmd_play(args) -> int:
         _out("(type ? for help: rules, legend, ? NAME, why ACTION, u to undo, q to leave)")
         if log is not None:
             _out(f"(the game is saved as it goes in {path}: `interpret play --resume {path}` continues it)")
+        if hotseat is not None and log is not None:
+            hotseat.warn_save(path, resumed=resumed is not None)
     try:
         while not game.is_terminal(st):
             if not humans and n >= args.max_decisions:  # bots only: a game without an end stops here
@@ -208,17 +213,14 @@ def cmd_play(args) -> int:
             who = players.get(p) if p is not None else None
             if who is None:
                 who = players[0] if kinds[0] != HUMAN else make_agent("random", bot_seed(seed, -1))
-            if isinstance(who, Human) and len(humans) > 1 and narrator.viewer != p:
-                # hot seat: the screen now belongs to another player, who takes the keyboard; what
-                # the last one saw is cleared first
-                narrator.viewer = PUBLIC
-                seat = game.seats[p]
-                if sys.stdout.isatty():
-                    sys.stdout.write(CLEAR_SCREEN)
-                who.read(f"\n── {seat.key} {seat.name}, your turn: press Enter (the others look away) ")
-                narrator.viewer = p
+            if hotseat is not None:  # another player's turn: the last one's screen is wiped (hotseat.py)
+                hotseat.before(p, human=isinstance(who, Human))
             how = ""
-            if isinstance(who, Human):
+            picked = picks.answer(game, renderer, st, p) if picks else None  # --choose (picks.py)
+            if picked is not None:
+                action, label = picked
+                how = _(" (chosen on the command line)")
+            elif isinstance(who, Human):
                 confirm = recap is not None and recap.before_choices(st, p, renderer, pause=interactive)
                 try:
                     action, label, forced = who.choose(st, confirm=confirm)
@@ -248,6 +250,8 @@ def cmd_play(args) -> int:
                 history.after(n, rng_before, known_before, st)
             for seat in humans:
                 renderer.remember(st, seat)
+            for line in picks.check_used(game, st) if picks else ():
+                _err(line)
             if log is not None:
                 log.action(game.seats[p].key if p is not None else None, action)
             for each, shown in zip(narrators, labels):
@@ -266,6 +270,8 @@ def cmd_play(args) -> int:
         _err(f"error at decision {n + 1} of the game with seed {seed}: {e}"
              + (f"\n(the moves so far are in {path})" if log else ""))
         return 1
+    if hotseat is not None:
+        hotseat.at_end()
     for each in narrators[1:]:
         each.result(st, n)
     for account in accounts:
@@ -287,7 +293,7 @@ def _resume_settings(args) -> "_Resumed":
     from .replay import LogError, action_offsets, content_digest, from_header, read_log
     from ..errors import ContentError, Location
     if args.log or args.seed is not None or args.seat or args.bots or args.auto or args.option or args.variant \
-            or args.players:
+            or args.players or args.choose:
         raise UsageError("--resume FILE takes the game, its seats, seed and options from FILE: give nothing else "
                          "but --quiet or --log-seat")
     offsets = action_offsets(args.resume)

@@ -42,3 +42,15 @@ def paint(text: str, game) -> None:
         if s.name:
             t.highlight_regex(r"(?<!\w)" + re.escape(s.name) + r"(?!\w)", style)
     _rich_console().print(t)
+
+
+# Wipe the screen and the terminal's scrollback (xterm's "erase saved lines", ED 3), then home the
+# cursor: what the last player saw cannot be scrolled back to.
+WIPE = "\033[H\033[2J\033[3J\033[H"
+
+
+def wipe() -> None:
+    """Clear the screen and the scrollback, when the output is a terminal (a file keeps everything)."""
+    if sys.stdout.isatty():
+        sys.stdout.write(WIPE)
+        sys.stdout.flush()

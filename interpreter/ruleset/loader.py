@@ -15,7 +15,7 @@ from .yamlio import load_yaml, resolve_parent, value_location
 
 from .ruleset import Ruleset
 
-SKIP_DIRS = {"scenarios", "variants"}
+SKIP_DIRS = {"scenarios", "tutorials", "variants"}  # not rules: tests, guided games, variants
 
 
 def content_files(root: Path) -> list[Path]:

@@ -412,11 +412,12 @@ def pos_place(pos: Position, key: str, cell: str) -> str:
     return key
 
 
-def run_paths(paths) -> list[Result]:
+def run_paths(paths, *, files=scenario_files, run=run_file) -> list[Result]:
+    """Run the files `files(paths)` finds with `run` (tutorial.py: the tutorials), a content error as a failure."""
     results = []
-    for f in scenario_files(paths):
+    for f in files(paths):
         try:
-            results.append(run_file(f))
+            results.append(run(f))
         except ContentError as e:
             r = Result(str(f), f.stem)
             r.failures.extend(Failure(p.location or Location(str(f)), p.message) for p in e.problems)
