@@ -85,7 +85,7 @@ def po_bytes(catalog) -> bytes:
     from babel.messages.pofile import write_po
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, include_lineno=False, sort_output=True)
-    return buf.getvalue()
+    return re.sub(rb'"Generated-By: [^"]*"\n', b"", buf.getvalue())  # the same .po whatever Babel writes it
 
 
 def mo_bytes(catalog) -> bytes:
@@ -161,6 +161,9 @@ def update(*, write: bool = True) -> list[str]:
             continue
         before = po_path(lang).read_bytes() if po_path(lang).exists() else b""
         catalog = merged(read_catalog(lang), found)
+        catalog.project, catalog.version = "interpret", ""
+        catalog.msgid_bugs_address = catalog.last_translator = "the interpret project's issues"
+        catalog.language_team = "French"
         text = po_bytes(catalog)
         if write:
             po_path(lang).parent.mkdir(parents=True, exist_ok=True)

@@ -16,8 +16,9 @@ def _title(spec) -> str:
     return str(spec.get("title", "")) if isinstance(spec, dict) else ""
 
 
-def _card_kinds(game, name: str) -> list[str]:
-    """Card definitions named `name`: by their name, one of their keys, or their title."""
+def _card_kinds(game, name: str, *, sight=None) -> list[str]:
+    """Card definitions named `name`: by their name, one of their keys, their title, or the name a
+    card the viewer sees is shown by (`Départ 13`, `S1/p2`)."""
     rs = game.catalog.ruleset
     low = name.lower()
     out = []
@@ -28,6 +29,10 @@ def _card_kinds(game, name: str) -> list[str]:
     c = game.catalog.card(name)
     if c is not None and c.name not in out:
         out.append(c.name)
+    if not out and sight is not None:
+        for c in game.catalog.cards:
+            if c.name not in out and sight.sees(c) and sight.text(c).lower() == low:
+                out.append(c.name)
     return out
 
 
@@ -87,10 +92,12 @@ def describe(game, renderer, st, viewer: int, name: str) -> str:
     """What `? NAME` prints: each card or action so named, its title and rulebook text."""
     rs = game.catalog.ruleset
     out = []
-    kinds = _card_kinds(game, name)
+    kinds = _card_kinds(game, name, sight=renderer.sight(st, viewer))
+    sight = renderer.sight(st, viewer)
     for kind in kinds:
         spec = rs.cards.get(kind)
-        out.append(_title(spec) or kind)
+        shown = next((sight.text(c) for c in game.catalog.cards if c.name == kind and sight.sees(c)), None)
+        out.append(_title(spec) or shown or kind.replace("_", " "))
         out.append(_paragraph(_text(spec) or _("(this game's content gives no text for this card)")))
         where = _where(game, renderer, st, viewer, kind)
         if where:
