@@ -16,7 +16,7 @@ from .. import __version__
 from ..errors import ContentError, InterpretError, Location, Problem
 from ..core.model import Action
 from ..engine.game import Game
-from ..i18n import LANGUAGES, _, ngettext, set_language
+from ..i18n import LANGUAGES, _, language, ngettext, set_language
 from .common import DEFAULT_GAME, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
 from .narration import Narrator
 from .session import cmd_play
@@ -553,6 +553,7 @@ def main(argv=None) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
+    before = language()
     if hasattr(args, "lang"):  # play and replay: the interface and the content's texts in that language
         set_language(args.lang)
     try:
@@ -579,6 +580,8 @@ def main(argv=None) -> int:
         _err(f"internal error: {type(e).__name__}: {e}\n(this is a bug in interpret; run again with --debug "
              f"for the traceback)")
         return 3
+    finally:
+        set_language(before)  # a caller in the same process keeps its language
 
 
 if __name__ == "__main__":
