@@ -33,12 +33,13 @@ def ask(p, line: str) -> str:
     return out
 
 
-def leave(p):
-    p.expect([PROMPT, WHICH])
-    p.sendline("q")
-    p.expect(r"\((y/N|o/N)\) ")
-    p.sendline("y")
-    p.expect(pexpect.EOF)
+def leave(p, *, prompted: bool = False):
+    """Leave the game (it is saved), at the next prompt or at the one just `prompted`."""
+    if not prompted:
+        p.expect([PROMPT, WHICH])
+    for line, then in (("q", r"\((y/N|o/N)\) "), ("y", pexpect.EOF)):
+        p.sendline(line)
+        p.expect(then)
 
 
 def test_a_french_game_of_dark_agent(tmp_path):
@@ -62,10 +63,7 @@ def test_a_french_game_of_dark_agent(tmp_path):
         p.sendline("1")
     else:
         pytest.fail("no French move listed in 40 decisions")
-    p.sendline("q")
-    p.expect(r"\((y/N|o/N)\) ")
-    p.sendline("y")
-    p.expect(pexpect.EOF)
+    leave(p, prompted=True)
 
 
 def test_the_locale_chooses_french(tmp_path):
@@ -73,8 +71,7 @@ def test_the_locale_chooses_french(tmp_path):
               lang_env="fr_FR.UTF-8")
     p.expect([PROMPT, WHICH])
     assert "donneur : " in p.before and "dealer:" not in p.before
-    p.sendline("l")
-    leave(p)
+    leave(p, prompted=True)
 
 
 def test_kara_in_the_rulebook_words(tmp_path):
