@@ -10,8 +10,9 @@ language (schemas/texts.schema.json):
       render.rules:
         - "§3 Un tour a 3 étapes :"
 
-Only texts may be replaced (what `is_text_path` accepts): the render section's lines, a card's
-title and text, an action's label and text (top-level or a card's own). A translated template
+Only texts may be replaced (what `is_text_path` accepts): the render section's lines (and the grid's
+cell template, when its cells hold words), a card's title and text, an action's label and text
+(top-level or a card's own). A translated template
 keeps its {expressions}, compiled as the English one is; its positions are those of the texts
 file. `text_paths` lists the texts a game must give in every language (tests/test_i18n.py)."""
 from __future__ import annotations
@@ -41,6 +42,8 @@ def is_texts_file(path: Path) -> bool:
 def is_text_path(parts: list[str]) -> bool:
     """`parts` (a dotted path split) names a text that a language may replace."""
     n = len(parts)
+    if parts == ["render", "grid", "cell"]:  # a cell's words, when it has some (optional)
+        return True
     if n in (2, 3) and parts[0] == "render" and parts[1] in RENDER_TEXTS:
         return n == 2 or parts[1] == "narrate"
     if n == 3 and parts[0] in ("cards", "actions"):
@@ -58,6 +61,8 @@ def text_paths(rs, *, required_only: bool = True) -> list[str]:
             out += [f"render.{key}.{sub}" for sub in value]
         elif value is not None:
             out.append(f"render.{key}")
+    if not required_only and isinstance(rs.render.get("grid"), dict) and "cell" in rs.render["grid"]:
+        out.append("render.grid.cell")
     keys = ("text",) if required_only else CARD_TEXTS
     for name, spec in rs.cards.items():
         if not isinstance(spec, dict):
