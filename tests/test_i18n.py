@@ -37,11 +37,7 @@ def french():
 # ---- the interface's catalogue -------------------------------------------------------------
 
 def _entries(cat) -> dict:
-    out = {}
-    for m in cat:
-        if m.id:
-            out[m.id[0] if isinstance(m.id, tuple) else m.id] = m
-    return out
+    return {catalog.key_of(m.id): m for m in cat if m.id}
 
 
 def test_every_string_of_the_code_has_a_french_entry():
@@ -49,14 +45,14 @@ def test_every_string_of_the_code_has_a_french_entry():
     assert found.problems == []
     assert found.messages, "no _() string found: the extraction reads nothing"
     entries = _entries(catalog.read_catalog("fr"))
-    missing = [m for m in found.messages if (m[0] if isinstance(m, tuple) else m) not in entries]
+    missing = [m for m in found.messages if catalog.key_of(m) not in entries]
     assert missing == [], "run python -m interpreter.play.catalog, then translate the new entries"
     assert catalog.gaps(catalog.read_catalog("fr")) == []
 
 
 def test_no_french_entry_is_stale_and_the_po_is_what_the_tool_writes():
     found = catalog.extract()
-    keys = {m[0] if isinstance(m, tuple) else m for m in found.messages}
+    keys = {catalog.key_of(m) for m in found.messages}
     assert sorted(set(_entries(catalog.read_catalog("fr"))) - keys) == []
     again = catalog.po_bytes(catalog.merged(catalog.read_catalog("fr"), found))
     assert again == catalog.po_path("fr").read_bytes(), "run python -m interpreter.play.catalog"
@@ -86,6 +82,21 @@ def test_the_gaps_are_found():
     cat.add("{a} loses", "{b} perd")
     found = catalog.gaps(cat)
     assert [g.split(":")[0] for g in found] == ["untranslated", "fuzzy (check, then remove the flag)", "other fields than ['a']"]
+
+
+def test_the_update_keeps_translations_and_retires_gone_strings():
+    """A string gone from the code becomes obsolete (#~), and comes back translated if it returns."""
+    from babel.messages.catalog import Catalog
+    cat = Catalog(locale="fr")
+    cat.add("Now:", "En ce moment :")
+    cat.add("Gone", "Parti")
+    found = catalog.Extracted(messages={"Now:": ["interpreter/x.py"], "New {n}": ["interpreter/x.py"]})
+    cat = catalog.merged(cat, found)
+    assert {m.id: m.string for m in cat if m.id} == {"Now:": "En ce moment :", "New {n}": ""}
+    assert list(cat.obsolete) == ["Gone"]
+    found.messages["Gone"] = ["interpreter/y.py"]
+    cat = catalog.merged(cat, found)
+    assert cat.get("Gone").string == "Parti" and not cat.obsolete
 
 
 def test_a_string_the_extraction_cannot_read_is_reported(tmp_path):

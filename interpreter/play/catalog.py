@@ -95,20 +95,24 @@ def mo_bytes(catalog) -> bytes:
     return buf.getvalue()
 
 
+def key_of(msgid) -> str:
+    """How a catalogue files a message: its msgid, the singular of a plural one."""
+    return msgid[0] if isinstance(msgid, tuple) else msgid
+
+
 def merged(catalog, found: Extracted):
     """`catalog` with the code's strings: new ones untranslated, gone ones obsolete, old ones kept."""
     from babel.messages.catalog import Message
     for msgid, files in found.messages.items():
-        key = msgid[0] if isinstance(msgid, tuple) else msgid
-        old = catalog.get(key) or catalog.obsolete.pop(key, None)
-        string = old.string if old is not None else (("", "") if isinstance(msgid, tuple) else "")
-        flags = old.flags if old is not None else ()
-        catalog.delete(key)
-        catalog[key] = Message(msgid, string, locations=[(f, None) for f in files], flags=flags)
-    keys = {m[0] if isinstance(m, tuple) else m for m in found.messages}
+        old = catalog.get(key_of(msgid)) or catalog.obsolete.pop(key_of(msgid), None)
+        blank = ("",) * catalog.num_plurals if isinstance(msgid, tuple) else ""
+        catalog.delete(key_of(msgid))
+        catalog[key_of(msgid)] = Message(msgid, old.string if old is not None else blank,
+                                         locations=[(f, None) for f in files], flags=old.flags if old else ())
+    keys = {key_of(m) for m in found.messages}
     for message in list(catalog):
-        if message.id and (message.id[0] if isinstance(message.id, tuple) else message.id) not in keys:
-            catalog.obsolete[message.id if not isinstance(message.id, tuple) else message.id[0]] = message
+        if message.id and key_of(message.id) not in keys:
+            catalog.obsolete[key_of(message.id)] = message
             catalog.delete(message.id)
     return catalog
 
