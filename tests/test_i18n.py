@@ -167,6 +167,18 @@ def test_a_seed_game_plays_in_french(game, french):
             assert "{" not in label
 
 
+VARIANTS = [(g, v.stem) for g in SEED_GAMES for v in sorted((game_dir(g) / "variants").glob("*.yaml"))]
+
+
+@pytest.mark.parametrize("game,variant", VARIANTS, ids=[f"{g}-{v}" for g, v in VARIANTS])
+def test_every_variant_plays_in_french(game, variant, french):
+    """Variants apply after the French texts: each builds, its templates compile."""
+    from interpreter import Game
+    from interpreter.play.render import Renderer
+    g = Game.load(game, variants=[variant])
+    Renderer(g).screen(g.new_game(seed=1), 0)
+
+
 def test_french_status_lines_reach_the_screen(french):
     from interpreter import Game
     from interpreter.play.render import Renderer
