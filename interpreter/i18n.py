@@ -25,16 +25,21 @@ _translations: gettext.NullTranslations = gettext.NullTranslations()
 _language = DEFAULT
 
 
+def _code(item: str) -> str:
+    return item.split(".")[0].split("@")[0].split("_")[0].lower()
+
+
 def default_language() -> str:
-    """The language the environment asks for (`fr_FR.UTF-8` -> fr), if we have it; else English."""
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        for item in value.split(":"):
-            code = item.split(".")[0].split("_")[0].lower()
-            if code in LANGUAGES:
-                return code
-            if code and code not in ("c", "posix"):
-                break
+    """The language the environment asks for, if we have it; else English. LANGUAGE is a list in
+    order of preference (`de:fr` -> fr); then the first of LC_ALL, LC_MESSAGES, LANG that is set
+    decides (`fr_FR.UTF-8` -> fr; `C`, or a language we do not have, -> en)."""
+    for item in os.environ.get("LANGUAGE", "").split(":"):
+        if _code(item) in LANGUAGES:
+            return _code(item)
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return _code(value) if _code(value) in LANGUAGES else DEFAULT
     return DEFAULT
 
 

@@ -17,7 +17,9 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 def pytest_configure(config):
     """The tests read and write a disk cache of their own (interpreter/ruleset/cache.py), shared by the
-    xdist workers (started after this, they inherit it) and removed at the end."""
+    xdist workers (started after this, they inherit it) and removed at the end. The table speaks
+    English in the tests, whatever the machine's locale (a test asks for French with --lang fr)."""
+    os.environ["LANGUAGE"] = "en"
     if "INTERPRET_CACHE_DIR" not in os.environ:
         os.environ["INTERPRET_CACHE_DIR"] = tempfile.mkdtemp(prefix="interpret-test-cache-")
         config._interpret_cache_dir = os.environ["INTERPRET_CACHE_DIR"]

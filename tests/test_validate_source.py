@@ -48,11 +48,14 @@ def test_a_line_without_rules_says_so(capsys):
 
 
 def test_dark_agents_attack_at_a_line_inside_its_body(capsys):
-    out = _validate(capsys, "dark-agent", "attack.yaml:38")  # `let dice = next_attack_dice()`
-    assert "# dark-agent/attack.yaml:37:7 (content lines 37-47)" in out
+    from interpreter.ruleset.paths import game_dir
+    lines = (game_dir("dark-agent") / "attack.yaml").read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines, 1) if "let dice = next_attack_dice()" in line)  # the body's 2nd line
+    out = _validate(capsys, "dark-agent", f"attack.yaml:{at}")
+    assert f"# dark-agent/attack.yaml:{at - 1}:7 (content lines {at - 1}-{at + 9})" in out
     assert "the content function `next_attack_dice`" in out
     assert "runs `succeed`" in out and "the built-in roll (runtime/library.py)" in out
-    assert "compiled texts spanning 'attack.yaml:38'" in out
+    assert f"compiled texts spanning 'attack.yaml:{at}'" in out
     _legend_covers(out)
 
 

@@ -16,6 +16,7 @@ from .. import __version__
 from ..errors import ContentError, InterpretError, Location, Problem
 from ..core.model import Action
 from ..engine.game import Game
+from ..i18n import LANGUAGES, _, language, ngettext, set_language
 from .common import DEFAULT_GAME, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
 from .narration import Narrator
 from .session import cmd_play
@@ -151,7 +152,8 @@ def cmd_replay(args) -> int:
     except ContentError as e:  # the game's settings come from the log's header: say so, with its lines
         raise from_header(e, rec) from None
     if rec.content_sha256 and content_digest(rec.game) not in (None, rec.content_sha256):
-        _err(f"warning: the content of {rec.game} changed since this log was written; the replay may differ")
+        _err(_("warning: the content of {game} changed since this log was written; the replay may differ")
+             .format(game=rec.game))
     renderer = Renderer(game)
     narrator = Narrator(game, renderer, quiet=args.quiet)
     st = game.new_game(seed=rec.seed)
@@ -179,7 +181,8 @@ def cmd_replay(args) -> int:
         narrator.move(st, n=n, player=p, label=shown, events=step.events)
     if not game.is_terminal(st):
         _out("", renderer.screen(st, None), "")
-        _out(f"The log ends after {_n(n, 'decision')}, before the end of the game.")
+        _out(ngettext("The log ends after {n} decision, before the end of the game.",
+                      "The log ends after {n} decisions, before the end of the game.", n).format(n=n))
         return 0
     result = narrator.result(st, n)
     if rec.result is not None:
@@ -187,7 +190,7 @@ def cmd_replay(args) -> int:
         if json.loads(json.dumps(result, default=str)) != json.loads(json.dumps(recorded, default=str)):
             raise LogError(Location(args.file), f"the replay does not reach the recorded result: "
                                                 f"recorded {rec.result}, replayed {result}")
-        _out("The replay reaches the recorded result.")
+        _out(_("The replay reaches the recorded result."))
     return 0
 
 
@@ -369,6 +372,11 @@ def build_parser() -> argparse.ArgumentParser:
     def debug_flag(q):
         q.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
+    def lang_flag(q):
+        q.add_argument("--lang", choices=LANGUAGES, metavar="LANG",
+                       help=f"the table's language: {' or '.join(LANGUAGES)} (default: the locale's, "
+                            "LANGUAGE or LANG, else en)")
+
     def variant_flag(q):
         q.add_argument("--variant", "-V", action="append", metavar="VARIANT", default=[],
                        help="apply a variant: a name from the game's variants/ folder, or a file (repeatable)")
@@ -415,6 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N",
                    help="with bots only: give up on a game longer than this (default 100000)")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+    lang_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_play)
 
@@ -425,6 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Replay the actions of a log written by `play --log`, checking each one.")
     q.add_argument("file", metavar="FILE")
     q.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+    lang_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_replay)
 
@@ -558,6 +568,9 @@ def main(argv=None) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
+    before = language()
+    if hasattr(args, "lang"):  # play and replay: the interface and the content's texts in that language
+        set_language(args.lang)
     try:
         return args.run(args)
     except UsageError as e:
@@ -570,7 +583,7 @@ def main(argv=None) -> int:
         _err(f"error: {e}")
         return 1
     except KeyboardInterrupt:
-        _err("interrupted")
+        _err(_("interrupted"))
         return 130
     except BrokenPipeError:  # the output was cut short (`| head`): stop quietly
         import os
@@ -582,6 +595,8 @@ def main(argv=None) -> int:
         _err(f"internal error: {type(e).__name__}: {e}\n(this is a bug in interpret; run again with --debug "
              f"for the traceback)")
         return 3
+    finally:
+        set_language(before)  # a caller in the same process keeps its language
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import sys
 
 from ..agents import DEFAULT_LEVEL, AgentSpecError, parse_spec
 from ..errors import InterpretError
+from ..i18n import _
 from ..ruleset.loader import game_folder  # noqa: F401  (the commands' import)
 
 DEFAULT_GAME = "dark-agent"
@@ -31,7 +32,7 @@ def parse_options(items) -> dict:
     for item in items or ():
         name, sep, value = item.partition("=")
         if not sep or not name:
-            raise UsageError(f"--option {item!r}: write NAME=VALUE (give the game before --option)")
+            raise UsageError(_("--option {item!r}: write NAME=VALUE (give the game before --option)").format(item=item))
         options[name.strip()] = value.strip()
     return options
 
@@ -62,20 +63,20 @@ def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str 
         kind = kind.strip().lower()
         nums = [num.strip() for num in nums.split(",")]  # `1,2=human`: several seats at once (hot seat)
         if not sep or not all(num.isdigit() for num in nums):
-            raise UsageError(f"--seat {spec!r}: write N=human or N=AGENT (random, greedy, mcts:5000, ismcts:2s), "
-                             f"N from 1 to {players} (or N,M,...=KIND)")
+            raise UsageError(_("--seat {spec!r}: write N=human or N=AGENT (random, greedy, mcts:5000, ismcts:2s), "
+                               "N from 1 to {players} (or N,M,...=KIND)").format(spec=spec, players=players))
         if kind == HUMAN:
             if not humans_allowed:
-                raise UsageError(f"--seat {spec!r}: every seat of a simulation is a bot")
+                raise UsageError(_("--seat {spec!r}: every seat of a simulation is a bot").format(spec=spec))
         else:
             kind = _agent_spec(kind, f"--seat {spec!r}")
         for num in nums:
             if not 1 <= int(num) <= players:
-                raise UsageError(f"--seat {spec!r}: there are seats 1 to {players}")
+                raise UsageError(_("--seat {spec!r}: there are seats 1 to {players}").format(spec=spec, players=players))
             kinds[int(num) - 1] = kind
     others = _agent_spec(bots, f"--bots {bots!r}") if bots else None
     if auto and HUMAN in kinds.values():
-        raise UsageError("--auto makes every seat a bot: drop the --seat N=human")
+        raise UsageError(_("--auto makes every seat a bot: drop the --seat N=human"))
     if auto or not humans_allowed or (not interactive and HUMAN not in kinds.values()):
         return [kinds.get(i, others or "random") for i in range(players)]
     if HUMAN not in kinds.values() and 0 not in kinds:

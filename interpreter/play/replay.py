@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ContentError, InterpretError, Location, Problem
+from ..i18n import _
 from ..ruleset.loader import content_files
 from ..ruleset.paths import content_dir, game_dir
 
@@ -105,7 +106,7 @@ class LogWriter:
         try:
             self.f = self.path.open("a" if resume is not None else "w", encoding="utf-8")
         except OSError as e:
-            raise LogError(Location(str(path)), f"cannot write the log: {e.strerror}") from None
+            raise LogError(Location(str(path)), _("cannot write the log: {why}").format(why=e.strerror)) from None
         self.offsets = []  # where each action line starts: undo cuts the log there
         if resume is not None:
             self.n = len(resume)
@@ -127,7 +128,7 @@ class LogWriter:
                 os.fsync(self.f.fileno())
         except OSError as e:
             self._abandon()
-            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+            raise LogError(Location(str(self.path)), _("cannot write the log: {why}").format(why=e.strerror or e)) from None
 
     def _abandon(self) -> None:
         try:
@@ -152,7 +153,7 @@ class LogWriter:
             if self.sync:
                 os.fsync(self.f.fileno())
         except OSError as e:
-            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+            raise LogError(Location(str(self.path)), _("cannot write the log: {why}").format(why=e.strerror or e)) from None
         del self.offsets[n:]
         self.n = n
 
@@ -173,7 +174,7 @@ class LogWriter:
             self.f.close()
         except OSError as e:
             self._abandon()
-            raise LogError(Location(str(self.path)), f"cannot write the log: {e.strerror or e}") from None
+            raise LogError(Location(str(self.path)), _("cannot write the log: {why}").format(why=e.strerror or e)) from None
 
 
 def action_offsets(path) -> list[int]:
@@ -201,11 +202,11 @@ def check_new_log(path, *, force: bool = False) -> None:
     """`play --log FILE`: an earlier game's log is not overwritten without --force."""
     p = Path(path)
     if p.is_dir():
-        raise LogError(Location(str(p)), "is a folder: give a file name for the log")
+        raise LogError(Location(str(p)), _("is a folder: give a file name for the log"))
     if p.is_file() and p.stat().st_size > 0 and not force:
-        raise LogError(Location(str(p)), "a log is there already: give another file name, or --force to overwrite it")
+        raise LogError(Location(str(p)), _("a log is there already: give another file name, or --force to overwrite it"))
     if not p.parent.is_dir():
-        raise LogError(Location(str(p)), f"there is no folder {p.parent}")
+        raise LogError(Location(str(p)), _("there is no folder {folder}").format(folder=p.parent))
 
 
 def read_log(path: str | Path) -> Record:

@@ -14,6 +14,7 @@ from .paths import display_path, game_dir
 from .yamlio import load_yaml, resolve_parent, value_location
 
 from .ruleset import Ruleset
+from .texts import is_texts_file, overlay_texts
 
 SKIP_DIRS = {"scenarios", "tutorials", "variants"}  # not rules: tests, guided games, variants
 
@@ -22,8 +23,8 @@ def content_files(root: Path) -> list[Path]:
     files = []
     for p in sorted(root.rglob("*.yaml")):
         rel = p.relative_to(root)
-        if rel.parts and rel.parts[0] in SKIP_DIRS:
-            continue
+        if rel.parts and rel.parts[0] in SKIP_DIRS or (len(rel.parts) == 1 and is_texts_file(p)):
+            continue  # scenarios, variants and a language's texts (texts.fr.yaml) are not content
         files.append(p)
     return files
 
@@ -35,10 +36,12 @@ def game_folder(game: str) -> str:
     return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
 
 
-def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Ruleset:
+def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, language: str | None = None) -> Ruleset:
     """Read and check a game folder. Problems raise one ContentError listing all of them;
     with `keep_going`, problems found after the YAML was read are kept in `rs.problems`
-    instead, so that a validation can also compile what was read and report everything."""
+    instead, so that a validation can also compile what was read and report everything.
+    Its texts are in `language` (default: the table's, i18n.language()) when the game has a
+    `texts.<language>.yaml` (ruleset/texts.py); variants apply after, in the words they give."""
     root = game_dir(game_folder(str(game)))
     errors = ErrorList()
     if not root.is_dir():
@@ -61,6 +64,11 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False) -> Rul
     if rs.meta:
         rs.limits = lim.adjusted(rs.meta.get("limits"), Location(display_path(root / "game.yaml")), errors,
                                 value_location)
+    if rs.meta:
+        from ..i18n import DEFAULT, language as table_language
+        lang = language or table_language()
+        if lang != DEFAULT:
+            overlay_texts(rs, lang, errors)
     if variants and rs.meta:
         base_ok = not errors.problems
         apply_variants(rs, load_variants(rs, variants, errors), errors, base_ok=base_ok)

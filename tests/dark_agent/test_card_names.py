@@ -31,8 +31,8 @@ def base_files_naming(names, display=False):
                          + r")(?![\w])", re.IGNORECASE)
     found = []
     for f in sorted(GAME.glob("*.yaml")):
-        if f.name in CARD_FILES or (f.name == "render.yaml" and not display):
-            continue
+        if f.name in CARD_FILES or (f.name == "render.yaml" and not display) or f.name.startswith("texts."):
+            continue  # texts.fr.yaml: the texts of render.yaml and of the cards, in French
         for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
             m = pattern.search(line)
             if m:
