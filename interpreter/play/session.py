@@ -309,12 +309,12 @@ def _resume_settings(args) -> "_Resumed":
     r = _Resumed()
     r.game, r.game_obj, r.options, r.seed = rec.game, game, rec.options, rec.seed
     r.seats = rec.seats if len(rec.seats) == game.num_players else ["random"] * game.num_players
-    r.actions = [text for _, _, text in rec.actions]
+    r.actions = [text for _line, _who, text in rec.actions]
     r.offsets = offsets[:len(r.actions)]
     st = game.new_game(seed=rec.seed)
     from .render import Memory
     r.memory = {i: Memory(game) for i, kind in enumerate(r.seats) if kind == HUMAN}
-    for line, _, text in rec.actions:  # every recorded action must still be legal
+    for line, _who, text in rec.actions:  # every recorded action must still be legal
         reason = game.explain(st, text)
         if reason is not None:
             raise LogError(Location(args.resume, line, 1), f"`{text}` is refused: {reason}")
