@@ -44,6 +44,8 @@ def build_definition(ruleset, players: int, options: dict | None = None, *, obse
     world.build()
     d.publish("world")  # read by the compiler from now on: at once, not through Building.__getattr__
     links._collect_rules()
+    for name in ("function_defs", "procedure_params", "event_params", "ret"):  # asked by the compiler at
+        setattr(d, name, getattr(links, name))  # every call it compiles: read at once, not through __getattr__
     links._compile_all()  # even when building found problems: report the rules' problems too
     rules.compile()
     if observer is not None and not d.errors.problems:

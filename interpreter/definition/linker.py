@@ -76,6 +76,10 @@ class Linker(Part):
                 self.d.errors.problems.append(e.problem)
                 self.procedure_trees[name] = []
         self._suspends = self._suspension_analysis()
+        self.function_defs = self._typed_functions()  # what the compiler (lang/) reads of them
+        purity = self.d.compile_memo.purity  # which draw at random (analysis.impure): answered at once
+        drawing = impure({name: fd.tree for name, fd in self.function_defs.items()}, self._IMPURE)
+        purity.update((name, name not in drawing) for name in self.function_defs)
 
     def add_trigger(self, snip, binding=None):
         """Parse a trigger (`on EVENT ...` or `instead of PROCEDURE ...`) and index it by its hook;
@@ -198,10 +202,6 @@ class Linker(Part):
         return out
 
     def _compile_all(self):
-        self.function_defs = self._typed_functions()  # what the compiler (lang/) reads of them
-        purity = self.d.compile_memo.purity  # which draw at random (analysis.impure): answered at once
-        drawing = impure({name: fd.tree for name, fd in self.function_defs.items()}, self._IMPURE)
-        purity.update((name, name not in drawing) for name in self.function_defs)
         self._functions = {}
         self._direct = {}
         self._handlers = {"on": {}, "instead": {}}
