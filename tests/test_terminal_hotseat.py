@@ -1,7 +1,7 @@
 """Hot seat through a real pseudo-terminal: two humans at one keyboard (`--seat 1,2=human`). When the
 first one's decisions are done, the terminal is wiped, scrollback included, and nothing printed after
 that (read from the pty's whole output) shows their identity, their hand or their secret move; the
-save says whose secrets it holds, at the start and when resumed."""
+save says whose secrets it holds, at the start and when resumed, and only its owner may read the file."""
 from __future__ import annotations
 
 import io
@@ -76,6 +76,7 @@ def test_the_handoff_wipes_the_scrollback_and_two_humans_play(tmp_path):
     for secret in (hand, f"identity: (1) {secret_identity}", "Alice (you)", f"p1 Alice: {move}"):
         assert secret not in after, f"{secret!r} can still be read after the handoff"
 
+    assert log.stat().st_mode & 0o077 == 0, "the hot-seat save is readable by other users of the machine"
     r = spawn(tmp_path, "--resume", log)
     r.expect(r"this saved game holds every seat's secrets; it belongs to p1 Alice, p2 Boris")
     r.kill(9)

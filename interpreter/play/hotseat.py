@@ -7,6 +7,7 @@ next human takes the keyboard. A saved hot-seat game holds every seat's secrets:
 so when it is saved and when it is resumed."""
 from __future__ import annotations
 
+import os
 import sys
 
 from ..i18n import _
@@ -59,6 +60,10 @@ class HotSeat:
             say(_("(warning: this saved game holds every seat's secrets; it belongs to {players}, "
                   "and only they should read it)").format(players=names))
         else:
+            try:  # the save is for this table: other users of the machine may not read it
+                os.chmod(path, 0o600)
+            except OSError:
+                pass
             say(_("(warning: {path} holds every seat's secrets, hands and hidden choices included: "
                   "it is for {players} only, to resume this game; do not read it or show it)")
                 .format(path=path, players=names))

@@ -25,6 +25,17 @@ def _wrap(text: str, indent: str = "  ") -> str:
                      for part in text.split("\n") if part.strip())
 
 
+class Keyboard(Human):
+    """The learner's seat at the keyboard: a game's commands, but leaving saves nothing."""
+
+    def command(self, st, text: str, items, choices):
+        if text.lower() in ("q", "quit", "exit"):
+            if self.read(_("Leave the guided game? (y/N) ")).lower() in ("y", "yes", "o", "oui"):
+                raise Quit(_("you left the guided game"), 0)
+            return None
+        return super().command(st, text, items, choices)
+
+
 class TerminalLearner(Learner):
     """A person at the keyboard, playing the learner's seat."""
 
@@ -40,7 +51,7 @@ class TerminalLearner(Learner):
         g = tutorial.game
         self.renderer = Renderer(g)
         seat = tutorial.seat
-        self.human = Human(g, self.renderer, seat.id, stream=self.stream,
+        self.human = Keyboard(g, self.renderer, seat.id, stream=self.stream,
                            can_undo=lambda: _("a guided game only goes forward"))
         self.narrator = Narrator(g, self.renderer, viewer=seat.id)
         meta = tutorial.meta
