@@ -7,7 +7,8 @@ Open loop: a node is a sequence of actions from the decision, not a state. Each 
    each time, and a node's statistics average over it);
 2. walks down the tree by UCB1 among the actions legal in that state, applying them;
 3. adds one node (an action not yet tried there);
-4. plays uniformly random actions up to `rollout_depth` decisions, or to the end; as long as
+4. plays uniformly random actions (with `mast=True`: MAST, `mast_choice`) up to `rollout_depth`
+   decisions, or to the end; as long as
    the evaluation has never told the seats apart at a cut-off (a score only the end of the game
    sets: every unfinished position is "a draw"), rollouts play on past the cut-off until it
    does, at most 10 times as deep (the agent's evaluator remembers once it has);

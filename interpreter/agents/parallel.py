@@ -70,7 +70,11 @@ def _serve(conn, game, make, seed: int) -> None:
         elif kind == "forget":
             agent.forget()
         else:
-            conn.send(agent.root_statistics(restore_decision(game, body)))
+            stats = agent.root_statistics(restore_decision(game, body))
+            try:
+                conn.send(stats)
+            except (EOFError, OSError):  # the player's process is gone
+                break
     conn.close()
 
 

@@ -191,5 +191,5 @@ def test_hard_bots_at_a_terminal_answer_and_leave_no_trace(tmp_path):
     p.sendline("drop 4")
     p.expect(prompt)
     p.sendintr()  # Ctrl-C: the terminal signals every process of the foreground group
-    p.expect(pexpect.EOF)
+    p.expect(pexpect.EOF, timeout=300)
     assert "Traceback" not in p.before and "KeyboardInterrupt" not in p.before, p.before[-2000:]
