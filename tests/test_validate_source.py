@@ -50,9 +50,11 @@ def test_a_line_without_rules_says_so(capsys):
 def test_dark_agents_attack_at_a_line_inside_its_body(capsys):
     from interpreter.ruleset.paths import game_dir
     lines = (game_dir("dark-agent") / "attack.yaml").read_text(encoding="utf-8").splitlines()
-    at = next(i for i, line in enumerate(lines, 1) if "let dice = next_attack_dice()" in line)  # the body's 2nd line
+    at = next(i for i, line in enumerate(lines, 1) if "let dice = next_attack_dice(" in line)  # inside the body
+    start = max(i for i in range(1, at) if lines[i - 2].strip() == "effect: |")  # the body's first line
+    end = next(i for i in range(at, len(lines)) if not lines[i].strip()) # its last (a blank line follows)
     out = _validate(capsys, "dark-agent", f"attack.yaml:{at}")
-    assert f"# dark-agent/attack.yaml:{at - 1}:7 (content lines {at - 1}-{at + 9})" in out
+    assert f"# dark-agent/attack.yaml:{start}:7 (content lines {start}-{end})" in out
     assert "the content function `next_attack_dice`" in out
     assert "runs `succeed`" in out and "the built-in roll (runtime/library.py)" in out
     assert f"compiled texts spanning 'attack.yaml:{at}'" in out
