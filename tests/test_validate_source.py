@@ -48,11 +48,11 @@ def test_a_line_without_rules_says_so(capsys):
 
 
 def test_dark_agents_attack_at_a_line_inside_its_body(capsys):
-    out = _validate(capsys, "dark-agent", "attack.yaml:38")  # `let dice = next_attack_dice()`
-    assert "# dark-agent/attack.yaml:37:7 (content lines 37-47)" in out
+    out = _validate(capsys, "dark-agent", "attack.yaml:58")  # `let dice = next_attack_dice()`
+    assert "# dark-agent/attack.yaml:57:7 (content lines 57-67)" in out
     assert "the content function `next_attack_dice`" in out
     assert "runs `succeed`" in out and "the built-in roll (runtime/library.py)" in out
-    assert "compiled texts spanning 'attack.yaml:38'" in out
+    assert "compiled texts spanning 'attack.yaml:58'" in out
     _legend_covers(out)
 
 
