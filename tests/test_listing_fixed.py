@@ -67,7 +67,7 @@ def test_a_fixed_domain_spends_the_budget_and_reports_where_it_is_written():
 def test_a_domain_of_cards_or_of_the_state_is_computed_at_each_listing():
     g = Game.load("dark-agent", players=4)
     by = {a.name: a for a in g.m.actions}
-    assert by["target"].fixed == (None,)  # its cells are read from the state
+    assert by["target"].fixed == (None,)  # targetable_cells(): read from the state
     assert all(f is None for f in by["jetpack"].fixed)  # cards, and domains of the state
 
 
