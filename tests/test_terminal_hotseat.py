@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from tests.terminal_keys import first_key, listed  # noqa: E402
+
 pexpect = pytest.importorskip("pexpect")
 
 PROMPT = r"your choice \([^)]*\): "
@@ -49,14 +51,14 @@ def test_the_handoff_wipes_the_scrollback_and_two_humans_play(tmp_path):
     identity, hand = [line for line in seat_block(mine, "Alice")[1:3]]
     assert identity.startswith("identity: (1) ") and hand.startswith("hand: (3) "), mine
     secret_identity = identity.split(") ", 1)[1]
-    move = re.search(r"^\s+1\. (.+?)\r?$", mine.split("Your choices:")[-1], re.M).group(1)
-    p.sendline("1")
+    move = listed(mine)[0][1]
+    p.sendline(first_key(mine))
     p.expect(r"p1 Alice: press Enter to hide your game")
     p.sendline("")
     p.expect(r"p2 Boris, your turn: press Enter")
     p.sendline("")
     p.expect(PROMPT)
-    p.sendline("1")  # the second human plays too
+    p.sendline(first_key(p.before))  # the second human plays too
     p.expect(r"p2 Boris: press Enter to hide your game")
     p.sendline("")
     p.expect([r"p1 Alice, your turn: press Enter", r"p2 Boris, your turn: press Enter"])

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests.terminal_keys import listed as listed_choices  # noqa: E402
+
 from interpreter.play.render import Renderer
 from interpreter.scenarios.tutorial import Learner, game_tutorials, run_tutorial
 
@@ -51,7 +53,7 @@ def test_a_tutorial_is_played_to_its_end_at_the_terminal(tmp_path, game):
             p.expect(re.escape(f"✓ Right: {label}."))
             continue
         if i == 0:  # another move first: it is not played, the hint is shown, the choices come again
-            listed = re.findall(r"^\s+\d+\. (.*?)\r?$", p.before.split("Your choices:")[-1], re.M)
+            listed = [label for _key, label in listed_choices(p.before.split("Your choices:")[-1])]
             other = next(x for x in listed if x != label and "…" not in x)
             p.sendline(other)
             p.expect(re.escape(f"Not this move: {other}."))

@@ -10,6 +10,8 @@ import signal
 
 import pytest
 
+from tests.terminal_keys import first_key  # noqa: E402
+
 pexpect = pytest.importorskip("pexpect")
 
 from tests.test_terminal_sessions import spawn  # noqa: E402  (after the skip without pexpect)
@@ -71,7 +73,7 @@ def test_a_die_changed_by_a_lance_roquettes_is_shown_as_rolled_and_counted(tmp_p
     assert "play Lance-roquettes" in screen
     p.sendline("play Lance-roquettes")
     screen = prompt(p)
-    attack = re.search(r"^\s+\d+\. (attack \S+ in r\dc\d \(ATK \d+\))\r?$", screen, re.M)
+    attack = re.search(r"^\s+[a-z]+\d+\+?\. (attack \S+ in r\dc\d \(ATK \d+\))\r?$", screen, re.M)
     assert attack, screen
     p.sendline(attack.group(1))
     p.expect(r"§6\.3 Anne attacks [^:\r\n]+: dice ((\d|\d→6), ){3}(\d|\d→6), total \d+ against defence \d+")
@@ -90,11 +92,11 @@ def test_the_super_satellite_is_marked_on_the_board(tmp_path):
         screen = prompt(p)
         if re.search(r"^0 │ .*◆", screen, re.M):
             pytest.fail("a super-satellite marked before anyone played one")
-        choice = re.search(r"^\s+(\d+)\. super-satellite on column (\d+)\r?$", screen, re.M)
+        choice = re.search(r"^\s+([a-z]+\d+\+?)\. super-satellite on column (\d+)\r?$", screen, re.M)
         if choice:
             p.sendline(choice.group(1))
             break
-        p.sendline("1")
+        p.sendline(first_key(screen))
     else:
         pytest.fail("no super-satellite offered in 40 decisions")
     screen = prompt(p)
@@ -117,7 +119,7 @@ def test_the_recap_of_the_others_moves_comes_just_above_the_board(tmp_path):
         if "since your last decision" in screen and "── round 2 ──" in screen:
             recap = screen
             break
-        p.sendline("1")
+        p.sendline(first_key(screen))
     assert recap, "no recap before the player's choices in round 2"
     after = recap.split("── since your last decision ──")[-1]
     order = [after.index(text) for text in ("p2 Bob: ", "p4 Dan: ", "══ Dark Agent", "Your choices:")]
@@ -126,5 +128,5 @@ def test_the_recap_of_the_others_moves_comes_just_above_the_board(tmp_path):
     assert "p1 Anne:" not in told  # the player's own moves are not told back
     assert re.search(r"p3 Chloé: [^\r\n]*·", told)  # a seat's moves in a row: one line
     assert paused is not None, "no pause before a forced move that ends the turn"
-    assert "══ Dark Agent" in paused and re.search(r"^\s+1\. end the turn\r?$", paused, re.M)
+    assert "══ Dark Agent" in paused and re.search(r"^\s+[a-z]+\d+\+?\. end the turn\r?$", paused, re.M)
     p.kill(signal.SIGKILL)
