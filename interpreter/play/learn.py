@@ -160,7 +160,7 @@ def cmd_learn(args) -> int:
     return 0
 
 
-def add_parser(sub, debug_flag, lang_flag) -> None:
+def add_parser(sub, debug_flag, *, lang_flag) -> None:
     q = sub.add_parser("learn", help="a guided first game: lessons from the rulebook, played at the terminal",
                        description="Play a game's guided first game (its tutorials/ folder): each step tells "
                                    "what to look at and which move to make, with a hint when you play another.")
