@@ -188,6 +188,23 @@ def test_french_status_lines_reach_the_screen(french):
     assert "first player" not in screen
 
 
+def test_a_secret_choice_is_named_by_its_move_in_french(french):
+    """Agents Secrets in French: another seat reads a secret vote by the words of the vote's French
+    label (`voter contre`), never by the action's internal name."""
+    import random
+    from interpreter import Game
+    from interpreter.play.narration import Narrator
+    from interpreter.play.render import Renderer
+    g = Game.load("agents-secrets")
+    st, rng = g.new_game(seed=2), random.Random(1)
+    while g.step_name(st) != "vote":
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    p = g.current_player(st)
+    action, label = g.legal_actions_with_labels(st)[1]
+    told = Narrator(g, Renderer(g), viewer=(p + 1) % g.num_players).hide(st, p, label, action)
+    assert told == "voter contre : un choix secret"
+
+
 def _game_copy(tmp_path) -> Path:
     dst = tmp_path / "ttt"
     shutil.copytree(game_dir("tic-tac-toe"), dst, ignore=shutil.ignore_patterns("scenarios"))

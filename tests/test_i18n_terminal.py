@@ -88,3 +88,37 @@ def test_kara_in_the_rulebook_words(tmp_path):
     assert "§6 Attack a card you have targeted (§6.1)" in " ".join(attack.split())
     assert not CODE.search(attack), attack
     leave(p)
+
+
+# the interface's fixed words of a game at the terminal, each translated in the French catalogue
+ENGLISH = ("your turn", "to play (", "Your choices", "Game over", "turn of", "round ", "Legend:", "seats:",
+           "(you)", "empty", "Leave the game?", "Cannot undo", "Type the number of a choice", "the board again",
+           "a secret choice", "players, seed", "type ? for help", "saved as it goes", "Log written")
+
+
+def test_a_french_game_shows_no_english_word_of_the_interface(tmp_path):
+    """A whole game of tic-tac-toe in French, with help, an undo refused, a leave declined: none of the
+    interface's English words on any screen, from the first line to the end screen."""
+    p = spawn(tmp_path, "tic-tac-toe", "--lang", "fr", "--seed", 4, "--bots", "random", "--log", tmp_path / "g.jsonl")
+    seen = []
+    for line in ("?", "u", "q", "legend"):
+        p.expect(PROMPT)
+        seen.append(p.before)
+        p.sendline(line)
+        if line == "q":  # leave? no
+            p.expect(r"\((y|o)/N\) ")
+            seen.append(p.before)
+            p.sendline("n")
+    for _ in range(20):
+        if p.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+        seen.append(p.before)
+        keys = re.findall(r"^\s+([a-z]+\d+)\. ", p.before, re.M)
+        p.sendline(keys[0] if keys else "l")  # the first choice listed (`l`: list them again)
+    else:
+        pytest.fail("tic-tac-toe did not end in 20 lines typed")
+    seen.append(p.before)
+    text = "".join(seen)
+    assert "votre tour" in text and "Vos choix" in text and "Partie terminée" in text, text
+    found = [word for word in ENGLISH if word in text]
+    assert not found, (found, text)

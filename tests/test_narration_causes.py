@@ -125,7 +125,7 @@ def test_a_card_arriving_on_a_targeted_cell_is_told_with_its_cause():
 
 
 def test_the_recap_is_the_seats_own_narration_and_skips_its_own_moves():
-    """Agents Secrets: a vote is secret; the recap of another seat reads `vote: a secret choice`."""
+    """Agents Secrets: a vote is secret; the recap of another seat reads `vote against: a secret choice`."""
     g = Game.load("agents-secrets")
     st = played(g, 2, until=lambda st, moves: g.step_name(st) == "vote")
     p = g.current_player(st)
@@ -138,7 +138,7 @@ def test_the_recap_is_the_seats_own_narration_and_skips_its_own_moves():
     assert recap.take(p) == []  # nothing by the others since p decided
     lines = recap.take(other)
     assert lines[0] == "── since your last decision ──"
-    assert any("vote: a secret choice" in line for line in lines) and not any(label in line for line in lines)
+    assert any("vote against: a secret choice" in line for line in lines) and not any(label in line for line in lines)
     assert recap.take(other) == []  # told once
 
 

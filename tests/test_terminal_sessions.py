@@ -142,7 +142,7 @@ def test_a_killed_game_resumes_exactly_where_it_stopped(tmp_path, game):
 
 def test_a_secret_vote_is_told_to_the_others_without_its_suspect():
     """Agents Secrets: the vote's label names the suspect's owner without naming the suspect card:
-    the other seats read `vote: a secret choice`, the voter `vote against …`."""
+    the other seats read `vote against: a secret choice` (the words its label starts with), the voter `vote against …`."""
     import contextlib
     import io
     import random
@@ -170,7 +170,7 @@ def test_a_secret_vote_is_told_to_the_others_without_its_suspect():
         told[seat] = out.getvalue()
     assert label in told[p]
     other = (p + 1) % g.num_players
-    assert "vote: a secret choice" in told[other] and label not in told[other]
+    assert "vote against: a secret choice" in told[other] and label not in told[other]
 
 
 def test_an_unknown_event_in_render_narrate_is_a_content_error(write_game, capsys):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..core.model import Action
+from ..i18n import ngettext
 
 GROUP_AT = 16  # longer lists of choices are grouped (by action and its first argument)
 
@@ -124,7 +125,9 @@ def grouped(choices: list[Choice]) -> list:
         if len(members) == 1:
             out.append(members[0])
         else:
-            out.append(Group(f"{head} … ({len(members)} choices)", members, members[0].key + "+"))
+            n = len(members)
+            out.append(Group(ngettext("{head} … ({n} choice)", "{head} … ({n} choices)", n).format(head=head, n=n),
+                             members, members[0].key + "+"))
     return out
 
 

@@ -428,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.set_defaults(run=cmd_play)
 
     from .learn import add_parser as add_learn
-    add_learn(sub, debug_flag)
+    add_learn(sub, debug_flag, lang_flag=lang_flag)
 
     q = sub.add_parser("replay", help="replay a game log and print its result",
                        description="Replay the actions of a log written by `play --log`, checking each one.")

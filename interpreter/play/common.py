@@ -5,7 +5,7 @@ import sys
 
 from ..agents import DEFAULT_LEVEL, AgentSpecError, parse_spec
 from ..errors import InterpretError
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..ruleset.loader import game_folder  # noqa: F401  (the commands' import)
 
 DEFAULT_GAME = "dark-agent"
@@ -39,6 +39,16 @@ def parse_options(items) -> dict:
 
 def _n(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def decisions(n: int) -> str:
+    """`n decisions`, in the table's language (a field of a sentence that counts them)."""
+    return ngettext("{n} decision", "{n} decisions", n).format(n=n)
+
+
+def rounds(n: int) -> str:
+    """`n rounds`, in the table's language."""
+    return ngettext("{n} round", "{n} rounds", n).format(n=n)
 
 
 def _agent_spec(text: str, what: str) -> str:

@@ -55,6 +55,12 @@ def _actions(game, name: str) -> list[tuple[str, dict]]:
     return found
 
 
+def move_words(game, name: str) -> str:
+    """The words the label of the action `name` starts with (before any {field}): how the choices
+    name that kind of move, in the table's language ('' when its label starts with a field)."""
+    return next((_words(spec.get("label")) for k, spec in _actions(game, name) if k == name and isinstance(spec, dict)), "")
+
+
 def _place(game, zone) -> str:
     """A zone as a player names it: a cell by its key (r3c4), a seat's zone by its name and the seat's."""
     seat = zone.owner

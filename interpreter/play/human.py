@@ -10,13 +10,15 @@ from .choices import Choice, ChoiceKeys, Group, choices_for, grouped, key_range
 from .refusals import Refusals
 from .terminal import paint, say
 
-HELP = """Type the number of a choice with its letter (`a1`; the number alone when every choice has the
+def help_text(example: str) -> str:
+    """What `?` prints: the keys and commands, with a move of the choices as `example`."""
+    return _("""Type the number of a choice with its letter (`a1`; the number alone when every choice has the
 same letter), or a choice as it is written (for example `{example}`).
   b        the board again             l       the choices again
   u        undo your last decision     q       leave the game (it is saved)
   ? NAME   a card or rule: its text, section and where it is now
   rules    the turn, in short          legend  what the board's marks mean
-  why MOVE why a move is refused (as the choices or the board write it)   ?  this help"""
+  why MOVE why a move is refused (as the choices or the board write it)   ?  this help""").format(example=example)
 
 
 KEY = re.compile(r"\d+|[a-z]+\d+\+?")  # a choice's key (choices.py), or its number alone
@@ -54,8 +56,8 @@ class Human:
         say("")
         self.list(items)
 
-    def list(self, items, title: str = "Your choices:") -> None:
-        say(title)
+    def list(self, items, title: str | None = None) -> None:
+        say(title if title is not None else _("Your choices:"))
         w = max(len(it.key) for it in items) if items else 1
         lines = [f"  {(it.key + '.').ljust(w + 1)} {it.label}" for it in items]
         paint("\n".join(lines), self.game)
@@ -70,12 +72,12 @@ class Human:
                 return input(prompt).strip()
             except EOFError:
                 print()
-                raise Quit("the input ended before the game did", 1) from None
+                raise Quit(_("the input ended before the game did"), 1) from None
         print(prompt, end="", flush=True)
         line = self.stream.readline()
         if not line:
             print()
-            raise Quit("the input ended before the game did", 1)
+            raise Quit(_("the input ended before the game did"), 1)
         line = line.strip()
         print(line)  # the transcript shows what was typed
         return line
@@ -94,7 +96,7 @@ class Human:
         for c in choices:
             self.shown[c.label.lower()] = c.action
         if len(choices) == 1 and not confirm:
-            say(f"   Only one possible move: {choices[0].label} (played for you).")
+            say(_("   Only one possible move: {move} (played for you).").format(move=choices[0].label))
             return choices[0].action, choices[0].label, True
         items = grouped(choices)
         self.show(st, items)
@@ -113,7 +115,7 @@ class Human:
             return picked.action, picked.label, False
 
     def pick_in_group(self, st, group: Group, choices):
-        self.list(group.members, title=f"{group.label}:")
+        self.list(group.members, title=_("{group}:").format(group=group.label))
         key = self.game.seats[self.seat].key
         while True:
             text = self.read(_("{seat}, which one ({keys}, b to go back): ").format(
@@ -133,18 +135,18 @@ class Human:
         word, _sep, rest = text.partition(" ")
         rest = rest.strip()
         if low in ("q", "quit", "exit"):
-            answer = self.read("Leave the game? It is saved and can be resumed. (y/N) ").lower()
+            answer = self.read(_("Leave the game? It is saved and can be resumed. (y/N) ")).lower()
             if answer in ("y", "yes", "o", "oui"):
-                raise Quit("you left the game", 0)
+                raise Quit(_("you left the game"), 0)
             return None
         if low in ("u", "undo"):
-            why = self.can_undo() if self.can_undo else "undo is not available here"
+            why = self.can_undo() if self.can_undo else _("undo is not available here")
             if why:
-                say(f"Cannot undo: {why}.")
+                say(_("Cannot undo: {why}.").format(why=why))
                 return None
             raise Undo()
         if low in ("?", "h", "help"):
-            say(HELP.format(example=choices[0].label if choices else "pass"))
+            say(help_text(choices[0].label if choices else "pass"))
             return None
         if word in ("?", "help") and rest:
             from .helpdesk import describe
@@ -152,7 +154,7 @@ class Human:
             return None
         if low in ("rules", "r"):
             lines = self.renderer.rules_lines
-            say("\n".join(lines) if lines else "This game's content gives no turn summary (render.rules).")
+            say("\n".join(lines) if lines else _("This game's content gives no turn summary (render.rules)."))
             return None
         if low == "legend":
             paint("\n".join(self.renderer.legend(st, self.seat)), g)

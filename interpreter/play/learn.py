@@ -160,12 +160,13 @@ def cmd_learn(args) -> int:
     return 0
 
 
-def add_parser(sub, debug_flag) -> None:
+def add_parser(sub, debug_flag, *, lang_flag) -> None:
     q = sub.add_parser("learn", help="a guided first game: lessons from the rulebook, played at the terminal",
                        description="Play a game's guided first game (its tutorials/ folder): each step tells "
                                    "what to look at and which move to make, with a hint when you play another.")
     q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
     q.add_argument("tutorial", nargs="?", metavar="NAME",
                    help="which tutorial, when the game has several (default: the list, to choose from)")
+    lang_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_learn)

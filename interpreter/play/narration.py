@@ -7,7 +7,9 @@ rules' messages, which are written for the viewer from their values (Renderer.la
 """
 from __future__ import annotations
 
-from .common import _n, _out
+from ..i18n import _, ngettext
+from .common import HUMAN, _out, decisions, rounds
+from .helpdesk import move_words
 from .render import round_name
 
 
@@ -35,10 +37,12 @@ class Narrator:
         if self.quiet:
             return
         g = self.game
-        who = ", ".join(f"{s.key} {s.name} ({kind})" for s, kind in zip(g.seats, seats))
-        self.out(f"{g.title}, {g.num_players} players, seed {seed}: {who}")
+        who = ", ".join(_("{key} {name} (human)").format(key=s.key, name=s.name) if kind == HUMAN
+                        else f"{s.key} {s.name} ({kind})" for s, kind in zip(g.seats, seats))
+        self.out(ngettext("{title}, {n} player, seed {seed}: {seats}", "{title}, {n} players, seed {seed}: {seats}",
+                          g.num_players).format(title=g.title, n=g.num_players, seed=seed, seats=who))
         if resumed:
-            self.out(f"(resumed after {_n(resumed, 'decision')})")
+            self.out(ngettext("(resumed after {n} decision)", "(resumed after {n} decisions)", resumed).format(n=resumed))
         self.new_round(st)
 
     def new_round(self, st) -> None:
@@ -60,7 +64,8 @@ class Narrator:
         if p is None or self.quiet:
             return
         s = g.seats[p]
-        self.out(f"   ── turn of {s.key} {s.name}" + (" (you)" if p == self.viewer else "") + " ──")
+        self.out("   ── " + (_("turn of {key} {name} (you)") if p == self.viewer else _("turn of {key} {name}"))
+                 .format(key=s.key, name=s.name) + " ──")
 
     def hide(self, st_before, player: int | None, label: str, action=None) -> str:
         """A move's label as the viewer may read it, written from the values `action` binds as the
@@ -72,10 +77,11 @@ class Narrator:
         if self.quiet:
             return label
         if action is None:
-            return label if self.viewer is None or player == self.viewer else "a move"
+            return label if self.viewer is None or player == self.viewer else _("a move")
         # a secret choice of a simultaneous step: the others learn that it was made, not what
         if st_before["flow"].get("sim") and player != self.viewer and self.viewer is not None:
-            return f"{action.name.replace('_', ' ')}: a secret choice"
+            move = move_words(self.game, action.name)
+            return _("{move}: a secret choice").format(move=move) if move else _("a secret choice")
         return self.renderer.label(st_before, self.viewer, action)
 
     def events(self, st_after, events, player: int | None = None) -> list[str]:
@@ -98,23 +104,24 @@ class Narrator:
             return
         m = self.game.catalog
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
-        self.out(f"{n:>5}. {who}: {label}{how}")
+        self.out(_("{n:>5}. {who}: {move}{how}").format(n=n, who=who, move=label, how=how))
         for line in self.events(st_after, events, player):
             self.out(f"       {line}")
         self.new_round(st_after)
 
-    def result(self, st, decisions: int) -> dict:
+    def result(self, st, n_decisions: int) -> dict:
         from .ending import end_screen, ranking_lines
         g = self.game
         m = g.catalog
         scores = g.scores(st)
         ranking = g.ranking(st)
         winners = g.winners(st)
-        rounds = st["flow"]["round"]
+        n_rounds = st["flow"]["round"]
         if not self.quiet:
             self.out("", self.renderer.screen(st, self.viewer), "")
-        self.out(f"Game over after {_n(decisions, 'decision')}, {_n(rounds, 'round')}.")
+        self.out(_("Game over after {decisions}, {rounds}.").format(decisions=decisions(n_decisions),
+                                                                    rounds=rounds(n_rounds)))
         for line in ranking_lines(g, st, ranking) if self.quiet else end_screen(g, self.renderer, st):
             self.out(line)
-        return {"decisions": decisions, "rounds": rounds, "scores": scores,
+        return {"decisions": n_decisions, "rounds": n_rounds, "scores": scores,
                 "ranking": [m.seats[i].key for i in ranking], "winners": [m.seats[i].key for i in winners]}

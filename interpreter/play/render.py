@@ -23,6 +23,7 @@ appears, in zone lists and in the content's templates alike.
 from __future__ import annotations
 
 from ..errors import ErrorList
+from ..i18n import _, ngettext
 from ..engine.guard import guard_methods
 from ..information.labels import DisplayNames, Reader, action_label
 from ..core.model import Card, Seat, Zone, label_of
@@ -167,8 +168,8 @@ class Sight:
 # ---- the renderer ---------------------------------------------------------------------------
 
 def round_name(st) -> str:
-    """`setup` while the game is being set up, else `round N`."""
-    return "setup" if st["flow"]["phase"] == "setup" else f"round {st['flow']['round']}"
+    """`setup` while the game is being set up, else `round N` (in the table's language)."""
+    return _("setup") if st["flow"]["phase"] == "setup" else _("round {n}").format(n=st["flow"]["round"])
 
 
 def _fit(text: str, width: int) -> str:
@@ -250,7 +251,7 @@ class Renderer:
         lines = [t.render(self.game, st, sight) for t in self.legend_lines if t is not None]
         lines += self.marks.legend(st, sight)
         seats = " · ".join(f"{s.key} = {s.name}" for s in self.catalog.seats)
-        return lines + [f"seats: {seats}"]
+        return lines + [_("seats: {seats}").format(seats=seats)]
 
     def end_reason(self, st) -> list[str]:
         sight = self.sight(st, None)
@@ -288,18 +289,19 @@ class Renderer:
         g, m = self.game, self.catalog
         parts = [m.title]
         if g.is_terminal(st):
-            parts.append(f"round {st['flow']['round']}, game over")
+            parts.append(_("round {n}, game over").format(n=st["flow"]["round"]))
         else:
             parts.append(round_name(st))
             p = g.current_player(st)
             if p is not None:
                 who = m.seats[p]
-                parts.append(("your turn" if p == viewer else f"{who.name} to play") + f" ({who.key})")
+                parts.append(_("your turn ({key})").format(key=who.key) if p == viewer
+                             else _("{name} to play ({key})").format(name=who.name, key=who.key))
             step = g.step_name(st)
             if step and len(m.step_names) > 1 and st["flow"]["phase"] == "play":
-                parts.append(f"step {step}")
+                parts.append(_("step {step}").format(step=step))
             if st["flow"].get("win"):
-                parts.append(f"window {self.names.window(m.windows[st['flow']['win'][0][0]].name)}")
+                parts.append(_("window {window}").format(window=self.names.window(m.windows[st["flow"]["win"][0][0]].name)))
         return " · ".join(parts)
 
     def status_lines(self, st, sight: Sight) -> list[str]:
@@ -341,9 +343,9 @@ class Renderer:
         """A zone's contents: the cards the viewer can see, a count for the others ("?×29")."""
         shown, n = sight.zone(z)
         if n == 0:
-            return "empty"
+            return _("empty")
         if not any(c is not None for c in shown):
-            return f"{n} card" + ("s" if n != 1 else "")
+            return ngettext("{n} card", "{n} cards", n).format(n=n)
         parts, hidden = [], 0
         for c in shown + [False]:
             if c is None:
@@ -369,7 +371,8 @@ class Renderer:
         g, m = self.game, self.catalog
         scores = g.scores(st) if m.has_score else None
         current = g.current_player(st)
-        names = [f"{s.key} {s.name}" + (" (you)" if s.id == sight.viewer else "") for s in m.seats]
+        names = [_("{key} {name} (you)").format(key=s.key, name=s.name) if s.id == sight.viewer
+                 else f"{s.key} {s.name}" for s in m.seats]
         nw = max(len(n) for n in names)
         lines = []
         families = [n for n in self.zone_names if n in m.player_zones]
@@ -378,7 +381,7 @@ class Renderer:
             line = f"{mark} {names[s.id].ljust(nw)}"
             score = self.score_text(st, sight, s, scores)
             if score:
-                line += f"  score {score:>3}"
+                line += "  " + _("score {score:>3}").format(score=score)
             if self.player_template is not None:
                 line += "  " + self.player_template.render(g, st, sight, me=s, bound=(s,))
             marked = self.marks.on_player(st, sight, s)

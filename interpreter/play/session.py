@@ -10,7 +10,7 @@ from ..engine.game import Game, clone
 from ..errors import InterpretError
 from ..i18n import _
 from ..information.memory import Memory
-from .common import HUMAN, UsageError, _err, _n, _out, game_folder, parse_options, seat_kinds
+from .common import HUMAN, UsageError, _err, _n, _out, decisions, game_folder, parse_options, seat_kinds
 from .hotseat import HotSeat
 from .picks import Picks
 from .narration import Narrator
@@ -98,16 +98,16 @@ class History:
         if self.alone:
             return
         if st["rng"] != rng_before:
-            self.barrier, self.barrier_why = n, "chance decided something since (dice, a shuffle, a draw)"
+            self.barrier, self.barrier_why = n, _("chance decided something since (dice, a shuffle, a draw)")
             return
         after = self.known(st)
         if any(b is not None and a is not None and not a <= b for a, b in zip(after, known_before)):
-            self.barrier, self.barrier_why = n, "a hidden card was revealed since"
+            self.barrier, self.barrier_why = n, _("a hidden card was revealed since")
 
     def why_not(self, seat: int):
         mark = self.last(seat)
         if mark is None:
-            return "you have no decision to take back"
+            return _("you have no decision to take back")
         if mark[1] < self.barrier:
             return self.barrier_why
         return None
@@ -119,7 +119,7 @@ class History:
         return None
 
     def undo(self, seat: int) -> tuple[int, dict]:
-        _, n, st = self.last(seat)
+        _seat, n, st = self.last(seat)
         while self.marks and self.marks[-1][1] >= n:
             self.marks.pop()
         if self.log is not None:
@@ -195,10 +195,13 @@ def cmd_play(args) -> int:
         each.start(st, seed, kinds, resumed=n)
     if humans and not args.quiet:
         from .terminal import paint
-        paint("Legend: " + "\n        ".join(renderer.legend(st, viewer if viewer != PUBLIC else None)), game)
-        _out("(type ? for help: rules, legend, ? NAME, why ACTION, u to undo, q to leave)")
+        heading = _("Legend: {legend}")
+        indent = "\n" + " " * len(heading.split("{legend}")[0])
+        paint(heading.format(legend=indent.join(renderer.legend(st, viewer if viewer != PUBLIC else None))), game)
+        _out(_("(type ? for help: rules, legend, ? NAME, why ACTION, u to undo, q to leave)"))
         if log is not None:
-            _out(f"(the game is saved as it goes in {path}: `interpret play --resume {path}` continues it)")
+            _out(_("(the game is saved as it goes in {path}: `interpret play --resume {path}` continues it)").format(
+                path=path))
         if hotseat is not None and log is not None:
             hotseat.warn_save(path, resumed=resumed is not None)
     try:
@@ -227,7 +230,7 @@ def cmd_play(args) -> int:
                 except Undo:
                     n, st = history.undo(p)
                     memory = Memory(game) if searching else None
-                    _out(f"   Undone: back to decision {n + 1}, your move again.")
+                    _out(_("   Undone: back to decision {n}, your move again.").format(n=n + 1))
                     for each in narrators:
                         each.round = each.turn = None
                         each.new_round(st)
@@ -235,7 +238,7 @@ def cmd_play(args) -> int:
                 if not forced:
                     history.before(p, n, st)
                 else:
-                    how = " (the only possible move)"
+                    how = _(" (the only possible move)")
             else:
                 action = decide(who, game, st, memory)
                 label = dict(game.legal_actions_with_labels(st)).get(action, str(action))
@@ -259,8 +262,11 @@ def cmd_play(args) -> int:
             if recap is not None:
                 recap.after(st, player=p, events=step.events)
     except Quit as q:
-        _out(f"Game stopped after {_n(n, 'decision')}: {q.why}."
-             + (f" It is saved in {path}; continue it with:\n  interpret play --resume {path}" if log else ""))
+        if log:
+            _out(_("Game stopped after {decisions}: {why}. It is saved in {path}; continue it with:\n"
+                   "  interpret play --resume {path}").format(decisions=decisions(n), why=q.why, path=path))
+        else:
+            _out(_("Game stopped after {decisions}: {why}.").format(decisions=decisions(n), why=q.why))
         if log is not None:
             log.close()
         return q.code
@@ -280,7 +286,7 @@ def cmd_play(args) -> int:
     if log is not None:
         log.result(result)
         log.close()
-        _out(f"Log written to {path} (replay it with: interpret replay {path})")
+        _out(_("Log written to {path} (replay it with: interpret replay {path})").format(path=path))
     return 0
 
 
