@@ -334,7 +334,8 @@ def test_content_errors_from_options_exit_1(capsys):
 def test_an_internal_error_is_reported_without_traceback(capsys, monkeypatch):
     def boom(path, variants=()):
         raise RuntimeError("kaput")
-    monkeypatch.setattr(cli, "validate_game", boom)
+    from interpreter.play import validate
+    monkeypatch.setattr(validate, "validate_game", boom)
     code, _, err = run(capsys, "validate", MINI)
     assert code == 3
     assert "internal error: RuntimeError: kaput" in err and "Traceback" not in err
