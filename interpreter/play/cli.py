@@ -294,8 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
     seat_flags(q, humans=True)
     q.add_argument("--auto", action="store_true", help="every seat is a bot (random, unless --bots)")
     q.add_argument("--choose", action="append", metavar="N=NAME", default=[],
-                   help="seat N's choice of the setup, made from the command line (a name as the choice lists it): "
-                        "dark-agent -V agences-au-choix --choose 1=russie (repeatable)")
+                   help="seat N's choice of the setup, made from the command line (a name as the choice lists it, "
+                        "as in `--choose 1=NAME`; repeatable)")
     q.add_argument("--log", metavar="FILE", help="write the game to FILE (JSON lines) for `interpret replay` and "
                                                  "`--resume` (a game with a human is saved anyway, in "
                                                  "~/.local/state/interpret/)")

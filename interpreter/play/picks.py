@@ -1,9 +1,9 @@
 """`--choose N=NAME`: a seat's choices of the setup made from the command line.
 
 Content declares the choices a seat makes before the game (a `choose ... by p` in `flow.setup`, such
-as Dark Agent's agency with its variant `agences-au-choix`). `--choose 1=russie` answers seat 1's
-setup choices with the item named `russie` (its key, or a word of its label as the choices list it:
-`Russie`), whoever plays the seat, human or bot; a choice it does not name is made as usual, at the
+as a role or a side chosen by a variant; docs/terminal.md has a bundled example). `--choose 1=NAME`
+answers seat 1's setup choices with the item named NAME (its key, or a word of its label as the
+choices list it, accents optional), whoever plays the seat, human or bot; a choice it does not name is made as usual, at the
 table. A name never offered during the setup is reported when the game starts."""
 from __future__ import annotations
 

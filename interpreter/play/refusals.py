@@ -1,8 +1,7 @@
 """A move typed at the keyboard, read as the board writes things, and why it is refused, in the
 player's words.
 
-A player types a move as its label reads (`attack MALLET`, `exchange satellite of column 3 with
-sat/p2`), by the names the board shows (cards by their titles, cells as `r2c1`) or by its
+A player types a move as its label reads (`take r1c2`, `give CARD to NAME`), by the names the board shows (cards by their titles, cells as `r2c1`) or by its
 action's name and keys. `Refusals.moves` finds the moves such a text may mean; `Refusals.text`
 says why one is refused: every requirement that fails, each with its content reason (and §),
 written for that seat (game.refusal, engine/legality.py), or the kind of refusal in a sentence.

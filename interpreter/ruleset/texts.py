@@ -5,10 +5,10 @@ file per language, each entry a text path and the text that replaces it when the
 language (schemas/texts.schema.json):
 
     texts:
-      cards.kara.text: "KARA, le chef des agents gris (§1.1) ..."
-      actions.attack.label: "attaquer {card.key} en {card.cell} (ATK {me.atk})"
+      cards.coin.text: "Une pièce vaut 1 point (§2) ..."
+      actions.take.label: "prendre {card.key} en {card.cell}"
       render.rules:
-        - "§3 Un tour a 3 étapes :"
+        - "§3 Un tour a 2 étapes :"
 
 Only texts may be replaced (what `is_text_path` accepts): the render section's lines (and the grid's
 cell template, when its cells hold words), a card's title and text, an action's label and text
@@ -53,7 +53,7 @@ def is_text_path(parts: list[str]) -> bool:
 
 def text_paths(rs, *, required_only: bool = True) -> list[str]:
     """Every text of `rs` a language must give (with `required_only=False`, the titles too, which
-    a language may keep as they are: KARA, S1, Rio 2)."""
+    a language may keep as they are: names, short codes)."""
     out = []
     for key in RENDER_TEXTS:
         value = rs.render.get(key)

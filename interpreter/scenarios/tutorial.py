@@ -3,11 +3,11 @@
 A tutorial is a YAML file in a game's tutorials/ folder. It sets a position with the scenario steps
 (runner.py: place, move, set, turn, dice, do, expect...), then lessons, each a mapping of:
 
-    - say: {en: "Your spy 1 is on r3c3: target it to engage it.", fr: "..."}
+    - say: {en: "Your piece is on r3c3: take it.", fr: "..."}
       point: [r3c3]                 # cells (or zones) the text is about, shown with what they hold
-      play: target r3c3             # the learner's move ($alias for a card, as in a scenario)
-      hint: {en: "Type the move that targets r3c3."}  # when the learner plays something else
-      then: [p1.atk == 1]           # expectations once it is played
+      play: take r3c3               # the learner's move ($alias for a card, as in a scenario)
+      hint: {en: "Type the move that takes r3c3."}    # when the learner plays something else
+      then: [p1.score == 1]         # expectations once it is played
 
 A text is a string (English) or one entry per language ({en: ..., fr: ...}), shown in the table's
 language (i18n.language()), English when it has no entry for it.
