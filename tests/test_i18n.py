@@ -271,3 +271,16 @@ def test_replay_speaks_french(tmp_path):
     out = subprocess.run(run + ["replay", str(log), "--quiet", "--lang", "fr"], cwd=ROOT, capture_output=True,
                          text=True, timeout=120)
     assert "La relecture atteint le résultat enregistré." in out.stdout, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("game", ["dark-agent", "agents-secrets", "agent-dog"])
+def test_a_translated_list_has_a_line_for_every_english_line(game):
+    """A language replaces a whole list (render.rules, legend, status, tiebreaks...): a line added to
+    the English list later must not vanish at that language's table (nor a tie-break lose its words)."""
+    from interpreter.ruleset.loader import load_ruleset
+    from interpreter.ruleset.paths import game_dir
+    from interpreter.ruleset.texts import RENDER_TEXTS
+    en, fr = (load_ruleset(game_dir(game), language=lang) for lang in ("en", "fr"))
+    lists = [key for key in RENDER_TEXTS if isinstance(en.render.get(key), list)]
+    assert lists
+    assert {k: len(fr.render[k]) for k in lists} == {k: len(en.render[k]) for k in lists}
