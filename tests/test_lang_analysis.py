@@ -98,3 +98,16 @@ def test_content_functions_reach_the_compiler_typed(make_game):
     m = make_game(CYCLE).m
     fd = m.function_defs["y"]
     assert fd.params == ("n",) and type(fd.tree) is A.Call and str(fd.tree.fn) == "x" and fd.failure is None
+
+
+def test_card_presence_is_a_fact_of_the_analysis():
+    """Where a requirement says a value lies (`this in Z`, or a call passing names to a function
+    whose body says it) is read from the parsed tree by the analysis, in the order of its
+    conjuncts; definition/presence.py resolves those places and parses no text of its own."""
+    found = analysis.placements(_expr("x > 1 and this in me.reserve and won(me, this) and not (c in deck)"))
+    assert [type(p).__name__ for p in found] == ["Inside", "Passes"]
+    assert found[0].name == "this" and type(found[0].place) is A.Attr and str(found[0].place.name) == "reserve"
+    assert found[1] == analysis.Passes("won", ("me", "this"))
+    assert analysis.placements(_expr("this not in deck or f(1)")) == ()
+    from interpreter.definition import presence
+    assert not hasattr(presence, "parse"), "presence.py reads the compiler's trees, it parses nothing itself"

@@ -22,66 +22,53 @@ by seat id (a zone of each seat), or None when the rules say nothing this simple
 from __future__ import annotations
 
 from ..lang import ast as A
-from ..lang.parser import parse
+from ..lang.analysis import Inside, placements
 from ..core.model import Zone
 
 _MAX_COPIES = 8  # more copies: one test each is no longer cheaper than what it spares
 
 
-def presence(m, *, card, bound_from: bool, from_src, requires, scope):
+def presence(m, *, card, bound_from: bool, from_tree, requires, scope):
     """(card ids, zone) where `card` (its name) must be for the action to give anything, or None.
 
-    `from_src`: the text of `from:` (bound_from), `requires`: the texts of its requirements,
+    `from_tree`: the parsed text of `from:` (bound_from), `requires`: the parsed requirements
+    (the trees the compiler read: their placements are a fact of the analysis, lang/analysis.py),
     `scope`: the action's scope (`this` bound to the card unless bound_from)."""
     if card is None:
         return None
     if bound_from:
         copies = m.copies_of(card)
-        zone = _zone(m, parse(from_src, "expr"), scope, None)
+        zone = _zone(m, from_tree, scope, None)
         if zone is None or not copies or len(copies) > _MAX_COPIES:
             return None
         return tuple(c.id for c in copies), zone
     this = scope.bound.get("this")
     if this is None or "this" in scope.slots:
         return None
-    for src in requires:
-        for part in _conjuncts(parse(src, "expr")):
-            zone = _this_in(m, part, scope)
+    for tree in requires:
+        for placed in placements(tree):
+            zone = _this_in(m, placed, scope)
             if zone is not None:
                 return (this.id,), zone
     return None
 
 
-def _conjuncts(tree):
-    if type(tree) is A.And:
-        return _conjuncts(tree.left) + _conjuncts(tree.right)
-    return [tree]
-
-
-def _this_in(m, part, scope):
+def _this_in(m, placed, scope):
     """The zone of `this in Z`, or of a call of a plain function whose body says it."""
-    if type(part) is A.In and not part.negated:
-        if _is_name(part.item, "this") and "this" not in scope.slots:
-            return _zone(m, part.coll, scope, None)
+    if type(placed) is Inside:
+        return _zone(m, placed.place, scope, None) if placed.name == "this" and "this" not in scope.slots else None
+    fn = placed.fn
+    spec, typed = m.spec.functions.get(fn), m.function_defs.get(fn)  # its body typed: linker.function_defs
+    if spec is None or spec.modifiable or m.powers.modifiers.get(fn) or typed is None or typed.tree is None:
         return None
-    if type(part) is A.Call:
-        fn = str(part.fn)
-        spec, typed = m.spec.functions.get(fn), m.function_defs.get(fn)  # its body typed: linker.function_defs
-        if spec is None or spec.modifiable or m.powers.modifiers.get(fn) or typed is None or typed.tree is None:
-            return None
-        params = [str(p) for p in typed.params]
-        if len(params) != len(part.args) or not all(type(a) is A.Name for a in part.args):
-            return None
-        args = {p: str(a.name) for p, a in zip(params, part.args)}
-        for body in _conjuncts(typed.tree):
-            if (type(body) is A.In and not body.negated and type(body.item) is A.Name
-                    and args.get(str(body.item.name)) == "this" and "this" not in scope.slots):
-                return _zone(m, body.coll, scope, args)
+    params = [str(p) for p in typed.params]
+    if len(params) != len(placed.names):
+        return None
+    args = dict(zip(params, placed.names))
+    for inner in placements(typed.tree):
+        if type(inner) is Inside and args.get(inner.name) == "this" and "this" not in scope.slots:
+            return _zone(m, inner.place, scope, args)
     return None
-
-
-def _is_name(node, name) -> bool:
-    return type(node) is A.Name and str(node.name) == name
 
 
 def _zone(m, node, scope, args):

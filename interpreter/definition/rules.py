@@ -224,14 +224,14 @@ class CompiledRules(Part):
         failed = False
         kinds = {}  # slot of a parameter -> the kind of its domain's values
         fixed = {}  # parameter index -> (values, where, what, by key) when its domain is the same in every state
-        from_src = None
+        from_tree = None
         for pname, dom in params:
             if pname == "this" and bound_from:
                 snip = holder.text("from", label=f"action {name}.from")
-                from_src = snip.src
                 # shown as `card` in refusals ("... is not a possible card now"): `this` names it in rules
                 compiled_params.append(("card", scope.slots[pname], self._copy_in(c.expr(snip.src, scope), card,
                                                                                   snip.src.locate(1, 1))))
+                from_tree = parse(snip.src, "expr")  # the tree the compiler read (presence.py)
                 continue
             optional = dom.optional
             snip = dom.text(f"action {name}.params.{pname}")
@@ -269,7 +269,7 @@ class CompiledRules(Part):
                 fixed[len(compiled_params) - 1] = (values, snip.src.locate(1, 1),
                                                    f"the values of parameter `{pname}`", by_key)
         requires = []
-        req_srcs = []  # the requirements' texts (presence.py)
+        req_trees = []  # the requirements' parsed texts (presence.py)
         static_false = []
         if group.limit:
             requires.append(self._group_limit(group))
@@ -279,9 +279,9 @@ class CompiledRules(Part):
                 failed = True
                 continue
             f, reason, src = r
-            req_srcs.append(src)
+            req_trees.append(parse(src, "expr"))
             # check a requirement as soon as the parameters it reads are bound
-            used = _names_in(parse(src, "expr"))
+            used = _names_in(req_trees[-1])
             level = max([k + 1 for k, (p, _) in enumerate(params) if p in used], default=0)
             if self.links._is_static(parse(src, "expr")):
                 try:
@@ -311,7 +311,7 @@ class CompiledRules(Part):
         a.static_false = static_false
         a.why_not = tuple(why_not.get(i) for i in range(len(compiled_params)))
         a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
-        a.presence = presence(self.d, card=card, bound_from=bound_from, from_src=from_src, requires=req_srcs,
+        a.presence = presence(self.d, card=card, bound_from=bound_from, from_tree=from_tree, requires=req_trees,
                               scope=scope)
         return a
 

@@ -13,6 +13,9 @@ Every kind of node of ast.py has one `Decl` here, and every pass that asks what 
 - `reveals(node)`: the sub-expressions through which a node reads a card's identity, and for a
   loop the variable it binds, its collection and the parts that read it (templates.reads_of: a
   label never names a card its viewer cannot identify).
+- `placements(node)`: where a requirement says a name's value must lie: the conjuncts of a run of
+  `and` that read `NAME in PLACE`, and those that call a function with names only (whose body may
+  say it in turn: definition/presence.py asks the body's own placements);
 - `reaching(deps, seeds)`: what depends, however indirectly, on one of `seeds`: the questions
   asked of a whole definition, over the graph of what calls what (`facts`): which procedures and
   events may wait for a choice (`waiting`), which content functions draw at random (`impure`).
@@ -246,3 +249,38 @@ def loop_of(node) -> Loop | None:
     """The variable `node` binds over a collection, its collection and the parts reading it."""
     d = decl(node)
     return d.loop(node) if d.loop is not None else None
+
+
+def conjuncts(node) -> tuple:
+    """The parts of a run of `and` (the node itself when it is not one), in order."""
+    if type(node) is A.And:
+        return conjuncts(node.left) + conjuncts(node.right)
+    return (node,)
+
+
+@dataclass(frozen=True)
+class Inside:
+    """A conjunct `NAME in PLACE`: the value of `name` lies in what `place` (a tree) gives."""
+    name: str
+    place: object
+
+
+@dataclass(frozen=True)
+class Passes:
+    """A conjunct calling the function `fn` with names only (`names`): its body may say where
+    one of them lies (its own placements)."""
+    fn: str
+    names: tuple
+
+
+def placements(node) -> tuple:
+    """What a requirement's tree says of where values lie, whoever reads it: an Inside or a
+    Passes for each of its conjuncts that has that form, in order."""
+    out = []
+    for part in conjuncts(node):
+        t = type(part)
+        if t is A.In and not part.negated and type(part.item) is A.Name:
+            out.append(Inside(str(part.item.name), part.coll))
+        elif t is A.Call and all(type(a) is A.Name for a in part.args):
+            out.append(Passes(str(part.fn), tuple(str(a.name) for a in part.args)))
+    return tuple(out)
