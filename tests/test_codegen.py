@@ -288,7 +288,7 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
     """Constant spends of the budget one after the other (written-out loops, one in another) are
     one subtraction; when the budget runs out they are replayed: the same error, at the same
     position, with the same budget left, as the spends one by one."""
-    from interpreter.lang import codegen
+    from interpreter.lang import pieces
     g = Game.load("tic-tac-toe")
     st = g.new_game(seed=1)
     g.apply_in_place(st, "play r2c2")
@@ -301,7 +301,7 @@ def test_spends_one_after_the_other_are_merged_and_fail_where_they_would(monkeyp
     src, merged = outcomes()
     assert "_spend_seq(" in src and src.count("_spend_failed(") == 1  # the loop over cells alone
     assert {kind for kind, _, _ in merged} == {"value", "error"}
-    monkeypatch.setattr(codegen, "_merge_spends", lambda body: body)
+    monkeypatch.setattr(pieces, "merge_spends", lambda lines: lines)  # the pass over the typed lines left out
     src, one_by_one = outcomes()
     assert "_spend_seq(" not in src
     assert merged == one_by_one

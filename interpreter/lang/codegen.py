@@ -44,7 +44,8 @@ from .known import _PLAIN, Known, _IntKind
 from .loops import Loops
 from .repeated import _LITERALS, Repeated
 from .sources import Generated, end_of
-from .shortcuts import Shortcuts, _merge_spends, _used
+from .shortcuts import Shortcuts
+from .pieces import called, texts, written
 from .scope import _MISS, CompileError
 from ..errors import did_you_mean
 from ..core.model import label_of
@@ -112,7 +113,7 @@ class ExprCodegen:
         A.In: "g_in", A.IsTag: "g_is_tag", A.Not: "g_not", A.And: "g_and", A.Or: "g_or", A.Ternary: "g_ternary",
     }
 
-    _STATE = ("env", "values", "helpers", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
+    _STATE = ("env", "values", "helpers", "helper_names", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
               "avail", "hoist", "shares", "src", "end", "notes", "tables")
     _read_state = staticmethod(operator.attrgetter(*_STATE))
 
@@ -161,7 +162,8 @@ class ExprCodegen:
         self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
-        self.helpers: list[str] = []
+        self.helpers: list[str] = []  # the text of each function of the module
+        self.helper_names: list[str] = []  # ... and its name
         self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
         self.stmt_locs: list = []  # the positions of statements (statements.py)
         self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody
@@ -206,7 +208,10 @@ class ExprCodegen:
     def _module(self, entry: str, role: str):
         """Compile the functions written so far as one module; its function `entry`. `role`: what
         it is (an expression, statements...), for --source."""
-        helpers = _used(self.helpers, entry) if self.spliced else self.helpers
+        helpers = self.helpers
+        if self.spliced:  # a written-out loop written in place in another: its own helper may be called by nobody
+            keep = called(compile("\n".join(helpers) + "\n", GENERATED, "exec"), (entry, "_call"))
+            helpers = [h for h, n in zip(helpers, self.helper_names) if n in keep]
         source = "\n".join(helpers) + "\n"
         sites = {}  # line of the generated text -> (function name, position) of a built-in's call
         if self.sites:
@@ -239,16 +244,16 @@ class ExprCodegen:
         hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
         for key, local in (("z", "_sz"), ("loc", "_sl")):
             read = f"ctx.st['{key}']"
-            if any(read in b for b in body):
-                body = [b.replace(read, local) for b in body]
+            if any(read in b for b in texts(body)):
+                body = [b.replace(read, local) if type(b) is str else b for b in body]
                 hoisted.append(f"{local} = {read}")
         if pure:  # the tables of variables its text reads (written by _attr_text)
-            tables = sorted(t for t in self.tables if any(t in b for b in body))
+            tables = sorted(t for t in self.tables if any(t in b for b in texts(body)))
             for i, read in enumerate(tables):
                 local = f"_vt{i}"
-                body = [b.replace(read, local) for b in body]
+                body = [b.replace(read, local) if type(b) is str else b for b in body]
                 hoisted.append(f"{local} = {read}")
-        body = _merge_spends(hoisted + body)
+        body = written(hoisted + body)
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
@@ -256,6 +261,7 @@ class ExprCodegen:
         else:
             lines += ["    " + b for b in body]
         self.helpers.append("\n".join(lines))
+        self.helper_names.append(name)
 
     # ---- names --------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from ..core.model import label_of
 from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
 from .known import _Consts, _Int, _Range, _Val, _with_entry
+from .pieces import Spend, indented, size
 from ..runtime.ops import _AGGREGATES, _NUMBER
 from .scope import CompileError
 
@@ -56,7 +57,7 @@ class _Unrolled(str):
 
     def size(self, then) -> int:
         """About how many lines it takes written in place."""
-        n = len(self.head) + 2
+        n = size(self.head) + 2
         for t in self.tests:
             n += t.size(then) if type(t) is _Unrolled else 1
         return n + len(then) * len(self.tests)
@@ -80,7 +81,7 @@ class Loops:
             self.g.shares.loops += 1  # it may write locals (repeated.py); none shared yet: nothing to forget
         if slot is not None:
             read = f"L[{int(slot)}]"
-            body_lines = body_lines[:1] + [b.replace(read, "x") for b in body_lines[1:]]
+            body_lines = body_lines[:1] + [b.replace(read, "x") if type(b) is str else b for b in body_lines[1:]]
         if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers
             items = self.g.const(tuple(range(items_text[0], items_text[1] + 1)))
         else:
@@ -99,16 +100,14 @@ class Loops:
         if type(items_text) is _Range:
             lo, hi, rloc = items_text
             n = max(hi - lo + 1, 0)
-            head = [f"ctx.budget = b = ctx.budget - {n}", "if b < 0:",
-                    f"    _spend_failed(ctx, {self.g.const(rloc)}, {self.g.const('range')})",
-                    f"ctx.budget = b = b - {n}"]
-        elif type(items_text) is _Consts:
-            head = [f"ctx.budget = b = ctx.budget - {len(items_text[0])}"]
-        else:
-            it = self.g.const(self.c.iterable_at)
-            head = [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
-                    f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.g.const(_size_of)}(items))"]
-        return head + ["if b < 0:", f"    _spend_failed(ctx, {loc}, {self.g.const(what)})"]
+            return [Spend(n, self.g.const(rloc), self.g.const('range')),
+                    Spend(n, loc, self.g.const(what), again=True)]
+        if type(items_text) is _Consts:
+            return [Spend(len(items_text[0]), loc, self.g.const(what))]
+        it = self.g.const(self.c.iterable_at)
+        return [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
+                f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.g.const(_size_of)}(items))",
+                "if b < 0:", f"    _spend_failed(ctx, {loc}, {self.g.const(what)})"]
 
     def _if_item(self, cond_t, val_t, want):
         """The lines of one item of `any` (want True) or `all`: return `want` when its value says
@@ -118,7 +117,7 @@ class Loops:
         if cond_t is None:
             return self._when(val_t, then, negate=not want)
         lines = self._when(val_t, then, negate=not want, known=_shape(cond_t))
-        return [f"if {cond_t}:", *("    " + t for t in lines)]
+        return [f"if {cond_t}:", *indented(lines)]
 
     def _when(self, test, then, negate=False, known=None):
         """Lines that run `then` (lines that return) when `test` is true (false with `negate`).
@@ -128,7 +127,7 @@ class Loops:
         known to be true here (the condition of the enclosing loop's item): a test of `all` of
         that shape is left out when nothing here calls anything (nothing can change it since)."""
         if type(test) is not _Unrolled or test.size(then) > _SPLICE_LINES:
-            return [f"if {'not ' if negate else ''}{test}:", *("    " + t for t in then)]
+            return [f"if {'not ' if negate else ''}{test}:", *indented(then)]
         if known is not None and not _calls_nothing(test.text()):
             known = None
         self.g.spliced = True
@@ -143,7 +142,7 @@ class Loops:
             for run in runs:
                 if type(run) is list:
                     joined = " or ".join(f"(not {t})" if negate else t for t in run)
-                    lines += [f"if {joined}:", *("    " + t for t in then)]
+                    lines += [f"if {joined}:", *indented(then)]
                 else:
                     lines += self._when(run, then, negate, known)
             return lines
@@ -154,7 +153,7 @@ class Loops:
                     run = [t for t in run if _shape(t) != known]
                 if run:
                     joined = " and ".join(f"(not {t})" if negate else t for t in run)
-                    inner = [f"if {joined}:", *("    " + t for t in inner)]
+                    inner = [f"if {joined}:", *indented(inner)]
             else:
                 inner = self._when(run, inner, negate, known)
         return lines + inner
@@ -285,7 +284,7 @@ class Loops:
                 return _Unrolled(call, self._head(marker, loc, "`any`/`all`"), [t for _, t in tests], want)
             coll_t, slot, val_t, cond_t, loc, lifted = self._generator(node, scope, value, name, coll, cond, "")
             return self._loop(coll_t, loc, "`any`/`all`",
-                              [f"    L[{slot}] = x", *("    " + t for t in self._if_item(cond_t, val_t, want))],
+                              [f"    L[{slot}] = x", *indented(self._if_item(cond_t, val_t, want))],
                               [f"return {not want}"], first_lines=lifted, slot=slot)
         values = self._list_of(node, scope, value, name, coll, cond)
         loc = self.g.const(self.c.loc(node, scope))

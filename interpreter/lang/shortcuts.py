@@ -1,65 +1,18 @@
 """Shapes of expressions the code generator writes more directly (a part of ExprCodegen,
-codegen.py), and the passes over a generated module's text before it is compiled.
+codegen.py).
 
 - `cell(c.row + i, c.column + j)`, i and j known at load time and c a cell of the grid: a table
   by zone id of the cell that far from each cell;
 - `first(Z.cards)` / `last(Z.cards)`: the zone's first (last) card id, no list of its cards built;
-- `length(X where C) == 0` (`!= 0`, `> 0`): the `where` stops at the first item (loops.py);
-- constant spends of the budget one after the other: one subtraction (`_merge_spends`);
-- helpers nobody calls (a written-out loop written in place in another) left out (`_used`).
+- `length(X where C) == 0` (`!= 0`, `> 0`): the `where` stops at the first item (loops.py).
+
+Constant spends of the budget one after the other are merged into one by a pass over the typed
+lines of a function (pieces.py).
 """
 from __future__ import annotations
 
-import re
-
 from . import ast as A
 from .known import _PLAIN
-
-
-_SPEND = re.compile(r"( *)ctx\.budget = b = (?:ctx\.budget|b) - (\d+)")
-_FAILED = re.compile(r" *if b < 0:\n *    _spend_failed\(ctx, (_k\d+), (_k\d+)\)")
-
-
-def _merge_spends(body: list[str]) -> list[str]:
-    """Spends of the budget by constant amounts one after the other (written-out loops, one in
-    another) merged into one, which replays them one by one only when the budget runs out."""
-    if sum(1 for b in body if "ctx.budget = b = " in b) < 2:
-        return body
-    out, i = [], 0
-    while i < len(body):
-        run, j = [], i
-        while j + 2 < len(body):
-            m = _SPEND.fullmatch(body[j])
-            f = _FAILED.fullmatch(body[j + 1] + "\n" + body[j + 2]) if m else None
-            if f is None or (run and m.group(1) != run[0][0]) or not body[j + 1].startswith(m.group(1) + "if"):
-                break
-            run.append((m.group(1), int(m.group(2)), f.group(1), f.group(2)))
-            j += 3
-        if len(run) < 2:
-            out.append(body[i])
-            i += 1
-            continue
-        ind, total = run[0][0], sum(r[1] for r in run)
-        parts = ", ".join(f"({n}, {loc}, {what})" for _, n, loc, what in run)
-        out += [f"{ind}ctx.budget = b = ctx.budget - {total}", f"{ind}if b < 0:",
-                f"{ind}    _spend_seq(ctx, {total}, ({parts},))"]
-        i = j
-    return out
-
-
-def _used(helpers: list[str], entry: str) -> list[str]:
-    """The helpers that the entry (and `_call`) may call: a written-out loop tested in another
-    loop is written in place there, and its own helper may then be called by nobody."""
-    names = [h[4:h.index("(")] for h in helpers]
-    keep = {entry, "_call"}
-    todo = [h for h, n in zip(helpers, names) if n in keep]
-    while todo:
-        text = todo.pop()
-        for h, n in zip(helpers, names):
-            if n not in keep and n + "(" in text:
-                keep.add(n)
-                todo.append(h)
-    return [h for h, n in zip(helpers, names) if n in keep]
 
 
 class Shortcuts:

@@ -9,13 +9,11 @@ built-in, a content function...).
 """
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from ..core.model import Card, Seat, Zone
 from ..errors import Location
-
-_GLOBAL = re.compile(r"\b_(?:k|c)\d+\b|\b_[A-Z][A-Z_]*\b")  # the names generated code reads from its globals
+from .pieces import names_of
 
 
 class Generated(NamedTuple):
@@ -74,9 +72,18 @@ def at(generated, where: str) -> list:
     return out
 
 
+def _generated_name(name: str) -> bool:
+    """A global the generator names (`_k3` a value, `_c4` a built-in's call site) or a table every
+    module has (`_CARDS`), rather than a helper of runtime/helpers.py (`_type`, `_move`)."""
+    if name[:2] in ("_k", "_c") and name[2:].isdigit():
+        return True
+    return name[:1] == "_" and name[1:2].isalpha() and name[1:].replace("_", "").isalpha() and name[1:].isupper()
+
+
 def names_in(source: str) -> list:
-    """The global names a generated text reads, in the order they first appear."""
-    return list(dict.fromkeys(_GLOBAL.findall(source)))
+    """The global names a generated text reads: those its compiled functions read, function by
+    function, each in the order of its code."""
+    return [n for n in names_of(compile(source, "<interpret rules>", "exec")) if _generated_name(n)]
 
 
 def describe(v) -> str:
