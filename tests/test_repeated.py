@@ -10,7 +10,7 @@ import pytest
 from interpreter.runtime import context as rt
 from interpreter.lang import known, repeated
 from interpreter.lang.codegen import source_of
-from interpreter.lang.scope import Scope
+from interpreter.lang.scope import Arg, Scope
 from interpreter.engine.game import Game, clone
 from interpreter.errors import RuleRuntimeError
 from interpreter.ruleset.yamlio import SourceText
@@ -50,7 +50,7 @@ def _source_and_outcomes(g, states, text, names=(), args=()):
 def _unshared(monkeypatch):
     """The generator with no read shared (each read written where it is)."""
     monkeypatch.setattr(repeated.Repeated, "shared", lambda self, o, name, text, getters=False: text)
-    monkeypatch.setattr(repeated.Repeated, "arg_read", lambda self, node, scope, loops: self.g.x(node, scope))
+    monkeypatch.setattr(repeated.Repeated, "arg_read", lambda self, node, scope, loops: Arg(self.g.x(node, scope)))
 
 
 def test_a_read_repeated_in_one_expression_is_computed_once(dark_agent, monkeypatch):

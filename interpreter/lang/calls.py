@@ -5,13 +5,14 @@ aggregate of a list, `max`/`min` of several values, a family of zones (`hand(p)`
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import ast as A
 from ..errors import did_you_mean
 from ..runtime import context as rt
 from ..runtime.helpers import _size_of
 from ..runtime.ops import _AGGREGATES
 from .analysis import facts
-from .known import _Text
 from .scope import CompileError, Scope, stamped
 
 
@@ -98,8 +99,7 @@ class Calls:
         tree, params, src = inline
         inner = Scope(src=src)
         inner.size = scope.size
-        inner.inlined = {p: a if isinstance(a, _Text) else _Text(a) for p, a in zip(params, args)}
-        inner.inlined_kinds = dict(zip(params, kinds))
+        inner.inlined = {p: replace(a, kind=k) for p, a, k in zip(params, args, kinds)}
         try:
             return stamped(src, "expr", lambda: self.g.xc(tree, inner))  # evaluated where the call is
         finally:

@@ -12,35 +12,12 @@ from ..core.model import Card, Seat, Zone
 from . import ast as A
 from .analysis import facts
 from ..runtime.ops import _NUMBER
-from .scope import _MISS, Scope
+from .scope import _MISS, Arg, Scope
 
 
 _PLAIN = re.compile(r"L\[\d+\](\[-?\d+\]|\.attrs\[_k\d+\])?|_k\d+|\d+")
 # ^ generated texts that read a value without computing anything: a local, an item of it by a
 #   literal index, a cell's attribute, a global, a literal (reading one twice changes nothing)
-
-
-class _Text(str):
-    """An inlined function's argument: Python text to use in place of its parameter."""
-
-
-class _Int(_Text):
-    """A number known at load time standing for a name (a loop's variable, unrolled)."""
-
-    def __new__(cls, value: int):
-        text = super().__new__(cls, str(value) if value >= 0 else f"({value})")
-        text.value = value
-        return text
-
-
-class _Val(_Text):
-    """An item of a constant list standing for a name (a loop over the list, written out): the
-    text is the global holding it; `value` is the item, known at load time."""
-
-    def __new__(cls, text: str, value):
-        v = super().__new__(cls, text)
-        v.value = value
-        return v
 
 
 class _IntKind(str):
@@ -72,6 +49,7 @@ def _interval(op, a, b):
 
 
 _LEAVES = (A.Num, A.Name, A.Str, A.Const)
+_NO_ARG = Arg("")  # a name not written in place
 
 
 class _Consts(tuple):
@@ -125,8 +103,8 @@ class Known:
         elif t is A.Name:
             name = str(node.name)
             if name in scope.inlined:
-                v = scope.inlined[name]
-                return v.value if type(v) is _Int or (type(v) is _Val and type(v.value) is int) else None
+                v = scope.inlined[name].value
+                return v if type(v) is int else None
             if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
                 return None
             v = self.symbols.constant(name)
@@ -157,8 +135,7 @@ class Known:
         if t is A.Name:
             name = str(node.name)
             if name in scope.inlined:
-                v = scope.inlined[name]
-                return v.value if type(v) in (_Int, _Val) else _MISS
+                return scope.inlined[name].value
             if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
                 return _MISS
             return self.symbols.constant(name)
@@ -201,7 +178,7 @@ class Known:
                 if inline is None or len(inline[1]) != len(node.args):
                     return None
                 inner = Scope(src=inline[2])
-                inner.inlined = {p: _Text("") for p in inline[1]}
+                inner.inlined = {p: Arg("") for p in inline[1]}
                 return self.kind_of(inline[0], inner)
             if fname == "cell" and len(node.args) == 2:
                 from ..runtime.library import _cell
@@ -252,9 +229,7 @@ class Known:
             name = str(node.name)
             if name in scope.inlined:
                 v = scope.inlined[name]
-                if type(v) in (_Int, _Val):
-                    return self.kind_of_value(v.value)
-                return getattr(scope, "inlined_kinds", {}).get(name)
+                return self.kind_of_value(v.value) if v.value is not _MISS else v.kind
             if name in scope.slots:
                 slot = scope.slots[name]
                 k = self.g.slot_kinds.get(slot)
@@ -309,7 +284,7 @@ class Known:
             if inline is None or len(inline[1]) != len(node.args):
                 return None
             inner = Scope(src=inline[2])
-            inner.inlined = {p: _Text("") for p in inline[1]}
+            inner.inlined = {p: Arg("") for p in inline[1]}
             return self.elem_kind(inline[0], inner)
         if t is A.Where:
             return self.elem_kind(node.coll, scope)
@@ -386,7 +361,7 @@ class Known:
     def loop_dependent(self, node, scope) -> bool:
         """Whether an expression reads the variable of a loop being written (a slot it binds)."""
         return any((n in scope.slots and scope.slots[n] in self.g.slot_kinds)
-                   or type(scope.inlined.get(n)) in (_Int, _Val) for n in facts(node).names)
+                   or scope.inlined.get(n, _NO_ARG).value is not _MISS for n in facts(node).names)
 
     @staticmethod
     def identity(op, a, sa, ia, b, sb, ib):

@@ -11,10 +11,10 @@ from . import ast as A
 from ..core.model import label_of
 from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
-from .known import _Consts, _Int, _Range, _Val, _with_entry
+from .known import _Consts, _Range, _with_entry
 from .pieces import Spend, indented, size
 from ..runtime.ops import _AGGREGATES, _NUMBER
-from .scope import CompileError
+from .scope import Arg, CompileError
 
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
 _CALLS = re.compile(r"([\w.]+)\(")  # the functions a generated text calls
@@ -270,7 +270,7 @@ class Loops:
                 scope.add(str(name))  # the frame keeps the slot the loop would take
                 tests = []
                 for v in items:
-                    item = _Int(v) if type(v) is int else _Val(self.g.g_value(v), v)
+                    item = Arg((str(v) if v >= 0 else f"({v})") if type(v) is int else self.g.g_value(v), value=v)
                     tests.append(_with_entry(scope.inlined, str(name), item, lambda: self.g.sharing.apart(lambda: (
                         self.g.x(cond, scope) if cond is not None else None, self.g.x(value, scope)))))
                 loc = self.g.const(self.c.loc(node, scope))

@@ -42,22 +42,12 @@ import re
 
 from . import ast as A
 from .analysis import facts
-from .known import _Text
 from .loops import _calls_nothing
+from .scope import Arg
 
 _OBJECT = re.compile(r"L\[\d+\]|_[th]\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
 _DEF = re.compile(r"\((_t\d+) := ")
 _LITERALS = (A.Num, A.Str, A.Const)  # no read to share in them
-
-
-class _SharedArg(_Text):
-    """The argument of a function compiled in place, `(_tN := R)`: its parameter read first
-    computes R into _tN; read again where that is sure to have been done, it is _tN."""
-
-    def __new__(cls, text: str, temp: str):
-        a = super().__new__(cls, text)
-        a.temp = temp
-        return a
 
 
 class _Lifted:
@@ -175,16 +165,17 @@ class Repeated:
         shares.order.append(t)
         return f"({t} := {text})"
 
-    def arg_read(self, node, scope, loops: bool) -> str:
-        """The text of an argument of a function compiled in place (a plain read, written where
-        its parameter is read): a read shared before the call, else its own text. Not when the
-        function loops: its loops are helpers, functions of their own, which see no temporary."""
+    def arg_read(self, node, scope, loops: bool) -> Arg:
+        """The Arg of an argument of a function compiled in place (a plain read, written where
+        its parameter is read): a read shared before the call, else its own text, computed into a
+        temporary where the parameter is first read. Not when the function loops: its loops are
+        helpers, functions of their own, which see no temporary."""
         avail = self.g.avail
         if avail is not None and not loops:
             saved = dict(avail)
             t = self.g.xc(node, scope)
             if (self.g.shares is not None and t in self.g.shares.kept) or _OBJECT.fullmatch(t):  # read before, or a local
-                return t
+                return _passed(node, scope, t)
             if self.g.shares is None:
                 self.g.shares = _Shares()
             self.g.avail = saved
@@ -194,25 +185,25 @@ class Repeated:
                 self.g.shares.kept[kept] = t
                 self.g.shares.order.append(kept)
                 t = f"({kept} := {t})"
-            return _SharedArg(t, kept)  # computed where the parameter is first read
-        return self.apart(lambda: self.g.x(node, scope)) if loops else self.g.x(node, scope)
+            return Arg(t, temp=kept)  # computed where the parameter is first read
+        return _passed(node, scope, self.apart(lambda: self.g.x(node, scope)) if loops else self.g.x(node, scope))
 
     def _kept_in(self, text: str):
         """The temporary of a text that is a shared read being computed, `(_tN := R)`, else None."""
         m = _DEF.match(text) if self.g.shares is not None else None
         return m.group(1) if m and text == f"({m.group(1)} := {self.g.shares.kept.get(m.group(1))})" else None
 
-    def arg_text(self, arg) -> str:
-        """The text of a parameter of a function compiled in place: its argument's text; an
-        argument kept in a temporary where it is first read is then read from there."""
-        if type(arg) is not _SharedArg or self.g.avail is None:
-            return arg
+    def arg_text(self, arg: Arg) -> str:
+        """The text of a name written in place (an Arg): its text; an argument kept in a
+        temporary where it is first read is then read from there."""
+        if arg.temp is None or self.g.avail is None:
+            return arg.text
         key = ("arg", arg.temp)
         if key in self.g.avail:
             self.g.shares.reads.add(arg.temp)
             return arg.temp
         self.g.avail[key] = arg.temp
-        return arg
+        return arg.text
 
     def unshared(self, text: str, made) -> str:
         """The text of a region, each shared read made in it (`made`) that nothing reads again
@@ -225,3 +216,13 @@ class Repeated:
                 if d in text:
                     text = text.replace(d, f"({kept[t]})")
         return text
+
+
+def _passed(node, scope, text: str) -> Arg:
+    """The Arg of an argument written as `text`: when the argument is itself a name written in
+    place and `text` is its text, that name's Arg (its value and temporary go along), else `text`."""
+    if type(node) is A.Name:
+        arg = scope.inlined.get(str(node.name))
+        if arg is not None and text == arg.text:
+            return arg
+    return Arg(text)

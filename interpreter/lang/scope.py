@@ -1,8 +1,24 @@
 """Names while compiling: local slots, the compile error, and suggestions for misspelt names."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 _MISS = object()
+
+
+@dataclass(frozen=True)
+class Arg:
+    """What stands for a name while a text is written in place of it: a parameter of a function
+    compiled in place (its argument), or the variable of a loop written out (one of its items).
+    - `text`: the Python text read in its place;
+    - `value`: its value when known at load time (an item of a constant list or range), else _MISS;
+    - `temp`: the temporary holding it once computed, when the argument is computed where the
+      parameter is first read (repeated.py), else None;
+    - `kind`: the kind of its value, when known (known.py)."""
+    text: str
+    value: object = _MISS
+    temp: str | None = None
+    kind: object = None
 
 
 class CompileError(Exception):
@@ -26,7 +42,7 @@ class Scope:
     def __init__(self, names=(), src=None, kind: str = "expr", replacing=None):
         self.slots: dict[str, int] = {}
         self._size = [0]  # shared with the scopes reading other texts (reading())
-        self.inlined: dict = {}  # an inlined function's parameters: name -> its argument's Python text
+        self.inlined: dict = {}  # names written in place: name -> its Arg
         self.bound: dict = {}  # names bound to a value known at load time (`this`: the card of a power)
         self.src = src
         self.kind = kind
