@@ -40,7 +40,7 @@ from ..runtime.helpers import _HELPERS
 from .calls import Calls
 from .statements import Statements
 from ..runtime.ops import _NUMBER, _arith
-from .known import _PLAIN, Known, _IntKind
+from .known import Known, _IntKind
 from .loops import Loops
 from .repeated import _LITERALS, Repeated
 from .sources import Generated, end_of
@@ -55,6 +55,13 @@ GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
 _BINOP_PY = {"+": "+", "-": "-", "*": "*", "/": "//", "//": "//", "%": "%"}
 _CMP_PY = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+# What a text the generator wrote reads, when it reads a value without computing anything (`read`):
+# a local (`slot`), an item of one by a literal index (`item`), a cell's attribute (`cell attr`), a
+# global (`global`), a whole number's literal (`number`), a temporary (`temp`), a read computed before a
+# loop (`lifted`, repeated.py), the deciding player (`me`).
+_PLAIN_READS = frozenset(("slot", "item", "cell attr", "global", "number"))  # read twice, nothing changes
+_OBJECTS = frozenset(("slot", "temp", "lifted", "global", "me"))  # whose attributes' reads may be shared (repeated.py)
 
 
 def _compiled(source: str):
@@ -99,6 +106,7 @@ class ExprCodegen:
         self.shortcuts = Shortcuts(self)
         self.writer = Statements(self)
         self.calls = Calls(self)
+        self.reads: dict = {}  # a text written that reads without computing -> what it reads (`read`)
         self.writers = {}  # node type -> the method writing it (each part declares those it writes: WRITES)
         for part in (self, self.loops, self.calls):
             self.writers.update((t, getattr(part, name)) for t, name in part.WRITES.items())
@@ -271,7 +279,7 @@ class ExprCodegen:
         key = (type(value), value) if type(value) in (str, int, bool) else id(value)
         name = self.values.get(key)
         if name is None:
-            name = f"_k{next(self.names)}"
+            name = self.read(f"_k{next(self.names)}", "global")
             self.env[name] = value
             self.values[key] = name
         if note is not None:
@@ -279,7 +287,25 @@ class ExprCodegen:
         return name
 
     def tmp(self) -> str:
-        return f"_t{next(self.names)}"
+        return self.read(f"_t{next(self.names)}", "temp")
+
+    def read(self, text: str, what: str) -> str:
+        """`text`, recorded as a read of `what` (see _PLAIN_READS): the writer that makes a text
+        says what it is, no pass guesses it from the text."""
+        self.reads[text] = what
+        return text
+
+    def number(self, v: int, text: str) -> str:
+        """`text`, the literal of the whole number `v`."""
+        return self.read(text, "number") if v >= 0 else text
+
+    def plain(self, text: str) -> bool:
+        """Whether `text` reads a value without computing anything: reading it twice changes nothing."""
+        return self.reads.get(text) in _PLAIN_READS
+
+    def is_object(self, text: str) -> bool:
+        """Whether `text` is a local, a temporary, a global or `me`: reads of its attributes may be shared."""
+        return self.reads.get(text) in _OBJECTS
 
     def closure(self, f) -> str:
         return f"{self.const(f)}(ctx)"
@@ -314,7 +340,7 @@ class ExprCodegen:
         return method(node, scope)
 
     def g_number(self, node, scope):
-        return str(int(node.value))
+        return self.number(int(node.value), str(int(node.value)))
 
 
 
@@ -333,11 +359,11 @@ class ExprCodegen:
         if name in scope.inlined:
             return self.sharing.arg_text(scope.inlined[name])
         if name in scope.slots:
-            return f"L[{int(scope.slots[name])}]"
+            return self.read(f"L[{int(scope.slots[name])}]", "slot")
         if name in scope.bound:
             return self.const(scope.bound[name])
         if name == "me":
-            return "ctx.me"
+            return self.read("ctx.me", "me")
         if name in m.gvars:
             enc, dec = m.var_codec("gv", name)
             read = f"ctx.st['gv'][{self.const(name)}]"
@@ -392,13 +418,14 @@ class ExprCodegen:
             raise CompileError(f"nothing has an attribute `{name}`", node.name,
                                hint=did_you_mean(name, m.attribute_names()))
         self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
-        if kind == "cell" and _PLAIN.fullmatch(o):  # a cell, never none, read from a local: nothing to test
-            if name in ("row", "column") and name not in m.vars_of("zv"):
-                return f"{o}.attrs[{self.const(name)}]"  # every cell of the grid has both (known.py)
+        if kind == "cell" and self.plain(o):  # a cell, never none, read from a local: nothing to test
+            if name in ("row", "column") and name not in m.vars_of("zv"):  # every cell of the grid has both (known.py)
+                text = f"{o}.attrs[{self.const(name)}]"
+                return self.read(text, "cell attr") if self.reads.get(o) == "slot" else text
             text = self._attr_text("zv", name, o)
             if text is not None:
                 return self.sharing.shared(o, name, text)
-        if kind == "card" and _PLAIN.fullmatch(o):  # a card, never none, read from a local: nothing to test
+        if kind == "card" and self.plain(o):  # a card, never none, read from a local: nothing to test
             text = self._attr_text("cv", name, o)
             if text is not None:
                 return self.sharing.shared(o, name, text)
@@ -447,7 +474,7 @@ class ExprCodegen:
         loc = self.const(self.c.loc(node, scope))
         to, tk = self.tmp(), self.tmp()
         if self.known.in_ints(self.known.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
-            return f"{o}[{sk}]"
+            return self.read(f"{o}[{sk}]", "item") if self.reads.get(o) == "slot" else f"{o}[{sk}]"
         if sk is not None:
             size = f"{to}" if sk in (0, -1) else f"{-sk - 1 if sk < 0 else sk} < _len({to})"  # [0]: not empty
             return f"({to}[{sk}] if _type({to} := {o}) is list and {size} else _index_slow({to}, {sk}, {loc}))"
@@ -457,13 +484,13 @@ class ExprCodegen:
     def g_value(self, v) -> str:
         """The text of a value known at load time: a checked whole number's literal, else its global."""
         if type(v) is int and -_NUMBER <= v <= _NUMBER:
-            return str(v) if v >= 0 else f"({v})"
+            return self.number(v, str(v) if v >= 0 else f"({v})")
         return {True: "True", False: "False", None: "None"}[v] if v is None or type(v) is bool else self.const(v)
 
     def g_neg(self, node, scope):
         folded = self.known.static_int(node, scope)
         if folded is not None:
-            return str(folded)
+            return self.number(folded, str(folded))
         v = self.x(node.operand, scope)
         if self.known.kind_of(node.operand, scope) == "int":  # a number within the cap: so is its opposite
             return f"(-{v})"
@@ -474,7 +501,7 @@ class ExprCodegen:
     def g_binop(self, node, scope):
         folded = self.known.static_int(node, scope)
         if folded is not None:
-            return str(folded)
+            return self.number(folded, str(folded))
         sa, sb = self.known.static_int(node.left, scope), self.known.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
@@ -536,7 +563,7 @@ class ExprCodegen:
             raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.symbols.all_tags)
                                or "tags come from card names, `tags:` of cards and zones")
         test = "not in" if node.negated else "in"
-        if self.known.kind_of(node.obj, scope) in ("card", "cell") and _PLAIN.fullmatch(o):  # never none: its tags
+        if self.known.kind_of(node.obj, scope) in ("card", "cell") and self.plain(o):  # never none: its tags
             return f"({self.const(tag)} {test} {o}.tags)"
         tags = self.sharing.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
         return f"({self.const(tag)} {test} {tags})"

@@ -6,8 +6,6 @@ arithmetic of known numbers (an operand evaluated once, identities such as x * 1
 """
 from __future__ import annotations
 
-import re
-
 from ..core.model import Card, Seat, Zone
 from . import ast as A
 from .analysis import facts
@@ -15,9 +13,6 @@ from ..runtime.ops import _NUMBER
 from .scope import _MISS, Arg, Scope
 
 
-_PLAIN = re.compile(r"L\[\d+\](\[-?\d+\]|\.attrs\[_k\d+\])?|_k\d+|\d+")
-# ^ generated texts that read a value without computing anything: a local, an item of it by a
-#   literal index, a cell's attribute, a global, a literal (reading one twice changes nothing)
 
 
 class _IntKind(str):
@@ -363,8 +358,7 @@ class Known:
         return any((n in scope.slots and scope.slots[n] in self.g.slot_kinds)
                    or scope.inlined.get(n, _NO_ARG).value is not _MISS for n in facts(node).names)
 
-    @staticmethod
-    def identity(op, a, sa, ia, b, sb, ib):
+    def identity(self, op, a, sa, ia, b, sb, ib):
         """The text of `a op b` when it is one of its operands or 0, both being whole numbers
         (x * 1, x + 0, 0 * x...), else None. A dropped operand is a plain read: nothing is lost."""
         if sa is None and a == "0":
@@ -375,8 +369,8 @@ class Known:
         if not (ka and kb):
             return None
         if op == "*":
-            if (sa == 0 and (sb is not None or _PLAIN.fullmatch(b))) or (sb == 0 and (sa is not None or _PLAIN.fullmatch(a))):
-                return "0"
+            if (sa == 0 and (sb is not None or self.g.plain(b))) or (sb == 0 and (sa is not None or self.g.plain(a))):
+                return self.g.number(0, "0")
             if sa == 1:
                 return b
             if sb == 1:
@@ -392,8 +386,8 @@ class Known:
         known at load time is its literal; a plain read of a number is read again; any other
         operand is kept in a temporary (tested to be a whole number unless known to be one)."""
         if static is not None:
-            return str(static), None
-        if known_int and _PLAIN.fullmatch(text):
+            return self.g.number(static, str(static)), None
+        if known_int and self.g.plain(text):
             return text, None
         t = self.g.tmp()
         return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")

@@ -270,7 +270,7 @@ class Loops:
                 scope.add(str(name))  # the frame keeps the slot the loop would take
                 tests = []
                 for v in items:
-                    item = Arg((str(v) if v >= 0 else f"({v})") if type(v) is int else self.g.g_value(v), value=v)
+                    item = Arg(self.g.number(v, str(v) if v >= 0 else f"({v})") if type(v) is int else self.g.g_value(v), value=v)
                     tests.append(_with_entry(scope.inlined, str(name), item, lambda: self.g.sharing.apart(lambda: (
                         self.g.x(cond, scope) if cond is not None else None, self.g.x(value, scope)))))
                 loc = self.g.const(self.c.loc(node, scope))

@@ -38,33 +38,31 @@ A temporary read nowhere else is written back as the plain read when its region 
 """
 from __future__ import annotations
 
-import re
-
 from . import ast as A
 from .analysis import facts
 from .loops import _calls_nothing
 from .scope import Arg
 
-_OBJECT = re.compile(r"L\[\d+\]|_[th]\d+|_k\d+|ctx\.me")  # objects whose reads may be shared
-_DEF = re.compile(r"\((_t\d+) := ")
 _LITERALS = (A.Num, A.Str, A.Const)  # no read to share in them
 
 
 class _Lifted:
     """The reads computed before a loop (Repeated.hoisting)."""
 
-    def __init__(self, slot):
+    def __init__(self, slot, reads: dict):
         self.slot = f"L[{int(slot)}]"
+        self.reads = reads  # what each text written reads (ExprCodegen.read)
         self.lines: list[str] = []
         self.names: dict = {}  # (object, attribute) -> the local holding it
 
     def invariant(self, o: str) -> bool:
-        return o != self.slot and not o.startswith("_t") and (not o.startswith("_h") or o in self.names.values())
+        what = self.reads.get(o)
+        return o != self.slot and what != "temp" and (what != "lifted" or o in self.names.values())
 
     def read(self, gen, o, name, text) -> str:
         local = self.names.get((o, name))
-        if local is None:
-            local = self.names[(o, name)] = f"_h{next(gen.names)}"  # not a _tN: _shape() keeps its name
+        if local is None:  # not a _tN: _shape() keeps its name
+            local = self.names[(o, name)] = gen.read(f"_h{next(gen.names)}", "lifted")
             self.lines.append(f"{local} = {text}")
         return local
 
@@ -74,6 +72,7 @@ class _Shares:
 
     def __init__(self):
         self.kept: dict = {}  # a shared read's temporary -> its text
+        self.defs: dict = {}  # the text computing one, `(_tN := R)` -> its temporary
         self.order: list = []  # those temporaries in the order they were made
         self.reads: set = set()  # the temporaries read again
         self.loops = 0  # loops written so far (a loop's helper may write locals L[n])
@@ -102,7 +101,7 @@ class Repeated:
         (it calls nothing: it cannot fail nor spend, so computing it once more changes nothing).
         Not when the body loops itself (a loop of its text may take a slot a name outside had)."""
         saved = self.g.hoist
-        self.g.hoist = _Lifted(slot) if not any(n is not None and facts(n).loops for n in nodes) else None
+        self.g.hoist = _Lifted(slot, self.g.reads) if not any(n is not None and facts(n).loops for n in nodes) else None
         try:
             return write(), (self.g.hoist.lines if self.g.hoist is not None else [])
         finally:
@@ -142,7 +141,7 @@ class Repeated:
         again; one may fail, and then the expression stops there)."""
         if self.g.avail is None or "_list(" in text:
             return text
-        if not _OBJECT.fullmatch(o):
+        if not self.g.is_object(o):
             o = self._kept_in(o)  # a shared read being computed here: its temporary holds the object after
             if o is None:
                 return text
@@ -154,7 +153,7 @@ class Repeated:
         shares = self.g.shares
         if shares is None:
             shares = self.g.shares = _Shares()
-        key = (o, name, shares.loops if o.startswith("L[") else 0)
+        key = (o, name, shares.loops if self.g.reads.get(o) == "slot" else 0)
         t = self.g.avail.get(key)
         if t is not None:
             shares.reads.add(t)
@@ -163,7 +162,7 @@ class Repeated:
         self.g.avail[key] = t
         shares.kept[t] = text
         shares.order.append(t)
-        return f"({t} := {text})"
+        return _defined(shares, t, text)
 
     def arg_read(self, node, scope, loops: bool) -> Arg:
         """The Arg of an argument of a function compiled in place (a plain read, written where
@@ -174,7 +173,7 @@ class Repeated:
         if avail is not None and not loops:
             saved = dict(avail)
             t = self.g.xc(node, scope)
-            if (self.g.shares is not None and t in self.g.shares.kept) or _OBJECT.fullmatch(t):  # read before, or a local
+            if (self.g.shares is not None and t in self.g.shares.kept) or self.g.is_object(t):  # read before, or a local
                 return _passed(node, scope, t)
             if self.g.shares is None:
                 self.g.shares = _Shares()
@@ -184,14 +183,13 @@ class Repeated:
                 kept = self.g.tmp()
                 self.g.shares.kept[kept] = t
                 self.g.shares.order.append(kept)
-                t = f"({kept} := {t})"
+                t = _defined(self.g.shares, kept, t)
             return Arg(t, temp=kept)  # computed where the parameter is first read
         return _passed(node, scope, self.apart(lambda: self.g.x(node, scope)) if loops else self.g.x(node, scope))
 
     def _kept_in(self, text: str):
         """The temporary of a text that is a shared read being computed, `(_tN := R)`, else None."""
-        m = _DEF.match(text) if self.g.shares is not None else None
-        return m.group(1) if m and text == f"({m.group(1)} := {self.g.shares.kept.get(m.group(1))})" else None
+        return self.g.shares.defs.get(text) if self.g.shares is not None else None
 
     def arg_text(self, arg: Arg) -> str:
         """The text of a name written in place (an Arg): its text; an argument kept in a
@@ -226,3 +224,10 @@ def _passed(node, scope, text: str) -> Arg:
         if arg is not None and text == arg.text:
             return arg
     return Arg(text)
+
+
+def _defined(shares: _Shares, temp: str, text: str) -> str:
+    """`(temp := text)`, the text computing a shared read, recorded as computing it."""
+    d = f"({temp} := {text})"
+    shares.defs[d] = temp
+    return d

@@ -12,7 +12,6 @@ lines of a function (pieces.py).
 from __future__ import annotations
 
 from . import ast as A
-from .known import _PLAIN
 
 
 class Shortcuts:
@@ -50,7 +49,7 @@ class Shortcuts:
         if t is A.Attr and str(node.name) in ("row", "column") and type(node.obj) is A.Name \
                 and self.g.known.kind_of(node.obj, scope) == "cell" and self.g.known.kind_of(node, scope) == "int":
             o = self.g.x(node.obj, scope)
-            return (o, str(node.name), 0) if _PLAIN.fullmatch(o) else None
+            return (o, str(node.name), 0) if self.g.plain(o) else None
         if t is A.BinOp and str(node.op) in ("+", "-"):
             sb = self.g.known.static_int(node.right, scope)
             if sb is not None:
