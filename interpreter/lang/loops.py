@@ -5,34 +5,20 @@ it calls) and reads it in its own text from its loop variable `x`.
 """
 from __future__ import annotations
 
-import re
-
 from . import ast as A
 from ..core.model import label_of
 from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
 from .known import _Consts, _Range, _with_entry
-from .pieces import Spend, indented, size
+from .pieces import Spend, calls_nothing, indented, shape, size
 from ..runtime.ops import _AGGREGATES, _NUMBER
 from .scope import Arg, CompileError
 
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
-_CALLS = re.compile(r"([\w.]+)\(")  # the functions a generated text calls
-_SAFE_CALLS = {"_type", "_len"}  # ... of which these (and dict.get) never raise
 _SPLICE_LINES = 200  # a written-out `any`/`all` used as a test in another: in place up to this many lines
 
 
-def _shape(text: str) -> str:
-    """A generated text with its temporaries numbered in order: two texts of one shape compute
-    the same thing (in one frame, with nothing changed in between)."""
-    names: dict = {}
-    return re.sub(r"_t\d+", lambda m: names.setdefault(m.group(0), f"_t{len(names)}"), text)
-
-
-def _calls_nothing(text: str) -> bool:
-    """Whether a generated text calls nothing that may fail, spend or change a local (type
-    tests, `len`, `dict.get` only)."""
-    return all(f in _SAFE_CALLS or f.endswith(".get") for f in _CALLS.findall(text))
+_shape = shape  # (a test replaces it, to see a test known true kept)
 
 
 def _key_failed(k, fname, loc):
@@ -50,10 +36,10 @@ class _Unrolled(str):
         u.head, u.tests, u.want = head, tests, want
         return u
 
-    def text(self) -> str:
+    def texts(self) -> list[str]:
         """All its tests, those of the written-out loops in it too (its budget lines change
         nothing the tests read: they only spend, or fail)."""
-        return "\n".join(t.text() if type(t) is _Unrolled else t for t in self.tests)
+        return [x for t in self.tests for x in (t.texts() if type(t) is _Unrolled else [t])]
 
     def size(self, then) -> int:
         """About how many lines it takes written in place."""
@@ -128,7 +114,7 @@ class Loops:
         that shape is left out when nothing here calls anything (nothing can change it since)."""
         if type(test) is not _Unrolled or test.size(then) > _SPLICE_LINES:
             return [f"if {'not ' if negate else ''}{test}:", *indented(then)]
-        if known is not None and not _calls_nothing(test.text()):
+        if known is not None and not all(calls_nothing(t) for t in test.texts()):
             known = None
         self.g.spliced = True
         lines = list(test.head)
@@ -205,7 +191,7 @@ class Loops:
         slot = scope.hidden()
         cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(slot, [node.cond], lambda: self.g.known.with_kind(
             slot, self.g.known.elem_kind(node.coll, scope), lambda: self.g.x(node.cond, scope))))
-        if self.c.draws_chance(node) or not _calls_nothing(cond):
+        if self.c.draws_chance(node) or not calls_nothing(cond):
             return None
         loc = self.g.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`", [f"    L[{int(slot)}] = x", f"    if {cond}:", "        return True"],

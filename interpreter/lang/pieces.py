@@ -11,10 +11,14 @@ function is written out (`written`):
   out.
 
 The names a module's functions call and read are not found in its text either: they are those of
-its compiled code (`names_of`, `called`).
+its compiled code (`names_of`, `called`); what an expression calls, and whether two compute the same
+thing, are read from Python's own parse of it (`calls_nothing`, `shape`), never guessed by a regular
+expression.
 """
 from __future__ import annotations
 
+import ast
+import functools
 from dataclasses import dataclass, replace
 from types import CodeType
 
@@ -108,3 +112,35 @@ def called(code: CodeType, roots) -> set[str]:
                 keep.add(n)
                 todo.append(n)
     return keep
+
+
+_SAFE_CALLS = frozenset(("_type", "_len"))  # ... and `dict.get`: calls that never raise, spend or change a local
+
+
+@functools.lru_cache(maxsize=4096)
+def calls_nothing(text: str) -> bool:
+    """Whether a generated expression calls nothing that may fail, spend or change a local (type
+    tests, `len` and `dict.get` only)."""
+    for n in ast.walk(ast.parse(text, mode="eval")):
+        if type(n) is ast.Call:
+            f = n.func
+            if not ((type(f) is ast.Name and f.id in _SAFE_CALLS) or (type(f) is ast.Attribute and f.attr == "get")):
+                return False
+    return True
+
+
+def _is_temp(name: str) -> bool:
+    """A temporary of generated code (`_t3`), as its generator names them (ExprCodegen.tmp)."""
+    return name[:2] == "_t" and name[2:].isdigit()
+
+
+@functools.lru_cache(maxsize=1024)
+def shape(text: str) -> str:
+    """A generated expression with its temporaries numbered in order: two expressions of one
+    shape compute the same thing (in one frame, with nothing changed in between)."""
+    tree = ast.parse(text, mode="eval")
+    names: dict = {}
+    for n in ast.walk(tree):
+        if type(n) is ast.Name and _is_temp(n.id):
+            n.id = names.setdefault(n.id, f"_t{len(names)}")
+    return ast.dump(tree)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .analysis import facts
-from .loops import _calls_nothing
+from .pieces import calls_nothing
 from .scope import Arg
 
 _LITERALS = (A.Num, A.Str, A.Const)  # no read to share in them
@@ -145,7 +145,7 @@ class Repeated:
             o = self._kept_in(o)  # a shared read being computed here: its temporary holds the object after
             if o is None:
                 return text
-        if not getters and not _calls_nothing(text):
+        if not getters and not calls_nothing(text):
             return text
         lifted = self.g.hoist
         if lifted is not None and not getters and lifted.invariant(o):
