@@ -189,3 +189,15 @@ def test_parts_are_composed_not_mixed_in():
              if len(bases & ours) > 1]
     assert mixed == [], "classes with more than one base class of the project (hold parts as objects):\n" + \
         "\n".join(mixed)
+
+
+def test_imports_inside_functions_and_under_type_checking_are_counted(tmp_path):
+    """The graph the tests above check is the real one: an import inside a function, or under
+    `if TYPE_CHECKING:`, is an edge like any other (a cycle made only of such imports is found)."""
+    (tmp_path / "low.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import high\n")
+    (tmp_path / "high.py").write_text("def f():\n    from .low import x\n    return x\n")
+    mods = {"interpreter.pkg.low": tmp_path / "low.py", "interpreter.pkg.high": tmp_path / "high.py"}
+    graph = _imports(mods)
+    assert {t for t, _ in graph["interpreter.pkg.low"]} == {"interpreter.pkg.high"}
+    assert {t for t, _ in graph["interpreter.pkg.high"]} == {"interpreter.pkg.low"}
+    assert _cycles(graph) == [["interpreter.pkg.high", "interpreter.pkg.low"]]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.hardening import interpret
 
 
@@ -71,3 +73,33 @@ def test_statements_that_may_wait_are_generated_code(capsys):
     assert "# `repeat` whose body may wait" in body and "# `for` whose body may wait" in body
     assert "# `choose`: asks a player" in body
     _legend_covers(out)
+
+
+GAMES = ["tic-tac-toe", "connect-four", "dark-agent", "agents-secrets", "agent-dog"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_compiled_text_is_found_at_its_lines_and_every_global_explained(game):
+    """Issue 26's "done when": `--source FILE:LINE` prints the generated code for every compiled
+    line of content, listers included, with a legend of the globals it uses. Every module the
+    compiler wrote is found at its first and its last content line, every `_kN`/`_cN` it reads
+    is in its legend; every step lister calls the code of some compiled text (so a line shows
+    it) and its legend explains its globals too."""
+    from interpreter.engine.game import Game
+    from interpreter.lang import sources
+    g = Game.load(game)
+    generated = g.catalog.generated
+    assert generated
+    for x in generated:
+        if x.where is None:
+            continue
+        for line in (x.where.line, x.last_line):
+            assert x in sources.at(generated, f"{x.where.file}:{line}"), (x.where, line)
+        explained = {e.split(":", 1)[0] for e in sources.legend(x.source, x.env, x.notes)}
+        assert set(re.findall(r"\b_[kc]\d+\b", x.source)) <= explained, x.where
+    texts = {x.source for x in generated}
+    for what, f in g.listers():
+        env = f.__globals__
+        assert any(sources.reaches(v, texts) for k, v in env.items() if k.startswith("_k")), what
+        explained = {e.split(":", 1)[0] for e in sources.legend(f._interpret_source, env)}
+        assert set(re.findall(r"\b_k\d+\b", f._interpret_source)) <= explained, what

@@ -121,7 +121,7 @@ class ExprCodegen:
         A.In: "g_in", A.IsTag: "g_is_tag", A.Not: "g_not", A.And: "g_and", A.Or: "g_or", A.Ternary: "g_ternary",
     }
 
-    _STATE = ("env", "values", "helpers", "helper_names", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
+    _STATE = ("env", "values", "helpers", "helper_names", "unrolled", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
               "avail", "hoist", "shares", "src", "end", "notes", "tables")
     _read_state = staticmethod(operator.attrgetter(*_STATE))
 
@@ -172,6 +172,7 @@ class ExprCodegen:
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
         self.helpers: list[str] = []  # the text of each function of the module
         self.helper_names: list[str] = []  # ... and its name
+        self.unrolled: dict = {}  # the call of a written-out `any`/`all` -> its loops.Unrolled
         self.sites: dict = {}  # `_cN(` -> (function name, position): the calls of built-ins
         self.stmt_locs: list = []  # the positions of statements (statements.py)
         self.spliced = False  # a written-out loop was written in place: its helper may be called by nobody

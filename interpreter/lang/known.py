@@ -6,6 +6,8 @@ arithmetic of known numbers (an operand evaluated once, identities such as x * 1
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..core.model import Card, Seat, Zone
 from . import ast as A
 from .analysis import facts
@@ -47,12 +49,18 @@ _LEAVES = (A.Num, A.Name, A.Str, A.Const)
 _NO_ARG = Arg("")  # a name not written in place
 
 
-class _Consts(tuple):
-    """(items, ) of a constant list a loop goes through, written out (see Loops._loop)."""
+@dataclass(frozen=True)
+class Consts:
+    """The items of a constant list a loop goes through, written out (see Loops._loop)."""
+    items: tuple
 
 
-class _Range(tuple):
-    """(low, high, position) of a `range(low, high)` known at load time, as a loop's collection."""
+@dataclass(frozen=True)
+class Range:
+    """A `range(lo, hi)` known at load time, as a loop's collection; `loc` its position."""
+    lo: int
+    hi: int
+    loc: object
 
 
 class Known:
@@ -236,24 +244,24 @@ class Known:
         return None
 
     def coll(self, node, scope):
-        """The text of a collection a loop goes through, or a `_Range` when it is `range(a, b)`
+        """The text of a collection a loop goes through, or a Range when it is `range(a, b)`
         with bounds known at load time (the loop then goes through constant numbers)."""
         r = self.static_range(node, scope)
         return r if r is not None else self.g.x(node, scope)
 
     def static_range(self, node, scope):
-        """`range(a, b)` with small bounds known at load time, as a `_Range`, else None."""
+        """`range(a, b)` with small bounds known at load time, as a Range, else None."""
         from ..runtime.library import _range
         if type(node) is A.Call and str(node.fn) == "range" and len(node.args) == 2 \
                 and "range" not in self.symbols.function_defs and self.symbols.builtin_function("range") == (_range, (2,)):
             lo, hi = self.static_int(node.args[0], scope), self.static_int(node.args[1], scope)
             if lo is not None and hi is not None and hi - lo + 1 <= min(self.symbols.limits.collection, 64):
-                return _Range((lo, hi, self.c.loc(node, scope)))
+                return Range(lo, hi, self.c.loc(node, scope))
         return None
 
     def elem_kind(self, node, scope):
         """The kind (see `kind_of`) of every item of a collection, when known at load time: the
-        numbers of a `_Range`, the board's cells, the players, cards, a zone's cards."""
+        numbers of a Range, the board's cells, the players, cards, a zone's cards."""
         t = type(node)
         if t is A.Call and str(node.fn) == "range":  # the built-in gives whole numbers (or fails)
             from ..runtime.library import _range
@@ -261,7 +269,7 @@ class Known:
             if not (known and len(node.args) == 2):
                 return None
             r = self.static_range(node, scope)
-            return _IntKind(r[0], r[1]) if r is not None else "int"
+            return _IntKind(r.lo, r.hi) if r is not None else "int"
         if t is A.Call and str(node.fn) == "contents" and "contents" not in self.symbols.function_defs:
             from ..runtime.library import _contents
             b = self.symbols.builtin_function("contents")

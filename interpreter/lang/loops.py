@@ -5,11 +5,13 @@ it calls) and reads it in its own text from its loop variable `x`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from . import ast as A
 from ..core.model import label_of
 from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
-from .known import _Consts, _Range, _with_entry
+from .known import Consts, Range, _with_entry
 from .pieces import Spend, calls_nothing, indented, shape, size
 from ..runtime.ops import _AGGREGATES, _NUMBER
 from .scope import Arg, CompileError
@@ -26,27 +28,15 @@ def _key_failed(k, fname, loc):
                            f"`{fname}` ranks items by a number: the key gave {label_of(k)}", loc)
 
 
-class _Unrolled(str):
-    """The call of a written-out `any`/`all` (want True: any) whose items have no condition: the
-    lines spending its budget (`head`) and the text of each item's value (`tests`), so that a loop
-    testing it may write it in place instead of calling it."""
-
-    def __new__(cls, call: str, head, tests, want: bool):
-        u = super().__new__(cls, call)
-        u.head, u.tests, u.want = head, tests, want
-        return u
-
-    def texts(self) -> list[str]:
-        """All its tests, those of the written-out loops in it too (its budget lines change
-        nothing the tests read: they only spend, or fail)."""
-        return [x for t in self.tests for x in (t.texts() if type(t) is _Unrolled else [t])]
-
-    def size(self, then) -> int:
-        """About how many lines it takes written in place."""
-        n = size(self.head) + 2
-        for t in self.tests:
-            n += t.size(then) if type(t) is _Unrolled else 1
-        return n + len(then) * len(self.tests)
+@dataclass(frozen=True)
+class Unrolled:
+    """A written-out `any`/`all` (want True: any) whose items have no condition, recorded with
+    the text of its call (ExprCodegen.unrolled): the lines spending its budget (`head`) and the
+    text of each item's value (`tests`), so that a loop testing it may write it in place instead
+    of calling it."""
+    head: tuple
+    tests: tuple
+    want: bool
 
 
 class Loops:
@@ -68,8 +58,8 @@ class Loops:
         if slot is not None:
             read = f"L[{int(slot)}]"
             body_lines = body_lines[:1] + [b.replace(read, "x") if type(b) is str else b for b in body_lines[1:]]
-        if type(items_text) is _Range:  # `range(a, b)` known at load time: its numbers
-            items = self.g.const(tuple(range(items_text[0], items_text[1] + 1)))
+        if type(items_text) is Range:  # `range(a, b)` known at load time: its numbers
+            items = self.g.const(tuple(range(items_text.lo, items_text.hi + 1)))
         else:
             items = "items"
         self.g.define(name, "ctx, L", pure=True, body=[
@@ -80,20 +70,34 @@ class Loops:
         return f"{name}(ctx, L)"
 
     def _head(self, items_text, loc, what):
-        """The lines that spend the budget of a loop over `items_text` (a `_Range` or `_Consts`:
+        """The lines that spend the budget of a loop over `items_text` (a Range or Consts:
         its numbers or items known at load time, spent as the loop over them would; else the
         text of its collection, put in `items`)."""
-        if type(items_text) is _Range:
-            lo, hi, rloc = items_text
+        if type(items_text) is Range:
+            lo, hi, rloc = items_text.lo, items_text.hi, items_text.loc
             n = max(hi - lo + 1, 0)
             return [Spend(n, self.g.const(rloc), self.g.const('range')),
                     Spend(n, loc, self.g.const(what), again=True)]
-        if type(items_text) is _Consts:
-            return [Spend(len(items_text[0]), loc, self.g.const(what))]
+        if type(items_text) is Consts:
+            return [Spend(len(items_text.items), loc, self.g.const(what))]
         it = self.g.const(self.c.iterable_at)
         return [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
                 f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.g.const(_size_of)}(items))",
                 "if b < 0:", f"    _spend_failed(ctx, {loc}, {self.g.const(what)})"]
+
+    def _texts(self, u: Unrolled) -> list[str]:
+        """All the tests of a written-out `any`/`all`, those of the written-out loops in it too
+        (its budget lines change nothing the tests read: they only spend, or fail)."""
+        inner = self.g.unrolled
+        return [x for t in u.tests for x in (self._texts(inner[t]) if t in inner else [t])]
+
+    def _size(self, u: Unrolled, then) -> int:
+        """About how many lines a written-out `any`/`all` takes written in place."""
+        inner = self.g.unrolled
+        n = size(u.head) + 2
+        for t in u.tests:
+            n += self._size(inner[t], then) if t in inner else 1
+        return n + len(then) * len(u.tests)
 
     def _if_item(self, cond_t, val_t, want):
         """The lines of one item of `any` (want True) or `all`: return `want` when its value says
@@ -107,24 +111,25 @@ class Loops:
 
     def _when(self, test, then, negate=False, known=None):
         """Lines that run `then` (lines that return) when `test` is true (false with `negate`).
-        `test` may be a written-out `any`/`all` (_Unrolled): its budget lines, then its tests in
+        `test` may be the call of a written-out `any`/`all` (Unrolled): its budget lines, then its tests in
         place, one after the other (`any` true, `all` false) or nested (`all` true, `any` false),
         plain tests of a run joined in one condition. `known`: the shape (`_shape`) of a test
         known to be true here (the condition of the enclosing loop's item): a test of `all` of
         that shape is left out when nothing here calls anything (nothing can change it since)."""
-        if type(test) is not _Unrolled or test.size(then) > _SPLICE_LINES:
+        u = self.g.unrolled.get(test)
+        if u is None or self._size(u, then) > _SPLICE_LINES:
             return [f"if {'not ' if negate else ''}{test}:", *indented(then)]
-        if known is not None and not all(calls_nothing(t) for t in test.texts()):
+        if known is not None and not all(calls_nothing(t) for t in self._texts(u)):
             known = None
         self.g.spliced = True
-        lines = list(test.head)
+        lines = list(u.head)
         runs = []  # runs of plain tests, and written-out ones alone
-        for t in test.tests:
-            if type(t) is not _Unrolled and runs and type(runs[-1]) is list:
+        for t in u.tests:
+            if t not in self.g.unrolled and runs and type(runs[-1]) is list:
                 runs[-1].append(t)
             else:
-                runs.append([t] if type(t) is not _Unrolled else t)
-        if test.want != negate:  # any of them true / one of them false: each in turn
+                runs.append([t] if t not in self.g.unrolled else t)
+        if u.want != negate:  # any of them true / one of them false: each in turn
             for run in runs:
                 if type(run) is list:
                     joined = " or ".join(f"(not {t})" if negate else t for t in run)
@@ -251,7 +256,7 @@ class Loops:
             items, r = self._constant_items(coll, scope), None
             if items is None:
                 r = self.g.known.static_range(coll, scope)
-                items = list(range(r[0], r[1] + 1)) if r is not None and r[1] - r[0] + 1 <= _UNROLL else None
+                items = list(range(r.lo, r.hi + 1)) if r is not None and r.hi - r.lo + 1 <= _UNROLL else None
             if items is not None:  # a few items known at load time: one test each, the item known
                 scope.add(str(name))  # the frame keeps the slot the loop would take
                 tests = []
@@ -263,11 +268,12 @@ class Loops:
                 lines = []
                 for cond_t, val_t in tests:
                     lines += self._if_item(cond_t, val_t, want)
-                marker = r if r is not None else _Consts((items,))
+                marker = r if r is not None else Consts(tuple(items))
                 call = self._loop(marker, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
                 if any(c is not None for c, _ in tests):
                     return call
-                return _Unrolled(call, self._head(marker, loc, "`any`/`all`"), [t for _, t in tests], want)
+                self.g.unrolled[call] = Unrolled(tuple(self._head(marker, loc, "`any`/`all`")), tuple(t for _, t in tests), want)
+                return call
             coll_t, slot, val_t, cond_t, loc, lifted = self._generator(node, scope, value, name, coll, cond, "")
             return self._loop(coll_t, loc, "`any`/`all`",
                               [f"    L[{slot}] = x", *indented(self._if_item(cond_t, val_t, want))],
