@@ -22,6 +22,8 @@ import functools
 from dataclasses import dataclass, replace
 from types import CodeType
 
+from ..ruleset import cache as diskcache
+
 _INDENT = "    "
 
 
@@ -120,7 +122,17 @@ _SAFE_CALLS = frozenset(("_type", "_len"))  # ... and `dict.get`: calls that nev
 @functools.lru_cache(maxsize=4096)
 def calls_nothing(text: str) -> bool:
     """Whether a generated expression calls nothing that may fail, spend or change a local (type
-    tests, `len` and `dict.get` only)."""
+    tests, `len` and `dict.get` only). Kept in the disk cache, as the code compiled from a text is."""
+    cache = diskcache.store("calls")
+    key = diskcache.key_of(text)
+    hit = cache.get(key)
+    if hit is None:
+        hit = _calls_nothing(text)
+        cache.put(key, hit)
+    return hit
+
+
+def _calls_nothing(text: str) -> bool:
     for n in ast.walk(ast.parse(text, mode="eval")):
         if type(n) is ast.Call:
             f = n.func
