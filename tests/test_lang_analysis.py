@@ -111,3 +111,26 @@ def test_card_presence_is_a_fact_of_the_analysis():
     assert analysis.placements(_expr("this not in deck or f(1)")) == ()
     from interpreter.definition import presence
     assert not hasattr(presence, "parse"), "presence.py reads the compiler's trees, it parses nothing itself"
+
+
+def test_values_known_at_load_time_are_facts_of_the_analysis():
+    """Whole numbers folded, constants and items of constant lists by a known index are answered by
+    the analysis (`Statics`), with the scope a text is read in: a local or a variable is not known."""
+    from interpreter.lang.scope import _MISS, Arg, Scope
+
+    class Symbols:
+        gvars = {"turn": {}}
+
+        @staticmethod
+        def constant(name):
+            return {"n": 4, "grid": [[1, 2], [3, 4]]}.get(name, _MISS)
+
+    statics = analysis.Statics(Symbols())
+    scope = Scope(["x"])
+    assert statics.static_int(_expr("2 * n + 1"), scope) == 9
+    assert statics.static_int(_expr("grid[1][0] - n"), scope) == -1
+    assert statics.static_value(_expr("grid[n - 3]"), scope) == [3, 4]
+    assert statics.static_int(_expr("x + 1"), scope) is None and statics.static_int(_expr("turn"), scope) is None
+    assert statics.static_int(_expr("n / 0"), scope) is None
+    scope.inlined["i"] = Arg("2", value=2)  # a written-out loop's variable
+    assert statics.static_int(_expr("i * n"), scope) == 8

@@ -23,8 +23,9 @@ Every kind of node of ast.py has one `Decl` here, and every pass that asks what 
 A node of a kind not declared here is an error of the interpreter, at once, in every pass: a new
 construct cannot be forgotten by one of them (test_lang_analysis.py).
 
-The kind and the value of an expression known at load time depend on the names in scope and on
-the match's constants: known.py computes them while code is generated.
+The value of an expression known at load time depends on the names in scope and on the match's
+constants: `Statics` answers it, asked with the scope. The kind of an expression (known.py) also
+depends on the loop variables bound while code is written, and is still asked then.
 """
 from __future__ import annotations
 
@@ -32,6 +33,10 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from . import ast as A
+from ..runtime.ops import _NUMBER
+from .scope import _MISS
+
+_LEAVES = (A.Num, A.Name, A.Str, A.Const)  # nodes with nothing below them to ask about
 
 # what a label may read of a card the viewer cannot identify: where it lies, as the table sees it
 PLACE_ATTRS = frozenset(("zone", "cell"))
@@ -284,3 +289,92 @@ def placements(node) -> tuple:
         elif t is A.Call and all(type(a) is A.Name for a in part.args):
             out.append(Passes(str(part.fn), tuple(str(a.name) for a in part.args)))
     return tuple(out)
+
+class Statics:
+    """The values known at load time of the expressions of one match: whole numbers folded (a
+    literal, a constant, arithmetic of those within the cap on numbers), a constant, an item of a
+    constant list by an index known at load time, a name written in place whose value is known
+    (scope.Arg). Asked with the scope a text is read in (its locals, the names written in place),
+    of the match's `symbols` (its constants and variables); the code generator's kinds (known.py)
+    ask their questions through `asked` too, with one memo."""
+
+    def __init__(self, symbols):
+        self.symbols = symbols
+        self._answers = None
+
+    def asked(self, what, node, scope):
+        """`what(node, scope)`, remembered for the rest of the outermost question being answered:
+        the bindings do not change while it is, and a question about a deep expression asks about
+        its parts again and again (else a time exponential in its depth)."""
+        if type(node) in _LEAVES:  # nothing below it to ask about again
+            return what(node, scope)
+        memo = self._answers
+        outer = memo is None
+        if outer:
+            self._answers = memo = {}
+        try:
+            key = (what, id(node), id(scope))
+            hit = memo.get(key)
+            if hit is None:
+                hit = memo[key] = (what(node, scope), scope)  # the scope kept: its id stays its own
+            return hit[0]
+        finally:
+            if outer:
+                self._answers = None
+
+    def static_int(self, node, scope):
+        """The value of an expression that is a whole number known at load time, else None."""
+        return self.asked(self._static_int, node, scope)
+
+    def _static_int(self, node, scope):
+        """The value of an expression that is a whole number known at load time, else None:
+        a literal, a constant, or arithmetic of those (folded here, once)."""
+        t = type(node)
+        if t is A.Num:
+            v = node.value
+        elif t is A.Name:
+            name = str(node.name)
+            if name in scope.inlined:
+                v = scope.inlined[name].value
+                return v if type(v) is int else None
+            if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
+                return None
+            v = self.symbols.constant(name)
+            if v is _MISS or type(v) is not int:
+                return None
+        elif t is A.Index:
+            v = self.static_value(node, scope)
+            if type(v) is not int:
+                return None
+        elif t is A.Neg:
+            a = self.static_int(node.operand, scope)
+            v = None if a is None else -a
+        elif t is A.BinOp:
+            a = self.static_int(node.left, scope)
+            b = self.static_int(node.right, scope) if a is not None else None
+            op = str(node.op)
+            if b is None or (op in ("/", "//", "%") and b == 0):
+                return None
+            v = {"+": a + b, "-": a - b, "*": a * b}.get(op) if op in "+-*" else (a // b if op != "%" else a % b)
+        else:
+            return None
+        return v if v is not None and -_NUMBER <= v <= _NUMBER else None
+
+    def static_value(self, node, scope):
+        """The value of a constant, of a constant list's item (an unrolled loop's variable), or of
+        an item of those by an index known at load time; else _MISS."""
+        t = type(node)
+        if t is A.Name:
+            name = str(node.name)
+            if name in scope.inlined:
+                return scope.inlined[name].value
+            if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
+                return _MISS
+            return self.symbols.constant(name)
+        if t is A.Index:
+            o = self.static_value(node.obj, scope)
+            if type(o) is not list:
+                return _MISS
+            i = self.static_int(node.key, scope)
+            return o[i] if i is not None and -len(o) <= i < len(o) else _MISS
+        return _MISS

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..core.model import Card, Seat, Zone
 from . import ast as A
-from .analysis import facts
+from .analysis import Statics, facts
 from ..runtime.ops import _NUMBER
 from .scope import _MISS, Arg, Scope
 
@@ -45,7 +45,6 @@ def _interval(op, a, b):
     return None
 
 
-_LEAVES = (A.Num, A.Name, A.Str, A.Const)
 _NO_ARG = Arg("")  # a name not written in place
 
 
@@ -64,91 +63,22 @@ class Range:
 
 
 class Known:
-    """The kinds and static values of expressions, asked by the ExprCodegen `g` (one match)."""
+    """The kinds of expressions, asked by the ExprCodegen `g` (one match), and their values known
+    at load time (asked of the analysis: analysis.Statics)."""
 
     def __init__(self, g):
         self.g, self.c, self.symbols = g, g.c, g.symbols
-        self._answers = None
+        self.statics = Statics(g.symbols)
         self._cell_kinds = {}
 
-    def _asked(self, what, node, scope):
-        """`what(node, scope)` (an answer of this class), remembered for the rest of the outermost
-        question being answered: the bindings do not change while it is, and a question about a
-        deep expression asks about its parts again and again (else a time exponential in its depth)."""
-        if type(node) in _LEAVES:  # nothing below it to ask about again
-            return what(self, node, scope)
-        memo = self._answers
-        outer = memo is None
-        if outer:
-            self._answers = memo = {}
-        try:
-            key = (what, id(node), id(scope))
-            hit = memo.get(key)
-            if hit is None:
-                hit = memo[key] = (what(self, node, scope), scope)  # the scope kept: its id stays its own
-            return hit[0]
-        finally:
-            if outer:
-                self._answers = None
-
     def static_int(self, node, scope):
-        return self._asked(Known._static_int, node, scope)
-
-    def kind_of(self, node, scope):
-        return self._asked(Known._kind_of, node, scope)
-
-    def _static_int(self, node, scope):
-        """The value of an expression that is a whole number known at load time, else None:
-        a literal, a constant, or arithmetic of those (folded here, once)."""
-        t = type(node)
-        if t is A.Num:
-            v = node.value
-        elif t is A.Name:
-            name = str(node.name)
-            if name in scope.inlined:
-                v = scope.inlined[name].value
-                return v if type(v) is int else None
-            if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
-                return None
-            v = self.symbols.constant(name)
-            if v is _MISS or type(v) is not int:
-                return None
-        elif t is A.Index:
-            v = self.static_value(node, scope)
-            if type(v) is not int:
-                return None
-        elif t is A.Neg:
-            a = self.static_int(node.operand, scope)
-            v = None if a is None else -a
-        elif t is A.BinOp:
-            a = self.static_int(node.left, scope)
-            b = self.static_int(node.right, scope) if a is not None else None
-            op = str(node.op)
-            if b is None or (op in ("/", "//", "%") and b == 0):
-                return None
-            v = {"+": a + b, "-": a - b, "*": a * b}.get(op) if op in "+-*" else (a // b if op != "%" else a % b)
-        else:
-            return None
-        return v if v is not None and -_NUMBER <= v <= _NUMBER else None
+        return self.statics.static_int(node, scope)
 
     def static_value(self, node, scope):
-        """The value of a constant, of a constant list's item (an unrolled loop's variable), or of
-        an item of those by an index known at load time; else _MISS."""
-        t = type(node)
-        if t is A.Name:
-            name = str(node.name)
-            if name in scope.inlined:
-                return scope.inlined[name].value
-            if name in scope.slots or name in scope.bound or name == "me" or name in self.symbols.gvars:
-                return _MISS
-            return self.symbols.constant(name)
-        if t is A.Index:
-            o = self.static_value(node.obj, scope)
-            if type(o) is not list:
-                return _MISS
-            i = self.static_int(node.key, scope)
-            return o[i] if i is not None and -len(o) <= i < len(o) else _MISS
-        return _MISS
+        return self.statics.static_value(node, scope)
+
+    def kind_of(self, node, scope):
+        return self.statics.asked(self._kind_of, node, scope)
 
     def bounds(self, node, scope):
         """(lo, hi): the least and greatest whole number an expression can give, when known at
