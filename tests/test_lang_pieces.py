@@ -39,14 +39,15 @@ def test_no_str_or_tuple_subclass_carries_facts_of_generated_code():
 
 
 def test_spends_one_after_the_other_at_one_depth_are_merged():
-    lines = ["x = 1", Spend(3, "_k1", "_k2"), Spend(2, "_k3", "_k4", again=True), "y = 2",
-             *pieces.indented([Spend(1, "_k5", "_k6"), Spend(4, "_k7", "_k8")]), Spend(5, "_k9", "_k10")]
+    lines = ["x = 1", Spend(3, loc="_k1", what="_k2"), Spend(2, loc="_k3", what="_k4", again=True), "y = 2",
+             *pieces.indented([Spend(1, loc="_k5", what="_k6"), Spend(4, loc="_k7", what="_k8")]),
+             Spend(5, loc="_k9", what="_k10")]
     assert pieces.size(lines) == 2 + 5 * 3
     assert pieces.written(lines) == [
         "x = 1", "ctx.budget = b = ctx.budget - 5", "if b < 0:", "    _spend_seq(ctx, 5, ((3, _k1, _k2), (2, _k3, _k4),))",
         "y = 2", "    ctx.budget = b = ctx.budget - 5", "    if b < 0:", "        _spend_seq(ctx, 5, ((1, _k5, _k6), (4, _k7, _k8),))",
         "ctx.budget = b = ctx.budget - 5", "if b < 0:", "    _spend_failed(ctx, _k9, _k10)"]
-    assert pieces.written([Spend(2, "_k1", "_k2", again=True)]) == [
+    assert pieces.written([Spend(2, loc="_k1", what="_k2", again=True)]) == [
         "ctx.budget = b = b - 2", "if b < 0:", "    _spend_failed(ctx, _k1, _k2)"]
 
 

@@ -6,7 +6,7 @@ arithmetic of known numbers (an operand evaluated once, identities such as x * 1
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from ..core.model import Card, Seat, Zone
 from . import ast as A
@@ -59,6 +59,7 @@ class Range:
     """A `range(lo, hi)` known at load time, as a loop's collection; `loc` its position."""
     lo: int
     hi: int
+    _: KW_ONLY
     loc: object
 
 
@@ -186,7 +187,7 @@ class Known:
                 and "range" not in self.symbols.function_defs and self.symbols.builtin_function("range") == (_range, (2,)):
             lo, hi = self.static_int(node.args[0], scope), self.static_int(node.args[1], scope)
             if lo is not None and hi is not None and hi - lo + 1 <= min(self.symbols.limits.collection, 64):
-                return Range(lo, hi, self.c.loc(node, scope))
+                return Range(lo, hi, loc=self.c.loc(node, scope))
         return None
 
     def elem_kind(self, node, scope):

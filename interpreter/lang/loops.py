@@ -28,7 +28,7 @@ def _key_failed(k, fname, loc):
                            f"`{fname}` ranks items by a number: the key gave {label_of(k)}", loc)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Unrolled:
     """A written-out `any`/`all` (want True: any) whose items have no condition, recorded with
     the text of its call (ExprCodegen.unrolled): the lines spending its budget (`head`) and the
@@ -76,10 +76,10 @@ class Loops:
         if type(items_text) is Range:
             lo, hi, rloc = items_text.lo, items_text.hi, items_text.loc
             n = max(hi - lo + 1, 0)
-            return [Spend(n, self.g.const(rloc), self.g.const('range')),
-                    Spend(n, loc, self.g.const(what), again=True)]
+            return [Spend(n, loc=self.g.const(rloc), what=self.g.const('range')),
+                    Spend(n, loc=loc, what=self.g.const(what), again=True)]
         if type(items_text) is Consts:
-            return [Spend(len(items_text.items), loc, self.g.const(what))]
+            return [Spend(len(items_text.items), loc=loc, what=self.g.const(what))]
         it = self.g.const(self.c.iterable_at)
         return [f"if _type(items := {items_text}) is not list:", f"    items = {it}(items, {loc})",
                 f"ctx.budget = b = ctx.budget - (_len(items) if _type(items) is list else {self.g.const(_size_of)}(items))",
@@ -272,7 +272,8 @@ class Loops:
                 call = self._loop(marker, loc, "`any`/`all`", [], [f"return {not want}"], unrolled=lines)
                 if any(c is not None for c, _ in tests):
                     return call
-                self.g.unrolled[call] = Unrolled(tuple(self._head(marker, loc, "`any`/`all`")), tuple(t for _, t in tests), want)
+                self.g.unrolled[call] = Unrolled(head=tuple(self._head(marker, loc, "`any`/`all`")),
+                                                 tests=tuple(t for _, t in tests), want=want)
                 return call
             coll_t, slot, val_t, cond_t, loc, lifted = self._generator(node, scope, value, name, coll, cond, "")
             return self._loop(coll_t, loc, "`any`/`all`",

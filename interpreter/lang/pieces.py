@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 from types import CodeType
 
 from ..ruleset import cache as diskcache
@@ -33,6 +33,7 @@ class Spend:
     spend), then `_spend_failed(ctx, loc, what)` when it ran out; `loc` and `what` are the names
     of the globals holding the position and what is spent for. `depth`: its indentation."""
     amount: int
+    _: KW_ONLY
     loc: str
     what: str
     again: bool = False

@@ -162,7 +162,7 @@ class Repeated:
         self.g.avail[key] = t
         shares.kept[t] = text
         shares.order.append(t)
-        return _defined(shares, t, text)
+        return _defined(shares, temp=t, text=text)
 
     def arg_read(self, node, scope, loops: bool) -> Arg:
         """The Arg of an argument of a function compiled in place (a plain read, written where
@@ -174,7 +174,7 @@ class Repeated:
             saved = dict(avail)
             t = self.g.xc(node, scope)
             if (self.g.shares is not None and t in self.g.shares.kept) or self.g.is_object(t):  # read before, or a local
-                return _passed(node, scope, t)
+                return _passed(node, scope, text=t)
             if self.g.shares is None:
                 self.g.shares = _Shares()
             self.g.avail = saved
@@ -183,9 +183,9 @@ class Repeated:
                 kept = self.g.tmp()
                 self.g.shares.kept[kept] = t
                 self.g.shares.order.append(kept)
-                t = _defined(self.g.shares, kept, t)
+                t = _defined(self.g.shares, temp=kept, text=t)
             return Arg(t, temp=kept)  # computed where the parameter is first read
-        return _passed(node, scope, self.apart(lambda: self.g.x(node, scope)) if loops else self.g.x(node, scope))
+        return _passed(node, scope, text=self.apart(lambda: self.g.x(node, scope)) if loops else self.g.x(node, scope))
 
     def _kept_in(self, text: str):
         """The temporary of a text that is a shared read being computed, `(_tN := R)`, else None."""
@@ -216,7 +216,7 @@ class Repeated:
         return text
 
 
-def _passed(node, scope, text: str) -> Arg:
+def _passed(node, scope, *, text: str) -> Arg:
     """The Arg of an argument written as `text`: when the argument is itself a name written in
     place and `text` is its text, that name's Arg (its value and temporary go along), else `text`."""
     if type(node) is A.Name:
@@ -226,7 +226,7 @@ def _passed(node, scope, text: str) -> Arg:
     return Arg(text)
 
 
-def _defined(shares: _Shares, temp: str, text: str) -> str:
+def _defined(shares: _Shares, *, temp: str, text: str) -> str:
     """`(temp := text)`, the text computing a shared read, recorded as computing it."""
     d = f"({temp} := {text})"
     shares.defs[d] = temp

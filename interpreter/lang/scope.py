@@ -1,7 +1,7 @@
 """Names while compiling: local slots, the compile error, and suggestions for misspelt names."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 _MISS = object()
 
@@ -16,6 +16,7 @@ class Arg:
       parameter is first read (repeated.py), else None;
     - `kind`: the kind of its value, when known (known.py)."""
     text: str
+    _: KW_ONLY
     value: object = _MISS
     temp: str | None = None
     kind: object = None
