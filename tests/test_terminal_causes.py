@@ -12,19 +12,20 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
+from tests.terminal_keys import first_key  # noqa: E402
 from tests.test_terminal_sessions import spawn  # noqa: E402  (after the skip without pexpect)
 
 PROMPT = r"your choice \([^)]*\): "
 WHICH = r"which one \([^)]*\): "
 
 
-def saved_game(tmp_path, name: str, *, seed: int, decisions: int, human: int):
+def saved_game(tmp_path, name: str, *, seed: int, decisions: int, human: int, players: int | None = None):
     """A game saved after `decisions` random moves (random.Random(seed) over the legal actions, the
     listing order being pinned by the golden logs), seat `human` played at the keyboard from there:
     (the log to resume, the game, the state reached)."""
     from interpreter.engine.game import Game
     from interpreter.play.replay import LogWriter
-    g = Game.load(name)
+    g = Game.load(name, players=players)
     st = g.new_game(seed=seed)
     rng = random.Random(seed)
     path = tmp_path / "saved.jsonl"
@@ -80,3 +81,43 @@ def test_a_pawn_ending_on_a_hole_is_told_turned_over(tmp_path):
     told = play_move(tmp_path, "agent-dog", seed=1, decisions=4, move="Départ 1/11: the pawn on r1c1 to r1c12")
     assert ("PIONS INFILTRÉS: the pawn ending on r1c12, a hole, is turned over: its colour is hidden, "
             "and any player may move it") in told, told
+
+
+def test_the_missions_of_a_new_turn_are_told_as_they_are_revealed(tmp_path):
+    """Agents Secrets, Turn Structure 1: at the start of each turn a MISSION is revealed at each
+    destination; the table is told which, not only the board redrawn."""
+    p = spawn(tmp_path, "agents-secrets", "--seed", 3, "--bots", "random")
+    told = ""
+    for _ in range(6):  # two secret choices a turn: the second turn begins within a few
+        screen = screen_before_prompt(p)
+        told += screen
+        if "Turn Structure 1" in screen:
+            break
+        p.sendline(first_key(screen))
+    p.kill(signal.SIGKILL)
+    assert re.search(r"Turn Structure 1: a MISSION is revealed at each destination: Rio \d, Berlin \d, "
+                     r"Casablanca \d, Hong Kong \d", told), told
+
+
+def test_when_the_masks_fall_the_table_is_told_where_each_double_agents_missions_go(tmp_path):
+    """Agents Secrets with 5 players, Hunt for the Double Agent and Calculating Victory Points: after
+    the votes, each company's double agent's missions go to no one (designated) or to the other
+    company (not designated), and the smaller company's + 7 is told as it is given."""
+    from interpreter.engine.game import Game
+    g = Game.load("agents-secrets", players=5)
+    st, rng, n = g.new_game(seed=4), random.Random(4), 0
+    while not (g.step_name(st) == "vote" and g.current_player(st) == 0):
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+        n += 1
+    path, g, st = saved_game(tmp_path, "agents-secrets", seed=4, decisions=n, human=0, players=5)
+    p = spawn(tmp_path, "--resume", path)
+    screen = screen_before_prompt(p)
+    p.sendline(first_key(screen))
+    p.expect("Game over after")
+    told = p.before
+    p.kill(signal.SIGKILL)
+    assert "Calculating Victory Points: the KGB has one player fewer: + 7 victory points (Setup 1)" in told, told
+    for company in ("CIA", "KGB"):
+        assert re.search(rf"Calculating Victory Points: \w+, (designated, was the {company}'s double agent: their "
+                         rf"missions \(\d+ points\) count for no one|the {company}'s double agent, was not "
+                         rf"designated: their missions \(\d+ points\) count for the (CIA|KGB))", told), told
