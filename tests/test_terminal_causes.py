@@ -121,3 +121,20 @@ def test_when_the_masks_fall_the_table_is_told_where_each_double_agents_missions
         assert re.search(rf"Calculating Victory Points: \w+, (designated, was the {company}'s double agent: their "
                          rf"missions \(\d+ points\) count for no one|the {company}'s double agent, was not "
                          rf"designated: their missions \(\d+ points\) count for the (CIA|KGB))", told), told
+
+
+def test_the_cards_media_sets_aside_are_told_with_where_they_come_from(tmp_path):
+    """Dark Agent §9, §5.2: the Earth turns, the Média arrives on a cell Dan targeted and activates;
+    the table is told that it takes back 3 cards, then each card it sets aside and the cell it
+    leaves (the choice alone named the card)."""
+    path, g, st = saved_game(tmp_path, "dark-agent", seed=2, decisions=33, human=3)
+    p = spawn(tmp_path, "--resume", path)
+    screen_before_prompt(p)
+    p.sendline("Maître de paix: rotate the theatre")
+    screen = screen_before_prompt(p)
+    assert "§9 Média activates: Dan takes back exactly 3 cards of the theatre (never an objective), set aside " \
+           "until placed on empty cells" in screen, screen
+    p.sendline(first_key(screen))
+    screen = screen_before_prompt(p)
+    p.kill(signal.SIGKILL)
+    assert re.search(r"§9 Média takes \S+ back from r\dc\d: set aside until placed", screen), screen
