@@ -4,6 +4,8 @@ flow's hook, never by the closest earlier event of a listed name (the old guess,
 decision below)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from interpreter.play.narration import Narrator
@@ -104,3 +106,33 @@ def test_without_recorded_causes_every_event_is_told_by_its_text(game):
     st = game.new_game(seed=1)
     step = game.apply_in_place(st, "relay_then_direct")
     assert Narrator(game, Renderer(game), viewer=0).events(st, step.events, 0) == ["ping 1", "ping 2"]
+
+
+
+def test_dark_agent_tells_the_couverture_token_and_an_equipment_taken_into_the_reserve():
+    """§9 Couverture and §5.1: targeting them used to be told by the move alone ("target COUV in
+    r3c1"); the table is now told who takes the double-agent token and which equipment joins whose
+    reserve."""
+    import random
+
+    from interpreter.engine.game import Game, clone
+    g = Game.load("dark-agent")
+    st, rng = g.new_game(seed=6), random.Random(6)
+    told = {}
+    for _ in range(400):
+        for a in g.legal_actions(st):
+            if a.name != "target":
+                continue
+            after = clone(st)
+            p = g.current_player(st)
+            step = g.apply_in_place(after, a)
+            for line in Narrator(g, Renderer(g), viewer=p).events(after, step.events, p, causes=step.causes):
+                if line.startswith("§9 Couverture: ") or " equipment reserve" in line:
+                    told.setdefault("token" if line.startswith("§9") else "reserve", (line, g.seats[p].name))
+        if len(told) == 2 or g.is_terminal(st):
+            break
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    assert set(told) == {"token", "reserve"}, f"not told in 400 decisions: {told}"
+    (couverture, who), (equipment, whose) = told["token"], told["reserve"]
+    assert couverture == f"§9 Couverture: {who} takes the double-agent token"
+    assert re.fullmatch(rf"§5\.1 \S+ joins {whose}'s equipment reserve", equipment), equipment
