@@ -60,7 +60,8 @@ def causes(make_game):
 def told(game, action, *, viewer=0):
     st = game.new_game(seed=1)
     step = game.apply_in_place(st, action)
-    return Narrator(game, Renderer(game), viewer=viewer).events(st, step.events, game.current_player(st))
+    return Narrator(game, Renderer(game), viewer=viewer).events(st, step.events, game.current_player(st),
+                                                                causes=step.causes)
 
 
 def test_an_event_is_worded_by_its_cause_with_the_causes_parameters(causes):
@@ -119,7 +120,7 @@ def test_a_card_arriving_on_a_targeted_cell_is_told_with_its_cause():
     st = played(g, 2, until=lambda st, moves: moves == 33)
     step = g.apply_in_place(st, "canada")
     for viewer in (3, 0):  # the theatre's face-up cards: every seat is told
-        lines = Narrator(g, Renderer(g), viewer=viewer).events(st, step.events, 3)
+        lines = Narrator(g, Renderer(g), viewer=viewer).events(st, step.events, 3, causes=step.causes)
         assert any(line.startswith("MEDIA arrives on r") and "which Dan targeted: it activates (§5.2)" in line
                    for line in lines), lines
 
@@ -134,7 +135,7 @@ def test_the_recap_is_the_seats_own_narration_and_skips_its_own_moves():
     action, label = g.legal_actions_with_labels(st)[1]
     recap.before(st, p, label, action)
     step = g.apply_in_place(st, action)
-    recap.after(st, player=p, events=step.events)
+    recap.after(st, player=p, events=step.events, causes=step.causes)
     assert recap.take(p) == []  # nothing by the others since p decided
     lines = recap.take(other)
     assert lines[0] == "── since your last decision ──"

@@ -145,8 +145,11 @@ def label_of(value) -> str:
 
 @dataclass
 class Step:
-    """What one apply did: the action, who played it, and the events it caused."""
+    """What one apply did: the action, who played it, the events it caused, and what set each
+    of them off (`causes[i]`: the index of the event whose handler emitted `events[i]`, a flow
+    hook's (name, args), or None: the decision itself; runtime/context.py Ctx.causes)."""
 
     action: Action
     player: int | None
     events: list = field(default_factory=list)
+    causes: list = field(default_factory=list)

@@ -136,6 +136,11 @@ class Linker(Part):
             while stack:
                 kid, loc = stack.pop()
                 ctx.locals = loc
+                mark = ctx.marks
+                # an event's frame left: what its caller emits has the caller's cause (resumable._call)
+                while mark is not None and len(stack) < mark[0]:
+                    ctx.cause = mark[1]
+                    ctx.marks = mark = mark[2]
                 k = conts[kid]
                 if k is not ret:
                     return k(ctx)

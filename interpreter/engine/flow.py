@@ -78,7 +78,12 @@ class Flow:
     def _emit(self, ctx, name, args):
         if self._on.get(name):
             ctx.events.append((name, args))
-            self.m._event_direct[name](ctx, args)
+            ctx.causes.append(None)  # the flow's own event: the decision set it off
+            ctx.cause = len(ctx.causes) - 1
+            try:
+                self.m._event_direct[name](ctx, args)
+            finally:
+                ctx.cause = None
 
     def settle(self, ctx):
         """Move the flow on until a decision is needed or the game is over: one transition per
@@ -284,7 +289,7 @@ class Flow:
         if m.resets["round"]:
             self._reset(st, "round")
         if m.round_start is not None:
-            run_effect(ctx, m.round_start)
+            run_effect(ctx, m.round_start, cause=("round_start", []))
         self._emit(ctx, "round_start", [])
         if st["pending"]:
             wait(flow, Resume.ORDER)
@@ -324,7 +329,7 @@ class Flow:
         st["used"] = {}
         player = m.seats[order[pos]]  # the phase is play: rt.turn_player
         if m.turn_start is not None:
-            run_effect(ctx, m.turn_start, player)
+            run_effect(ctx, m.turn_start, player, cause=("turn_start", [player]))
         self._emit(ctx, "turn_start", [player])
         if st["pending"]:
             wait(flow, Resume.FIRST_STEP)
@@ -360,7 +365,7 @@ class Flow:
         if player is not None:
             self._emit(ctx, "turn_end", [player])
             if m.turn_end is not None:
-                run_effect(ctx, m.turn_end, player)
+                run_effect(ctx, m.turn_end, player, cause=("turn_end", [player]))
             if st["pending"]:
                 wait(st["flow"], Resume.turn_ended(then))
                 return
@@ -389,7 +394,7 @@ class Flow:
         flow = st["flow"]
         self._emit(ctx, "round_end", [])
         if m.round_end is not None:
-            run_effect(ctx, m.round_end)
+            run_effect(ctx, m.round_end, cause=("round_end", []))
         if st["pending"]:
             wait(flow, Resume.ROUND_ENDED)
             return

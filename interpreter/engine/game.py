@@ -275,7 +275,7 @@ class Game:
                 notes.listing = None
                 ctx = self._trusted_ctx(st, a, player, action)
                 self._play(ctx, a)
-                return Step(action, player.id, ctx.events)
+                return Step(action, player.id, ctx.events, ctx.causes)
         if not st["pending"] and (sim := st["flow"].get("sim")):
             # a trusted secret choice, its seat listed when the step opened (Simultaneous.kept):
             # recorded at once, nothing asked again
@@ -285,7 +285,7 @@ class Game:
                 ctx = self._trusted_ctx(st, a, self.m.seats[seat], action)
                 self.simultaneous.record(ctx, a)
                 self._after_action(ctx)
-                return Step(action, seat, ctx.events)
+                return Step(action, seat, ctx.events, ctx.causes)
         player = self.current_player(st)
         ctx, a = self._bind(st, action, verify=checked or bool(st["pending"]))
         if notes.listing is not None:
@@ -296,7 +296,7 @@ class Game:
             st["flow"]["win"] = [win[0], win[1][1:]]
             ctx = rt.Ctx(st, m)
             self._settle(ctx)
-            return Step(action, player, ctx.events)
+            return Step(action, player, ctx.events, ctx.causes)
         if ctx is None:  # a pending choice
             p = st["pending"].pop()
             ctx = rt.Ctx(st, m, m.seats[p["me"]] if p["me"] is not None else None)
@@ -310,9 +310,9 @@ class Game:
             self.simultaneous.record(ctx, a)
         else:
             self._play(ctx, a)
-            return Step(action, player, ctx.events)
+            return Step(action, player, ctx.events, ctx.causes)
         self._after_action(ctx)
-        return Step(action, player, ctx.events)
+        return Step(action, player, ctx.events, ctx.causes)
 
     # ---- verify / can / explain (legality.py) ----------------------------------------
 

@@ -94,12 +94,18 @@ def run(ctx, entry) -> None:
         raise translate(e) from None
 
 
-def run_effect(ctx, compiled, me=None) -> None:
-    """Run a flow effect (entry, scope), or nothing for None, with `me` = `me` and fresh locals."""
+def run_effect(ctx, compiled, me=None, *, cause=None) -> None:
+    """Run a flow effect (entry, scope), or nothing for None, with `me` = `me` and fresh locals;
+    what it emits has `cause` for cause (the flow hook's (name, args): runtime/context.py Ctx.causes)."""
     if compiled is None:
         return
     entry, scope = compiled
     ctx.me = me
     ctx.locals = [None] * scope.size
     ctx.stack = []
-    run(ctx, entry)
+    ctx.marks = None
+    ctx.cause = cause
+    try:
+        run(ctx, entry)
+    finally:
+        ctx.cause = None

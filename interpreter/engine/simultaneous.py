@@ -127,6 +127,7 @@ class Simultaneous:
             ctx.me = m.seats[seat]
             ctx.locals = [None] * a.nslots
             ctx.stack = []
+            ctx.marks = None
             for (_, slot, _), v in zip(a.params, args):
                 ctx.locals[slot] = rt.decode(m, v)
             run(ctx, a.effect)

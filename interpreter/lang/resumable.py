@@ -298,7 +298,11 @@ class Resumable:
         self.c.check_arity(node, name, len(texts))
         return [f"{args} = [{', '.join(texts)}]", f"ctx.budget = {t} = ctx.budget - 1", f"if {t} < 0:",
                 f"    _spend_failed(ctx, {g.const(loc)}, {g.const(f'`{name}`')})",
-                f"ctx.events.append(({g.const(name)}, {args}))", f"ctx.stack.append(({kid}, L))",
+                f"ctx.events.append(({g.const(name)}, {args}))", f"ctx.causes.append(ctx.cause)",
+                f"ctx.stack.append(({kid}, L))",
+                # what the handlers emit has this event for cause, until the caller's frame is
+                # popped (linker.ret puts the caller's cause back; a pending choice drops it)
+                f"ctx.marks = (_len(ctx.stack), ctx.cause, ctx.marks)", "ctx.cause = _len(ctx.causes) - 1",
                 # the arguments (as many as the parameters: check_arity) are the callee's frame as
                 # they are: nothing writes into a call's frame
                 f"ctx.locals = {args}", f"return {g.const(entry, f'runs `{name}`')}[0](ctx)"]

@@ -232,9 +232,14 @@ class Statements:
         spend = [f"ctx.budget = {b} = ctx.budget - 1", f"if {b} < 0:",
                  f"    _spend_failed(ctx, {self.g.const(loc)}, {self.g.const(what)})"]
         lines = [f"{t} = {args}"] + spend if args_first else spend + [f"{t} = {args}"]
-        if name is not None:
-            lines.append(f"ctx.events.append(({self.g.const(name)}, {t}))")
-        return [mark] + lines + [f"{self.g.const(dispatch, f'runs {what}')}(ctx, {t})"]
+        call = f"{self.g.const(dispatch, f'runs {what}')}(ctx, {t})"
+        if name is None:
+            return [mark] + lines + [call]
+        # the event logged with its cause; what its handlers emit has it for cause (Ctx.causes)
+        c = self.g.tmp()
+        lines += [f"ctx.events.append(({self.g.const(name)}, {t}))", f"{c} = ctx.cause", f"ctx.causes.append({c})",
+                  f"ctx.cause = _len(ctx.causes) - 1"]
+        return [mark] + lines + [call, f"ctx.cause = {c}"]
 
     def s_call(self, node, scope):
         """`emit EVENT(...)` or `do PROCEDURE(...)` that cannot suspend: logged, then dispatched."""

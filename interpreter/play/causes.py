@@ -6,13 +6,16 @@ or texts per cause:
     narrate:
       rotated: "§3 the Earth turns"                  # told the same way whatever set it off
       activate:
-        because:                                     # the cause: the latest earlier event of the
-          arrive: "{card} arrives on {cell}: it activates (§5.2)"   # decision of one of these names,
+        because:                                     # the cause: the event or procedure that set it
+          arrive: "{card} arrives on {cell}: it activates (§5.2)"   # off, or set off its cause...,
         text: "{card} activates"                     # its parameters bound too; `text` without one
 
-An event's cause is found in the events of the decision that told it (in the order they happened):
-the closest before it whose name the entry lists. A parameter of the cause named like one of the
-event's is the event's. Each text is written for its viewer (a card it cannot see is `?`).
+An event's cause is what the engine recorded when it ran (core/model.py `Step.causes`): the event
+or procedure whose handler or body emitted it, or the flow's hook (`turn_end`, `round_start`...)
+that ran it. The entry's text is the one of its closest cause up that chain whose name it lists
+(a cause's own cause, and so on); an event set off by the decision itself has none. A parameter of
+the cause named like one of the event's is the event's. Each text is written for its viewer (a
+card it cannot see is `?`).
 """
 from __future__ import annotations
 
@@ -85,20 +88,36 @@ class Narrations:
                 out.append(Because(str(cause), t, taken))
         return tuple(out)
 
-    def tell(self, st, sight, events, i: int, *, me=None) -> str | None:
-        """The i-th of `events` (a decision's, in order) told for `sight`'s viewer, or None."""
+    def tell(self, st, sight, events, i: int, *, causes=None, me=None) -> str | None:
+        """The i-th of `events` (a decision's, in order) told for `sight`'s viewer, or None.
+        `causes`: what set each event off, as the engine recorded it (Step.causes); without them
+        every event is told by its `text`."""
         name, args = events[i]
         entry = self.entries.get(name)
         if entry is None:
             return None
-        if entry.because:
-            wanted = {b.cause: b for b in entry.because}
-            for j in range(i - 1, -1, -1):
-                b = wanted.get(events[j][0])
-                if b is not None:
-                    cause_args = events[j][1]
-                    bound = tuple(args) + tuple(cause_args[k] for k in b.taken)
-                    return b.template.render(self.game, st, sight, me=me, bound=bound)
+        if entry.because and causes:
+            b, cause_args = self._cause(entry, events, causes, i)
+            if b is not None:
+                bound = tuple(args) + tuple(cause_args[k] for k in b.taken)
+                return b.template.render(self.game, st, sight, me=me, bound=bound)
         if entry.text is None:
             return None
         return entry.text.render(self.game, st, sight, me=me, bound=tuple(args))
+
+    @staticmethod
+    def _cause(entry: Telling, events, causes, i: int):
+        """(the Because of event i's closest cause the entry lists, that cause's arguments), or
+        (None, None): up the chain of recorded causes, an index into `events` or a flow hook's
+        (name, args)."""
+        wanted = {b.cause: b for b in entry.because}
+        cause = causes[i] if i < len(causes) else None
+        while cause is not None:
+            if type(cause) is int:
+                (name, args), cause = events[cause], causes[cause]
+            else:
+                (name, args), cause = cause, None
+            b = wanted.get(name)
+            if b is not None:
+                return b, args
+        return None, None

@@ -61,7 +61,7 @@ def cmd_replay(args) -> int:
         except IllegalActionError as e:
             raise LogError(where, f"`{text}` is refused: {e.reason}") from None
         n += 1
-        narrator.move(st, n=n, player=p, label=shown, events=step.events)
+        narrator.move(st, n=n, player=p, label=shown, events=step.events, causes=step.causes)
     if not game.is_terminal(st):
         _out("", renderer.screen(st, None), "")
         _out(ngettext("The log ends after {n} decision, before the end of the game.",

@@ -99,12 +99,12 @@ class TerminalLearner(Learner):
             _out(_wrap(_("Hint: {hint}").format(hint=hint or _("this step teaches another move: {move}.")
                                                 .format(move=wanted)), "   "))
 
-    def moved(self, tutorial, *, before, player, action, events, mine: bool) -> None:
+    def moved(self, tutorial, *, before, player, action, events, causes=None, mine: bool) -> None:
         st = tutorial.pos.state
         self.moves += 1
         label = self.narrator.hide(before, player, self.renderer.label(before, player, action)
                                    if player is not None else str(action), action)
-        self.narrator.move(st, n=self.moves, player=player, label=label, events=events, action=action)
+        self.narrator.move(st, n=self.moves, player=player, label=label, events=events, causes=causes, action=action)
         if mine and tutorial.game.current_player(st) != tutorial.seat.id:  # else the next choice shows it
             self.board(tutorial)
 

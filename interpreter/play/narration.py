@@ -84,20 +84,21 @@ class Narrator:
             return _("{move}: a secret choice").format(move=move) if move else _("a secret choice")
         return self.renderer.label(st_before, self.viewer, action)
 
-    def events(self, st_after, events, player: int | None = None) -> list[str]:
-        """The lines telling `events` (in the order they happened) as the viewer may know them."""
+    def events(self, st_after, events, player: int | None = None, *, causes=None) -> list[str]:
+        """The lines telling `events` (in the order they happened) as the viewer may know them,
+        each worded by its cause (`causes`: the Step's, what the engine recorded set each off)."""
         r = self.renderer
         lines = []
         for i, (name, args) in enumerate(events):
             if name == "log":
                 lines.append(r.say(st_after, self.viewer, args[0]))
             else:
-                text = r.narrate(st_after, self.viewer, events, i, me=player)
+                text = r.narrate(st_after, self.viewer, events, i, causes=causes, me=player)
                 if text:
                     lines.append(text)
         return lines
 
-    def move(self, st_after, *, n: int, player: int | None, label: str, events, how: str = "",
+    def move(self, st_after, *, n: int, player: int | None, label: str, events, causes=None, how: str = "",
              action=None) -> None:
         """Tell a move: `label` as hide() wrote it for the viewer, then its events."""
         if self.quiet:
@@ -105,7 +106,7 @@ class Narrator:
         m = self.game.catalog
         who = f"{m.seats[player].key} {m.seats[player].name}" if player is not None else "—"
         self.out(_("{n:>5}. {who}: {move}{how}").format(n=n, who=who, move=label, how=how))
-        for line in self.events(st_after, events, player):
+        for line in self.events(st_after, events, player, causes=causes):
             self.out(f"       {line}")
         self.new_round(st_after)
 

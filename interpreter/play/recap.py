@@ -34,11 +34,11 @@ class Recap:
         """Before a move is applied: its label as each seat may read it."""
         self._labels = {seat: n.hide(st, player, label, action) for seat, n in self.narrators.items()}
 
-    def after(self, st, *, player, events) -> None:
+    def after(self, st, *, player, events, causes=None) -> None:
         """After the move: what each seat saw of it, added to the seat's recap (the moves a seat
         makes in a row are one line of it)."""
         for seat, narrator in self.narrators.items():
-            told = narrator.events(st, events, player)
+            told = narrator.events(st, events, player, causes=causes)
             lines = self.lines[seat]
             if player != seat:
                 self.others[seat] += 1

@@ -236,13 +236,13 @@ class Renderer:
                 out.append(name)
         return out
 
-    def narrate(self, st, viewer: int | None, events, i: int, *, me: int | None = None) -> str | None:
+    def narrate(self, st, viewer: int | None, events, i: int, *, causes=None, me: int | None = None) -> str | None:
         """The i-th of a decision's `events` told as `viewer` may know it (cards it cannot see are
-        "?"), worded by its cause when the content says how (causes.py), or None; `me` is the seat
-        whose move caused it."""
+        "?"), worded by its cause (`causes`: Step.causes) when the content says how (causes.py), or
+        None; `me` is the seat whose move caused it."""
         if events[i][0] not in self.narrations.entries:  # most events are not told: no sight to build
             return None
-        return self.narrations.tell(st, self.sight(st, viewer), events, i,
+        return self.narrations.tell(st, self.sight(st, viewer), events, i, causes=causes,
                                     me=self.catalog.seats[me] if me is not None else None)
 
     def legend(self, st, viewer: int | None = None) -> list[str]:

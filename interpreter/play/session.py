@@ -258,9 +258,10 @@ def cmd_play(args) -> int:
             if log is not None:
                 log.action(game.seats[p].key if p is not None else None, action)
             for each, shown in zip(narrators, labels):
-                each.move(st, n=n, player=p, label=shown, events=step.events, how=how, action=action)
+                each.move(st, n=n, player=p, label=shown, events=step.events, causes=step.causes, how=how,
+                          action=action)
             if recap is not None:
-                recap.after(st, player=p, events=step.events)
+                recap.after(st, player=p, events=step.events, causes=step.causes)
     except Quit as q:
         if log:
             _out(_("Game stopped after {decisions}: {why}. It is saved in {path}; continue it with:\n"

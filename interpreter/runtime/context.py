@@ -19,7 +19,8 @@ class Stop(Exception):
 class Ctx:
     """Everything a compiled closure needs while it runs."""
 
-    __slots__ = ("st", "m", "me", "locals", "stack", "events", "memo", "budget", "viewer")
+    __slots__ = ("st", "m", "me", "locals", "stack", "events", "causes", "cause", "marks", "memo", "budget",
+                 "viewer")
 
     def __init__(self, st, m, me=None, locals_=None):
         self.budget = getattr(m, "limits", DEFAULT).steps  # steps left in this decision (limits.py)
@@ -30,6 +31,11 @@ class Ctx:
         self.locals = locals_ if locals_ is not None else []
         self.stack = []  # return frames (continuation id, caller locals) of suspendable calls
         self.events = []  # (event name, args) in the order they happened
+        # what set each event off, parallel to `events`: the index of the event whose handler
+        # emitted it, a flow hook's (name, args) (`run_effect`), or None (the decision itself)
+        self.causes = []
+        self.cause = None  # what sets off the events emitted now (one of the above)
+        self.marks = None  # (stack depth, cause to restore, next mark) of calls that may wait (linker.ret)
         self.viewer = None  # while texts are written for one seat: the ids of the cards it can identify
 
 

@@ -153,6 +153,7 @@ class Runner:
         self.aliases: dict[str, Card] = {}
         self.done = 0
         self.events: list = []
+        self.causes: list = []  # what set each of `events` off (Step.causes, indices into `events`)
 
     # ---- helpers -------------------------------------------------------------------
 
@@ -317,7 +318,9 @@ class Runner:
             from ..engine.game import clone
             new = clone(self.pos.state)
             step = g.apply_in_place(new, action)
+            base = len(self.events)
             self.events.extend(step.events)
+            self.causes.extend(c + base if type(c) is int else c for c in step.causes)
             self.pos.state = new
         except RuleRuntimeError as e:
             self.fail(node, key, f"`{text}` failed while resolving: {e}")

@@ -84,7 +84,7 @@ class Learner:
     def choose(self, tutorial: "Tutorial", expected: Action, hint: str) -> Action:
         return expected
 
-    def moved(self, tutorial: "Tutorial", *, before, player, action, events, mine: bool) -> None:
+    def moved(self, tutorial: "Tutorial", *, before, player, action, events, causes=None, mine: bool) -> None:
         pass
 
     def finish(self, tutorial: "Tutorial") -> None:
@@ -165,8 +165,9 @@ class Tutorial(Runner):
         player = self.game.current_player(before)
         seen = len(self.events)
         super().do(node, key, text)
-        self.learner.moved(self, before=before, player=player, action=Action.parse(text),
-                           events=self.events[seen:], mine=player == self.seat.id)
+        self.learner.moved(self, before=before, player=player, action=Action.parse(text), events=self.events[seen:],
+                           causes=[c - seen if type(c) is int else c for c in self.causes[seen:]],
+                           mine=player == self.seat.id)
 
 
 def load_game_for(path: Path, doc, load_game=None):
