@@ -180,3 +180,50 @@ def test_texts_and_lists_joined_spend_and_fail_as_the_generic_arithmetic_does(mi
     small.m = type("M", (), {"limits": replace(mini.m.limits, collection=2)})()
     with pytest.raises(BudgetExceeded, match="collection"):
         _arith(small, "+", [1, 2], [3], None)
+
+
+def _relabelled_card_by_card(got, st, mapping):
+    """What relabel must give (`got` is its answer, whose other parts are taken as they are):
+    every zone, place and table of card variables written afresh, card by card (the values of a
+    card variable follow the renamed cards)."""
+    out = dict(got, loc=list(st["loc"]), cv=dict(st["cv"]))
+    name = lambda i: mapping.get(i, i)  # noqa: E731
+    out["z"] = [tuple(name(c) for c in ids) for ids in st["z"]]
+    for a, b in mapping.items():
+        out["loc"][b] = st["loc"][a]
+    for var, values in st["cv"].items():
+        new = list(values)
+        for a, b in mapping.items():
+            new[b] = values[a]
+        out["cv"][var] = tuple(new)
+    return out
+
+
+@pytest.mark.parametrize("game,players", [("dark-agent", 4), ("agents-secrets", 6)])
+def test_a_sample_renames_the_unseen_cards_and_shares_every_zone_it_leaves_as_it_was(game, players):
+    """determinize's relabel (information/observation.py) against a rename card by card: the same
+    state, while the zones that hold no renamed card are the very tuples of the state (a copy of
+    the others only), so that a sample costs what it changes."""
+    from interpreter.information.observation import relabel, unseen_slots
+
+    g = Game.load(game, players=players)
+    rng = random.Random(3)
+    st = g.new_game(seed=3)
+    checked = 0
+    while not g.is_terminal(st) and checked < 12:
+        seat = g.current_player(st)
+        if seat is not None and seat >= 0 and rng.random() < 0.3:
+            ids = [st["z"][z][pos] for z, pos in unseen_slots(g, st, seat)]
+            new = ids[:]
+            rng.shuffle(new)
+            mapping = {a: b for a, b in zip(ids, new) if a != b}
+            if len(mapping) > 1 and not any(g.m.cvars[v]["type"] in ("card", "cards", "list", "any")
+                                            for v in st["cv"]):  # no card variable naming cards
+                got = relabel(g, st, mapping)
+                assert to_json(got) == to_json(_relabelled_card_by_card(got, st, mapping))
+                touched = {st["loc"][a] for a in mapping}
+                assert all(got["z"][z] is st["z"][z] for z in range(len(st["z"])) if z not in touched)
+                checked += 1
+        a = g.legal_actions(st)
+        g.apply_in_place(st, a[rng.randrange(len(a))], checked=False)
+    assert checked >= 5

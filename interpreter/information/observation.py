@@ -22,6 +22,7 @@ each remembered card in its zone.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from ..runtime import context as rt
 from ..core.state import clone
@@ -67,39 +68,46 @@ def _remap_tagged(v, f):
     return v
 
 
+_REMAPPERS = {  # how a stored variable of declared type `typ` is renamed (runtime.codec stores it)
+    "card": lambda v, f: None if v is None else f(v),
+    "cards": lambda v, f: [f(i) for i in v],
+    "list": _remap_tagged,
+    "any": _remap_tagged,
+}  # numbers, strings, zones, players: nothing to rename
+
+
 def _remapper(typ: str):
-    """How a stored variable of declared type `typ` is renamed (runtime.codec stores it)."""
-    if typ == "card":
-        return lambda v, f: None if v is None else f(v)
-    if typ == "cards":
-        return lambda v, f: [f(i) for i in v]
-    if typ in ("list", "any"):
-        return _remap_tagged
-    return None  # numbers, strings, zones, players: nothing to rename
+    """How a stored variable of declared type `typ` is renamed, or None (nothing to rename)."""
+    return _REMAPPERS.get(typ)
 
 
 def relabel(game, st, mapping: dict) -> dict:
     """A copy of `st` where card id `a` is renamed `mapping[a]` (a permutation of card ids;
-    ids not in the mapping keep their name)."""
+    ids not in the mapping keep their name). Only the zones that hold a renamed card get new
+    contents: the others are shared, as a clone shares them (core/state.py)."""
     m = game.m
     f = mapping.get
     g = lambda i: f(i, i)  # noqa: E731
     out = clone(st)
-    out["z"] = [tuple([g(c) for c in ids]) for ids in st["z"]]  # shared tuples, as in every state (state.py)
-    loc = list(st["loc"])
+    old_loc = st["loc"]
+    zl = out["z"]
+    for zid in {old_loc[a] for a in mapping}:  # shared tuples, as in every state (state.py)
+        zl[zid] = tuple([f(c, c) for c in zl[zid]])
+    loc = out["loc"]
     for a, b in mapping.items():
-        loc[b] = st["loc"][a]
-    out["loc"] = loc
-    cv = {}
+        loc[b] = old_loc[a]
+    # each table of card variables permuted in one call: the value of card a is now card b's
+    perm = list(range(len(old_loc)))
+    for a, b in mapping.items():
+        perm[b] = a
+    permuted = itemgetter(*perm) if len(perm) > 1 else (lambda t: tuple(t[i] for i in perm))
+    cv = out["cv"]
     for name, values in st["cv"].items():
-        fix = _remapper(m.cvars[name]["type"])
-        new = list(values)
-        for a, b in mapping.items():
-            new[b] = values[a]
+        new = permuted(values)
+        fix = _REMAPPERS.get(m.cvars[name]["type"])
         if fix is not None:
-            new = [fix(v, g) if v is not None else v for v in new]
-        cv[name] = tuple(new)
-    out["cv"] = cv
+            new = tuple([fix(v, g) if v is not None else v for v in new])
+        cv[name] = new
     for kind, table in (("pv", m.pvars), ("zv", m.zvars)):
         for name, values in st[kind].items():
             fix = _remapper(table[name]["type"])

@@ -102,6 +102,9 @@ def relocate(e: RuleRuntimeError, loc) -> RuleRuntimeError:
 # ---- value encoding for saving locals of a suspended choice -------------------------
 
 def encode(v):
+    """A value as a suspended choice stores it: cards, zones and players tagged by id ({"c": id},
+    {"z": id}, {"p": id}), lists and tuples as lists. The items of a list are encoded in its loop
+    (no call for a plain item: a suspended rule's locals are mostly flat lists)."""
     t = type(v)
     if v is None or t is int or t is bool or t is str:  # the most frequent: as they are
         return v
@@ -112,11 +115,24 @@ def encode(v):
     if t is Seat:
         return {"p": v.id}
     if t is list or t is tuple:
-        return [encode(x) for x in v]
+        out = []
+        add = out.append
+        for x in v:
+            tx = type(x)
+            if x is None or tx is int or tx is bool or tx is str:
+                add(x)
+            elif tx is Card:
+                add({"c": x.id})
+            elif tx is Zone:
+                add({"z": x.id})
+            else:
+                add(encode(x))
+        return out
     return v
 
 
 def decode(m, v):
+    """The value `encode` stored (its items decoded in its loop, as `encode` does)."""
     t = type(v)
     if t is dict:
         if "c" in v:
@@ -127,7 +143,24 @@ def decode(m, v):
             return m.seats[v["p"]]
         return v
     if t is list:
-        return [decode(m, x) for x in v]
+        out = []
+        add = out.append
+        for x in v:
+            tx = type(x)
+            if tx is dict and len(x) == 1:
+                c = x.get("c")
+                if c is not None:
+                    add(m.cards[c])
+                    continue
+                z = x.get("z")
+                if z is not None:
+                    add(m.zones[z])
+                    continue
+            if tx is dict or tx is list:
+                add(decode(m, x))
+            else:
+                add(x)
+        return out
     return v
 
 

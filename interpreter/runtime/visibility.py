@@ -87,22 +87,40 @@ def visible_keys(m, state, seat: int | None) -> set:
 
 
 def unseen_slots(m, st, seat: int | None) -> list[tuple[int, int]]:
-    """The (zone id, position) of every card `seat` cannot identify in `st`."""
-    concealed = concealed_ids(m, st)
-    by_side = sides(m, st)
+    """The (zone id, position) of every card `seat` cannot identify in `st`, read from the
+    definition's zone plan (`zone_plan`); the seats' sides are asked only of a `side` zone that
+    holds cards."""
+    concealed = concealed_ids(m, st) if getattr(m, "concealing", ()) else None
+    plan = zone_plan(m)
+    by_side = None
     out = []
-    for zone, ids in zip(m.zones, st["z"]):
+    add = out.append
+    for zid, ids in enumerate(st["z"]):
         if not ids:
             continue
-        if sees_contents(zone, seat) or on_side(zone, seat, by_side):
-            first = len(ids)
-        elif zone.visibility == TOP:
-            first = 1
+        rule = plan[zid]
+        n = len(ids)
+        if rule is None:
+            first = n
         else:
-            first = 0
-        for pos, cid in enumerate(ids):
-            if pos >= first or cid in concealed:
-                out.append((zone.id, pos))
+            kind, seats = rule
+            if seat in seats:
+                first = n
+            elif kind == "top":
+                first = 1
+            elif kind == "side" and seat is not None and seats:  # on the owner's side
+                if by_side is None:
+                    by_side = seat_sides(m, st)
+                first = n if by_side[next(iter(seats))] == by_side[seat] else 0
+            else:
+                first = 0
+        if concealed:
+            for pos, cid in enumerate(ids):
+                if pos >= first or cid in concealed:
+                    add((zid, pos))
+        else:
+            for pos in range(first, n):
+                add((zid, pos))
     return out
 
 
