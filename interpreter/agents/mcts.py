@@ -49,6 +49,8 @@ import time
 from ..core.model import Action
 from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
+from .greedy import GreedyAgent, keep_moving
+from .guide import GUIDE_SAMPLES, PRIOR_WEIGHT, allowed_children, root_prior
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_ROLLOUT_DEPTH = 20
@@ -104,7 +106,8 @@ class MCTSAgent(Agent):
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, exploration: float = EXPLORATION,
                  reuse: bool = True, temperature: float = 1.0, mast: bool = False,
-                 mast_epsilon: float = MAST_EPSILON):
+                 mast_epsilon: float = MAST_EPSILON, prior: bool = False, widen: float | None = None,
+                 keep_move: bool = False):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -116,6 +119,11 @@ class MCTSAgent(Agent):
         self.temperature = temperature
         self.mast = mast
         self.mast_epsilon = mast_epsilon
+        self.prior = prior  # the root's actions judged first by `normal` (guide.py)
+        self.widen = widen  # progressive widening (guide.py), None: every legal action is tried
+        self.keep_move = keep_move  # rollouts in which each seat prefers to keep the move (guide.py)
+        self._judge = None
+        self._prior = None  # action -> prior in [0, 1] at the decision being searched
         self._ev = None
         self._last = None  # (decision, root, action played)
         self.last_values = None  # (action, visits, total value) of each root action at the last decision
@@ -145,6 +153,7 @@ class MCTSAgent(Agent):
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds else None
         root = self._reused_root(decision) if self.reuse else None
+        self._prior = root_prior(self.judge(), decision) if self.prior else None
         if root is None:
             root = Node(None)
         else:
@@ -154,6 +163,12 @@ class MCTSAgent(Agent):
         self.stats["seconds"] += time.perf_counter() - start
         self.stats["decisions"] += 1
         return root
+
+    def judge(self) -> GreedyAgent:
+        """The `normal` agent whose judgement is the root's prior (its own seed, from this agent's)."""
+        if self._judge is None:
+            self._judge = GreedyAgent(self.rng.getrandbits(48), iterations=GUIDE_SAMPLES)
+        return self._judge
 
     @staticmethod
     def root_table(root: Node, seat: int) -> tuple[dict, bool]:
@@ -218,6 +233,8 @@ class MCTSAgent(Agent):
         if deadline is None and self.seconds:
             deadline = time.perf_counter() + self.seconds
         mast = {} if self.mast else None  # seat -> {Action -> [sum of values, count]}: MAST, this decision's
+        prior, widen, keep = self._prior, self.widen, self.keep_move
+        bias = PRIOR_WEIGHT
         eps = self.mast_epsilon
         moves = []
         n = 0
@@ -252,8 +269,12 @@ class MCTSAgent(Agent):
                         untried.append(a)
                     elif avail:
                         ch.avail += 1
-                if untried:
-                    a = untried[rng.randrange(len(untried))]
+                if untried and (widen is None
+                                or len(acts) - len(untried) < allowed_children(node.visits, widen)):
+                    if prior is not None and node is root:  # the root widens in the prior's order
+                        a = max(untried, key=lambda u: prior.get(u, 0.0))
+                    else:
+                        a = untried[rng.randrange(len(untried))]
                     ch = children[a] = Node(p)
                     ch.avail = 1
                     apply(st, a, checked=False)
@@ -261,19 +282,17 @@ class MCTSAgent(Agent):
                     moves.append((p, a))
                     break
                 best_a, best_ch, best_v = None, None, -1.0
-                if avail:
-                    for a in acts:
-                        ch = children[a]
-                        v = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                        if v > best_v:
-                            best_a, best_ch, best_v = a, ch, v
-                else:
-                    ln = log(node.visits) if node.visits else 0.0
-                    for a in acts:
-                        ch = children[a]
-                        v = ch.total / ch.visits + c * sqrt(ln / ch.visits)
-                        if v > best_v:
-                            best_a, best_ch, best_v = a, ch, v
+                guided = prior if node is root else None
+                ln = log(node.visits) if node.visits else 0.0
+                for a in acts:
+                    ch = children.get(a)
+                    if ch is None:  # not tried yet (progressive widening)
+                        continue
+                    v = ch.total / ch.visits + c * sqrt((log(ch.avail) if avail else ln) / ch.visits)
+                    if guided is not None:  # progressive bias: the prior, fading with the visits
+                        v += bias * guided.get(a, 0.0) / (ch.visits + 1)
+                    if v > best_v:
+                        best_a, best_ch, best_v = a, ch, v
                 apply(st, best_a, checked=False)
                 path.append(best_ch)
                 moves.append((p, best_a))
@@ -292,6 +311,9 @@ class MCTSAgent(Agent):
                     apply(st, acts[rng.randrange(len(acts))], checked=False)
                     continue
                 depth += 1
+                if keep:  # the seat prefers an action after which it still moves (guide.py)
+                    st = keep_moving(game, st, current(st), acts, rng)
+                    continue
                 if mast is None:
                     apply(st, acts[rng.randrange(len(acts))], checked=False)
                     continue
