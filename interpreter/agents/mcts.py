@@ -49,6 +49,7 @@ import time
 from ..core.model import Action
 from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
+from .belief import Belief
 from .greedy import GreedyAgent, keep_moving
 from .guide import GUIDE_SAMPLES, PRIOR_WEIGHT, allowed_children, root_prior
 
@@ -107,7 +108,7 @@ class MCTSAgent(Agent):
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, exploration: float = EXPLORATION,
                  reuse: bool = True, temperature: float = 1.0, mast: bool = False,
                  mast_epsilon: float = MAST_EPSILON, prior: bool = False, widen: float | None = None,
-                 keep_move: bool = False):
+                 keep_move: bool = False, belief: bool = False):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -122,6 +123,8 @@ class MCTSAgent(Agent):
         self.prior = prior  # the root's actions judged first by `normal` (guide.py)
         self.widen = widen  # progressive widening (guide.py), None: every legal action is tried
         self.keep_move = keep_move  # rollouts in which each seat prefers to keep the move (guide.py)
+        self.belief = belief  # determinizations weighted by an opponent model of hidden sides (belief.py)
+        self._belief = None
         self._judge = None
         self._prior = None  # action -> prior in [0, 1] at the decision being searched
         self._ev = None
@@ -152,6 +155,8 @@ class MCTSAgent(Agent):
         budget is spent (a time budget counts from here: finding the node takes from it); returns the root."""
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds else None
+        if self.belief:
+            self.beliefs(decision.seat).update(decision)
         root = self._reused_root(decision) if self.reuse else None
         self._prior = root_prior(self.judge(), decision) if self.prior else None
         if root is None:
@@ -170,6 +175,12 @@ class MCTSAgent(Agent):
             self._judge = GreedyAgent(self.rng.getrandbits(48), iterations=GUIDE_SAMPLES)
         return self._judge
 
+    def beliefs(self, seat: int) -> Belief:
+        """The opponent model of this agent's seat (its own seed, from this agent's)."""
+        if self._belief is None or self._belief.seat != seat:
+            self._belief = Belief(seat, self.rng.getrandbits(48))
+        return self._belief
+
     @staticmethod
     def root_table(root: Node, seat: int) -> tuple[dict, bool]:
         """The root's children `seat` chooses among, and whether that is a secret choice (decoupled)."""
@@ -181,6 +192,8 @@ class MCTSAgent(Agent):
         self.last_values = tuple((a, mine[a].visits, mine[a].total) if a in mine else (a, 0, 0.0)
                                  for a in decision.actions)
         self._last = (decision, root, played) if self.reuse else None
+        if self._belief is not None:
+            self._belief.played(decision, played)
 
     def forget(self) -> None:
         """A decision without choice: the kept tree is not followed past it."""
@@ -234,6 +247,7 @@ class MCTSAgent(Agent):
             deadline = time.perf_counter() + self.seconds
         mast = {} if self.mast else None  # seat -> {Action -> [sum of values, count]}: MAST, this decision's
         prior, widen, keep = self._prior, self.widen, self.keep_move
+        draw = self._belief.sample if self.belief else None
         bias = PRIOR_WEIGHT
         eps = self.mast_epsilon
         moves = []
@@ -243,7 +257,7 @@ class MCTSAgent(Agent):
                 break
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
-            st = decision.sample(rng)
+            st = decision.sample(rng) if draw is None else draw(decision, rng)
             rewind(st)  # a decision inside a simultaneous step: the seats before it choose again, below
             node = root
             path = []
