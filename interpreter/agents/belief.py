@@ -42,6 +42,7 @@ FOLLOW = 24  # decisions played on after a judged action, until the evaluation c
 TEMPERATURE = 2.0  # of the policy's softmax, in points of the evaluation
 FLOOR = 0.1  # the weight of the uniform policy in each likelihood
 REJECT_TRIES = 16  # draws to find a sample by its weight
+UNEXPLAINED = 1e-3  # the likelihood of a side under which nothing the seat could do explains what was seen
 WALK = 200  # decisions at most to bring the other seat to its choice
 
 
@@ -110,27 +111,28 @@ class Belief:
                     found.setdefault(seat_sides(game, s)[q], []).append(p)
             for side, ps in found.items():
                 key = (q, side)
-                self.loglik[key] = self.loglik.get(key, 0.0) + math.log(max(1e-9, sum(ps) / len(ps)))
+                self.loglik[key] = self.loglik.get(key, 0.0) + math.log(max(UNEXPLAINED, sum(ps) / len(ps)))
 
     def _explained(self, game, st, me: int, played, q: int, seen_q) -> float | None:
         """In a state sampled at the previous decision: the probability that `q`, playing as `normal`
-        judges on its side, chose an action that leaves what is seen of it now (None: `q` did not
-        choose, or nothing it could do explains it)."""
+        judges on its side, chose an action that leaves what is seen of it now (0 when none of its
+        actions does; None: `q` did not choose before this seat's next decision)."""
         rng = self.rng
         st = self._walk_to(game, st, me, played, q, rng)
         if st is None:
             return None
         acts = game.legal_actions(st)
+        rest = max(0, len(game.simultaneous.waiting(st)) - 1)  # the seats after `q` in its simultaneous step
         judged, fits = [], []
         common = rng.getrandbits(48)
         for a in acts:
             s = clone(st)
             game.apply_in_place(s, a, checked=False)
-            self._finish_step(game, s, me, played, rng)
+            self._finish_step(game, s, rest, me, played, rng)
             fits.append(list(observe(game, s, self.seat)["players"].values())[q] == seen_q)
             judged.append(self._follow(game, s, q, random.Random(common)))
         if not any(fits):
-            return None
+            return 0.0
         top = max(judged)
         ws = [math.exp((v - top) / TEMPERATURE) for v in judged]
         total = sum(ws)
@@ -164,9 +166,10 @@ class Belief:
         return None
 
     @staticmethod
-    def _finish_step(game, st, me: int, played, rng) -> None:
-        """The rest of a simultaneous step chosen (this seat's choice: the one it made; the others at random)."""
-        while game.simultaneous.waiting(st):
+    def _finish_step(game, st, rest: int, me: int, played, rng) -> None:
+        """The `rest` choices left in a simultaneous step made (this seat's: the one it made; the others
+        at random), so that the step is revealed."""
+        for _ in range(rest):
             p = game.current_player(st)
             acts = game.legal_actions(st)
             a = played if p == me and played in acts else acts[rng.randrange(len(acts))]
