@@ -63,6 +63,12 @@ REUSE_SAMPLES = 3
 MAST_EPSILON = 0.2  # a MAST rollout plays at random one move in five
 
 
+def derived_seed(seed: int, index: int) -> int:
+    """The seed of a helper of the agent seeded `seed` (its judge, its beliefs): drawn from the seed,
+    not from the agent's generator, so that a search that never calls on it plays as before."""
+    return (seed * 0x9E37_79B1 + index * 0x85EB_CA6B) & 0xFFFF_FFFF_FFFF
+
+
 def mast_choice(table: dict | None, acts, rng, eps: float):
     """A rollout's action by MAST (move-average sampling, Finnsson & Björnsson 2008), epsilon-greedy
     (Tak, Winands, Björnsson 2012): at random with probability `eps`, else the action whose plays
@@ -158,7 +164,7 @@ class MCTSAgent(Agent):
         if self.belief:
             self.beliefs(decision.seat).update(decision)
         root = self._reused_root(decision) if self.reuse else None
-        self._prior = root_prior(self.judge(), decision) if self.prior else None
+        self._prior = None  # computed at the root's first turn-based visit (never at a secret choice)
         if root is None:
             root = Node(None)
         else:
@@ -172,13 +178,13 @@ class MCTSAgent(Agent):
     def judge(self) -> GreedyAgent:
         """The `normal` agent whose judgement is the root's prior (its own seed, from this agent's)."""
         if self._judge is None:
-            self._judge = GreedyAgent(self.rng.getrandbits(48), iterations=GUIDE_SAMPLES)
+            self._judge = GreedyAgent(derived_seed(self.seed, 1), iterations=GUIDE_SAMPLES)
         return self._judge
 
     def beliefs(self, seat: int) -> Belief:
         """The opponent model of this agent's seat (its own seed, from this agent's)."""
         if self._belief is None or self._belief.seat != seat:
-            self._belief = Belief(seat, self.rng.getrandbits(48))
+            self._belief = Belief(seat, derived_seed(self.seed, 2))
         return self._belief
 
     @staticmethod
@@ -247,6 +253,7 @@ class MCTSAgent(Agent):
             deadline = time.perf_counter() + self.seconds
         mast = {} if self.mast else None  # seat -> {Action -> [sum of values, count]}: MAST, this decision's
         prior, widen, keep = self._prior, self.widen, self.keep_move
+        want_prior = self.prior and prior is None
         draw = self._belief.sample if self.belief else None
         bias = PRIOR_WEIGHT
         eps = self.mast_epsilon
@@ -275,6 +282,9 @@ class MCTSAgent(Agent):
                     continue
                 p = current(st)
                 acts = legal(st)
+                if want_prior and node is root:  # the root's prior, once (the search's generator untouched)
+                    prior = self._prior = root_prior(self.judge(), decision)
+                    want_prior = False
                 children = node.children
                 untried = []
                 for a in acts:
