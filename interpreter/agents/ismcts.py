@@ -15,9 +15,9 @@ The rest (rollouts cut at a depth and evaluated, values per mover, tree reuse) i
 Guided by default (guide.py): the root's actions are tried in the order of the `normal` level's
 judgement, with a progressive bias from it, and every node widens progressively (`prior=False,
 widen=None` for the plain search). Against three `normal` seats in a four-player bundled game the
-plain search won 0 of 5 games at 300 iterations a decision, the guided one 2 of its first 4
-(docs/agents.md has the measured figures). The opponent model of hidden sides (belief.py) is an
-option (`belief=True`).
+plain search won 0 of 5 games at 300 iterations a decision, the guided one 2 of 9 (docs/agents.md:
+too few games to call it better). The opponent model of hidden sides (belief.py) is an option
+(`belief=True`).
 """
 from __future__ import annotations
 
