@@ -20,6 +20,8 @@ from interpreter.engine.game import Game, clone
 from interpreter.errors import InterpretError
 from interpreter.information.observation import relabel, unseen_slots
 
+from tests.test_agents_belief import _two_decisions
+
 CONFIGS = [
     ("dark-agent", (), 4), ("dark-agent", (), 2), ("dark-agent", ("all-objectives",), 3),
     ("dark-agent", ("eclair",), 4), ("dark-agent", ("expansion-5-10",), 6), ("dark-agent", ("hidden-cards",), 4),
@@ -187,3 +189,56 @@ def test_positive_control_a_card_played_face_up_is_seen_by_the_others():
             assert observe(game, _swap(game, st, other, twin), seat) == observe(game, st, seat)
         seen += 1
     assert seen > 10
+
+
+# ---- the opponent model of hidden sides (agents/belief.py): twin histories ------------------
+
+SEAT = 0
+
+
+@pytest.fixture(scope="module")
+def secrets():
+    return Game.load("agents-secrets", players=6)
+
+
+def _twin(game, prev, now, rng):
+    """`prev` and `now` with two cards SEAT sees in neither swapped (same back), or None."""
+    hidden_prev = {prev["z"][z][pos] for z, pos in unseen_slots(game, prev, SEAT)}
+    hidden_now = {now["z"][z][pos] for z, pos in unseen_slots(game, now, SEAT)}
+    both = sorted(hidden_prev & hidden_now)
+    m = game.m
+    pairs = [(a, b) for a in both for b in both if a < b and m.cards[a].back == m.cards[b].back
+             and m.cards[a].name != m.cards[b].name]
+    rng.shuffle(pairs)
+    for a, b in pairs:
+        p2, n2 = relabel(game, prev, {a: b, b: a}), relabel(game, now, {a: b, b: a})
+        if (observe(game, p2, SEAT) == observe(game, prev, SEAT) and observe(game, n2, SEAT) == observe(game, now, SEAT)
+                and not game.check_invariants(p2) and not game.check_invariants(n2)):
+            return p2, n2
+    return None
+
+
+def _play_both(game, prev, now, seed: int):
+    """An ismcts with the opponent model at SEAT's two decisions: its actions, its last search, its beliefs."""
+    agent = make_agent("ismcts:8", seed, belief=True, rollout_depth=6, prior=False)
+    played = agent.act(make_decision(game, prev, SEAT))
+    action = agent.act(make_decision(game, now, SEAT))
+    return played, action, agent.last_values, dict(agent.beliefs(SEAT).loglik)
+
+
+def test_the_opponent_model_reads_nothing_the_seat_cannot_see(secrets):
+    """Twin histories that differ only by two cards the seat sees in neither of its decisions (a
+    secret identity among them, often): the same seed gives the same beliefs and the same play."""
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(3):
+        prev, _, now = _two_decisions(secrets, seed)
+        twin = _twin(secrets, prev, now, rng)
+        if twin is None:
+            continue
+        first = _play_both(secrets, prev, now, seed)
+        assert first == _play_both(secrets, twin[0], twin[1], seed)
+        assert first[3], "the model judged nobody: the check proves nothing"
+        checked += 1
+    assert checked >= 2
+

@@ -110,19 +110,20 @@ class GreedyAgent(Agent):
             if current(st) != seat or steps >= self.depth:
                 return first + LOOKAHEAD_WEIGHT * (best - first)
             steps += 1
-            st = self._keep_moving(game, st, seat, acts, rng)
-
-    @staticmethod
-    def _keep_moving(game, st, seat: int, acts, rng: random.Random) -> dict:
-        """`st` after one of `acts` drawn at random, preferring one after which `seat` still moves."""
-        s = st
-        for _ in range(RETRIES if len(acts) > 1 else 1):
-            s = clone(st)
-            game.apply_in_place(s, acts[rng.randrange(len(acts))], checked=False)
-            sample_chance(game, s, rng)
-            if not game.is_terminal(s) and game.current_player(s) == seat and not game.simultaneous.waiting(s):
-                return s
-        return s
+            st = keep_moving(game, st, seat, acts, rng)
 
 
-__all__ = ["GreedyAgent", "DEFAULT_SAMPLES", "DEFAULT_DEPTH"]
+def keep_moving(game, st, seat: int, acts, rng: random.Random) -> dict:
+    """`st` after one of `acts` drawn at random, preferring one after which `seat` still moves (a new
+    state; `st` is left as it was)."""
+    s = st
+    for _ in range(RETRIES if len(acts) > 1 else 1):
+        s = clone(st)
+        game.apply_in_place(s, acts[rng.randrange(len(acts))], checked=False)
+        sample_chance(game, s, rng)
+        if not game.is_terminal(s) and game.current_player(s) == seat and not game.simultaneous.waiting(s):
+            return s
+    return s
+
+
+__all__ = ["GreedyAgent", "keep_moving", "DEFAULT_SAMPLES", "DEFAULT_DEPTH"]

@@ -11,15 +11,27 @@ Simultaneous secret choices are hidden from the others' observations, and determ
 re-draws them; in the tree each seat of such a step chooses on statistics of its own, blind to
 the choices made before it (decoupled UCT: MCTSAgent's `_joint`).
 The rest (rollouts cut at a depth and evaluated, values per mover, tree reuse) is MCTSAgent's.
+
+Guided by default (guide.py): the root's actions are tried in the order of the `normal` level's
+judgement, with a progressive bias from it, and every node widens progressively (`prior=False,
+widen=None` for the plain search). Against three `normal` seats in a four-player bundled game the
+plain search won 0 of 5 games at 300 iterations a decision, the guided one 2 of 9 (docs/agents.md:
+too few games to call it better). The opponent model of hidden sides (belief.py) is an option
+(`belief=True`).
 """
 from __future__ import annotations
 
+from .guide import WIDEN
 from .mcts import MCTSAgent
 
 
 class ISMCTSAgent(MCTSAgent):
     kind = "ismcts"
     availability = True
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
+                 prior: bool = True, widen: float | None = WIDEN, **options):
+        super().__init__(seed, iterations, seconds, prior=prior, widen=widen, **options)
 
 
 __all__ = ["ISMCTSAgent"]

@@ -49,6 +49,9 @@ import time
 from ..core.model import Action
 from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
+from .belief import Belief
+from .greedy import GreedyAgent, keep_moving
+from .guide import GUIDE_SAMPLES, PRIOR_WEIGHT, allowed_children, root_prior
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_ROLLOUT_DEPTH = 20
@@ -58,6 +61,12 @@ FLAT_DEPTH_FACTOR = 10  # while the evaluation has told nothing, rollouts play o
 REUSE_CANDIDATES = 24  # nodes tried when looking for the position reached since the last decision
 REUSE_SAMPLES = 3
 MAST_EPSILON = 0.2  # a MAST rollout plays at random one move in five
+
+
+def derived_seed(seed: int, index: int) -> int:
+    """The seed of a helper of the agent seeded `seed` (its judge, its beliefs): drawn from the seed,
+    not from the agent's generator, so that a search that never calls on it plays as before."""
+    return (seed * 0x9E37_79B1 + index * 0x85EB_CA6B) & 0xFFFF_FFFF_FFFF
 
 
 def mast_choice(table: dict | None, acts, rng, eps: float):
@@ -104,7 +113,8 @@ class MCTSAgent(Agent):
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, exploration: float = EXPLORATION,
                  reuse: bool = True, temperature: float = 1.0, mast: bool = False,
-                 mast_epsilon: float = MAST_EPSILON):
+                 mast_epsilon: float = MAST_EPSILON, prior: bool = False, widen: float | None = None,
+                 keep_move: bool = False, belief: bool = False):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -116,6 +126,13 @@ class MCTSAgent(Agent):
         self.temperature = temperature
         self.mast = mast
         self.mast_epsilon = mast_epsilon
+        self.prior = prior  # the root's actions judged first by `normal` (guide.py)
+        self.widen = widen  # progressive widening (guide.py), None: every legal action is tried
+        self.keep_move = keep_move  # rollouts in which each seat prefers to keep the move (guide.py)
+        self.belief = belief  # determinizations weighted by an opponent model of hidden sides (belief.py)
+        self._belief = None
+        self._judge = None
+        self._prior = None  # action -> prior in [0, 1] at the decision being searched
         self._ev = None
         self._last = None  # (decision, root, action played)
         self.last_values = None  # (action, visits, total value) of each root action at the last decision
@@ -144,7 +161,10 @@ class MCTSAgent(Agent):
         budget is spent (a time budget counts from here: finding the node takes from it); returns the root."""
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds else None
+        if self.belief:
+            self.beliefs(decision.seat).update(decision)
         root = self._reused_root(decision) if self.reuse else None
+        self._prior = None  # computed at the root's first turn-based visit (never at a secret choice)
         if root is None:
             root = Node(None)
         else:
@@ -154,6 +174,18 @@ class MCTSAgent(Agent):
         self.stats["seconds"] += time.perf_counter() - start
         self.stats["decisions"] += 1
         return root
+
+    def judge(self) -> GreedyAgent:
+        """The `normal` agent whose judgement is the root's prior (its own seed, from this agent's)."""
+        if self._judge is None:
+            self._judge = GreedyAgent(derived_seed(self.seed, 1), iterations=GUIDE_SAMPLES)
+        return self._judge
+
+    def beliefs(self, seat: int) -> Belief:
+        """The opponent model of this agent's seat (its own seed, from this agent's)."""
+        if self._belief is None or self._belief.seat != seat:
+            self._belief = Belief(seat, derived_seed(self.seed, 2))
+        return self._belief
 
     @staticmethod
     def root_table(root: Node, seat: int) -> tuple[dict, bool]:
@@ -166,6 +198,8 @@ class MCTSAgent(Agent):
         self.last_values = tuple((a, mine[a].visits, mine[a].total) if a in mine else (a, 0, 0.0)
                                  for a in decision.actions)
         self._last = (decision, root, played) if self.reuse else None
+        if self._belief is not None:
+            self._belief.played(decision, played)
 
     def forget(self) -> None:
         """A decision without choice: the kept tree is not followed past it."""
@@ -218,6 +252,10 @@ class MCTSAgent(Agent):
         if deadline is None and self.seconds:
             deadline = time.perf_counter() + self.seconds
         mast = {} if self.mast else None  # seat -> {Action -> [sum of values, count]}: MAST, this decision's
+        prior, widen, keep = self._prior, self.widen, self.keep_move
+        want_prior = self.prior and prior is None
+        draw = self._belief.sample if self.belief else None
+        bias = PRIOR_WEIGHT
         eps = self.mast_epsilon
         moves = []
         n = 0
@@ -226,7 +264,7 @@ class MCTSAgent(Agent):
                 break
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
-            st = decision.sample(rng)
+            st = decision.sample(rng) if draw is None else draw(decision, rng)
             rewind(st)  # a decision inside a simultaneous step: the seats before it choose again, below
             node = root
             path = []
@@ -244,6 +282,9 @@ class MCTSAgent(Agent):
                     continue
                 p = current(st)
                 acts = legal(st)
+                if want_prior and node is root:  # the root's prior, once (the search's generator untouched)
+                    prior = self._prior = root_prior(self.judge(), decision)
+                    want_prior = False
                 children = node.children
                 untried = []
                 for a in acts:
@@ -252,8 +293,12 @@ class MCTSAgent(Agent):
                         untried.append(a)
                     elif avail:
                         ch.avail += 1
-                if untried:
-                    a = untried[rng.randrange(len(untried))]
+                if untried and (widen is None
+                                or len(acts) - len(untried) < allowed_children(node.visits, widen)):
+                    if prior is not None and node is root:  # the root widens in the prior's order
+                        a = max(untried, key=lambda u: prior.get(u, 0.0))
+                    else:
+                        a = untried[rng.randrange(len(untried))]
                     ch = children[a] = Node(p)
                     ch.avail = 1
                     apply(st, a, checked=False)
@@ -261,19 +306,17 @@ class MCTSAgent(Agent):
                     moves.append((p, a))
                     break
                 best_a, best_ch, best_v = None, None, -1.0
-                if avail:
-                    for a in acts:
-                        ch = children[a]
-                        v = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                        if v > best_v:
-                            best_a, best_ch, best_v = a, ch, v
-                else:
-                    ln = log(node.visits) if node.visits else 0.0
-                    for a in acts:
-                        ch = children[a]
-                        v = ch.total / ch.visits + c * sqrt(ln / ch.visits)
-                        if v > best_v:
-                            best_a, best_ch, best_v = a, ch, v
+                guided = prior if node is root else None
+                ln = log(node.visits) if node.visits else 0.0
+                for a in acts:
+                    ch = children.get(a)
+                    if ch is None:  # not tried yet (progressive widening)
+                        continue
+                    v = ch.total / ch.visits + c * sqrt((log(ch.avail) if avail else ln) / ch.visits)
+                    if guided is not None:  # progressive bias: the prior, fading with the visits
+                        v += bias * guided.get(a, 0.0) / (ch.visits + 1)
+                    if v > best_v:
+                        best_a, best_ch, best_v = a, ch, v
                 apply(st, best_a, checked=False)
                 path.append(best_ch)
                 moves.append((p, best_a))
@@ -292,6 +335,9 @@ class MCTSAgent(Agent):
                     apply(st, acts[rng.randrange(len(acts))], checked=False)
                     continue
                 depth += 1
+                if keep:  # the seat prefers an action after which it still moves (guide.py)
+                    st = keep_moving(game, st, current(st), acts, rng)
+                    continue
                 if mast is None:
                     apply(st, acts[rng.randrange(len(acts))], checked=False)
                     continue
