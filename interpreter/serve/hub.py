@@ -123,8 +123,8 @@ class Hub:
         if lang not in ("en", "fr"):
             raise LobbyError("lang is en or fr")
         timer = body.get("timer")
-        if timer is not None and (type(timer) not in (int, float) or not 5 <= timer <= 86400):
-            raise LobbyError("timer is null or seconds (5 to 86400)")
+        if timer is not None and (type(timer) not in (int, float) or not 1 <= timer <= 86400):
+            raise LobbyError("timer is null or seconds (1 to 86400)")
         if players is not None and type(players) is not int:
             raise LobbyError("players is a number")
         try:
