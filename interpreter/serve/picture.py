@@ -1,0 +1,120 @@
+"""What the web table draws: the layout (static and public) and a seat's picture of a state.
+
+- `layout(game, renderer)`: from the definition and its render declarations only, the same for
+  every viewer of every table of that game: the grid (rows, columns, each cell's id and name), the
+  other zones (id, title, owner seat, kind), the seats (number, key, name, colour), the faces of
+  the cards that are public by definition (a card whose back is its name: seeing its back is
+  seeing it), and the legend lines.
+- `picture(game, renderer, st, seat)`: what `seat` (a seat index, or None for a spectator) sees of
+  `st` now, from `game.observe(st, seat)` and the table renderer's texts drawn for that viewer
+  (play/render.py): each place's cards (identified: id and name, with its face; else its back),
+  marks, status lines, scores, whose turn, the pending choice's prompt. Nothing else is read from
+  the state: two states that differ only in what the seat cannot see give the same picture.
+
+Ids on the wire are the content's keys of zones and cards (what `observe` names); no screen shows
+them. Every text is drawn by the renderer, in the table's language.
+"""
+from __future__ import annotations
+
+from ..play.render import PUBLIC
+
+# A colour per seat, in seat order (the terminal's, as the page draws them).
+SEAT_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#00838f", "#5d4037", "#ef6c00",
+                "#37474f", "#ad1457"]
+
+
+def viewer_of(seat: int | None) -> int:
+    """The renderer's viewer for a seat index, or for a spectator (None: what the table sees)."""
+    return PUBLIC if seat is None else seat
+
+
+def _face(renderer, card) -> dict:
+    spec = renderer.catalog.ruleset.cards.get(card.name)
+    text = " ".join(str(spec.get("text") or "").split()) if isinstance(spec, dict) else ""
+    return {"title": renderer.titles.get(card.name) or card.name, "text": text, "tags": sorted(card.tags)}
+
+
+def _public_by_definition(card) -> bool:
+    """A card whose back is its own name: whoever sees its back knows it."""
+    return card.back == card.name
+
+
+def _zone_kind(z) -> str:
+    if z.visibility == "owner":
+        return "hand"
+    if z.visibility in ("top", "hidden"):
+        return "pile"
+    return "row"
+
+
+def layout(game, renderer) -> dict:
+    """The table's static, public layout (see the module's docstring)."""
+    m = game.catalog
+    cells = [{"id": z.key, "name": renderer.cell_name(z), "row": r, "column": c}
+             for (r, c), z in sorted(renderer.grid_cells.items())]
+    grid = None
+    if cells:
+        grid = {"rows": sorted({c["row"] for c in cells}), "columns": sorted({c["column"] for c in cells}),
+                "cells": cells}
+    zones = [{"id": z.key, "title": renderer.names.zone(z), "owner": z.owner.id + 1 if z.owner is not None else None,
+              "kind": "cell" if z.is_cell else _zone_kind(z)}
+             for z in m.zones if z.key != "box" and z not in renderer.grid_cells.values()]
+    seats = [{"seat": s.id + 1, "key": s.key, "name": s.name, "colour": SEAT_COLOURS[s.id % len(SEAT_COLOURS)]}
+             for s in m.seats]
+    faces, backs = {}, {}
+    for c in m.cards:
+        if _public_by_definition(c):
+            faces.setdefault(c.name, _face(renderer, c))
+        else:
+            backs.setdefault(c.back, {"title": renderer.titles.get(c.back) or c.back})
+    start = game.new_game(seed=0)  # the legend is drawn for the whole table, from a fresh game
+    return {"title": m.title, "grid": grid, "zones": zones, "seats": seats, "faces": faces, "backs": backs,
+            "legend": renderer.legend(start, PUBLIC)}
+
+
+def _card(c, sight, faces: dict, renderer) -> dict:
+    if c is None:
+        return None
+    if not sight.sees(c):
+        return {"back": c.back}
+    if not _public_by_definition(c):
+        faces.setdefault(c.name, _face(renderer, c))
+    return {"id": c.key, "name": c.name, "title": sight.card(c)}
+
+
+def picture(game, renderer, st, seat: int | None) -> dict:
+    """What `seat` (None: a spectator) sees of `st` now (see the module's docstring)."""
+    m = game.catalog
+    viewer = viewer_of(seat)
+    sight = renderer.sight(st, viewer)
+    obs = game.observe(st, seat)
+    faces: dict = {}
+    cards = m.cards
+
+    def place(z) -> list:
+        ids = st["z"][z.id]
+        return [_card(cards[i], sight, faces, renderer) for i in ids]
+
+    cells = {z.key: {"cards": place(z), "text": renderer.cell_text(st, sight, z),
+                     "marks": renderer.marks.on_cell(st, sight, z).strip()}
+             for z in renderer.grid_cells.values()}
+    zones = {z.key: {"count": len(st["z"][z.id]), "cards": place(z)}
+             for z in m.zones if z.key != "box" and z not in renderer.grid_cells.values()}
+    scores = game.scores(st) if m.has_score else None
+    players = []
+    for s in m.seats:
+        line = renderer.player_template.render(game, st, sight, me=s, bound=(s,)) \
+            if renderer.player_template is not None else ""
+        players.append({"seat": s.id + 1, "score": renderer.score_text(st, sight, s, scores), "line": line,
+                        "marks": renderer.marks.on_player(st, sight, s)})
+    current = game.current_player(st)
+    pending = obs.get("pending")
+    return {"title": renderer.title(st, seat), "status": renderer.status_lines(st, sight), "cells": cells,
+            "zones": zones, "players": players, "private": renderer.private_lines(st, sight),
+            "turn": current + 1 if current is not None and not game.is_terminal(st) else None,
+            "prompt": pending["prompt"] if pending and pending.get("player") == (
+                m.seats[seat].key if seat is not None else object()) else None,
+            "over": game.is_terminal(st), "faces": faces}
+
+
+__all__ = ["SEAT_COLOURS", "layout", "picture", "viewer_of"]
