@@ -55,37 +55,75 @@ function clickable(g, selected, onPick, label) {
 
 // ---- the grid -----------------------------------------------------------------------------
 
+// where each cell is drawn: by row and column (a table), or, for a grid declared as a closed track
+// (`render.grid.loop: N`), the first N columns of the rows one after the other around a circle,
+// clockwise from the top, and a row's further columns as a lane going inward from its first square
+function positions(grid, cw, ch) {
+  const rows = grid.rows, cols = grid.columns;
+  const pos = new Map();
+  if (!grid.loop) {
+    const left = 26, top = 20;
+    for (const cell of grid.cells) {
+      pos.set(cell.id, {x: left + cols.indexOf(cell.column) * (cw + GAP), y: top + rows.indexOf(cell.row) * (ch + GAP)});
+    }
+    return {pos, width: left + cols.length * (cw + GAP), height: top + rows.length * (ch + GAP), labels: []};
+  }
+  const first = Math.min(...cols);
+  const ring = [], lanes = new Map(), starts = new Map();
+  for (const r of rows) {
+    const row = grid.cells.filter(c => c.row === r).sort((p, q) => p.column - q.column);
+    row.filter(c => c.column < first + grid.loop).forEach((c, i) => { if (i === 0) starts.set(r, ring.length); ring.push(c); });
+    lanes.set(r, row.filter(c => c.column >= first + grid.loop));
+  }
+  const step = cw + GAP;
+  const radius = Math.max(ring.length * step / (2 * Math.PI), 3 * step);
+  const centre = radius + cw / 2 + 24;
+  const at = (angle, dist) => ({x: centre + dist * Math.sin(angle) - cw / 2, y: centre - dist * Math.cos(angle) - ch / 2});
+  const angleOf = i => 2 * Math.PI * i / ring.length;
+  ring.forEach((c, i) => pos.set(c.id, at(angleOf(i), radius)));
+  const labels = [];
+  for (const r of rows) {
+    if (!starts.has(r)) continue;
+    const angle = angleOf(starts.get(r));
+    lanes.get(r).forEach((c, k) => pos.set(c.id, at(angle, radius - (k + 1) * step)));
+    const p = at(angle, radius + step * 0.75);
+    labels.push({x: p.x + cw / 2, y: p.y + ch / 2 + 4, text: String(r)});
+  }
+  return {pos, width: 2 * centre, height: 2 * centre, labels};
+}
+
 export function drawGrid(layout, picture, moves, last, onPick) {
   const grid = layout.grid;
   if (!grid || !grid.cells || !grid.cells.length) return null;
   const chars = Math.max(grid.width || 4, 1);
-  const cw = Math.min(Math.max(chars * 8 + 14, 40), 180);
-  const ch = 46;
-  const rows = grid.rows, cols = grid.columns;
-  const left = 26, top = 20;
-  const width = left + cols.length * (cw + GAP);
-  const height = top + rows.length * (ch + GAP);
-  const root = svg("svg", {id: "board", class: "board", viewBox: `0 0 ${width} ${height}`,
+  const cw = grid.loop ? Math.max(chars * 8 + 16, 32) : Math.min(Math.max(chars * 8 + 14, 56), 180);
+  const ch = grid.loop ? cw : 52;
+  const big = chars <= 3;  // a mark or a letter: drawn large
+  const {pos, width, height, labels} = positions(grid, cw, ch);
+  const root = svg("svg", {id: "board", class: grid.loop ? "board loop" : "board", viewBox: `0 0 ${width} ${height}`,
                            width, height, role: "group", "aria-label": S.board || "board"});
-  cols.forEach((c, i) => root.append(svg("text", {class: "axis", x: left + i * (cw + GAP) + cw / 2, y: 14,
-                                                 "text-anchor": "middle"}, String(c))));
-  rows.forEach((r, i) => root.append(svg("text", {class: "axis", x: 10, y: top + i * (ch + GAP) + ch / 2 + 4,
-                                                 "text-anchor": "middle"}, String(r))));
+  if (!grid.loop) {
+    const left = 26, top = 20;
+    grid.columns.forEach((c, i) => root.append(svg("text", {class: "axis", x: left + i * (cw + GAP) + cw / 2, y: 14,
+                                                           "text-anchor": "middle"}, String(c))));
+    grid.rows.forEach((r, i) => root.append(svg("text", {class: "axis", x: 10, y: top + i * (ch + GAP) + ch / 2 + 4,
+                                                        "text-anchor": "middle"}, String(r))));
+  }
+  for (const l of labels) root.append(svg("text", {class: "axis", x: l.x, y: l.y, "text-anchor": "middle"}, l.text));
   const marked = new Set((last && last.marks) || []);
   for (const cell of grid.cells) {
-    const x = left + cols.indexOf(cell.column) * (cw + GAP);
-    const y = top + rows.indexOf(cell.row) * (ch + GAP);
+    const {x, y} = pos.get(cell.id);
     const seen = (picture.cells || {})[cell.id] || {text: "", cards: []};
     const cards = (seen.cards || []).filter(e => e.id).map(e => e.id);
     const selected = movesAt(moves, {place: cell.id, cards});
     const owner = seen.owner;
-    const g = svg("g", {class: "cell", "data-place": cell.id, transform: `translate(${x},${y})`});
+    const g = svg("g", {class: "cell", "data-place": cell.id, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`});
     g.append(svg("rect", {width: cw, height: ch, rx: 5, class: "cell-bg",
-                          fill: owner ? seatColour(layout, owner) : null,
-                          "fill-opacity": owner ? 0.28 : null}));
+                          style: owner ? `fill: ${seatColour(layout, owner)}; fill-opacity: 0.22` : null}));
     if (owner) g.append(svg("rect", {width: 5, height: ch, rx: 2, fill: seatColour(layout, owner)}));
     const text = (seen.text || "") + (seen.marks || "");
-    g.append(svg("text", {x: cw / 2, y: ch / 2 + 5, "text-anchor": "middle", class: "cell-text"},
+    g.append(svg("text", {x: cw / 2, y: ch / 2 + (big ? 8 : 5), "text-anchor": "middle",
+                          class: big ? "cell-text big" : "cell-text"},
                  fit(text, Math.floor((cw - 6) / 7))));
     const tips = [cell.name].concat((seen.cards || []).map(e => cardTip(layout, picture, e)));
     g.append(svg("title", {}, tips.join("\n")));
