@@ -262,46 +262,61 @@ def _picture(driver) -> dict:
     return last_of(driver, "hello", "update")["picture"]
 
 
+def _dark_agent_choice(driver, moves: list[dict]) -> dict:
+    """The move a player bent on attacking picks: an attack; else a targeting of the cell holding
+    their spy (it engages), else of a card in that column (Média's long choices aside); satellites
+    above their spy's column; else the first move."""
+    f = last_of(driver, "hello", "update")
+    cells, grid = f["picture"]["cells"], last_of(driver, "hello")["layout"]["grid"]["cells"]
+    column = {c["id"]: c["column"] for c in grid}
+    row = {c["id"]: c["row"] for c in grid}
+    spies = [p for p, c in cells.items() if c.get("owner") == 1 and row[p] > 0]
+    home = column[spies[0]] if spies else 1
+    group = lambda m, word: word in m["group"].lower()  # noqa: E731
+    attack = [m for m in moves if group(m, "attack")]
+    target = [m for m in moves if group(m, "target") and m["places"]]
+    spy = [m for m in target if m["places"][0] in spies]
+    near = sorted((m for m in target if "MEDIA" not in m["label"]), key=lambda m: abs(column[m["places"][0]] - home))
+    placed = sorted((m for m in moves if m["places"] and row.get(m["places"][0]) == 0),
+                    key=lambda m: abs(column[m["places"][0]] - home))
+    return (attack or spy or near or placed or moves)[0]
+
+
 def test_dark_agent_a_player_targets_attacks_and_sees_the_dice(server, browsers):
-    """Alone against three bots: the player clicks the board to target (a cell holding one of their
-    spies first, which engages it), then attacks a targeted card, and the history shows the dice."""
+    """Alone against three bots: the player clicks the board to place satellites, to target (a cell
+    holding their spy first, which engages it, then a card beside it), then attacks a targeted
+    card, and the history shows the dice."""
     t = server.table("dark-agent", ["human", "bot:easy", "bot:easy", "bot:easy"], seed=DARK_AGENT_SEED)
     d = browsers(0)
     d.get(server.url(t["seats"][0]["link"]))
-    dice = lambda: css(d, "#history .die")  # noqa: E731
+    # the roll as the history tells it (§6.3 « Anne attacks T2: dice 3, 4, 6, 6, total 20 … »)
+    rolled = re.compile(r"attacks .*dice \d")
+    dice = lambda: [li for li in css(d, "#history li") if rolled.search(li.text)]  # noqa: E731
     targeted = attacked = False
-    for _ in range(120):
+    for _ in range(40):
         moves = _wait_for_turn(d, lambda: attacked and dice())
-        if attacked and dice():
+        if attacked:
             break
         assert not last_of(d, "end"), "the game ended before an attack"
-        cells = _picture(d)["cells"]
-        attack = [m for m in moves if "attack" in m["group"].lower()]
-        target = [m for m in moves if "target" in m["group"].lower() and m["places"]]
-        mine = [m for m in target if cells.get(m["places"][0], {}).get("owner") == 1]
-        move = (attack or mine or target or [m for m in moves if m["places"] or m["cards"]] or moves)[0]
+        move = _dark_agent_choice(d, moves)
         before = counter(d)
         if move["places"] or move["cards"]:
             click_on_board(d, move)
         else:
             css(d, f'#moves button[data-key="{move["key"]}"]')[0].click()
-        wait(lambda: counter(d) > before or last_of(d, "refused"), what=f"the move {move}")
-        targeted |= move in target
-        attacked |= move in attack
-        if move in target and not attack:
-            # the targeted cell is marked on the board as the last move
+        wait(lambda: counter(d) > before, what=f"the move {move}")
+        attacked = "attack" in move["group"].lower()
+        if "target" in move["group"].lower():
+            targeted = True  # the targeted cell is marked on the board as the last move
             wait(lambda: css(d, f'g.cell.last[data-place="{move["places"][0]}"]'), what="the last move marked")
     assert targeted and attacked
-    rolls = wait(dice, what="the dice in the history")
-    assert all(r.text.strip() for r in rolls)
-    told = [li.text for li in css(d, "#history li") if li.find_elements("css selector", ".die")]
-    assert any("attack" in line for line in told), told
+    wait(dice, what="the dice in the history")
     screenshot(d, "dark-agent")
     assert not console_errors(d)
 
 
 # a deal where the player can attack after a few clicks (found by playing the test's choices)
-DARK_AGENT_SEED = 7
+DARK_AGENT_SEED = 5
 
 
 def _hidden_of(driver, seat: int) -> tuple[set, set]:

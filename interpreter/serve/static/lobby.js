@@ -109,6 +109,7 @@ async function create() {
     options,
     seats: [...document.querySelectorAll("#seats select")].map(s => s.value),
     timer: $("timer").value ? Number($("timer").value) : null,
+    lang,  // the table speaks the lobby's language
   };
   const r = await api("/api/tables", {method: "POST", body: JSON.stringify(body)});
   const answer = await r.json().catch(() => ({}));

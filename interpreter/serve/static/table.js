@@ -2,14 +2,14 @@
 // error / end), the board drawn from the layout and the picture, the moves to click on the board
 // or pick from the list, the history, undo, `why`, the end screen. The seat's token comes from
 // the join link and is never written into the page.
-import {S, el, fill, languageSwitch, pageLanguage, setStrings} from "./common.js";
+import {S, el, fill, pageLanguage, setStrings} from "./common.js";
 import {drawGrid, drawZones, seatColour} from "./board.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
 const token = params.get("token");
-let lang = pageLanguage();
+const lang = pageLanguage();  // the table speaks the language it was made in; this asks for it
 
 // every frame the server sent, as received (the browser tests read them: nothing hidden in them)
 window.interpretFrames = [];
@@ -182,7 +182,6 @@ function drawHeader() {
   } else {
     who.append(S.spectator || "");
   }
-  who.append(" ", languageSwitch(lang, v => { lang = v; if (ws) ws.close(); }));
 }
 
 function drawStatus() {
