@@ -164,7 +164,9 @@ def my_moves(driver) -> list[dict]:
 
 
 def console_errors(driver) -> list:
-    return [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    """The page's errors (a socket refused while a server was down, in the restart test, aside)."""
+    return [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "ERROR")
+            and "ERR_CONNECTION_REFUSED" not in e["message"]]
 
 
 def css(driver, selector):
@@ -240,6 +242,11 @@ def test_two_people_play_tic_tac_toe_by_clicking(server, browsers):
         # the other page shows the move: the cell's mark, highlighted as the last move
         assert css(other, f'g.cell.last[data-place="{cell}"]')
         assert ("X" if i % 2 == 0 else "O") in css(other, f'g.cell[data-place="{cell}"] text')[0].text
+        if i == 0:  # O asks why not the cell X took: the answer of the rules, shown on the page
+            css(b, "#command")[0].send_keys("r1c1")
+            css(b, "#why")[0].click()
+            refused = wait(lambda: css(b, "#refused:not([hidden])"), what="the answer to why")
+            assert "r1c1" in refused[0].text and "#" not in refused[0].text, refused[0].text
         if i == 1:
             screenshot(a, "tic-tac-toe")
     for d in (a, b):
@@ -371,7 +378,8 @@ def test_agents_secrets_two_players_never_receive_each_others_hidden_cards(serve
 
 
 def test_a_closed_page_comes_back_where_it_was(server, browsers):
-    """Connecting again is opening the link again: the board, the history and the moves return."""
+    """A move taken back with the undo button; then connecting again is opening the link again: the
+    board, the history and the moves return."""
     t = server.table("tic-tac-toe", ["human", "human"])
     a = browsers(0)
     link = server.url(t["seats"][0]["link"])
@@ -379,6 +387,12 @@ def test_a_closed_page_comes_back_where_it_was(server, browsers):
     wait(lambda: css(a, 'g.cell.playable[data-place="r2c2"]'), what="the board")
     css(a, 'g.cell.playable[data-place="r2c2"]')[0].click()
     wait(lambda: counter(a) >= 1 and css(a, "#history li"), what="the move")
+    # taken back with the page's undo (the player's own move, nobody has played since), then again
+    css(a, "#undo")[0].click()
+    wait(lambda: css(a, 'g.cell.playable[data-place="r2c2"]'), what="the move taken back")
+    assert not css(a, 'g.cell[data-place="r2c2"] text')[0].text.strip()
+    css(a, 'g.cell.playable[data-place="r2c2"]')[0].click()
+    wait(lambda: "X" in css(a, 'g.cell[data-place="r2c2"] text')[0].text and not my_moves(a), what="the move again")
     history = [li.text for li in css(a, "#history li")]
     a.get("about:blank")  # the page is closed: its connection ends
     a.get(link)

@@ -266,9 +266,9 @@ function drawRefused() {
 }
 
 function drawHistory() {
-  const list = el("ol", {id: "history-list"});
+  const list = el("ul", {id: "history-list"});  // the narration numbers its decisions itself
   for (const entry of T.history) {
-    const li = el("li", {value: entry.n}, entry.text);
+    const li = el("li", {"data-n": entry.n}, entry.text);
     if (entry.dice && entry.dice.length) {
       li.append(" ", el("span", {class: "dice", "aria-label": fill(S.dice || "{dice}", {dice: entry.dice.join(", ")})},
                         entry.dice.map(d => el("span", {class: "die"}, String(d)))));
