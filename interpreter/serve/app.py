@@ -26,6 +26,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .guard import MAX_BODY, MAX_FRAME, same_token
 from .hub import Conn, Hub, dumps
 from .lobby import LobbyError
+from .strings import page_strings
+from .table import speaking
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"lobby": "lobby.html", "table": "table.html"}
@@ -70,6 +72,11 @@ def build_app(hub: Hub, *, host_token: str, open_lobby: bool = False) -> Starlet
 
     async def games(request: Request) -> Response:
         return JSONResponse(hub.games.listing())
+
+    async def strings(request: Request) -> Response:  # the page's own words (strings.py)
+        lang = request.query_params.get("lang")
+        with speaking(lang if lang in ("en", "fr") else hub.lang):
+            return JSONResponse(page_strings())
 
     async def tables(request: Request) -> Response:
         if not is_host(request):
@@ -129,6 +136,7 @@ def build_app(hub: Hub, *, host_token: str, open_lobby: bool = False) -> Starlet
         Route("/", _page("lobby")),
         Route("/t/{table}", _page("table")),
         Route("/api/games", games),
+        Route("/api/strings", strings),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{table}/seats/{seat}", seat, methods=["POST"]),
         WebSocketRoute("/ws/{table}", socket),

@@ -140,9 +140,14 @@ class Hub:
             seats = [Seat(check_kind(k), new_token()) for k in kinds]
         except ValueError as e:
             raise LobbyError(str(e)) from None
+        seed = body.get("seed")  # a chosen deal (tests); else a secret one
+        if seed is None:
+            seed = secrets.randbelow(1_000_000_000)
+        elif type(seed) is not int or not 0 <= seed < 2**63:
+            raise LobbyError("seed is a whole number")
         tid = secrets.token_urlsafe(9)
         table = Table(tid=tid, game=game, ref=ref, variants=variants, options=options,
-                      seed=secrets.randbelow(1_000_000_000), seats=seats, timer=timer, lang=lang)
+                      seed=seed, seats=seats, timer=timer, lang=lang)
         if self.data is not None:
             store.start_log(self.data, table)
         self._add(table)

@@ -17,6 +17,7 @@ them. Every text is drawn by the renderer, in the table's language.
 from __future__ import annotations
 
 from ..play.render import PUBLIC
+from .strings import page_strings
 
 # A colour per seat, in seat order (the terminal's, as the page draws them).
 SEAT_COLOURS = ["#c62828", "#1565c0", "#2e7d32", "#f9a825", "#6a1b9a", "#00838f", "#5d4037", "#ef6c00",
@@ -29,9 +30,30 @@ def viewer_of(seat: int | None) -> int:
 
 
 def _face(renderer, card) -> dict:
+    """A card's face as the page draws it: its title, its rules text, its tags, and a colour (its
+    owner's, else one per first tag, so that cards of a kind look alike)."""
     spec = renderer.catalog.ruleset.cards.get(card.name)
     text = " ".join(str(spec.get("text") or "").split()) if isinstance(spec, dict) else ""
-    return {"title": renderer.titles.get(card.name) or card.name, "text": text, "tags": sorted(card.tags)}
+    tags = sorted(card.tags)
+    return {"title": renderer.titles.get(card.name) or card.name, "text": text, "tags": tags,
+            "colour": _tag_colour(tags[0] if tags else card.name)}
+
+
+# Card colours by kind (the first tag), picked from a soft palette by a stable hash of the tag.
+TAG_COLOURS = ["#8d6e63", "#7986cb", "#4db6ac", "#ba68c8", "#aed581", "#ffb74d", "#90a4ae", "#f06292", "#4fc3f7",
+               "#dce775"]
+
+
+def _tag_colour(tag: str) -> str:
+    return TAG_COLOURS[sum(tag.encode()) % len(TAG_COLOURS)]
+
+
+def _back_title(renderer, back: str) -> str:
+    """What the back of a card is called: the title of the card of that name when there is one,
+    else the back's name in words (`cia_action` -> `cia action`); a seat's back (`agent.p1`, the
+    default of per-player cards) by its kind only: the colour says whose it is."""
+    kind = back.split(".")[0]
+    return renderer.titles.get(kind) or kind.replace("_", " ")
 
 
 def _public_by_definition(card) -> bool:
@@ -66,20 +88,26 @@ def layout(game, renderer) -> dict:
         if _public_by_definition(c):
             faces.setdefault(c.name, _face(renderer, c))
         else:
-            backs.setdefault(c.back, {"title": renderer.titles.get(c.back) or c.back})
+            backs.setdefault(c.back, _back_title(renderer, c.back))
+    if grid is not None:
+        drawn = (m.ruleset.render or {}).get("grid") or {}
+        grid["width"] = renderer.cell_width
+        grid["loop"] = drawn.get("loop")  # a closed track (render.grid.loop, docs/content.md)
     start = game.new_game(seed=0)  # the legend is drawn for the whole table, from a fresh game
     return {"title": m.title, "grid": grid, "zones": zones, "seats": seats, "faces": faces, "backs": backs,
-            "legend": renderer.legend(start, PUBLIC)}
+            "legend": renderer.legend(start, PUBLIC), "rules": list(renderer.rules_lines),
+            "strings": page_strings()}
 
 
 def _card(c, sight, faces: dict, renderer) -> dict:
-    if c is None:
-        return None
+    """A card as `sight` sees it: identified (its id, its face's name, the title the renderer draws,
+    its owner's seat number: its colour on the page), else only its back."""
     if not sight.sees(c):
         return {"back": c.back}
     if not _public_by_definition(c):
         faces.setdefault(c.name, _face(renderer, c))
-    return {"id": c.key, "name": c.name, "title": sight.card(c)}
+    return {"id": c.key, "face": c.name, "title": sight.card(c, c.owner),
+            "owner": c.owner.id + 1 if c.owner is not None else None}
 
 
 def picture(game, renderer, st, seat: int | None) -> dict:
@@ -92,26 +120,29 @@ def picture(game, renderer, st, seat: int | None) -> dict:
     cards = m.cards
 
     def place(z) -> list:
-        ids = st["z"][z.id]
-        return [_card(cards[i], sight, faces, renderer) for i in ids]
+        return [_card(cards[i], sight, faces, renderer) for i in st["z"][z.id]]
 
-    cells = {z.key: {"cards": place(z), "text": renderer.cell_text(st, sight, z),
-                     "marks": renderer.marks.on_cell(st, sight, z).strip()}
-             for z in renderer.grid_cells.values()}
+    cells = {}
+    for z in renderer.grid_cells.values():
+        shown = place(z)
+        owner = next((e["owner"] for e in shown if e.get("owner")), None)  # the cell takes its colour
+        text = renderer.cell_text(st, sight, z)
+        cells[z.key] = {"cards": shown, "text": "" if text == renderer.empty else text,
+                        "marks": renderer.marks.on_cell(st, sight, z).strip(), "owner": owner}
     zones = {z.key: {"count": len(st["z"][z.id]), "cards": place(z)}
              for z in m.zones if z.key != "box" and z not in renderer.grid_cells.values()}
     scores = game.scores(st) if m.has_score else None
+    current = game.current_player(st) if not game.is_terminal(st) else None
     players = []
     for s in m.seats:
         line = renderer.player_template.render(game, st, sight, me=s, bound=(s,)) \
             if renderer.player_template is not None else ""
-        players.append({"seat": s.id + 1, "score": renderer.score_text(st, sight, s, scores), "line": line,
+        players.append({"seat": s.id + 1, "name": s.name, "current": s.id == current, "score": renderer.score_text(st, sight, s, scores), "line": line,
                         "marks": renderer.marks.on_player(st, sight, s)})
-    current = game.current_player(st)
     pending = obs.get("pending")
     return {"title": renderer.title(st, seat), "status": renderer.status_lines(st, sight), "cells": cells,
             "zones": zones, "players": players, "private": renderer.private_lines(st, sight),
-            "turn": current + 1 if current is not None and not game.is_terminal(st) else None,
+            "turn": current + 1 if current is not None else None,
             "prompt": pending["prompt"] if pending and pending.get("player") == (
                 m.seats[seat].key if seat is not None else object()) else None,
             "over": game.is_terminal(st), "faces": faces}
