@@ -393,7 +393,7 @@ class Renderer:
             for fam in families:
                 z = m.player_zones[fam][s.id]
                 if st["z"][z.id]:
-                    lines.append(f"    {self.names.zone(z)}: {self.zone_text(sight, z)}")
+                    lines.append("    " + _("{zone}: {cards}").format(zone=self.names.zone(z), cards=self.zone_text(sight, z)))
         return lines
 
     def score_text(self, st, sight: Sight, seat: Seat, scores) -> str:
