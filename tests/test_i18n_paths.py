@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import i18n
 from interpreter.errors import ContentError
 from interpreter.ruleset.loader import load_ruleset
 from interpreter.ruleset.paths import game_dir
 from interpreter.ruleset.texts import said_literals, said_texts, table_functions, text_paths
+from tests.test_i18n import french  # noqa: F401  (the table in French for one test)
 
 
 def _dog(tmp_path, texts: str) -> Path:
@@ -51,15 +51,11 @@ def test_a_rule_text_gets_as_many_sentences_as_it_writes(tmp_path):
     assert "texts.fr.yaml:2" in str(e.value) and "gives 1 sentences for the 2 `log`" in str(e.value)
 
 
-def test_a_mistake_in_a_rule_sentence_is_reported_at_the_rule(tmp_path):
+def test_a_mistake_in_a_rule_sentence_is_reported_at_the_rule(tmp_path, french):
     from interpreter import Game
     folder = _dog(tmp_path, '  procedures.capture.effect.log: ["{no_such_name} prend", "b"]\n')
-    i18n.set_language("fr")
-    try:
-        with pytest.raises(ContentError) as e:
-            Game.load(str(folder), players=4)
-    finally:
-        i18n.set_language("en")
+    with pytest.raises(ContentError) as e:
+        Game.load(str(folder), players=4)
     assert "moves.yaml:" in str(e.value) and "no_such_name" in str(e.value)
 
 
@@ -80,19 +76,15 @@ def test_an_event_no_rule_listens_to_carries_words_for_the_table():
     assert "revealed_text" in table_functions(rs) and "company_points" not in table_functions(rs)
 
 
-def test_titles_a_zone_and_a_step_lack_in_english_may_be_given():
+def test_titles_a_zone_and_a_step_lack_in_english_may_be_given(french):
     from interpreter import Game
     from interpreter.play.render import Renderer
     rs = load_ruleset("dark-agent", language="en")
     assert "title" not in rs.zones["deck"] and {"zones.deck.title", "flow.turn.steps.act.title"} <= set(text_paths(rs))
-    i18n.set_language("fr")
-    try:
-        g = Game.load("dark-agent", players=4)
-        r = Renderer(g)
-        screen = r.screen(g.new_game(seed=3), 0)
-    finally:
-        i18n.set_language("en")
-    assert "pioche " in screen and "réserve d'espions: " in screen and "\ndeck " not in screen
+    g = Game.load("dark-agent", players=4)
+    r = Renderer(g)
+    screen = r.screen(g.new_game(seed=3), 0)
+    assert "pioche " in screen and "réserve d'espions : " in screen and "\ndeck " not in screen
     assert r.step_titles == {"satellites": "satellites", "act": "cibler et agir"}
 
 
