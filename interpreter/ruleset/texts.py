@@ -113,8 +113,12 @@ def _rule_texts(node, path: str):
 
 # ---- which content functions write words for the table ----------------------------------------
 
+_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
 def _calls(text: str, names) -> set[str]:
-    return {n for n in names if re.search(rf"\b{re.escape(n)}\s*\(", text)}
+    """The functions of `names` that `text` calls."""
+    return set(_CALL.findall(text)) & names
 
 
 _TABLE_KEYS = ("title", "text", "label", "reason", "section", "description")  # words for the table, not rules
