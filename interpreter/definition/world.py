@@ -14,6 +14,7 @@ from ..runtime.visibility import plan_of
 from ..runtime.walks import Walks
 from ..lang.scope import CompileError, Scope
 from ..errors import did_you_mean
+from ..i18n import _
 from ..lang.parser import ParseFailure
 from ..errors import Location
 from ..core.model import Card, Seat, Zone
@@ -50,7 +51,8 @@ class World(Part):
 
     def _build_seats(self):
         names = self.d.spec.seat_names
-        self.seats = [Seat(i, names[i] if i < len(names) else f"Player {i + 1}") for i in range(self.d.n)]
+        self.seats = [Seat(i, names[i] if i < len(names) else _("Player {number}").format(number=i + 1))
+                      for i in range(self.d.n)]
 
     def _build_constants(self):
         # the variables come later (_build_vars): static expressions (board sizes...) see constants only

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..runtime import context as rt
 from .handles import arg_keys
 from ..core.model import Card, label_for, label_of
+from ..i18n import _
 
 
 class Reader:
@@ -97,15 +98,20 @@ def action_label(game, st, action, reader) -> str:
         prompt = prompt_for(game, st, p, reader)
         key = action.args[0] if action.args else "none"
         if key == "none" and p["optional"]:
-            return f"{prompt}: none"
+            return _("{prompt}: none").format(prompt=prompt) if reader is not None else f"{prompt}: none"
         values, keys = arg_keys(m, st, p["player"], rt.decode(m, p["options"]), {})
         for v, k in zip(values, keys):
             if k == key:
-                return f"{prompt}: {label_of(v) if reader is None else label_for(v, reader)}"
+                if reader is None:
+                    return f"{prompt}: {label_of(v)}"
+                return _("{prompt}: {choice}").format(prompt=prompt, choice=label_for(v, reader))
         return f"{prompt}: {key}"
     ctx, a = game.binder.bind(st, action, verify=False)
     if ctx is None:  # declining a window
-        return f"{a.decline} ({window_title(game.catalog, a.name) if reader is not None else a.name})"
+        if reader is None:
+            return f"{a.decline} ({a.name})"
+        window = window_title(game.catalog, a.name)  # the engine's own move is told in the table's words
+        return _("pass ({window})").format(window=window) if a.decline == "pass" else f"{a.decline} ({window})"
     ctx.memo = {}
     if reader is not None:
         shown = shown_cards(game, action)

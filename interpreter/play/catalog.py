@@ -141,7 +141,7 @@ def content_gaps(lang: str, games=SEED_GAMES) -> list[str]:
     """The texts of each game that `lang` does not give, and the texts file's stale entries."""
     from ..errors import ContentError, ErrorList
     from ..ruleset.loader import load_ruleset
-    from ..ruleset.texts import read_texts, text_paths
+    from ..ruleset.texts import read_texts, text_paths, variant_text_paths
     out = []
     for game in games:
         rs = load_ruleset(game, language=DEFAULT)
@@ -149,10 +149,17 @@ def content_gaps(lang: str, games=SEED_GAMES) -> list[str]:
         given = read_texts(rs.root, lang, errors) or {}
         out += [p.render() for p in errors.problems]
         out += [f"{game}: no {lang} text for {path}" for path in text_paths(rs) if path not in given]
-        try:
-            load_ruleset(game, language=lang)
-        except ContentError as e:
-            out += [p.render() for p in e.problems]
+        variants = sorted(v.stem for v in (rs.root / "variants").glob("*.yaml"))
+        for variant in variants:  # the texts each variant adds or writes otherwise
+            varied = load_ruleset(game, variants=[variant], language=DEFAULT)
+            given = read_texts(rs.root, lang, errors, variant=variant) or {}
+            out += [f"{game}, variant {variant}: no {lang} text for {path}"
+                    for path in variant_text_paths(rs, varied) if path not in given]
+        for applied in [[]] + [[variant] for variant in variants]:
+            try:
+                load_ruleset(game, variants=applied, language=lang)
+            except ContentError as e:
+                out += [p.render() for p in e.problems]
     return out
 
 

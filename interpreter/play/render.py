@@ -155,9 +155,9 @@ class Sight:
         if v is None:
             return "-"
         if v is True:
-            return "yes"
+            return _("yes")
         if v is False:
-            return "no"
+            return _("no")
         if t is float:
             return f"{v:g}"
         if t is list or t is tuple:
@@ -186,6 +186,8 @@ class Renderer:
         spec = m.ruleset.render or {}
         errors = ErrorList()
         self.names = DisplayNames(m)  # the content's titles of cards, zones and cells
+        steps = ((m.ruleset.flow or {}).get("turn") or {}).get("steps") or ()
+        self.step_titles = {str(s["name"]): str(s["title"]) for s in steps if isinstance(s, dict) and s.get("title")}
         self.titles = self.names.cards
         self.card_template = compile_template(game, spec, "card", names=("card", "title"), errors=errors) if "card" in spec else None
         grid = spec.get("grid") or {}
@@ -299,7 +301,7 @@ class Renderer:
                              else _("{name} to play ({key})").format(name=who.name, key=who.key))
             step = g.step_name(st)
             if step and len(m.step_names) > 1 and st["flow"]["phase"] == "play":
-                parts.append(_("step {step}").format(step=step))
+                parts.append(_("step {step}").format(step=self.step_titles.get(step, step)))
             if st["flow"].get("win"):
                 parts.append(_("window {window}").format(window=self.names.window(m.windows[st["flow"]["win"][0][0]].name)))
         return " · ".join(parts)
@@ -391,7 +393,7 @@ class Renderer:
             for fam in families:
                 z = m.player_zones[fam][s.id]
                 if st["z"][z.id]:
-                    lines.append(f"    {self.names.zone(z)}: {self.zone_text(sight, z)}")
+                    lines.append("    " + _("{zone}: {cards}").format(zone=self.names.zone(z), cards=self.zone_text(sight, z)))
         return lines
 
     def score_text(self, st, sight: Sight, seat: Seat, scores) -> str:
@@ -472,6 +474,9 @@ class TableReader(Reader):
     def card(self, c: Card) -> str:
         title = self.renderer.titles.get(c.name) or c.name
         return f"{title}/{c.owner.key}" if c.owner is not None else title
+
+    def hidden(self, c: Card) -> str:
+        return _("a card")
 
     def other(self, v) -> str:
         if type(v) is Zone:

@@ -64,14 +64,16 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
     if rs.meta:
         rs.limits = lim.adjusted(rs.meta.get("limits"), Location(display_path(root / "game.yaml")), errors,
                                 value_location)
-    if rs.meta:
-        from ..i18n import DEFAULT, language as table_language
-        lang = language or table_language()
-        if lang != DEFAULT:
-            overlay_texts(rs, lang, errors)
+    from ..i18n import DEFAULT, language as table_language
+    lang = language or table_language()
+    if rs.meta and lang != DEFAULT:
+        overlay_texts(rs, lang, errors)
     if variants and rs.meta:
         base_ok = not errors.problems
-        apply_variants(rs, load_variants(rs, variants, errors), errors, base_ok=base_ok)
+        applied = load_variants(rs, variants, errors)
+        apply_variants(rs, applied, errors, base_ok=base_ok)
+        for v in applied if lang != DEFAULT else ():  # the texts a variant adds or changes, in that language
+            overlay_texts(rs, lang, errors, variant=v.name)
     if rs.meta:
         check_caps(rs, errors)
     if keep_going and rs.meta:
