@@ -102,3 +102,17 @@ def test_a_variant_speaks_french_after_it_applies(tmp_path):
     with pytest.raises(ContentError) as e:
         load_ruleset(folder, variants=["eclair"], language="fr")
     assert "`flow.turn.windows.gifts.title` is not a text of Dark Agent with the variant eclair" in str(e.value)
+
+
+def test_a_refusal_gives_its_reason_in_french(french):
+    """A requirement's `reason` is a text the table shows (`why MOVE`, a refused move): translated at
+    its path (`actions.play.require.1.reason`), the check itself unchanged."""
+    from interpreter import Game
+    from interpreter.play.render import Renderer
+    rs = load_ruleset("tic-tac-toe", language="en")
+    assert "actions.play.require.1.reason" in text_paths(rs)
+    g = Game.load("tic-tac-toe")
+    st = g.new_game(seed=1)
+    g.apply_in_place(st, next(a for a in g.legal_actions(st) if a.args == ("r1c1",)))
+    refused = g.refusal(st, "play r1c1", reader=Renderer(g).reader(st, 1))
+    assert refused is not None and "r1c1 porte déjà une marque (§2)" in str(refused.reasons), refused.reasons

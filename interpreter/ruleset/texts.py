@@ -18,7 +18,8 @@ language (schemas/texts.schema.json):
 
 Only texts may be replaced (`text_entries` lists them): the render section's lines (and the grid's
 cell and a card's template, when they hold words; a lasting mark's symbol and legend), a card's
-title and text, an action's label and text (top-level or a card's own), a zone's title (its name
+title and text, an action's label and text (top-level or a card's own), a requirement's reason (what
+a refusal tells), a zone's title (its name
 when it has none), a step's and an out-of-turn window's title, the game's title and seat names,
 the sentences a rule writes (`log "..."`, `prompt "..."`: the list of them in the order the rule
 text has them, at the path of that rule text), and the expression of a content function that
@@ -109,6 +110,21 @@ def _rule_texts(node, path: str):
             yield from _rule_texts(item, f"{path}.{name if isinstance(name, str) else i + 1}")
     elif isinstance(node, str) and said_literals(node):
         yield path, str(node)
+
+
+def _reasons(node, path: str):
+    """(path, reason) of every requirement's `reason` under `node` (a rule section): what a refusal
+    tells the player; a list's items are named by their `name`, else by their number (from 1)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "reason" and isinstance(value, str):
+                yield f"{path}.reason", value
+            elif key not in ("title", "text", "label", "section", "description"):
+                yield from _reasons(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            name = item.get("name") if isinstance(item, dict) else None
+            yield from _reasons(item, f"{path}.{name if isinstance(name, str) else i + 1}")
 
 
 # ---- which content functions write words for the table ----------------------------------------
@@ -254,6 +270,7 @@ def text_entries(rs) -> dict[str, bool]:
     for section in RULE_SECTIONS:
         for path, text in _rule_texts(getattr(rs, section), section):
             out.update({f"{path}.{kind}": True for kind in said_texts(text)})
+        out.update({path: True for path, _ in _reasons(getattr(rs, section), section)})
     for name in sorted(table_functions(rs)):
         spec = rs.functions[name]
         if isinstance(spec, dict) and isinstance(spec.get("expr"), str):
@@ -314,7 +331,7 @@ def read_texts(root: Path, lang: str, errors: ErrorList, *, variant: str | None 
 
 
 HINT = ("a text path: render.KEY, render.narrate.KEY, render.marks.N.symbol|legend, cards.NAME.title|text, "
-        "actions.NAME.label|text, cards.NAME.actions.ACTION.label|text, zones.NAME.title, "
+        "actions.NAME.label|text, cards.NAME.actions.ACTION.label|text, ....require.N.reason, zones.NAME.title, "
         "flow.turn.steps|windows.NAME.title, game.title|seat_names, RULE.log|prompt (the sentences of the "
         "rule text at RULE, in order), functions.NAME.expr (a function only the table's texts call)")
 
