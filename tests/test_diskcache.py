@@ -27,7 +27,7 @@ def test_a_second_process_reads_the_cache_and_generates_the_same_code(tmp_path):
     first = run(args, cache)
     assert first.returncode == 0, first.stderr
     written = stores(cache)
-    assert set(written) == {"yaml.pickle", "rules.pickle", "code.pickle", "schema.pickle"}
+    assert set(written) == {"yaml.pickle", "rules.pickle", "code.pickle", "calls.pickle", "schema.pickle"}
     second = run(args, cache)
     assert second.returncode == 0, second.stderr
     assert second.stdout.split("OK")[0] == first.stdout.split("OK")[0]  # the same generated source
