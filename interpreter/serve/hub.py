@@ -287,6 +287,7 @@ class Hub:
         """Each joined client's update (one text per viewer, shared by its connections), then the
         end screen when the game is over."""
         texts: dict = {}
+        self.kick(table.tid)  # the next decision's timer first: the update tells its deadline
         deadline = self._deadline(table)
         end = dumps(table.end()) if table.game.is_terminal(table.st) else None
         for c in list(self.conns[table.tid]):
