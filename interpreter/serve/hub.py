@@ -324,6 +324,14 @@ class Hub:
                     self._timer(tid, table.counter, table.timer))
 
     async def _bots(self, tid: str) -> None:
+        try:
+            await self._bots_play(tid)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot that fails leaves its table waiting; the server goes on
+            log.exception("table %s: a bot could not play", tid)
+
+    async def _bots_play(self, tid: str) -> None:
         table, lock = self.tables[tid], self.locks[tid]
         loop = asyncio.get_running_loop()
         while True:
