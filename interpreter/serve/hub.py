@@ -292,6 +292,7 @@ class Hub:
         """Each joined client's update (one text per viewer, shared by its connections), then the
         end screen when the game is over."""
         texts: dict = {}
+        self.kick(table.tid)  # the next decision's timer first: the update tells its deadline
         deadline = self._deadline(table)
         end = dumps(table.end()) if table.game.is_terminal(table.st) else None
         for c in list(self.conns[table.tid]):
@@ -328,6 +329,14 @@ class Hub:
                     self._timer(tid, table.counter, table.timer))
 
     async def _bots(self, tid: str) -> None:
+        try:
+            await self._bots_play(tid)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot that fails leaves its table waiting; the server goes on
+            log.exception("table %s: a bot could not play", tid)
+
+    async def _bots_play(self, tid: str) -> None:
         table, lock = self.tables[tid], self.locks[tid]
         loop = asyncio.get_running_loop()
         while True:
