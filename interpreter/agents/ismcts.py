@@ -11,6 +11,8 @@ Simultaneous secret choices are hidden from the others' observations, and determ
 re-draws them; in the tree each seat of such a step chooses on statistics of its own, blind to
 the choices made before it (decoupled UCT: MCTSAgent's `_joint`).
 The rest (rollouts cut at a depth and evaluated, values per mover, tree reuse) is MCTSAgent's.
+With `evaluation="learnt"` (`ismcts:1s,eval=learnt`) a cut-off is judged by the game's learnt
+evaluation (agents/learnt.py) instead of the score so far.
 """
 from __future__ import annotations
 
@@ -20,6 +22,19 @@ from .mcts import MCTSAgent
 class ISMCTSAgent(MCTSAgent):
     kind = "ismcts"
     availability = True
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
+                 evaluation: str = "plain", **options):
+        super().__init__(seed, iterations, seconds, **options)
+        self.evaluation = evaluation  # "plain" (the score so far) or "learnt" (agents/learnt.py)
+
+    def evaluator(self, game):
+        if self.evaluation == "plain":
+            return super().evaluator(game)
+        if self._ev is None or self._ev.game is not game:
+            from .learnt import LearntEvaluator, load_model
+            self._ev = LearntEvaluator(game, load_model(game))
+        return self._ev
 
 
 __all__ = ["ISMCTSAgent"]
