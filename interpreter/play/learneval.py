@@ -49,7 +49,8 @@ def add_parser(sub, debug_flag, *, game_options, seat_flags) -> None:
 
 
 def _batch(args):
-    """(game, agents, base seed, games, results lines or None) from the command line or an analyze folder."""
+    """(game, options given, agents, base seed, games, results lines or None) from the command line or an
+    analyze folder."""
     from ..analysis import Spec
     if args.source:
         folder = Path(args.source)
@@ -59,26 +60,32 @@ def _batch(args):
                      if x.strip()]
         except (OSError, ValueError) as e:
             raise UsageError(f"--from {args.source}: not a folder of `interpret analyze` ({e})") from None
-        spec = Spec(config["game"], config["players"], config["options"], tuple(config["variants"]))
-        return spec.load(), list(config["agents"]), int(config["seed"]), len(lines), lines
+        try:
+            spec = Spec(args.game, config["players"], config["options"], tuple(config["variants"]))
+            game, agents, seed = spec.load(), list(config["agents"]), int(config["seed"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise UsageError(f"--from {args.source}: run.json is not a run of `interpret analyze` ({e})") from None
+        if game.catalog.name != config["game"]:
+            raise UsageError(f"--from {args.source}: a run of {config['game']!r}, not of {game.catalog.name!r}")
+        return game, dict(config["options"]), agents, seed, len(lines), lines
     if args.games < 2:
         raise UsageError("--games must be at least 2 (games to fit on, and games held back to judge the fit)")
     spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant))
     game = spec.load()
     agents = seat_kinds(args.seat, game.num_players, auto=True, interactive=False, bots=args.bots,
                         humans_allowed=False)
-    return game, agents, args.seed, args.games, None
+    return game, parse_options(args.option), agents, args.seed, args.games, None
 
 
-def _command(args, game, agents, seed: int, games: int) -> str:
+def _command(args, game, options: dict, agents, seed: int, games: int) -> str:
     """The command that plays the same games again."""
     words = ["interpret", "learn-eval", args.game, "--players", str(game.num_players), "--games", str(games),
              "--seed", str(seed)]
     if args.every != DEFAULT_EVERY:
         words += ["--every", str(args.every)]
-    for name, value in parse_options(args.option).items():
+    for name, value in options.items():
         words += ["--option", f"{name}={value}"]
-    for v in args.variant:
+    for v in game.catalog.ruleset.variants:
         words += ["--variant", v]
     if len(set(agents)) == 1:
         words += ["--bots", agents[0]]
@@ -90,7 +97,7 @@ def _command(args, game, agents, seed: int, games: int) -> str:
 def run_learn_eval(args) -> int:
     if args.every < 1:
         raise UsageError("--every must be at least 1")
-    game, agents, seed, games, lines = _batch(args)
+    game, options, agents, seed, games, lines = _batch(args)
     if games < 2:
         raise UsageError(f"--from {args.source}: at least 2 games are needed")
     progress = None
@@ -111,7 +118,7 @@ def run_learn_eval(args) -> int:
         fit = fit_model(recorded, game=game)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    command = _command(args, game, agents, seed, games)
+    command = _command(args, game, options, agents, seed, games)
     _out(f"{games} games played in {played:.1f} s", fit.report(), "", f"command: {command}")
     if args.dry_run:
         return 0
