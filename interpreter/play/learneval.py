@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..agents.learnt import FILE, EvaluationFileError, model_path
 from ..analysis.learn import fit_model, record, store
+from ..ruleset.paths import display_path
 from .common import UsageError, _err, _out, parse_options, seat_kinds
 
 DEFAULT_GAMES = 200
@@ -41,6 +42,8 @@ def add_parser(sub, debug_flag, *, game_options, seat_flags) -> None:
                    help=f"the evaluation file to write (default: {FILE} in the game's folder); a model of "
                         "other players, options or variants in it is kept")
     q.add_argument("--dry-run", action="store_true", help="report the fit, write nothing")
+    q.add_argument("--show", action="store_true",
+                   help="print the game's stored evaluation (each model's fit and weights, in words) and stop")
     game_options(q)
     seat_flags(q, humans=False)
     q.add_argument("--quiet", "-q", action="store_true", help="no progress")
@@ -94,7 +97,40 @@ def _command(args, game, options: dict, agents, seed: int, games: int) -> str:
     return " ".join(shlex.quote(w) for w in words)
 
 
+def show_models(args) -> int:
+    """The stored models of a game, as a designer reads them."""
+    from ..analysis import Spec
+    from ..agents.learnt import read_file
+    game = Spec(args.game).load()
+    path = Path(args.out) if args.out else model_path(game)
+    if not path.exists():
+        _out(f"{game.title} has no learnt evaluation ({path}): `interpret learn-eval {game.catalog.name}` fits one")
+        return 0
+    try:
+        doc = read_file(path)
+    except EvaluationFileError as e:
+        raise UsageError(str(e)) from None
+    for entry in doc["models"]:
+        fit = entry["fit"]
+        options = ", ".join(f"{k}={v}" for k, v in entry["options"].items())
+        _out(f"{display_path(path)}: {entry['players']} players" + (f", {options}" if options else "")
+             + (f", variants {', '.join(entry['variants'])}" if entry["variants"] else ""),
+             f"  predicts: {entry['target']}; fitted by: {fit['command']}")
+        if "r2" in fit:
+            _out(f"  on {fit.get('test_games', '?')} held-back games: R² {fit['r2']:.3f} (the score so far: "
+                 f"{fit['r2_plain']:.3f}), the predicted leader a winner {100 * fit['leader']:.1f} % of positions "
+                 f"(the score so far: {100 * fit['leader_plain']:.1f} %)")
+        _out(f"  {entry['intercept']:+9.3f}  (to start with)")
+        for f in entry["features"]:
+            from ..agents.features import Key
+            _out(f"  {f['weight']:+9.3f}  {Key.from_json(f).text()}")
+        _out("")
+    return 0
+
+
 def run_learn_eval(args) -> int:
+    if args.show:
+        return show_models(args)
     if args.every < 1:
         raise UsageError("--every must be at least 1")
     game, options, agents, seed, games, lines = _batch(args)
@@ -130,5 +166,5 @@ def run_learn_eval(args) -> int:
         raise UsageError(f"--out: {e}") from None
     except OSError as e:
         raise UsageError(f"--out {out}: {e.strerror or e}") from None
-    _out(f"wrote {out}")
+    _out(f"wrote {display_path(out)}")
     return 0
