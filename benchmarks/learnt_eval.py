@@ -13,7 +13,6 @@ iterations, whether it judges better. Prints the win rate with its 95 % Wilson i
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -21,17 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
+from interpreter.analysis.stats import wilson  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play(game: Game, *, tested: str, others: str, seat: int, seed: int, stats: dict) -> bool | None:

@@ -99,8 +99,8 @@ class Fit:
             "intercept": round(self.intercept, 6),
             "temperature": round(self.temperature, 6),
             "features": features,
-            "fit": dict({"command": command, "train_games": self.train_games, "test_games": self.test_games,
-                         "train_rows": self.train_rows}, **self.test, **(extra or {})),
+            "fit": _finite(dict({"command": command, "train_games": self.train_games, "test_games": self.test_games,
+                                 "train_rows": self.train_rows}, **self.test, **(extra or {}))),
         }
 
     def report(self, *, top: int = 12) -> str:
@@ -109,7 +109,8 @@ class Fit:
             f"fitted on {self.train_games} games ({self.train_rows} seat positions), "
             f"{len(self.keys)} features, target: {self.target}",
             f"held back: {self.test_games} games, {t['rows']} seat positions",
-            f"  R² of the {self.target}: {t['r2']:.3f} (the score so far: {t['r2_plain']:.3f})",
+            f"  R² of the {self.target}: {t['r2']:.3f} (the score so far: {t['r2_plain']:.3f}; the plain "
+            "evaluation reads it from the whole state, hidden cards included)",
             f"  the predicted leader is a winner: {100 * t['leader']:.1f} % of positions "
             f"(the leader on the score so far: {100 * t['leader_plain']:.1f} %; by chance: {100 * t['chance']:.1f} %)",
         ]
@@ -122,6 +123,18 @@ class Fit:
         for k, w in sorted(zip(self.keys, self.weights), key=lambda kw: -abs(kw[1]))[:top]:
             lines.append(f"  {w:+9.3f}  {k.text()}")
         return "\n".join(lines)
+
+
+def _finite(v):
+    """`v` with every float that is not a number (a third of the game without a position) as None:
+    the stored file is plain JSON."""
+    if isinstance(v, float):
+        return round(v, 6) if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_finite(x) for x in v]
+    return v
 
 
 def _rows(games: list[Game_]):
@@ -269,7 +282,7 @@ def store(path, entry: dict, *, game_name: str) -> None:
         entry["players"], entry["options"], entry["variants"])
     doc["models"] = [e for e in doc["models"] if not same(e)] + [entry]
     doc["models"].sort(key=lambda e: (e["players"], json.dumps(e["variants"]), json.dumps(e["options"], sort_keys=True)))
-    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8")
 
 
 __all__ = ["record", "fit_model", "evaluate_fit", "store", "Fit", "target_of"]

@@ -116,7 +116,7 @@ def show_models(args) -> int:
         _out(f"{display_path(path)}: {entry['players']} players" + (f", {options}" if options else "")
              + (f", variants {', '.join(entry['variants'])}" if entry["variants"] else ""),
              f"  predicts: {entry['target']}; fitted by: {fit['command']}")
-        if "r2" in fit:
+        if fit.get("r2") is not None and fit.get("leader") is not None:
             _out(f"  on {fit.get('test_games', '?')} held-back games: R² {fit['r2']:.3f} (the score so far: "
                  f"{fit['r2_plain']:.3f}), the predicted leader a winner {100 * fit['leader']:.1f} % of positions "
                  f"(the score so far: {100 * fit['leader_plain']:.1f} %)")
