@@ -222,6 +222,9 @@ def test_a_cut_off_is_judged_by_the_learnt_model(ttt_fit, tmp_path):
     assert agent.stats["iterations"] == 20
     plain = make_agent("ismcts:20", seed=1).evaluator(game)
     assert not isinstance(plain, LearntEvaluator)
+    with pytest.raises(EvaluationFileError, match="Connect four has no learnt evaluation.*interpret learn-eval "
+                                                   "connect-four --players 2"):
+        make_agent("ismcts:20,eval=learnt", seed=1).evaluator(Game.load("connect-four"))
 
 
 @pytest.mark.parametrize("name", ["dark-agent"])

@@ -59,10 +59,6 @@ class Model:
         w = self.weights
         return self.intercept + sum(v * w[k] for k, v in features.items() if k in w)
 
-    def describe(self) -> list[tuple[str, float]]:
-        """(feature in words, weight), the largest effects first."""
-        return sorted(((k.text(), w) for k, w in self.weights.items()), key=lambda tw: -abs(tw[1]))
-
 
 def model_path(game) -> Path:
     """Where a game's learnt evaluation lives: beside its content."""
@@ -81,18 +77,20 @@ def _schema_problem(doc) -> str | None:
 
 def read_file(path) -> dict:
     """The evaluation file at `path`, checked against its schema (EvaluationFileError on bad data)."""
+    from ..ruleset.paths import display_path
+    where = display_path(Path(path))
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        raise EvaluationFileError(f"{path}: cannot be read ({e.strerror or e})") from None
+        raise EvaluationFileError(f"{where}: cannot be read ({e.strerror or e})") from None
     try:
         doc = json.loads(text)
-    except ValueError as e:
-        raise EvaluationFileError(f"{path}: not JSON ({e})") from None
+    except (ValueError, RecursionError) as e:
+        raise EvaluationFileError(f"{where}: not JSON ({e})") from None
     problem = _schema_problem(doc)
     if problem:
-        raise EvaluationFileError(f"{path}: {problem} (see schemas/evaluation.schema.json)")
+        raise EvaluationFileError(f"{where}: {problem} (see schemas/evaluation.schema.json)")
     return doc
 
 
@@ -110,8 +108,13 @@ def fits(entry: dict, game) -> bool:
 def load_model(game, path=None) -> Model:
     """The model of `path` (default: the game's evaluation.json) for this game's players, options and
     variants, every feature checked against the game."""
-    path = Path(path) if path is not None else model_path(game)
-    doc = read_file(path)
+    from ..ruleset.paths import display_path
+    if path is None and not model_path(game).exists():
+        raise EvaluationFileError(f"{display_path(model_path(game))}: {game.title} has no learnt evaluation "
+                                  f"(`eval=learnt`); fit one with `interpret learn-eval {game.catalog.name} "
+                                  f"--players {game.num_players}`")
+    doc = read_file(path if path is not None else model_path(game))
+    path = display_path(Path(path) if path is not None else model_path(game))
     if doc["game"] != game.catalog.name:
         raise EvaluationFileError(f"{path}: a model of {doc['game']!r}, not of {game.catalog.name!r}")
     entry = next((e for e in doc["models"] if fits(e, game)), None)
