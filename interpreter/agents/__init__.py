@@ -26,6 +26,8 @@ def make_agent(spec, seed: int = 0, **options) -> Agent:
     cls = AGENTS[spec.kind]
     if cls is RandomAgent:
         return cls(seed)
+    if spec.evaluation != "plain":
+        options["evaluation"] = spec.evaluation  # ismcts: agents/learnt.py
     if spec.workers > 1:
         return ParallelAgent(cls, seed, workers=spec.workers, iterations=spec.iterations, seconds=spec.seconds,
                              **options)

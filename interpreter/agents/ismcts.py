@@ -18,6 +18,9 @@ widen=None` for the plain search). Against three `normal` seats in a four-player
 plain search won 0 of 5 games at 300 iterations a decision, the guided one 2 of 9 (docs/agents.md:
 too few games to call it better). The opponent model of hidden sides (belief.py) is an option
 (`belief=True`).
+
+With `evaluation="learnt"` (`ismcts:1s,eval=learnt`) a cut-off is judged by the game's learnt
+evaluation (agents/learnt.py) instead of the score so far.
 """
 from __future__ import annotations
 
@@ -30,8 +33,17 @@ class ISMCTSAgent(MCTSAgent):
     availability = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
-                 prior: bool = True, widen: float | None = WIDEN, **options):
+                 prior: bool = True, widen: float | None = WIDEN, evaluation: str = "plain", **options):
         super().__init__(seed, iterations, seconds, prior=prior, widen=widen, **options)
+        self.evaluation = evaluation  # "plain" (the score so far) or "learnt" (agents/learnt.py)
+
+    def evaluator(self, game):
+        if self.evaluation == "plain":
+            return super().evaluator(game)
+        if self._ev is None or self._ev.game is not game:
+            from .learnt import LearntEvaluator, load_model
+            self._ev = LearntEvaluator(game, load_model(game))
+        return self._ev
 
 
 __all__ = ["ISMCTSAgent"]

@@ -6,6 +6,8 @@
     mcts:5000         UCT, 5000 iterations a decision
     ismcts:2s         information-set MCTS, 2 seconds a decision (`1.5s`, `500ms` too)
     ismcts:0.3s@2     ... searched by 2 workers at once, each 0.3 s (agents/parallel.py); `@all`: one per core
+    ismcts:1s,eval=learnt   ... a rollout's cut-off judged by the game's learnt evaluation (agents/learnt.py;
+                      `eval=plain`: by the score so far)
 
 Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
 (a search on every core of the machine, 0.3 s a decision).
@@ -20,6 +22,7 @@ from ..errors import InterpretError
 KINDS = ("random", "greedy", "mcts", "ismcts")
 LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
+EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)
 DEFAULT_LEVEL = "hard"
 
 
@@ -33,6 +36,8 @@ class AgentSpec:
     iterations: int | None = None  # a budget in iterations (samples for greedy) ...
     seconds: float | None = None   # ... or in seconds of thinking a decision
     workers: int = 1  # searches run at once, their statistics merged at the root (mcts, ismcts)
+    evaluation: str = "plain"  # ismcts: the cut-off judged by the score so far, or the learnt evaluation
+
 
     def __str__(self) -> str:
         text = self.kind
@@ -40,7 +45,8 @@ class AgentSpec:
             text = f"{self.kind}:{self.iterations}"
         elif self.seconds is not None:
             text = f"{self.kind}:{self.seconds:g}s"
-        return f"{text}@{self.workers}" if self.workers != 1 else text
+        text = f"{text}@{self.workers}" if self.workers != 1 else text
+        return f"{text},eval={self.evaluation}" if self.evaluation != "plain" else text
 
 
 _BUDGET = re.compile(r"^(?:(\d+)|(\d+(?:\.\d*)?|\.\d+)\s*(s|ms))$")
@@ -50,11 +56,25 @@ def parse_spec(text: str) -> AgentSpec:
     """`ismcts:1.5s` -> AgentSpec("ismcts", seconds=1.5); a level (`hard`) is its agent."""
     raw = text
     text = text.strip().lower()
-    text = LEVELS.get(text, text)
+    text, _, extra = text.partition(",")
+    text = LEVELS.get(text.strip(), text)
     text, at, count = text.partition("@")
     workers = _workers(raw, text.partition(":")[0].strip(), count) if at else 1
     spec = _budget(raw, text)
-    return AgentSpec(spec.kind, spec.iterations, spec.seconds, workers) if workers != 1 else spec
+    evaluation = _evaluation(raw, spec.kind, extra) if extra else "plain"
+    if workers != 1 or evaluation != "plain":
+        return AgentSpec(spec.kind, spec.iterations, spec.seconds, workers, evaluation)
+    return spec
+
+
+def _evaluation(raw: str, kind: str, extra: str) -> str:
+    name, eq, value = extra.partition("=")
+    if name.strip() != "eval" or not eq or value.strip() not in EVALUATIONS:
+        raise AgentSpecError(f"{raw!r}: after the comma comes `eval=` and an evaluation "
+                             f"({', '.join(EVALUATIONS)}): `ismcts:1s,eval=learnt`")
+    if kind != "ismcts":
+        raise AgentSpecError(f"{raw!r}: only ismcts takes `eval=` (`ismcts:1s,eval=learnt`)")
+    return value.strip()
 
 
 def _workers(raw: str, kind: str, count: str) -> int:
@@ -96,4 +116,4 @@ def _budget(raw: str, text: str) -> AgentSpec:
     return AgentSpec(kind, seconds=seconds)
 
 
-__all__ = ["AgentSpec", "AgentSpecError", "parse_spec", "KINDS", "LEVELS", "DEFAULT_LEVEL"]
+__all__ = ["AgentSpec", "AgentSpecError", "parse_spec", "KINDS", "LEVELS", "DEFAULT_LEVEL", "EVALUATIONS"]

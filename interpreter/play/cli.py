@@ -368,6 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
     debug_flag(q)
     q.set_defaults(run=cmd_analyze)
 
+    from .learneval import add_parser as add_learn_eval  # fitting the bots' evaluation (play/learneval.py)
+    add_learn_eval(sub, debug_flag, game_options=game_options, seat_flags=seat_flags)
+
     q = sub.add_parser("validate", help="check a game's content and report every problem",
                        description="Load a game and compile it for every player count it allows, with default "
                                    "options. Exit 0 when it is valid, 1 with every problem otherwise.")
