@@ -123,8 +123,8 @@ class Hub:
         if lang not in ("en", "fr"):
             raise LobbyError("lang is en or fr")
         timer = body.get("timer")
-        if timer is not None and (type(timer) not in (int, float) or not 5 <= timer <= 86400):
-            raise LobbyError("timer is null or seconds (5 to 86400)")
+        if timer is not None and (type(timer) not in (int, float) or not 1 <= timer <= 86400):
+            raise LobbyError("timer is null or seconds (1 to 86400)")
         if players is not None and type(players) is not int:
             raise LobbyError("players is a number")
         try:
@@ -292,6 +292,7 @@ class Hub:
         """Each joined client's update (one text per viewer, shared by its connections), then the
         end screen when the game is over."""
         texts: dict = {}
+        self.kick(table.tid)  # the next decision's timer first: the update tells its deadline
         deadline = self._deadline(table)
         end = dumps(table.end()) if table.game.is_terminal(table.st) else None
         for c in list(self.conns[table.tid]):
@@ -328,6 +329,14 @@ class Hub:
                     self._timer(tid, table.counter, table.timer))
 
     async def _bots(self, tid: str) -> None:
+        try:
+            await self._bots_play(tid)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot that fails leaves its table waiting; the server goes on
+            log.exception("table %s: a bot could not play", tid)
+
+    async def _bots_play(self, tid: str) -> None:
         table, lock = self.tables[tid], self.locks[tid]
         loop = asyncio.get_running_loop()
         while True:

@@ -126,6 +126,7 @@ class Table:
             self._remember()
             for v in self.viewers.values():
                 v.narrator.new_round(self.st)
+            self._list()
             for text in actions:
                 self._apply(Action.parse(text), checked=True)
         self.history.log = self.log
@@ -160,6 +161,14 @@ class Table:
                       "marks": self._marks(action, key)}
         if self.log is not None:
             self.log.action(g.seats[p].key if p is not None else None, action)
+        self._list()
+
+    def _list(self) -> None:
+        """Give the deciding human its moves' keys now, connected or not: a table played again
+        from its log (a restart, an undo) gives the same keys."""
+        p = self.deciding()
+        if p is not None and self.seats[p].kind == HUMAN:
+            self.choices(p)
 
     def _marks(self, action: Action, seat: int | None) -> list[str]:
         """The places a move named, and where the cards it named and the viewer sees are now."""
