@@ -38,6 +38,19 @@ def test_no_str_or_tuple_subclass_carries_facts_of_generated_code():
     assert found == []
 
 
+def test_no_call_is_looked_for_in_generated_text():
+    """`"_list(" in text`: what a text calls is said by its writer (a zone's cards: a new list,
+    never shared) or read from Python's parse of it (pieces.calls_nothing), never searched for."""
+    found = []
+    for path in sorted(LANG.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) \
+                    and isinstance(node.left.value, str) and node.left.value.endswith("(") \
+                    and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+                found.append(f"{path.name}:{node.lineno}: {node.left.value!r} in ...")
+    assert found == []
+
+
 def test_spends_one_after_the_other_at_one_depth_are_merged():
     lines = ["x = 1", Spend(3, loc="_k1", what="_k2"), Spend(2, loc="_k3", what="_k4", again=True), "y = 2",
              *pieces.indented([Spend(1, loc="_k5", what="_k6"), Spend(4, loc="_k7", what="_k8")]),

@@ -425,7 +425,7 @@ class ExprCodegen:
                 return self.read(text, "cell attr") if self.reads.get(o) == "slot" else text
             text = self._attr_text("zv", name, o)
             if text is not None:
-                return self.sharing.shared(o, name, text)
+                return self.sharing.shared(o, name, text, fresh=name == "cards")
         if kind == "card" and self.plain(o):  # a card, never none, read from a local: nothing to test
             text = self._attr_text("cv", name, o)
             if text is not None:
@@ -434,7 +434,8 @@ class ExprCodegen:
             t = self.tmp()
             text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
-                return self.sharing.shared(o, name, f"({text} if ({t} := {o}) is not None else None)")
+                return self.sharing.shared(o, name, f"({text} if ({t} := {o}) is not None else None)",
+                                           fresh=kind in ("zv", "cell") and name == "cards")
         loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
@@ -457,14 +458,14 @@ class ExprCodegen:
         if len(branches) == 1:
             (typ, text), = branches
             return self.sharing.shared(o, name, f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))",
-                               getters=not fresh)
+                                       getters=not fresh, fresh=name == "cards")
         ty = self.tmp()
         out = f"(None if {t} is None else {ks}(ctx, {t}))"  # an attribute of none is none
         for i, (typ, text) in enumerate(reversed(branches)):
             last = i == len(branches) - 1
             test = f"({ty} := _type({t} := {o}))" if last else ty
             out = f"({text} if {test} is {typ} else {out})"
-        return self.sharing.shared(o, name, out, getters=not fresh)
+        return self.sharing.shared(o, name, out, getters=not fresh, fresh=name == "cards")
 
     def g_index(self, node, scope):
         v = self.known.static_value(node, scope)
