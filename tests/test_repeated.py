@@ -49,7 +49,7 @@ def _source_and_outcomes(g, states, text, names=(), args=()):
 
 def _unshared(monkeypatch):
     """The generator with no read shared (each read written where it is)."""
-    monkeypatch.setattr(repeated.Repeated, "shared", lambda self, o, name, text, getters=False: text)
+    monkeypatch.setattr(repeated.Repeated, "shared", lambda self, o, name, text, *, getters=False, fresh=False: text)
     monkeypatch.setattr(repeated.Repeated, "arg_read", lambda self, node, scope, loops: Arg(self.g.x(node, scope)))
 
 
