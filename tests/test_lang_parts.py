@@ -11,6 +11,8 @@ from types import SimpleNamespace
 
 from interpreter.engine.game import Game
 from interpreter.lang import symbols
+from interpreter.lang.analysis import Statics
+from interpreter.lang.kindfacts import Ints, Kinds
 from interpreter.lang.known import Known
 from interpreter.lang.parser import parse
 from interpreter.lang.scope import _MISS, Scope
@@ -81,10 +83,25 @@ class _Constants:
 
 
 def test_the_kinds_oracle_is_a_part_testable_alone():
-    g = SimpleNamespace(c=None, symbols=_Constants(size=3), slot_kinds={})
+    g = SimpleNamespace(c=SimpleNamespace(string=None), symbols=_Constants(size=3))
     known = Known(g)
     tree = parse(SourceText.plain("size * 4 - -2"), "expr")
     assert known.static_int(tree, Scope()) == 14
     assert known.static_int(parse(SourceText.plain("size * x"), "expr"), Scope(["x"])) is None
     k = known.kind_of(parse(SourceText.plain("x + size"), "expr"), Scope(["x"]))
     assert k is None  # x is not known to be a number
+
+
+def test_kinds_are_facts_of_the_analysis_asked_with_the_scope():
+    """No code generator at all: the kinds are asked of the analysis (kindfacts.Kinds), the
+    scope saying what a loop being written binds its variable to."""
+    m = _Constants(size=3)
+    kinds = Kinds(m, Statics(m), string=None)
+    tree = parse(SourceText.plain("x * 2 + size"), "expr")
+    scope = Scope(["x"])
+    assert kinds.kind_of(tree, scope) is None  # x is not known to be a number
+    scope.loop_kinds[scope.slots["x"]] = Ints(0, 4)  # x goes through the numbers 0..4
+    assert kinds.kind_of(tree, scope) == Ints(3, 11)
+    scope.loop_kinds[scope.slots["x"]] = Ints(n=2)  # x goes through lists of two numbers
+    assert kinds.kind_of(parse(SourceText.plain("x[1]"), "expr"), scope) == Ints()
+    assert kinds.kind_of(parse(SourceText.plain("x[2]"), "expr"), scope) is None

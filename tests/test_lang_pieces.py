@@ -30,11 +30,24 @@ def test_no_str_or_tuple_subclass_carries_facts_of_generated_code():
     found = []
     for path in sorted(LANG.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            # _IntKind: a kind, not a text (known.py); Said: a message of the rules while playing (templates.py)
-            if isinstance(node, ast.ClassDef) and node.name not in ("_IntKind", "Said"):
+            # Said: a message of the rules while playing (templates.py)
+            if isinstance(node, ast.ClassDef) and node.name not in ("Said",):
                 bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
                 if bases & {"str", "tuple"}:
                     found.append(f"{path.name}:{node.lineno}: {node.name}")
+    assert found == []
+
+
+def test_no_call_is_looked_for_in_generated_text():
+    """`"_list(" in text`: what a text calls is said by its writer (a zone's cards: a new list,
+    never shared) or read from Python's parse of it (pieces.calls_nothing), never searched for."""
+    found = []
+    for path in sorted(LANG.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) \
+                    and isinstance(node.left.value, str) and node.left.value.endswith("(") \
+                    and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+                found.append(f"{path.name}:{node.lineno}: {node.left.value!r} in ...")
     assert found == []
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from interpreter.runtime import context as rt
-from interpreter.lang import known, repeated
+from interpreter.lang import kindfacts, repeated
 from interpreter.lang.codegen import source_of
 from interpreter.lang.scope import Arg, Scope
 from interpreter.engine.game import Game, clone
@@ -49,7 +49,7 @@ def _source_and_outcomes(g, states, text, names=(), args=()):
 
 def _unshared(monkeypatch):
     """The generator with no read shared (each read written where it is)."""
-    monkeypatch.setattr(repeated.Repeated, "shared", lambda self, o, name, text, getters=False: text)
+    monkeypatch.setattr(repeated.Repeated, "shared", lambda self, o, name, text, *, getters=False, fresh=False: text)
     monkeypatch.setattr(repeated.Repeated, "arg_read", lambda self, node, scope, loops: Arg(self.g.x(node, scope)))
 
 
@@ -117,7 +117,7 @@ def test_the_items_of_a_constant_of_the_match_have_a_kind(dark_agent, monkeypatc
     text = 'tagged_cells("space") where not it.full and it.column != 2'
     src, typed = _source_and_outcomes(g, states, text)
     assert "_type(" not in src.split("for x in")[1], src
-    monkeypatch.setattr(known.Known, "_match_items_kind", lambda self, node: None)
+    monkeypatch.setattr(kindfacts.Kinds, "_match_items_kind", lambda self, node: None)
     src, untyped = _source_and_outcomes(g, states, text)
     assert "_type(" in src.split("for x in")[1]
     assert typed == untyped and any(kind == "value" and v for kind, v, _ in typed)

@@ -24,8 +24,8 @@ A node of a kind not declared here is an error of the interpreter, at once, in e
 construct cannot be forgotten by one of them (test_lang_analysis.py).
 
 The value of an expression known at load time depends on the names in scope and on the match's
-constants: `Statics` answers it, asked with the scope. The kind of an expression (known.py) also
-depends on the loop variables bound while code is written, and is still asked then.
+constants: `Statics` answers it, asked with the scope; the kind of an expression (a zone, a card,
+a number within bounds...) is answered the same way by `kindfacts.Kinds`, through the same memo.
 """
 from __future__ import annotations
 
@@ -295,8 +295,8 @@ class Statics:
     literal, a constant, arithmetic of those within the cap on numbers), a constant, an item of a
     constant list by an index known at load time, a name written in place whose value is known
     (scope.Arg). Asked with the scope a text is read in (its locals, the names written in place),
-    of the match's `symbols` (its constants and variables); the code generator's kinds (known.py)
-    ask their questions through `asked` too, with one memo."""
+    of the match's `symbols` (its constants and variables); the kinds (kindfacts.Kinds) ask
+    their questions through `asked` too, with one memo."""
 
     def __init__(self, symbols):
         self.symbols = symbols

@@ -13,6 +13,7 @@ from ..runtime import context as rt
 from ..runtime.helpers import _size_of
 from ..runtime.ops import _AGGREGATES
 from .analysis import facts
+from .kindfacts import whole
 from .scope import CompileError, Scope, stamped
 
 
@@ -78,7 +79,7 @@ class Calls:
             if fname == "cell" and len(args) == 2 and fn is _cell:  # the board's cell, or none: a lookup
                 tests, names = [], []
                 for a_node, a_text in zip(argnodes, args):
-                    if self.g.known.static_int(a_node, scope) is not None or self.g.known.kind_of(a_node, scope) == "int":
+                    if self.g.known.static_int(a_node, scope) is not None or whole(self.g.known.kind_of(a_node, scope)):
                         names.append(a_text)
                     else:
                         t = self.g.tmp()

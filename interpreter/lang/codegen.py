@@ -40,7 +40,8 @@ from ..runtime.helpers import _HELPERS
 from .calls import Calls
 from .statements import Statements
 from ..runtime.ops import _NUMBER, _arith
-from .known import Known, _IntKind
+from .kindfacts import bounded, whole
+from .known import Known
 from .loops import Loops
 from .repeated import _LITERALS, Repeated
 from .sources import Generated, end_of
@@ -121,7 +122,7 @@ class ExprCodegen:
         A.In: "g_in", A.IsTag: "g_is_tag", A.Not: "g_not", A.And: "g_and", A.Or: "g_or", A.Ternary: "g_ternary",
     }
 
-    _STATE = ("env", "values", "helpers", "helper_names", "unrolled", "names", "sites", "where", "slot_kinds", "stmt_locs", "spliced",
+    _STATE = ("env", "values", "helpers", "helper_names", "unrolled", "names", "sites", "where", "stmt_locs", "spliced",
               "avail", "hoist", "shares", "src", "end", "notes", "tables")
     _read_state = staticmethod(operator.attrgetter(*_STATE))
 
@@ -154,20 +155,19 @@ class ExprCodegen:
         """The kind (see Known.kind_of) of every value of a parameter's domain, when known at load
         time: a requirement reading the parameter, once it is bound from its domain, then reads it
         without type tests (rules.py, `scope.kinds`)."""
-        saved = self.slot_kinds
-        self.slot_kinds = {}
+        saved = scope.loop_kinds
+        scope.loop_kinds = {}
         try:
             k = self.known.elem_kind(tree, scope)
         except CompileError:
             k = None
         finally:
-            self.slot_kinds = saved
-        return k if k in ("card", "cell", "zv", "cv", "pv", "int") else None
+            scope.loop_kinds = saved
+        return k if k in ("card", "cell", "zv", "cv", "pv") or whole(k) else None
 
     def _reset(self, node, scope, last=None) -> None:
         """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text),
         written from the text from `node` to `last` (`node` by default: --source finds it by line)."""
-        self.slot_kinds: dict = {}  # slot -> the kind of what it holds, while a loop binds it (kind_of)
         self.env: dict = {}  # the module's globals: every value the text names
         self.values: dict = {}  # a value (or its id) -> its global name, so each is named once
         self.helpers: list[str] = []  # the text of each function of the module
@@ -420,12 +420,12 @@ class ExprCodegen:
                                hint=did_you_mean(name, m.attribute_names()))
         self.env["_CARDS"], self.env["_ZONES"], self.env["_CARD_AT"] = m.cards, m.zones, m.cards.__getitem__
         if kind == "cell" and self.plain(o):  # a cell, never none, read from a local: nothing to test
-            if name in ("row", "column") and name not in m.vars_of("zv"):  # every cell of the grid has both (known.py)
+            if name in ("row", "column") and name not in m.vars_of("zv"):  # every cell of the grid has both (kindfacts.py)
                 text = f"{o}.attrs[{self.const(name)}]"
                 return self.read(text, "cell attr") if self.reads.get(o) == "slot" else text
             text = self._attr_text("zv", name, o)
             if text is not None:
-                return self.sharing.shared(o, name, text)
+                return self.sharing.shared(o, name, text, fresh=name == "cards")
         if kind == "card" and self.plain(o):  # a card, never none, read from a local: nothing to test
             text = self._attr_text("cv", name, o)
             if text is not None:
@@ -434,7 +434,8 @@ class ExprCodegen:
             t = self.tmp()
             text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
-                return self.sharing.shared(o, name, f"({text} if ({t} := {o}) is not None else None)")
+                return self.sharing.shared(o, name, f"({text} if ({t} := {o}) is not None else None)",
+                                           fresh=kind in ("zv", "cell") and name == "cards")
         loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):
@@ -457,14 +458,14 @@ class ExprCodegen:
         if len(branches) == 1:
             (typ, text), = branches
             return self.sharing.shared(o, name, f"({text} if _type({t} := {o}) is {typ} else None if {t} is None else {ks}(ctx, {t}))",
-                               getters=not fresh)
+                                       getters=not fresh, fresh=name == "cards")
         ty = self.tmp()
         out = f"(None if {t} is None else {ks}(ctx, {t}))"  # an attribute of none is none
         for i, (typ, text) in enumerate(reversed(branches)):
             last = i == len(branches) - 1
             test = f"({ty} := _type({t} := {o}))" if last else ty
             out = f"({text} if {test} is {typ} else {out})"
-        return self.sharing.shared(o, name, out, getters=not fresh)
+        return self.sharing.shared(o, name, out, getters=not fresh, fresh=name == "cards")
 
     def g_index(self, node, scope):
         v = self.known.static_value(node, scope)
@@ -493,7 +494,7 @@ class ExprCodegen:
         if folded is not None:
             return self.number(folded, str(folded))
         v = self.x(node.operand, scope)
-        if self.known.kind_of(node.operand, scope) == "int":  # a number within the cap: so is its opposite
+        if whole(self.known.kind_of(node.operand, scope)):  # a number within the cap: so is its opposite
             return f"(-{v})"
         loc = self.const(self.c.loc(node, scope))
         t = self.tmp()
@@ -506,16 +507,16 @@ class ExprCodegen:
         sa, sb = self.known.static_int(node.left, scope), self.known.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
-        simple = self.known.identity(op, a, sa, self.known.kind_of(node.left, scope) == "int",
-                                b, sb, self.known.kind_of(node.right, scope) == "int")
+        simple = self.known.identity(op, a, sa, whole(self.known.kind_of(node.left, scope)),
+                                b, sb, whole(self.known.kind_of(node.right, scope)))
         if simple is not None:
             return simple
-        if type(self.known.kind_of(node, scope)) is _IntKind:  # numbers whose result provably fits the cap
+        if bounded(self.known.kind_of(node, scope)):  # numbers whose result provably fits the cap
             return f"({a} {py} {b})"
         loc = self.const(self.c.loc(node.op, scope))
         tr = self.tmp()
-        ta, test_a = self.known.operand(a, sa, self.known.kind_of(node.left, scope) == "int")
-        tb, test_b = self.known.operand(b, sb, self.known.kind_of(node.right, scope) == "int")
+        ta, test_a = self.known.operand(a, sa, whole(self.known.kind_of(node.left, scope)))
+        tb, test_b = self.known.operand(b, sb, whole(self.known.kind_of(node.right, scope)))
         tests = [t for t in (test_a, test_b) if t is not None]
         both = " & ".join(tests) if len(tests) > 1 else tests[0] if tests else None
         if py in ("//", "%") and sb is None:
@@ -537,7 +538,7 @@ class ExprCodegen:
         py = _CMP_PY[op]
         if op in ("==", "!="):
             return f"({a} {py} {b})"
-        if all(self.known.static_int(x, scope) is not None or self.known.kind_of(x, scope) == "int" for x in (node.left, node.right)):
+        if all(self.known.static_int(x, scope) is not None or whole(self.known.kind_of(x, scope)) for x in (node.left, node.right)):
             return f"({a} {py} {b})"  # two numbers: no test
         loc = self.const(self.c.loc(node.op, scope))
         kop = self.const(op)

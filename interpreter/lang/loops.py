@@ -181,7 +181,7 @@ class Loops:
         kind = self.g.known.elem_kind(node.coll, scope)
         slot = scope.hidden()
         cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(
-            slot, [node.cond], lambda: self.g.known.with_kind(slot, kind, lambda: self.g.x(node.cond, scope))))
+            slot, [node.cond], lambda: self.g.known.with_kind(scope, slot, kind, lambda: self.g.x(node.cond, scope))))
         loc = self.g.const(self.c.loc(node, scope))
         return self._loop(coll, loc, "`where`",
                           [f"    L[{int(slot)}] = x", f"    if {cond}:", "        out.append(x)"],
@@ -195,7 +195,7 @@ class Loops:
         coll = self.g.sharing.apart(lambda: self.g.known.coll(node.coll, scope))
         slot = scope.hidden()
         cond, lifted = self._own(scope, "it", slot, lambda: self.g.sharing.hoisting(slot, [node.cond], lambda: self.g.known.with_kind(
-            slot, self.g.known.elem_kind(node.coll, scope), lambda: self.g.x(node.cond, scope))))
+            scope, slot, self.g.known.elem_kind(node.coll, scope), lambda: self.g.x(node.cond, scope))))
         if self.c.draws_chance(node) or not calls_nothing(cond):
             return None
         loc = self.g.const(self.c.loc(node, scope))
@@ -209,7 +209,7 @@ class Loops:
         coll = g.sharing.apart(lambda: g.known.coll(node.coll, scope))
         slot = scope.hidden()
         key, lifted = self._own(scope, "it", slot, lambda: g.sharing.hoisting(slot, [node.key], lambda: g.known.with_kind(
-            slot, g.known.elem_kind(node.coll, scope), lambda: g.x(node.key, scope))))
+            scope, slot, g.known.elem_kind(node.coll, scope), lambda: g.x(node.key, scope))))
         fname = str(node.fn)
         loc = g.const(self.c.loc(node, scope))
         failed = g.const(_key_failed)
@@ -227,7 +227,7 @@ class Loops:
         kind = self.g.known.elem_kind(coll, scope)
         slot = scope.hidden()
         (val_t, cond_t), lifted = self._own(scope, str(name), slot, lambda: self.g.sharing.hoisting(
-            slot, [value, cond], lambda: self.g.known.with_kind(slot, kind, lambda: (
+            slot, [value, cond], lambda: self.g.known.with_kind(scope, slot, kind, lambda: (
                 self.g.x(value, scope), self.g.x(cond, scope) if cond is not None else None))))
         loc = self.g.const(self.c.loc(node, scope))
         return coll_t, int(slot), val_t, cond_t, loc, lifted

@@ -134,12 +134,13 @@ class Repeated:
             self.g.avail = saved
         return text
 
-    def shared(self, o: str, name: str, text: str, getters: bool = False) -> str:
+    def shared(self, o: str, name: str, text: str, *, getters: bool = False, fresh: bool = False) -> str:
         """`text`, the read of attribute `name` of `o`: the temporary holding it when it was
         computed before in this region, else `text` kept in a new temporary. `getters`: the calls
         in `text` are those of attribute getters (they read, spend nothing, give the same value
-        again; one may fail, and then the expression stops there)."""
-        if self.g.avail is None or "_list(" in text:
+        again; one may fail, and then the expression stops there). `fresh`: `text` builds a new
+        list at each read (a zone's cards, which whoever gets it may change): never shared."""
+        if self.g.avail is None or fresh:
             return text
         if not self.g.is_object(o):
             o = self._kept_in(o)  # a shared read being computed here: its temporary holds the object after

@@ -14,7 +14,7 @@ class Arg:
     - `value`: its value when known at load time (an item of a constant list or range), else _MISS;
     - `temp`: the temporary holding it once computed, when the argument is computed where the
       parameter is first read (repeated.py), else None;
-    - `kind`: the kind of its value, when known (known.py)."""
+    - `kind`: the kind of its value, when known (kindfacts.py)."""
     text: str
     _: KW_ONLY
     value: object = _MISS
@@ -49,6 +49,7 @@ class Scope:
         self.kind = kind
         self.replacing = replacing  # (procedure, index) in an `instead of` rule: what `super` runs
         self.kinds: dict = {}  # slot -> the kind of what it holds (a parameter bound from its domain)
+        self.loop_kinds: dict = {}  # slot -> the kind of its items, while a loop binding it is written
         for n in names:
             self.add(n)
 

@@ -41,47 +41,16 @@ class Shortcuts:
         card = f"(_CARDS[{ids}[{i}]] if ({ids} := ctx.st['z'][{z}.id]) else None)"
         return f"({card} if ({z} := {self.g.x(argnodes[0].obj, scope)}) is not None else None)"
 
-    def _linear(self, node, scope):
-        """(text of a cell, its attribute `row` or `column`, k) when `node` is that attribute plus a
-        number k known at load time (`c.row + 2`, `c.column - 1`, `c.row`), the cell a plain read
-        of a grid's cell (never none); else None."""
-        t = type(node)
-        if t is A.Attr and str(node.name) in ("row", "column") and type(node.obj) is A.Name \
-                and self.g.known.kind_of(node.obj, scope) == "cell" and self.g.known.kind_of(node, scope) == "int":
-            o = self.g.x(node.obj, scope)
-            return (o, str(node.name), 0) if self.g.plain(o) else None
-        if t is A.BinOp and str(node.op) in ("+", "-"):
-            sb = self.g.known.static_int(node.right, scope)
-            if sb is not None:
-                lin = self._linear(node.left, scope)
-                return None if lin is None else (lin[0], lin[1], lin[2] + sb if str(node.op) == "+" else lin[2] - sb)
-            sa = self.g.known.static_int(node.left, scope)
-            if sa is not None and str(node.op) == "+":
-                lin = self._linear(node.right, scope)
-                return None if lin is None else (lin[0], lin[1], lin[2] + sa)
-        return None
-
-    def cell_shift(self, argnodes, scope):
-        """(text of the cell c, table by zone id, whether each cell is its own entry) of
-        `cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid,
-        else None."""
-        a, b = (self._linear(x, scope) for x in argnodes)
-        if a is None or b is None or a[0] != b[0]:
-            return None
-        m = self.symbols
-        table = [None] * len(m.zones)
-        cells = m.builtin_value("cells")(None)
-        for z in cells:
-            table[z.id] = m.cell_at.get((z.attrs[a[1]] + a[2], z.attrs[b[1]] + b[2]))
-        return a[0], tuple(table), all(table[z.id] is z for z in cells)
-
     def cell_shifted(self, argnodes, scope):
         """`cell(c.row + i, c.column + j)` with i, j known at load time and c a cell of the grid: a
         table by zone id of the cell i rows and j columns away from each cell (or none), read
         with c's id (nothing computed at run time can overflow: i and j are constants); c
         itself when that is each cell's own place (`cell(c.row, c.column)`)."""
-        shift = self.cell_shift(argnodes, scope)
+        shift = self.g.known.cell_shift(argnodes, scope)
         if shift is None:
             return None
-        o, table, itself = shift
+        name, table, itself = shift
+        o = self.g.x(name, scope)
+        if not self.g.plain(o):
+            return None
         return o if itself else f"{self.g.const(table)}[{o}.id]"
