@@ -205,7 +205,7 @@ def _said_out(text: str) -> str:
 
 def _words_in_literals(expr: str) -> bool:
     """Whether a quoted string of an expression is words for the table: a phrase (`" left)"`), not
-    a single name (`"pile"`, `"cia"`), which rules compare and pass around."""
+    a single name (`"pile"`, `"red"`), which rules compare and pass around."""
     return any(re.search(r"[^\W\d_]{2,}", inner) and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", inner)
                for inner in (_unquote(m.group(0)) for m in re.finditer(_STRING, expr)))
 

@@ -50,7 +50,7 @@ def _tag_colour(tag: str) -> str:
 
 def _back_title(renderer, back: str) -> str:
     """What the back of a card is called: the title of the card of that name when there is one,
-    else the back's name in words (`cia_action` -> `cia action`); a seat's back (`agent.p1`, the
+    else the back's name in words (`red_card` -> `red card`); a seat's back (`agent.p1`, the
     default of per-player cards) by its kind only: the colour says whose it is."""
     kind = back.split(".")[0]
     return renderer.titles.get(kind) or kind.replace("_", " ")
