@@ -182,8 +182,12 @@ def test_hard_bots_at_a_terminal_answer_and_leave_no_trace(tmp_path):
     import sys
     pexpect = pytest.importorskip("pexpect")
     env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), NO_COLOR="1", PYTHONUNBUFFERED="1")
+    import signal
+    # as a shell starts it: Ctrl-C at its default (an ignored SIGINT is inherited through exec, and
+    # an earlier test of the same pytest worker may have left this process ignoring it)
     p = pexpect.spawn(sys.executable, ["-m", "interpreter", "play", "connect-four", "--seed", "1", "--bots", "hard"],
-                      env=env, encoding="utf-8", timeout=120, dimensions=(60, 140))
+                      env=env, encoding="utf-8", timeout=120, dimensions=(60, 140),
+                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     prompt = r"your choice \([^)]*\): "
     p.expect(prompt)
     p.sendline("drop 4")
