@@ -45,3 +45,36 @@ def test_the_root_widens_in_the_order_of_normals_judgement():
     for seed in range(8):
         unguided |= set(MCTSAgent(seed, iterations=1).think(decision).children)
     assert len(unguided) > 1
+
+
+def test_the_judge_stops_at_a_hard_deadline():
+    import time
+    from interpreter.agents.greedy import GreedyAgent
+    from interpreter.agents.guide import root_prior
+    game, st = _opening()
+    decision = make_decision(game, st)
+    judge = GreedyAgent(3, iterations=1)
+    judged = judge.judge(decision, deadline=time.perf_counter())  # already passed: one action judged
+    assert len(judged) == 1
+    prior = root_prior(GreedyAgent(3, iterations=1), decision, deadline=time.perf_counter())
+    assert set(prior) == set(decision.actions)  # the others get the judged ones' mean
+    assert len(GreedyAgent(3, iterations=1).judge(decision)) == len(decision.actions)
+
+
+def test_the_roots_prior_keeps_to_the_time_budget(monkeypatch):
+    """The prior (the `normal` judgement of every root action, each followed to the end of the move)
+    is cut at its share of a time budget: with a judgement that costs 50 ms an action, nine actions
+    would take 0.45 s before the search begins; a 0.1 s budget ends well before that."""
+    import time
+    from interpreter.agents import greedy
+    slow = greedy.GreedyAgent.follow
+
+    def follow(self, *args, **kw):
+        time.sleep(0.05)
+        return slow(self, *args, **kw)
+    monkeypatch.setattr(greedy.GreedyAgent, "follow", follow)
+    game, st = _opening()
+    agent = MCTSAgent(1, seconds=0.1, prior=True)
+    t = time.perf_counter()
+    agent.act(make_decision(game, st))
+    assert time.perf_counter() - t < 0.3

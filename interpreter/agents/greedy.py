@@ -60,28 +60,48 @@ class GreedyAgent(Agent):
         if len(actions) == 1:
             self.last_values = None
             return actions[0]
+        judged = self.judge(decision)
+        best = max(t for _, t in judged)
+        tied = [a for a, t in judged if t >= best - 1e-9 * max(1.0, abs(best))]
+        return tied[self.rng.randrange(len(tied))]
+
+    def judge(self, decision: Decision, *, deadline: float | None = None) -> tuple:
+        """Each action of `decision` with its total margin over the samples (also kept as
+        `last_values`). A `deadline` (a `perf_counter` time) is a hard one: the actions are then
+        judged in an order drawn from the agent's generator, and those not reached by the deadline
+        are left out (at least one is judged)."""
+        actions = decision.actions
         game = decision.game
         ev = self.evaluator(game)
         apply = game.apply_in_place
+        order = list(range(len(actions)))
+        if deadline is not None:
+            self.rng.shuffle(order)
         totals = [0.0] * len(actions)
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        reached = len(actions)
+        own = time.perf_counter() + self.seconds if self.seconds else None
+        clock = time.perf_counter
         k = 0
         while True:
             if self.samples is not None and k >= self.samples:
                 break
-            if deadline is not None and k > 0 and time.perf_counter() >= deadline:
+            if own is not None and k > 0 and clock() >= own:
+                break
+            if deadline is not None and k > 0 and clock() >= deadline:
                 break
             st = decision.sample(self.rng)
             common = self.rng.getrandbits(48)  # each action's move followed with the same draws
-            for i, a in enumerate(actions):
+            for j, i in enumerate(order[:reached]):
+                if deadline is not None and j > 0 and clock() >= deadline:
+                    reached = j  # this sample and the ones before it judged only the first j
+                    break
                 s = clone(st)
-                apply(s, a, checked=False)
+                apply(s, actions[i], checked=False)
                 totals[i] += self.follow(game, s, decision.seat, ev, random.Random(common))
             k += 1
-        self.last_values = tuple(zip(actions, totals))
-        best = max(totals)
-        tied = [a for a, t in zip(actions, totals) if t >= best - 1e-9 * max(1.0, abs(best))]
-        return tied[self.rng.randrange(len(tied))]
+        kept = sorted(order[:reached])
+        self.last_values = tuple((actions[i], totals[i]) for i in kept)
+        return self.last_values
 
     def follow(self, game, st, seat: int, ev: Evaluator, rng: random.Random) -> float:
         """What the move begun in `st` is worth to `seat`: its margin where the move could first stop,

@@ -24,6 +24,7 @@ import math
 from .base import Decision
 
 GUIDE_SAMPLES = 1  # samples of the root prior (greedy's judgement): one keeps it a few ms
+PRIOR_SHARE = 0.4  # with a time budget, the prior may take at most this share of it (then it stops)
 PRIOR_WEIGHT = 1.0  # the progressive bias at the root, in units of a value (values are in [0, 1])
 WIDEN = 1.0  # a node visited n times has at most 1 + WIDEN * sqrt(n) children
 
@@ -33,16 +34,21 @@ def allowed_children(visits: int, widen: float) -> int:
     return 1 + int(widen * math.sqrt(visits))
 
 
-def root_prior(judge, decision: Decision) -> dict:
+def root_prior(judge, decision: Decision, *, deadline: float | None = None) -> dict:
     """Each of the decision's actions -> its prior in [0, 1], from `judge` (a GreedyAgent): its
-    judgement of the action scaled from the worst (0) to the best (1); all 1 when it tells none apart."""
-    judge.act(decision)
-    judged = judge.last_values or tuple((a, 0.0) for a in decision.actions)
+    judgement of the action scaled from the worst (0) to the best (1); all 1 when it tells none apart.
+    With a `deadline` the judge stops there: an action it did not reach gets the mean of the others'."""
+    judged = judge.judge(decision, deadline=deadline) or tuple((a, 0.0) for a in decision.actions)
     lo = min(v for _, v in judged)
     hi = max(v for _, v in judged)
     if hi - lo <= 1e-12:
-        return {a: 1.0 for a, _ in judged}
-    return {a: (v - lo) / (hi - lo) for a, v in judged}
+        return {a: 1.0 for a in decision.actions}
+    prior = {a: (v - lo) / (hi - lo) for a, v in judged}
+    if len(prior) < len(decision.actions):
+        mean = sum(prior.values()) / len(prior)
+        for a in decision.actions:
+            prior.setdefault(a, mean)
+    return prior
 
 
-__all__ = ["root_prior", "allowed_children", "GUIDE_SAMPLES", "PRIOR_WEIGHT", "WIDEN"]
+__all__ = ["root_prior", "PRIOR_SHARE", "allowed_children", "GUIDE_SAMPLES", "PRIOR_WEIGHT", "WIDEN"]

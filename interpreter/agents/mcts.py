@@ -51,7 +51,7 @@ from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
 from .belief import Belief
 from .greedy import GreedyAgent, keep_moving
-from .guide import GUIDE_SAMPLES, PRIOR_WEIGHT, allowed_children, root_prior
+from .guide import GUIDE_SAMPLES, PRIOR_SHARE, PRIOR_WEIGHT, allowed_children, root_prior
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_ROLLOUT_DEPTH = 20
@@ -283,7 +283,11 @@ class MCTSAgent(Agent):
                 p = current(st)
                 acts = legal(st)
                 if want_prior and node is root:  # the root's prior, once (the search's generator untouched)
-                    prior = self._prior = root_prior(self.judge(), decision)
+                    cut = None  # with a time budget, the prior takes at most its share of what is left
+                    if deadline is not None:
+                        now = time.perf_counter()
+                        cut = now + PRIOR_SHARE * max(0.0, deadline - now)
+                    prior = self._prior = root_prior(self.judge(), decision, deadline=cut)
                     want_prior = False
                 children = node.children
                 untried = []
