@@ -189,6 +189,14 @@ def test_the_table_says_what_is_wrong_with_the_file_not_an_internal_error(tmp_pa
     assert "evaluation.json" in err and "/models/0" in err and "internal error" not in err
 
 
+def test_workers_in_processes_say_the_model_is_missing_without_a_traceback(capfd):
+    """`@2` forks a worker: a missing model is said once by the table, not as a worker's traceback."""
+    code = cli.main(["simulate", "connect-four", "--games", "1", "--seat", "1=ismcts:5@2,eval=learnt"])
+    err = capfd.readouterr().err
+    assert code == 1, err
+    assert "no learnt evaluation" in err and "Traceback" not in err and "internal error" not in err
+
+
 # ---- the search uses it -------------------------------------------------------------------------------
 
 def test_the_agent_specification_names_the_evaluation():

@@ -197,6 +197,7 @@ class ParallelAgent(Agent):
 
     def _start(self, game) -> None:
         _close_all(self._others)
+        self.local.agent.evaluator(game)  # a missing or bad evaluation file fails here, before a worker starts
         self._game = game
         if self.processes and can_fork():
             ctx = multiprocessing.get_context("fork")
