@@ -120,9 +120,21 @@ class TuneStudy:
             path.write_text(json.dumps(config, indent=2, default=str) + "\n", encoding="utf-8")
         evaluator = Evaluator(out=out, spec=spec, tuning=tuning, game_name=config["game"],
                               requires=tuple(rs.variants), games=games, max_games=max_games or games, jobs=jobs,
-                              backend=backend, address=address, progress=progress)
-        return cls(out=out, spec=spec, tuning=tuning, config=config, evaluator=evaluator, budget=budget,
-                   finalists=finalists, seed=spec.seed)
+                              backend=backend, address=address)
+        study = cls(out=out, spec=spec, tuning=tuning, config=config, evaluator=evaluator, budget=budget,
+                    finalists=finalists, seed=spec.seed)
+        if progress is not None:  # each batch's bar, labelled with the candidate and the best so far
+            evaluator.progress = lambda label: progress(f"{label}{study.best_text()}")
+        return study
+
+    def best_text(self) -> str:
+        """`; best: trial-0005 head_start=1 (inside)`, the best candidate so far (empty before any)."""
+        done = [ev for ev in self.evaluations.values()]
+        if not done:
+            return ""
+        ev = min(done, key=lambda e: (sum(e.values(self.searched)), len(e.changes), e.label))
+        values = ", ".join(f"{k}={v}" for k, v in ev.params.items())
+        return f"; best: {ev.label} {values} ({'inside' if ev.inside else f'miss {sum(ev.values(self.searched)):.3g}'})"
 
     # ---- optuna ---------------------------------------------------------------------------------
 
@@ -216,12 +228,21 @@ class TuneStudy:
         for t in complete:  # every evaluation, read back from its folder when the study was resumed
             if label_of(t.number) not in self.evaluations:
                 self.evaluations[label_of(t.number)] = self.evaluator.evaluate(label_of(t.number), t.params)
-        before = self._confirm(self.evaluations[BASELINE])
         front = pareto([(label_of(t.number), tuple(t.values)) for t in complete])
         ranked = sorted((self.evaluations[label] for label in front if self.evaluations[label].changes),
                         key=lambda ev: (not self.confirmed.get(ev.label, ev).inside, sum(ev.values(self.searched)),
                                         len(ev.changes), ev.label))
-        finalists = [self._confirm(ev) for ev in ranked[:self.finalists]]
+        seen, unique = set(), []
+        for ev in ranked:  # a candidate asked for twice is one finalist
+            if ev.label not in seen:
+                seen.add(ev.label)
+                unique.append(ev)
+        finalists = [self._confirm(ev) for ev in unique[:self.finalists]]
+        base = self.evaluations[BASELINE]  # the "before", on fresh seeds, over as many games as the finalists'
+        before = self.confirmed.get(BASELINE)
+        if before is None or before.games < max((ev.games for ev in finalists), default=0):
+            before = self.confirmed[BASELINE] = self.evaluator.evaluate(
+                BASELINE, base.params, fresh=True, at_least=max([base.games] + [ev.games for ev in finalists]))
         finalists.sort(key=lambda ev: (not ev.inside, sum(ev.values(self.searched)), len(ev.changes), ev.label))
         trials = [(t.number, dict(t.params), list(t.values)) for t in complete]
         return TuneResult(self.out, before, finalists, trials, stopped, dict(self.evaluations))
