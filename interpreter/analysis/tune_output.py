@@ -103,6 +103,10 @@ def write_proposals(study, result) -> list[Proposal]:
         out.append(Proposal(name, path, ev))
     for p in out:
         check(study, p)
+        marks = [f"DOES NOT LOAD: {x}" for x in p.problems] + [
+            f"BREAKS the scenario {scenario}: {failure}" for scenario, failure in p.broken]
+        if marks:  # the guard rails' verdict, first thing in the file
+            p.path.write_text("".join(f"# {m}\n" for m in marks) + p.path.read_text(encoding="utf-8"), encoding="utf-8")
     return out
 
 
