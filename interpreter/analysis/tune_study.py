@@ -229,7 +229,10 @@ class TuneStudy:
             if label_of(t.number) not in self.evaluations:
                 self.evaluations[label_of(t.number)] = self.evaluator.evaluate(label_of(t.number), t.params)
         front = pareto([(label_of(t.number), tuple(t.values)) for t in complete])
-        ranked = sorted((self.evaluations[label] for label in front if self.evaluations[label].changes),
+        bands = [o for o in self.searched if o.measure != "changes"]
+        rulebook = sum(self.evaluations[BASELINE].values(bands))
+        ranked = sorted((self.evaluations[label] for label in front  # a proposal comes closer to the bands
+                         if self.evaluations[label].changes and sum(self.evaluations[label].values(bands)) < rulebook),
                         key=lambda ev: (not self.confirmed.get(ev.label, ev).inside, sum(ev.values(self.searched)),
                                         len(ev.changes), ev.label))
         seen, unique = set(), []
