@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .games import Spec
 from .runner import Batch
-from .tune_objectives import Measure, all_inside, decided, measure
+from .tune_objectives import all_inside, decided, measure
 
 FRESH = 1_000_000  # the seeds of a re-evaluation start this far from the search's: games never seen
 SKILL = 500_000  # the skill batches' seeds, apart from the main batch's

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import UsageError, _out, parse_options, seat_kinds
+from .common import UsageError, _out
 
 
 def add_parser(sub, debug_flag, *, game_options, seat_flags) -> None:
@@ -43,9 +43,7 @@ def add_parser(sub, debug_flag, *, game_options, seat_flags) -> None:
 
 
 def run_tune(args) -> int:
-    from ..analysis import Spec
     from ..analysis.progress import BatchProgress
-    from ..analysis.runner import default_jobs
     from ..analysis.tune_output import proposal_text, summary_json, write_proposals
     from ..analysis.tune_report import write_report
     from ..analysis.tune_study import TuneStudy
@@ -53,20 +51,8 @@ def run_tune(args) -> int:
         raise UsageError("--budget, --games and --finalists must be at least 1")
     if args.max_games is not None and args.max_games < args.games:
         raise UsageError("--max-games must be at least --games")
-    if args.address and args.backend != "ray":
-        raise UsageError("--address goes with --backend ray")
-    if args.jobs is not None and args.jobs < 0:
-        raise UsageError("--jobs must be at least 1 (0: one per core, or every CPU of the Ray cluster)")
-    if args.backend == "ray":
-        jobs = 0 if args.jobs is None else args.jobs
-    else:
-        jobs = 1 if args.jobs is None else (default_jobs() if args.jobs == 0 else args.jobs)
-    spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant), seed=args.seed,
-                max_decisions=args.max_decisions)
-    if args.seat or args.bots:
-        players = spec.load().num_players
-        agents = seat_kinds(args.seat, players, auto=True, interactive=False, bots=args.bots, humans_allowed=False)
-        spec = Spec(spec.game, players, spec.options, spec.variants, tuple(agents), spec.seed, spec.max_decisions)
+    from .analyze import lab_setup
+    jobs, spec = lab_setup(args)
     bars = not args.quiet and sys.stderr.isatty()
     study = TuneStudy.prepare(spec, out=args.out, budget=args.budget, games=args.games,
                               max_games=args.max_games or 4 * args.games, finalists=args.finalists, jobs=jobs,
