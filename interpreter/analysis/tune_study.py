@@ -41,7 +41,8 @@ def _optuna():
 
 
 def distributions(tuning) -> dict:
-    optuna = _optuna()
+    """Each tunable as optuna's distribution: its choices, or its range by its step."""
+    _optuna()
     from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
     out = {}
     for t in tuning.tunables:
@@ -51,7 +52,6 @@ def distributions(tuning) -> dict:
             out[t.name] = IntDistribution(int(t.low), int(t.high), step=int(t.step))
         else:
             out[t.name] = FloatDistribution(float(t.low), float(t.high), step=t.step)
-    del optuna
     return out
 
 
@@ -74,7 +74,7 @@ class TuneStudy:
                  finalists: int, seed: int):
         self.out, self.spec, self.tuning, self.config = out, spec, tuning, config
         self.evaluator, self.budget, self.finalists, self.seed = evaluator, budget, finalists, seed
-        self.searched = [o for o in tuning.objectives]  # the objectives optuna sees, in order
+        self.searched = list(tuning.objectives)  # the objectives optuna sees, in order
         self.evaluations: dict[str, Evaluation] = {}
         self.confirmed: dict[str, Evaluation] = {}
         self.notify = None  # callable(text): a line after each trial (the command prints it)
@@ -156,7 +156,7 @@ class TuneStudy:
                                    directions=["minimize"] * len(self.searched))
 
     def run(self) -> TuneResult:
-        optuna = _optuna()
+        _optuna()
         from optuna.trial import TrialState
         storage = self._storage()
         dists = distributions(self.tuning)
@@ -177,7 +177,6 @@ class TuneStudy:
             study = self._study(storage, len(study.trials))
             trial = study.ask(dists)
             self._tell(study, trial.number, trial.params)
-        del optuna
         return self._finish(study, stopped)
 
     def _tell(self, study, number: int, params: dict) -> None:
@@ -213,8 +212,8 @@ class TuneStudy:
 
     def _line(self, number: int, ev: Evaluation) -> str:
         values = ", ".join(f"{k}={v}" for k, v in ev.params.items())
-        verdicts = "; ".join(f"{m.objective} {m.verdict}" for m in ev.measures if m.objective and
-                             next(o for o in self.tuning.objectives if o.name == m.objective).measure != "changes")
+        bands = {o.name for o in self.tuning.objectives if o.measure != "changes"}
+        verdicts = "; ".join(f"{m.objective} {m.verdict}" for m in ev.measures if m.objective in bands)
         confirmed = self.confirmed.get(ev.label)
         extra = "" if confirmed is None else (" — confirmed on fresh seeds" if confirmed.inside
                                               else " — not confirmed on fresh seeds")
