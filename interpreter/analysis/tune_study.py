@@ -132,9 +132,13 @@ class TuneStudy:
         done = [ev for ev in self.evaluations.values()]
         if not done:
             return ""
-        ev = min(done, key=lambda e: (sum(e.values(self.searched)), len(e.changes), e.label))
+        ev = min(done, key=lambda e: (self.miss(e), len(e.changes), e.label))
         values = ", ".join(f"{k}={v}" for k, v in ev.params.items())
-        return f"; best: {ev.label} {values} ({'inside' if ev.inside else f'miss {sum(ev.values(self.searched)):.3g}'})"
+        return f"; best: {ev.label} {values} ({'inside' if ev.inside else f'miss {self.miss(ev):.3g}'})"
+
+    def miss(self, ev: Evaluation) -> float:
+        """How far the candidate's figures fall outside the bands, all objectives but `changes` summed."""
+        return sum(ev.values([o for o in self.searched if o.measure != "changes"]))
 
     # ---- optuna ---------------------------------------------------------------------------------
 
@@ -228,11 +232,10 @@ class TuneStudy:
             if label_of(t.number) not in self.evaluations:
                 self.evaluations[label_of(t.number)] = self.evaluator.evaluate(label_of(t.number), t.params)
         front = pareto([(label_of(t.number), tuple(t.values)) for t in complete])
-        bands = [o for o in self.searched if o.measure != "changes"]
-        rulebook = sum(self.evaluations[BASELINE].values(bands))
+        rulebook = self.miss(self.evaluations[BASELINE])
         ranked = sorted((self.evaluations[label] for label in front  # a proposal comes closer to the bands
-                         if self.evaluations[label].changes and sum(self.evaluations[label].values(bands)) < rulebook),
-                        key=lambda ev: (not self.confirmed.get(ev.label, ev).inside, sum(ev.values(self.searched)),
+                         if self.evaluations[label].changes and self.miss(self.evaluations[label]) < rulebook),
+                        key=lambda ev: (not self.confirmed.get(ev.label, ev).inside, self.miss(ev),
                                         len(ev.changes), ev.label))
         seen, unique = set(), []
         for ev in ranked:  # a candidate asked for twice is one finalist
@@ -245,7 +248,7 @@ class TuneStudy:
         if before is None or before.games < max((ev.games for ev in finalists), default=0):
             before = self.confirmed[BASELINE] = self.evaluator.evaluate(
                 BASELINE, base.params, fresh=True, at_least=max([base.games] + [ev.games for ev in finalists]))
-        finalists.sort(key=lambda ev: (not ev.inside, sum(ev.values(self.searched)), len(ev.changes), ev.label))
+        finalists.sort(key=lambda ev: (not ev.inside, self.miss(ev), len(ev.changes), ev.label))
         trials = [(t.number, dict(t.params), list(t.values)) for t in complete]
         return TuneResult(self.out, before, finalists, trials, stopped, dict(self.evaluations))
 
