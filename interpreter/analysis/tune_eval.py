@@ -118,7 +118,7 @@ class Evaluator:
         return Evaluation(label, dict(params), changes, games, measures, folder, overlay)
 
     def _bar(self, label: str, fresh: bool):
-        return self.progress(f"{label}{' (fresh seeds)' if fresh else ''}") if self.progress else None
+        return self.progress(f"{label}{' fresh' if fresh else ''}") if self.progress else None
 
     def _skill(self, spec: Spec, folder: Path, games: int, game) -> dict:
         """For each (strong, weak) pair of the skill_gap objectives: the strong agent in each seat in turn

@@ -128,13 +128,12 @@ class TuneStudy:
         return study
 
     def best_text(self) -> str:
-        """`; best: trial-0005 head_start=1 (inside)`, the best candidate so far (empty before any)."""
+        """` · best trial-0005 (inside)`, the best candidate so far (empty before any)."""
         done = [ev for ev in self.evaluations.values()]
         if not done:
             return ""
         ev = min(done, key=lambda e: (self.miss(e), len(e.changes), e.label))
-        values = ", ".join(f"{k}={v}" for k, v in ev.params.items())
-        return f"; best: {ev.label} {values} ({'inside' if ev.inside else f'miss {self.miss(ev):.3g}'})"
+        return f" · best {ev.label} ({'inside' if ev.inside else f'miss {self.miss(ev):.3g}'})"  # short: a bar's label
 
     def miss(self, ev: Evaluation) -> float:
         """How far the candidate's figures fall outside the bands, all objectives but `changes` summed."""

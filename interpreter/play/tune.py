@@ -12,7 +12,7 @@ def add_parser(sub, debug_flag, *, game_options, seat_flags) -> None:
                        description="Search the values the game's `tuning:` section names (optuna: NSGA-II for "
                                    "several objectives, TPE for one), each candidate a generated variant whose "
                                    "games the balance lab plays; finalists are re-evaluated on fresh seeds and "
-                                   "written to OUT/proposals/ as variant files, with OUT/report.html. A stopped "
+                                   "written to DIR/proposals/ as variant files, with DIR/report.html. A stopped "
                                    "study resumes. See docs/analysis.md, Tuning.")
     q.add_argument("game", metavar="GAME", help="a bundled game's name or a game folder")
     q.add_argument("--budget", type=int, required=True, metavar="N", help="candidates to evaluate at most "
