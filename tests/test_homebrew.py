@@ -42,7 +42,7 @@ def test_schema_writes_the_schemas(tmp_path, capsys):
     assert cli.main(["schema", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "content.schema.json", "evaluation.schema.json", "log.schema.json", "scenario.schema.json",
-        "texts.schema.json", "tutorial.schema.json", "variant.schema.json"]
+        "texts.schema.json", "tuning.schema.json", "tutorial.schema.json", "variant.schema.json"]
 
 
 def _declared_conflict(a, b):

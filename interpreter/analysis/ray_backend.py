@@ -58,17 +58,36 @@ def connect(address: str | None):
     return ray
 
 
+_kept: dict = {"actors": [], "cls": None}  # the actors of this driver, kept from one batch to the next
+
+
 def _actor_class(ray):
+    if _kept["cls"] is not None:
+        return _kept["cls"]
+
     @ray.remote(num_cpus=1)
     class Player:
-        def __init__(self, spec, config):
-            from interpreter.analysis.games import _init_worker, configuration
+        """Plays the games of whichever batch it is given; kept between the batches of one driver (a sweep's
+        values, a tuning study's candidates), so that a worker process starts once, not once a batch."""
+
+        def __init__(self):
+            self.batch = None
+            self.refused = None
+
+        def prepare(self, spec, config):
+            import gc
+            from interpreter.analysis.games import _init_worker, _worker, configuration
+            if self.batch == (spec, config):
+                return True
+            gc.unfreeze()  # the last batch's game goes
+            _worker.clear()
             _init_worker(spec, config)
-            from interpreter.analysis.games import _worker
             mine = configuration(spec, _worker["game"])["content"]
             self.refused = None if mine == config["content"] else (
                 f"a Ray worker has other content files for {config['game']} (hash {mine}, "
                 f"the driver's {config['content']}): install the same interpret and game on every node")
+            self.batch = (spec, config)
+            return True
 
         def play(self, indices):
             from interpreter.analysis.games import _play_line
@@ -76,7 +95,14 @@ def _actor_class(ray):
                 return [(i, None, self.refused) for i in indices]
             return [_play_line(i) for i in indices]
 
+    _kept["cls"] = Player
     return Player
+
+
+def _forget(ray) -> None:
+    for a in _kept["actors"]:
+        ray.kill(a)
+    _kept["actors"] = []
 
 
 def lines(spec, config: dict, todo: range, *, jobs: int, address: str | None):
@@ -86,18 +112,22 @@ def lines(spec, config: dict, todo: range, *, jobs: int, address: str | None):
     n = jobs if jobs > 0 else max(1, int(ray.cluster_resources().get("CPU", 1)))
     n = max(1, min(n, len(todo)))
     Player = _actor_class(ray)
-    actors = [Player.remote(spec, config) for _ in range(n)]
-    pool = ActorPool(actors)
+    while len(_kept["actors"]) < n:
+        _kept["actors"].append(Player.remote())
+    actors = _kept["actors"][:n]
     try:  # chunks shrinking towards the end (games.chunks), handed to the free actors, given back in order
+        ray.get([a.prepare.remote(spec, config) for a in actors])
+        pool = ActorPool(actors)
         for batch in pool.map(lambda actor, chunk: actor.play.remote(list(chunk)), chunks(todo, n)):
             yield from batch
     except ray.exceptions.RayError as e:  # an actor or a node lost: the games written so far are kept
+        _forget(ray)
         raise AnalysisError(f"the Ray cluster failed while playing ({type(e).__name__}: "
                             f"{str(e).splitlines()[0] if str(e) else ''}); run the same command again to resume") \
             from None
-    finally:
-        for a in actors:
-            ray.kill(a)
+    except BaseException:  # stopped half-way (Ctrl-C, an error in a line): the actors may hold unread chunks
+        _forget(ray)
+        raise
 
 
 def shutdown() -> None:
@@ -106,7 +136,9 @@ def shutdown() -> None:
     except ImportError:
         return
     if ray.is_initialized():
+        _forget(ray)
         ray.shutdown()
+    _kept["cls"] = None
 
 
 __all__ = ["connect", "lines", "shutdown"]

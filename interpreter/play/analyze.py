@@ -13,9 +13,9 @@ def _stop_ray(args) -> None:
         shutdown()
 
 
-def run_analyze(args) -> int:
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
+def lab_setup(args) -> tuple[int, Spec]:
+    """The workers (`--jobs`, `--backend`) and the batch's Spec (game, options, variants, seats) of
+    `analyze` and `tune` (play/tune.py), their options checked."""
     if args.address and args.backend != "ray":
         raise UsageError("--address goes with --backend ray")
     if args.jobs is not None and args.jobs < 0:
@@ -24,13 +24,20 @@ def run_analyze(args) -> int:
         jobs = 0 if args.jobs is None else args.jobs  # 0: as many actors as the cluster has CPUs
     else:
         jobs = 1 if args.jobs is None else (default_jobs() if args.jobs == 0 else args.jobs)
-    run = {"backend": args.backend, "address": args.address}
     spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant), seed=args.seed,
                 max_decisions=args.max_decisions)
     if args.seat or args.bots:  # each seat's agent (the agents package): random unless --seat / --bots
         players = spec.load().num_players
         agents = seat_kinds(args.seat, players, auto=True, interactive=False, bots=args.bots, humans_allowed=False)
         spec = Spec(spec.game, players, spec.options, spec.variants, tuple(agents), spec.seed, spec.max_decisions)
+    return jobs, spec
+
+
+def run_analyze(args) -> int:
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    jobs, spec = lab_setup(args)
+    run = {"backend": args.backend, "address": args.address}
     if args.sweep:
         from ..analysis.sweep import parse_sweep, run_sweep
         key, values = parse_sweep(args.sweep)

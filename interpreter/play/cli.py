@@ -370,6 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .learneval import add_parser as add_learn_eval  # fitting the bots' evaluation (play/learneval.py)
     add_learn_eval(sub, debug_flag, game_options=game_options, seat_flags=seat_flags)
+    from .tune import add_parser as add_tune  # the balance tuner (play/tune.py, analysis/tune_*.py)
+    add_tune(sub, debug_flag, game_options=game_options, seat_flags=seat_flags)
 
     q = sub.add_parser("validate", help="check a game's content and report every problem",
                        description="Load a game and compile it for every player count it allows, with default "

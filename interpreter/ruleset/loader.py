@@ -76,6 +76,9 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
             overlay_texts(rs, lang, errors, variant=v.name)
     if rs.meta:
         check_caps(rs, errors)
+    if rs.meta and rs.tuning:  # what `interpret tune` may change: checked against the content as the variants left it
+        from .tuning import read_tuning
+        read_tuning(rs, errors)
     if keep_going and rs.meta:
         rs.problems = list(errors.problems)
         return rs

@@ -40,6 +40,7 @@ class Ruleset:
         self.scoring = MergedMap()
         self.render = MergedMap()
         self.analysis = MergedMap()  # what `interpret analyze` reports per seat (facets); no effect on play
+        self.tuning = MergedMap()  # what `interpret tune` may change and aims at (ruleset/tuning.py); no effect on play
         self.origins: dict = {}  # (section, name) -> Location where it was defined
         self.limits = lim.DEFAULT  # game.limits, within limits.HARD
 
@@ -162,7 +163,7 @@ class Ruleset:
                     self.invariants.extend(items)
                 else:
                     self.extra_tags.extend(str(x) for x in items)
-        for section in ("board", "flow", "scoring", "render", "analysis"):
+        for section in ("board", "flow", "scoring", "render", "analysis", "tuning"):
             if section in doc and isinstance(doc[section], dict):
                 merged = getattr(self, section)
                 for k, v in doc[section].items():

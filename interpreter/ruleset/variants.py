@@ -266,7 +266,7 @@ class _ChangeError(Exception):
 _SECTIONS = {"game": "meta", "options": "option_specs", "constants": "constants", "cards": "cards",
              "zones": "zones", "vars": "vars", "functions": "functions", "procedures": "procedures",
              "events": "events", "actions": "actions", "board": "board", "flow": "flow",
-             "scoring": "scoring", "render": "render", "analysis": "analysis"}
+             "scoring": "scoring", "render": "render", "analysis": "analysis", "tuning": "tuning"}
 
 
 def _owned(container, key):
@@ -395,7 +395,7 @@ def _apply(rs: Ruleset, change, parts, v: Variant):
 # instead of a new, unused entry. Inside an existing entry, `set` may still give a property the
 # entry did not have (the content schema then checks its name).
 _ENTRY_DEPTH = {"options": 1, "constants": 1, "cards": 1, "zones": 1, "functions": 1, "procedures": 1,
-                "events": 1, "actions": 1, "vars": 2}
+                "events": 1, "actions": 1, "vars": 2, "tuning": 2}
 
 
 def _no_entry(names: list, container, op: str) -> _ChangeError:

@@ -1,0 +1,135 @@
+"""`interpret tune` on a fixture game with a deliberately unfair number (tests/fixtures/head-start: the
+first seat starts 6 points ahead in a 3-round dice race and wins about 90 % of the games). The tuner
+finds a head start that brings both seats into the declared band, writes it as a variant file that
+`analyze`, `play` and `test` load, and that reproduces the claimed win rates on fresh seeds; its guard
+rails mark the scenario it breaks; a stopped study resumes to the same trials."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.play.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "head-start"
+BAND = (0.42, 0.58)
+STUDY = ["--budget", "12", "--games", "200", "--max-games", "1600", "--seed", "3"]
+
+
+def _tune(out: Path, *more: str, game: Path = FIXTURE) -> dict:
+    assert main(["tune", str(game), *STUDY, "--out", str(out), "-q", *more]) == 0
+    return json.loads((out / "tune.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tune") / "hs"
+    return out, _tune(out)
+
+
+def test_tune_brings_the_seats_into_the_band(study, capsys):
+    out, data = study
+    before = {r["label"]: r for r in data["before"]["measures"][0]["rows"]}
+    assert before["p1"]["low"] > 0.8  # the unfair number, as the rulebook has it
+    best = data["proposals"][0]
+    assert best["inside"], best
+    assert best["changes"] == {"head_start": [6, best["params"]["head_start"]]}
+    assert best["params"]["head_start"] in (0, 1)  # the fair values: p1 wins 45.4 % and 54.6 % of games
+    for row in best["measures"][0]["rows"]:  # claimed on fresh seeds, with intervals inside the band
+        assert BAND[0] <= row["low"] <= row["value"] <= row["high"] <= BAND[1], row
+    assert "more games will not change the answer" in data["stopped"]
+    text = Path(best["file"]).read_text()
+    assert "{op: set, path: constants.head_start, value: %d}" % best["params"]["head_start"] in text
+    assert "# head_start: 6 in the rulebook" in text and "before: seats" in text and "after:  seats" in text
+
+
+def test_the_proposal_reproduces_its_win_rates_under_analyze_on_fresh_seeds(study, tmp_path, capsys):
+    out, data = study
+    best = data["proposals"][0]
+    claimed = {r["label"]: r for r in best["measures"][0]["rows"]}
+    assert main(["analyze", str(FIXTURE), "--variant", best["file"], "--games", "1600", "--seed", "7000000",
+                 "--out", str(tmp_path / "check"), "-q"]) == 0
+    summary = json.loads((tmp_path / "check" / "summary.json").read_text())
+    for seat in summary["seats"]:
+        c = claimed[seat["seat"]]
+        assert BAND[0] <= seat["rate"] <= BAND[1], seat
+        assert seat["low"] <= c["high"] and c["low"] <= seat["high"], (seat, c)  # the intervals agree
+    # the same file plays and checks its scenarios like any variant
+    assert main(["play", str(FIXTURE), "--variant", best["file"], "--auto", "--seed", "4", "--quiet"]) == 0
+    assert main(["test", str(FIXTURE), "--coverage", "--variant", best["file"], "-q"]) in (0, 1)
+    assert "rule coverage of Head start" in capsys.readouterr().out
+
+
+def test_a_proposal_that_breaks_a_scenario_is_marked(study):
+    out, data = study
+    best = data["proposals"][0]
+    broken = [b[0] for b in best["broken_scenarios"]]
+    assert broken == ["tests/fixtures/head-start/scenarios/head-start.yaml (The first seat starts six points ahead)"] \
+        or [b.endswith("head-start.yaml (The first seat starts six points ahead)") for b in broken] == [True]
+    assert Path(best["file"]).read_text().startswith("# BREAKS the scenario ")
+    assert "rolls.yaml" not in json.dumps(best["broken_scenarios"])  # the other example still holds
+    report = (out / "report.html").read_text()
+    assert "Breaks 1 scenario" in report and "plot-tune-front" in report
+    assert best["coverage"]["action"] == [1, 1]
+
+
+def test_the_same_study_gives_the_same_trials_with_two_jobs(study, tmp_path):
+    out, data = study
+    again = _tune(tmp_path / "jobs2", "--jobs", "2")
+    assert again["trials"] == data["trials"]
+    assert [p["params"] for p in again["proposals"]] == [p["params"] for p in data["proposals"]]
+
+
+def test_a_stopped_study_resumes_to_the_same_trials(study, tmp_path, monkeypatch):
+    out, data = study
+    from interpreter.analysis import tune_eval
+    real = tune_eval.Evaluator.evaluate
+    calls = []
+
+    def stopped(self, label, params, **kw):  # Ctrl-C while the third candidate plays
+        if not kw.get("fresh"):
+            calls.append(label)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, label, params, **kw)
+
+    monkeypatch.setattr(tune_eval.Evaluator, "evaluate", stopped)
+    assert main(["tune", str(FIXTURE), *STUDY, "--out", str(tmp_path / "r"), "-q"]) == 130
+    monkeypatch.setattr(tune_eval.Evaluator, "evaluate", real)
+    import optuna
+    from optuna.storages.journal import JournalFileBackend
+    left = optuna.load_study(study_name="tune", storage=optuna.storages.JournalStorage(
+        JournalFileBackend(str(tmp_path / "r" / "study.journal")))).trials
+    assert [t.state.name for t in left] == ["COMPLETE", "COMPLETE", "RUNNING"]  # the third was being played
+    assert not (tmp_path / "r" / "tune.json").exists()
+    again = _tune(tmp_path / "r")
+    assert again["trials"] == data["trials"]
+    assert [p["params"] for p in again["proposals"]] == [p["params"] for p in data["proposals"]]
+
+
+def test_another_configuration_in_the_folder_is_refused(study, capsys):
+    out, data = study
+    other = [x if x != "200" else "100" for x in STUDY]  # fewer games a candidate
+    assert main(["tune", str(FIXTURE), *other, "--out", str(out), "-q"]) == 1
+    assert "holds a study of another configuration (games differ)" in capsys.readouterr().err
+
+
+def test_ray_reaches_the_same_trials(study, tmp_path):
+    ray = pytest.importorskip("ray", reason="Ray is not installed here (pip install '.[ray]'; CI installs it)")
+    out, data = study
+    again = _tune(tmp_path / "ray", "--backend", "ray", "--jobs", "2")
+    assert again["trials"] == data["trials"]
+    assert not ray.is_initialized()  # the command stopped the Ray it started
+
+
+def test_the_game_without_its_unfair_number_needs_no_change(tmp_path):
+    """The rulebook's values already inside the band: the study stops at once and proposes nothing."""
+    game = tmp_path / "head-start"
+    shutil.copytree(FIXTURE, game)
+    path = game / "game.yaml"
+    path.write_text(path.read_text().replace("head_start: 6 ", "head_start: 1 "))
+    data = _tune(tmp_path / "fair", game=game)
+    assert data["proposals"] == [] and len(data["trials"]) == 1
+    assert "nothing to change" in data["stopped"]
