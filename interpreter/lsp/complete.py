@@ -58,7 +58,7 @@ def names(model) -> list[Item]:
     """The names a rules text may use: the game's (from its ruleset) and the built-ins."""
     from ..definition.symbols import Symbols
     from ..runtime.library import _BUILTINS
-    rs = model.rs
+    rs = model.ruleset()
     out = [Item(n, "builtin", "a name every rules text may read") for n in CONTEXT_NAMES]
     if rs is not None:
         out += [Item(n, "card", _title(spec)) for n, spec in rs.cards.items()]
@@ -76,7 +76,7 @@ def names(model) -> list[Item]:
 def attributes(model) -> list[Item]:
     """What may follow a dot: variables of players, cards and zones, cards' properties, built-in attributes."""
     from ..runtime.library import _CARD_ATTRS, _SEAT_ATTRS, _ZONE_ATTRS
-    rs = model.rs
+    rs = model.ruleset()
     out = []
     if rs is not None:
         for kind in ("player", "card", "zone"):

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ContentError
+from ..errors import ContentError, Location
 from ..lang.parser import parser
 from ..ruleset.loader import content_files
 from ..ruleset.texts import is_texts_file
@@ -104,6 +104,9 @@ def _walk(node, nodes, path, role, out: Walked) -> None:
             loc = key_location(node, k)
             if loc.line and WORD.fullmatch(key):
                 out.spots.append(Spot(key, loc.line - 1, loc.column - 1, "key", path + (key,)))
+            elif loc.line and _line(node, loc.line)[loc.column - 1:].startswith(key):  # `cards.spy.text`, `p1.score`
+                out.spots += [Spot(m.group(), loc.line - 1, loc.column - 1 + m.start(), "value", path + (key,))
+                              for m in WORD.finditer(key)]
             sub = schemas.child(nodes, key)
             if role == "variant" and key == "value" and "path" in node and len(path) >= 1 and path[0] == "changes":
                 sub = schemas.at(schemas.root("content"), schemas.variant_path(node["path"]))
@@ -167,10 +170,27 @@ def lexed(src: SourceText):
         for tok in tokens(src.text):
             if tok.type == "_NL":
                 continue
-            out.append((tok.type, str(tok), src.locate(tok.line, tok.column)))
+            out.append((tok.type, str(tok), _checked(src, str(tok), src.locate(tok.line, tok.column))))
     except LarkError:
         pass
     return out
+
+
+def _checked(src: SourceText, text: str, loc):
+    """The token's place, checked against the file's line: a folded text's more-indented lines are
+    mapped a little off by `locate`; then the nearest occurrence on that line is the token."""
+    lines = src.lines
+    if not loc.line or loc.line > len(lines) or "\n" in text:
+        return loc
+    line = lines[loc.line - 1]
+    if line[loc.column - 1:loc.column - 1 + len(text)] == text:
+        return loc
+    pattern = re.escape(text) if not WORD.fullmatch(text) else rf"(?<![\w.]){re.escape(text)}(?!\w)"
+    starts = [m.start() for m in re.finditer(pattern, line)]
+    if not starts:
+        return Location(loc.file, 0, 0)
+    best = min(starts, key=lambda c: abs(c - (loc.column - 1)))
+    return Location(loc.file, loc.line, best + 1)
 
 
 def rules_spots(src: SourceText, path=()) -> list[Spot]:

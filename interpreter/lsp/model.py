@@ -64,6 +64,18 @@ class GameModel:
         p = Path(location.file)
         return p.resolve() if p.is_file() else None
 
+    def ruleset(self):
+        """The ruleset last read, or the folder read now (with its problems kept) when none was yet."""
+        if self.rs is None:
+            from ..errors import ContentError
+            from ..ruleset.loader import load_ruleset
+            with self.lock, self.overlay():
+                try:
+                    self.rs = load_ruleset(self.root, keep_going=True)
+                except ContentError:
+                    return None
+        return self.rs
+
     def overlay(self):
         return overlaid(dict(self.open))
 
