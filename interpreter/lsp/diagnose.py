@@ -96,31 +96,61 @@ def quick(model: GameModel, path: Path) -> dict[Path, list[Found]]:
     return out
 
 
-def full(model: GameModel) -> dict[Path, list[Found]]:
+def full(model: GameModel, *, early=None, stop=None) -> dict[Path, list[Found]] | None:
     """What `interpret validate` reports of the game, of each open variant, and of each open
-    scenario or tutorial, with every syntax mistake of each rules text."""
-    from ..play.validate import validate_game
-    found: list[Found] = []
-    with model.lock, model.overlay():
-        try:
-            v = validate_game(str(model.root))
-            model.game, model.rs = v.game, v.game.catalog.ruleset
-            found += [Found(w, warning=True) for w in v.warnings]
-        except ContentError as e:
-            found += [Found(p) for p in e.problems]
-            _read_anyway(model)
-        except Exception as e:  # content broken in a way the validator did not foresee
-            found.append(Found(Problem(Location(display_path(model.root / "game.yaml")),
-                                       f"the game could not be checked: {type(e).__name__}: {e}")))
+    scenario or tutorial, with every syntax mistake of each rules text. The game is compiled for
+    its default number of players first, given to `early` (the problems found so far), then for
+    the other numbers unless `stop()` says a newer edit is waiting (then None)."""
+    from ..play.validate import player_counts
+    rs = model.rs
+    counts = player_counts(rs) if rs is not None else []
+    default = rs.default_players if counts else None
+    with model.overlay():  # no lock: requests read the index and the last ruleset meanwhile
+        if default in counts and len(counts) > 1:
+            found = _validated(model, only=[default])
+            if early is not None:
+                early(_finished(model, found))
+            if stop is not None and stop():
+                return None
+            found += _validated(model, only=[n for n in counts if n != default])
+        else:
+            found = _validated(model, only=None)
         for path in [p for p in model.open if model.role_of(p) == "variant"]:
-            display = display_path(path)
-            try:
-                validate_game(str(model.root), variants=[str(path)])
-            except ContentError as e:
-                found += [Found(p) for p in e.problems if p.location and p.location.file == display]
-            except Exception as e:
-                found.append(Found(Problem(Location(display), f"the variant could not be checked: {e}")))
-        found += _scenario_problems(model, list(model.open))
+            found += _variant_problems(model, path)
+    return _finished(model, found)
+
+
+def _validated(model: GameModel, only) -> list[Found]:
+    """`validate_game` of the folder as the editor holds it, for these numbers of players."""
+    from ..play.validate import validate_game
+    try:
+        v = validate_game(str(model.root), only=only)
+        model.game, model.rs = v.game, v.game.catalog.ruleset
+        return [Found(w, warning=True) for w in v.warnings]
+    except ContentError as e:
+        _read_anyway(model)
+        return [Found(p) for p in e.problems]
+    except Exception as e:  # content broken in a way the validator did not foresee
+        return [Found(Problem(Location(display_path(model.root / "game.yaml")),
+                              f"the game could not be checked: {type(e).__name__}: {e}"))]
+
+
+def _variant_problems(model: GameModel, path: Path) -> list[Found]:
+    """An open variant's own problems: the game validated with it applied."""
+    from ..play.validate import validate_game
+    display = display_path(path)
+    try:
+        validate_game(str(model.root), variants=[str(path)])
+    except ContentError as e:
+        return [Found(p) for p in e.problems if p.location and p.location.file == display]
+    except Exception as e:
+        return [Found(Problem(Location(display), f"the variant could not be checked: {e}"))]
+    return []
+
+
+def _finished(model: GameModel, found: list[Found]) -> dict[Path, list[Found]]:
+    """With the open scenarios' problems and every syntax mistake of the texts validate stopped at."""
+    found = found + _scenario_problems(model, list(model.open))
     reported = [f.problem for f in found]
     found += _recovered(model, [p for p in model.open if model.role_of(p)], reported)
     return _by_file(model, found)

@@ -22,7 +22,7 @@ class Lens:
 def coverage(model):
     """The coverage of the game's scenarios, computed once (on the saved files) and kept until a
     file of the game is saved."""
-    with model.lock:
+    with model.coverage_lock:
         if model.coverage is None:
             from ..scenarios.coverage import run_coverage
             model.coverage = run_coverage(str(model.root))

@@ -30,7 +30,8 @@ class GameModel:
         self._index_key = None
         self.rs = None  # the ruleset last read (keep_going: with its problems)
         self.game = None  # the game last built by a validation that passed
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # the index and the ruleset, built by one thread at a time
+        self.coverage_lock = threading.Lock()  # the scenarios' run (lens.py): long, and apart
         self.coverage = None  # scenarios.coverage.CoverageReport, computed on demand (lens.py)
 
     # ---- texts ---------------------------------------------------------------------------

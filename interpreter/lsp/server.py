@@ -42,44 +42,67 @@ class Games:
         return self.models[root], path
 
 
-class Checker(threading.Thread):
-    """Diagnostics off the event loop: for the newest edit of a game, the edited file's at once
-    (`diagnose.quick`), then the whole game's (`diagnose.full`) unless another edit came."""
+class _Worker(threading.Thread):
+    """A thread doing `work(model, path, newer)` for the newest request of each game."""
 
-    def __init__(self, publish):
-        super().__init__(daemon=True, name="interpret-lsp-checker")
-        self.publish = publish
+    def __init__(self, name: str, work):
+        super().__init__(daemon=True, name=name)
+        self.work = work
         self.pending: dict[Path, tuple] = {}
         self.cond = threading.Condition()
-        self.published: dict[Path, set] = {}  # game root -> the files with diagnostics shown
 
     def request(self, model: GameModel, path: Path) -> None:
         with self.cond:
             self.pending[model.root] = (model, path)
             self.cond.notify()
 
-    def _next(self):
+    def newer(self, model: GameModel) -> bool:
         with self.cond:
-            while not self.pending:
-                self.cond.wait()
-            root = next(iter(self.pending))
-            return self.pending.pop(root)
+            return model.root in self.pending
 
     def run(self) -> None:
         while True:
-            model, path = self._next()
+            with self.cond:
+                while not self.pending:
+                    self.cond.wait()
+                model, path = self.pending.pop(next(iter(self.pending)))
             try:
-                self.check(model, path)
+                self.work(model, path, lambda: self.newer(model))
             except Exception:  # a bug of the server must not stop the checks
                 log.exception("checking %s", path)
 
-    def check(self, model: GameModel, path: Path) -> None:
+
+class Checker:
+    """Diagnostics off the event loop, in two threads: the edited file's at once
+    (`diagnose.quick`), and the whole game's (`diagnose.full`), each for the newest edit; what a
+    newer edit makes stale is not shown."""
+
+    def __init__(self, publish):
+        self.publish = publish
+        self.published: dict[Path, set] = {}  # game root -> the files with diagnostics shown
+        self.quick = _Worker("interpret-lsp-quick", self._quick)
+        self.full = _Worker("interpret-lsp-full", self._full)
+
+    def request(self, model: GameModel, path: Path) -> None:
+        if not self.quick.is_alive():
+            self.quick.start()
+            self.full.start()
+        self.quick.request(model, path)
+        self.full.request(model, path)
+
+    def _quick(self, model: GameModel, path: Path, newer) -> None:
         found = diagnose.quick(model, path)
-        self.publish(model, {path: found.get(path, [])})
-        with self.cond:
-            if model.root in self.pending:
-                return  # a newer edit: check that one instead
-        found = diagnose.full(model)
+        if not newer():
+            self.publish(model, {path: found.get(path, [])})
+
+    def _full(self, model: GameModel, path: Path, newer) -> None:
+        found = diagnose.full(model, early=lambda early: newer() or self._show(model, path, early), stop=newer)
+        if found is not None and not newer():
+            self._show(model, path, found)
+            model.index()  # ready for the next request (built once, then again only for a changed file)
+
+    def _show(self, model: GameModel, path: Path, found: dict) -> None:
+        """Every file's diagnostics, clearing those of the files that had some and have none now."""
         before = self.published.get(model.root, set())
         shown = diagnose.problem_files(found)
         self.publish(model, {p: found.get(p, []) for p in shown | before | {path}})
@@ -134,8 +157,6 @@ def build(version: str = "0") -> LanguageServer:
 
     def changed(uri: str, text: str | None) -> None:
         state.setdefault("loop", asyncio.get_event_loop())
-        if not checker.is_alive():
-            checker.start()
         model, path = games.of(uri)
         if model is None:
             return
