@@ -44,7 +44,10 @@ def complete(model, path, text: str, line: int, column: int) -> list[Item]:
                 if k not in present]
     last = next((p for p in reversed(c.path) if isinstance(p, str)), "")
     if schemas.is_rules_text(nodes) or (role in ("scenario", "tutorial") and last in schemas.SCENARIO_RULES):
-        return rules_items(model, c.typed, kind_of(c.path))
+        where = c.path
+        if role == "variant" and c.variant_target is not None and c.path[:1] == ("changes",):
+            where = tuple(schemas.variant_path(c.variant_target)) + c.path[3:]
+        return rules_items(model, c.typed, kind_of(where))
     out = []
     for n in nodes:
         for v in n.get("enum") or ():

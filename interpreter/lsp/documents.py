@@ -109,8 +109,8 @@ def _walk(node, nodes, path, role, out: Walked) -> None:
                               for m in WORD.finditer(key)]
             sub = schemas.child(nodes, key)
             if role == "variant" and key == "value" and "path" in node and len(path) >= 1 and path[0] == "changes":
-                sub = schemas.at(schemas.root("content"), schemas.variant_path(node["path"]))
-                _value(node, k, v, sub, path + (key,), "content", out)
+                target = tuple(schemas.variant_path(node["path"]))  # the value stands there in the content
+                _value(node, k, v, schemas.at(schemas.root("content"), target), target, "content", out)
                 continue
             _value(node, k, v, sub, path + (key,), role, out)
     elif isinstance(node, list):
