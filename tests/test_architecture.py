@@ -28,14 +28,15 @@ LAYERS = [
     ("scenarios",),
     ("analysis",),
     ("play",),
-    ("serve",),  # the web table (issue 28): play's parts behind a Starlette server
+    ("serve", "lsp"),  # the web table (issue 28); the language server for content files (issue 30)
     ("__init__", "__main__"),  # the public face: Game, Action, the errors
 ]
 LEVEL = {name: level for level, names in enumerate(LAYERS) for name in names}
 TOP_LEVEL = {"__init__", "__main__", "i18n", "errors", "limits"}  # all else lives in a package
-# The one import that points up: the `interpret` command (play/cli.py) adds `interpret serve`'s
-# arguments from the layer above, lazily, inside its parser (serve/cli.py imports nothing heavy).
-UPWARD = {("interpreter.play.cli", "interpreter.serve.cli")}
+# The imports that point up: the `interpret` command (play/cli.py) adds `interpret serve`'s and
+# `interpret lsp`'s arguments from the layer above, lazily, inside its parser (their cli.py import
+# nothing heavy).
+UPWARD = {("interpreter.play.cli", "interpreter.serve.cli"), ("interpreter.play.cli", "interpreter.lsp.cli")}
 
 
 def _modules() -> dict[str, Path]:

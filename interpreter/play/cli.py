@@ -314,6 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_learn(sub, debug_flag, lang_flag=lang_flag)
     from ..serve.cli import add_parser as add_serve  # the web table, the layer above (tests/test_architecture.py)
     add_serve(sub, debug_flag, lang_flag=lang_flag)
+    from ..lsp.cli import add_parser as add_lsp  # the language server, the layer above (tests/test_architecture.py)
+    add_lsp(sub, debug_flag)
 
     q = sub.add_parser("replay", help="replay a game log and print its result",
                        description="Replay the actions of a log written by `play --log`, checking each one.")

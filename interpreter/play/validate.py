@@ -38,8 +38,9 @@ def player_counts(rs) -> list[int]:
     return list(range(lo, hi + 1))
 
 
-def validate_game(path: str, variants=()) -> Validation:
-    """Load a game and compile it for every player count; raise ContentError with every problem."""
+def validate_game(path: str, variants=(), *, only=None) -> Validation:
+    """Load a game and compile it for every player count (`only`: those of them); raise
+    ContentError with every problem."""
     from ..ruleset.loader import load_ruleset
     from ..ruleset.spec import ContentSpec
     from .render import Renderer
@@ -48,7 +49,7 @@ def validate_game(path: str, variants=()) -> Validation:
     problems: list[Problem] = list(rs.problems)  # schema and cross-reference problems...
     seen = {p.render() for p in problems}
     game = None
-    counts = player_counts(rs)
+    counts = [n for n in player_counts(rs) if only is None or n in only] or player_counts(rs)
     spec = None  # the typed content, the same for every player count
     for n in counts:  # ...and those of the rules, compiled for every player count
         try:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,11 +46,26 @@ def _yaml() -> YAML:
 
 
 MAX_YAML_BYTES = 32 * 2 ** 20  # the largest bundled game holds 0.3 MB of YAML in all
+_OVERLAY: ContextVar[dict] = ContextVar("overlay", default={})
+
+
+@contextmanager
+def overlaid(texts: dict):
+    """Within the block, `load_yaml` reads these texts (path -> text) instead of their files: an
+    editor's unsaved documents checked as if saved (the language server, interpreter/lsp)."""
+    token = _OVERLAY.set({str(Path(p).resolve()): t for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
 
 
 def load_yaml(path: Path, display: str | None = None):
     """Load a YAML file (round-trip types keep line/column); YAML errors become ContentError."""
     name = display or str(path)
+    overlay = _OVERLAY.get()
+    if overlay and str(Path(path).resolve()) in overlay:
+        return load_yaml_text(overlay[str(Path(path).resolve())], name)
     try:
         with open(path, "rb") as f:  # bounded: a device such as /dev/zero never ends
             raw = f.read(MAX_YAML_BYTES + 1)
