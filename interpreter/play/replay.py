@@ -211,13 +211,16 @@ def read_saved(path) -> Saved:
     name = str(path)
     raw = _read_bytes(name)
     keep = len(raw)
-    if raw and not raw.endswith(b"\n"):
-        last = raw[raw.rfind(b"\n") + 1:]
+    try:
+        rec = _read_log(name, raw)
+    except LogError as first:
+        if raw.endswith(b"\n") or b"\n" not in raw:
+            raise
+        keep = raw.rfind(b"\n") + 1
         try:
-            json.loads(last.decode("utf-8"))
-        except (ValueError, RecursionError):
-            keep = raw.rfind(b"\n") + 1
-    rec = _read_log(name, raw[:keep])
+            rec = _read_log(name, raw[:keep])
+        except LogError:
+            raise first from None
     if rec.document:
         raise LogError(Location(name), "this log is one JSON document: only the JSON lines that "
                                        "`play --log` writes can be continued (`interpret replay` shows it)")
@@ -325,8 +328,8 @@ def _read_log(name: str, raw: bytes) -> Record:
 
 def play_back(game, rec: Record, name: str, st, *, before=None, after=None) -> int:
     """Play the recorded actions of `rec` on `st` (the game's first state), each checked as the game
-    would check it live: the game is not over, the line names the seat that decides (a line of a
-    chance decision names none), the text is an action, and it is legal. The one checker of
+    would check it live: the game is not over, the line names the seat that decides (when it names
+    one), the text is an action, and it is legal. The one checker of
     `replay`, `play --resume` and the server's tables; a refused line raises LogError at its line.
     `before(p, action, text)` is called before each action is applied, `after(p, action, step)` after it.
     Returns the number of actions played."""
@@ -338,10 +341,8 @@ def play_back(game, rec: Record, name: str, st, *, before=None, after=None) -> i
         if game.is_terminal(st):
             raise LogError(where, f"`{text}`: the game is already over")
         p = game.current_player(st)
-        expected = game.seats[p].key if p is not None else None
-        if player is not None and player != expected:
-            decides = expected if expected is not None else "chance"
-            raise LogError(where, f"`{text}` is recorded for {player}, but {decides} decides here")
+        if player is not None and p is not None and player != game.seats[p].key:
+            raise LogError(where, f"`{text}` is recorded for {player}, but {game.seats[p].key} decides here")
         try:
             action = Action.parse(text)
         except ValueError as e:
