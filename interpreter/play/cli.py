@@ -13,7 +13,6 @@ import time
 
 from .. import __version__
 from ..errors import ContentError, InterpretError, Location
-from ..core.model import Action
 from ..engine.game import Game
 from ..i18n import LANGUAGES, _, language, ngettext, set_language
 from .common import DEFAULT_GAME, UsageError, _err, _out, game_folder, parse_options, seat_kinds

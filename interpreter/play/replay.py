@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ContentError, InterpretError, Location, Problem
 from ..i18n import _
+from ..core.jsondepth import json_too_deep
 from ..ruleset.loader import content_files
 from ..ruleset.paths import content_dir, game_dir
 
@@ -412,34 +413,6 @@ def _check(name: str, lines: list, line: int, entry: dict, kind: str) -> None:
     else:
         msg = f"{what}: {msg}"
     raise LogError(where, msg + " (see schemas/log.schema.json)")
-
-
-def json_too_deep(text: str, cap: int | None = None) -> int | None:
-    """The offset of the first bracket nested more than `cap` deep (Python's JSON reader recurses
-    once per level), or None. Brackets inside strings do not count."""
-    from ..limits import DEFAULT
-    cap = cap or DEFAULT.yaml_depth
-    if text.count("[") + text.count("{") <= cap:
-        return None
-    depth = 0
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > cap:
-                return i
-        elif ch in "]}":
-            depth -= 1
-    return None
 
 
 def _json(name, line, text):
