@@ -51,6 +51,9 @@ def _campaign(kind, count: int, first: int, tmp_path, monkeypatch) -> None:
         run_case(kind, seed, work, tally)
         shutil.rmtree(work, ignore_errors=True)
     print(f"\nfuzz {kind}: {tally.report()}")
+    if os.environ.get("FUZZ_REPORT"):  # the figures, also under xdist (which does not show what -s prints)
+        with open(os.environ["FUZZ_REPORT"], "a", encoding="utf-8") as f:
+            f.write(f"fuzz {kind} (seeds {first}-{first + count - 1}): {tally.report()}\n")
     shown = "\n".join(f"  seed {o.seed}: {o.problem}: interpret {' '.join(o.argv)}\n    {o.err.strip()[-400:]}"
                       for o in tally.findings[:10])
     assert not tally.findings, f"{len(tally.findings)} findings of {tally.inputs} {kind} inputs:\n{shown}"
