@@ -26,6 +26,7 @@ CONTENT = ROOT / "content"
 GAMES = [CONTENT / "tic-tac-toe", CONTENT / "connect-four", ROOT / "tests" / "fixtures" / "mini"]
 CPU_SECONDS = 10.0
 KINDS = ("content", "rules", "variant", "scenario", "log", "command")
+DISK_KINDS = ("saved", "cache", "lab", "adapter")  # issue 32: tests/fuzzing_disk.py
 
 # What a hostile designer types: numbers at the edges, DSL that loops, YAML that breaks.
 NUMBERS = ["0", "-1", "1", "2", "7", "99", "1000000", "1000000000000", "9223372036854775808", "-999999999999",
@@ -349,7 +350,11 @@ def run_case(kind: str, seed: int, tmp: Path, tally: Tally) -> list:
     """Build and run the input `seed` of `kind` in the empty folder `tmp`; the outcomes go to `tally`."""
     def validated():
         tally.validated += 1
-    outs = CASES[kind](seed, tmp, validated)
+    if kind in DISK_KINDS:
+        from tests.fuzzing_disk import CASES as DISK
+        outs = DISK[kind](seed, tmp, validated)
+    else:
+        outs = CASES[kind](seed, tmp, validated)
     for o in outs:
         tally.add(o)
     return outs

@@ -18,7 +18,7 @@ def run(args, cache: Path, **env):
 
 
 def stores(cache: Path) -> dict:
-    return {p.name: p.stat().st_size for p in cache.glob("*/*.pickle")}
+    return {p.name: p.stat().st_size for p in cache.glob("*/*.store")}
 
 
 def test_a_second_process_reads_the_cache_and_generates_the_same_code(tmp_path):
@@ -27,7 +27,7 @@ def test_a_second_process_reads_the_cache_and_generates_the_same_code(tmp_path):
     first = run(args, cache)
     assert first.returncode == 0, first.stderr
     written = stores(cache)
-    assert set(written) == {"yaml.pickle", "rules.pickle", "code.pickle", "calls.pickle", "schema.pickle"}
+    assert set(written) == {"yaml.store", "rules.store", "code.store", "calls.store", "schema.store"}
     second = run(args, cache)
     assert second.returncode == 0, second.stderr
     assert second.stdout.split("OK")[0] == first.stdout.split("OK")[0]  # the same generated source
@@ -98,11 +98,11 @@ def test_a_changed_rule_is_compiled_again(tmp_path, write_game):
 def test_a_broken_store_is_ignored_and_rewritten(tmp_path):
     cache = tmp_path / "cache"
     assert run(["validate", "tic-tac-toe"], cache).returncode == 0
-    for p in cache.glob("*/*.pickle"):
-        p.write_bytes(b"not a pickle")
+    for p in cache.glob("*/*.store"):
+        p.write_bytes(b"not a store")
     again = run(["validate", "tic-tac-toe"], cache)
     assert again.returncode == 0, again.stderr
-    assert all(p.read_bytes() != b"not a pickle" for p in cache.glob("*/*.pickle"))
+    assert all(p.read_bytes() != b"not a store" for p in cache.glob("*/*.store"))
 
 
 def test_a_changed_interpret_reads_nothing_an_older_one_wrote(tmp_path, monkeypatch):
@@ -124,4 +124,4 @@ def test_the_cache_can_be_turned_off(tmp_path, monkeypatch, value):
     s = diskcache.Store("t")
     s.put(b"k", 1)
     s.flush()
-    assert not list(tmp_path.rglob("*.pickle"))
+    assert not list(tmp_path.rglob("*.store"))

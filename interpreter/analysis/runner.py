@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .games import (RESULTS, RUN, AnalysisError, Spec, _init_worker, _play_chunk, _play_line, _worker, chunks,
                     configuration, encode, play_record)
+from .labfiles import complete_results, read_run
 
 
 def _differences(old: dict, new: dict) -> list[str]:
@@ -59,12 +60,9 @@ class Batch:
         try:
             out.mkdir(parents=True, exist_ok=True)
             if run.exists():
-                try:
-                    old = json.loads(run.read_text(encoding="utf-8"))
-                except ValueError as e:
-                    raise AnalysisError(f"{run}: not a run file of `interpret analyze` ({e})") from None
-                if not isinstance(old, dict) or old != json.loads(json.dumps(config, default=str)):
-                    diff = _differences(old, config) if isinstance(old, dict) else ["not a run description"]
+                old = read_run(run)  # checked against its schema (labfiles.py)
+                if old != json.loads(json.dumps(config, default=str)):
+                    diff = _differences(old, config)
                     raise AnalysisError(f"{out} holds results of another configuration ("
                                         + "; ".join(diff) + "): give another --out, or remove that folder")
             elif results.exists():
@@ -78,26 +76,11 @@ class Batch:
         return batch
 
     def _complete_lines(self) -> int:
-        """Count the results already there; cut a last line left half-written by an interrupted run."""
+        """Count the results already there, each line checked (labfiles.py); then, the folder accepted,
+        cut a last line left half-written by an interrupted run."""
         path = self.out / RESULTS
-        if not path.exists():
-            return 0
-        data = path.read_bytes()
-        good, n, pos = 0, 0, 0
-        while pos < len(data):
-            end = data.find(b"\n", pos)
-            if end < 0:
-                break
-            try:
-                rec = json.loads(data[pos:end])
-            except ValueError:
-                break
-            if not isinstance(rec, dict) or rec.get("index") != n:
-                raise AnalysisError(f"{path}:{n + 1}: expected the result of game {n}; the file was edited? "
-                                    "give another --out, or remove that folder")
-            n += 1
-            pos = good = end + 1
-        if good < len(data):
+        n, good, _ = complete_results(path, self.config)
+        if path.exists() and good < path.stat().st_size:
             with open(path, "r+b") as f:
                 f.truncate(good)
         return n

@@ -13,7 +13,6 @@ import time
 
 from .. import __version__
 from ..errors import ContentError, InterpretError, Location
-from ..core.model import Action
 from ..engine.game import Game
 from ..i18n import LANGUAGES, _, language, ngettext, set_language
 from .common import DEFAULT_GAME, UsageError, _err, _out, game_folder, parse_options, seat_kinds
@@ -26,9 +25,8 @@ from .validate import cmd_validate, player_counts, validate_game  # noqa: F401  
 # ---- replay -----------------------------------------------------------------------------
 
 def cmd_replay(args) -> int:
-    from ..errors import IllegalActionError
     from .render import Renderer
-    from .replay import LogError, content_digest, from_header, read_log
+    from .replay import LogError, content_digest, from_header, play_back, read_log
     rec = read_log(args.file)
     try:
         game = Game.load(rec.game, players=rec.players, options=rec.options, variants=rec.variants)
@@ -42,26 +40,16 @@ def cmd_replay(args) -> int:
     st = game.new_game(seed=rec.seed)
     seats = rec.seats if len(rec.seats) == game.num_players else ["?"] * game.num_players
     narrator.start(st, rec.seed, seats)
-    n = 0
-    for line, player, text in rec.actions:
-        where = Location(args.file, line, 1)
-        if game.is_terminal(st):
-            raise LogError(where, f"`{text}`: the game is already over")
-        p = game.current_player(st)
-        if player is not None and p is not None and player != game.seats[p].key:
-            raise LogError(where, f"`{text}` is recorded for {player}, but {game.seats[p].key} decides here")
-        try:
-            action = Action.parse(text)
-        except ValueError as e:
-            raise LogError(where, f"not an action: {e}") from None
+    shown = []
+
+    def before(p, action, text):
         labels = dict(game.legal_actions_with_labels(st))
-        shown = narrator.hide(st, p, labels.get(action, text), action if action in labels else None)
-        try:
-            step = game.apply_in_place(st, action)
-        except IllegalActionError as e:
-            raise LogError(where, f"`{text}` is refused: {e.reason}") from None
-        n += 1
-        narrator.move(st, n=n, player=p, label=shown, events=step.events, causes=step.causes)
+        shown.append(narrator.hide(st, p, labels.get(action, text), action if action in labels else None))
+
+    def after(p, action, step):
+        narrator.move(st, n=len(shown), player=p, label=shown[-1], events=step.events, causes=step.causes)
+
+    n = play_back(game, rec, args.file, st, before=before, after=after)  # each line checked (replay.py)
     if not game.is_terminal(st):
         _out("", renderer.screen(st, None), "")
         _out(ngettext("The log ends after {n} decision, before the end of the game.",

@@ -10,6 +10,11 @@ from ..ruleset.loader import game_folder  # noqa: F401  (the commands' import)
 
 DEFAULT_GAME = "dark-agent"
 HUMAN = "human"
+# The most a seat may search a decision, on the command line and in a saved game (a resumed log
+# never names a longer search than the command line could)
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 60.0
+MAX_WORKERS = 64
 
 
 class UsageError(InterpretError):
@@ -53,9 +58,22 @@ def rounds(n: int) -> str:
 
 def _agent_spec(text: str, what: str) -> str:
     try:
-        return str(parse_spec(text))
+        spec = parse_spec(text)
     except AgentSpecError as e:
         raise UsageError(f"{what}: {e}") from None
+    if bounded(spec) != spec:
+        raise UsageError(_("{what}: a seat searches at most {iterations} iterations, {seconds} seconds and "
+                           "{workers} workers a decision").format(what=what, iterations=f"{MAX_ITERATIONS:,}",
+                                                                   seconds=f"{MAX_SECONDS:g}", workers=MAX_WORKERS))
+    return str(spec)
+
+
+def bounded(spec):
+    """`spec` (an AgentSpec) with its budget and workers cut to the limits above."""
+    from dataclasses import replace
+    return replace(spec, iterations=None if spec.iterations is None else min(spec.iterations, MAX_ITERATIONS),
+                   seconds=None if spec.seconds is None else min(spec.seconds, MAX_SECONDS),
+                   workers=min(spec.workers, MAX_WORKERS))
 
 
 def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str | None = None,

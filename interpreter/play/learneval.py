@@ -8,7 +8,6 @@ in iterations) and each is checked against its line of results.jsonl.
 """
 from __future__ import annotations
 
-import json
 import shlex
 import time
 from pathlib import Path
@@ -57,11 +56,11 @@ def _batch(args):
     from ..analysis import Spec
     if args.source:
         folder = Path(args.source)
+        from ..analysis.games import AnalysisError
+        from ..analysis.labfiles import read_folder
         try:
-            config = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-            lines = [json.loads(x) for x in (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
-                     if x.strip()]
-        except (OSError, ValueError) as e:
+            config, lines = read_folder(folder)  # each file checked (docs/trust.md)
+        except AnalysisError as e:
             raise UsageError(f"--from {args.source}: not a folder of `interpret analyze` ({e})") from None
         try:
             spec = Spec(args.game, config["players"], config["options"], tuple(config["variants"]))

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ContentError, InterpretError, Location, Problem
 from ..i18n import _
+from ..core.jsondepth import json_too_deep
 from ..ruleset.loader import content_files
 from ..ruleset.paths import content_dir, game_dir
 
@@ -87,6 +88,7 @@ class Record:
     content_sha256: str | None = None
     variants: list = field(default_factory=list)
     where: dict = field(default_factory=dict)  # header key -> its Location in the log file
+    document: bool = False  # one JSON document with an `actions` list, rather than JSON lines
 
 
 SPOILERS = ("full information: this log holds every secret of the game (hidden cards, dice to come); "
@@ -97,13 +99,18 @@ class LogWriter:
     """Writes a log line by line, flushed, so that an interrupted game keeps its log."""
 
     def __init__(self, path: str | Path, *, game: str, players: int, options: dict, seed: int, seats: list,
-                 variants: list | None = None, sync: bool = False, resume: list | None = None):
+                 variants: list | None = None, sync: bool = False, resume: list | None = None,
+                 keep: int | None = None):
         """`sync`: each line is on the disk (fsync) before the game goes on, so that a game killed
         at any moment can be resumed (`play --resume`). `resume`: append to the log of a game
-        whose action lines start at these offsets, instead of writing a new log."""
+        whose action lines start at these offsets, instead of writing a new log, after its first
+        `keep` bytes (`Saved.keep`: a last line left unfinished by a crash is cut only now that the
+        log has been accepted)."""
         self.path = Path(path)
         self.sync = sync
         try:
+            if resume is not None and keep is not None:
+                _cut(self.path, keep)
             self.f = self.path.open("a" if resume is not None else "w", encoding="utf-8")
         except OSError as e:
             raise LogError(Location(str(path)), _("cannot write the log: {why}").format(why=e.strerror)) from None
@@ -179,23 +186,65 @@ class LogWriter:
 
 def action_offsets(path) -> list[int]:
     """Where each action line of a log starts (bytes), after cutting a last line left unfinished by a
-    crash or a kill (it is not in the game: its action was never applied after being written whole)."""
-    p = Path(path)
+    crash or a kill (it is not in the game: its action was never applied after being written whole).
+    The log is checked first (`read_saved`): a file that is not a log is never changed."""
+    saved = read_saved(path)
+    _cut(Path(path), saved.keep)
+    return saved.offsets
+
+
+_BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")  # line breaks of str.splitlines besides \n
+
+
+@dataclass
+class Saved:
+    """A saved game read back for `play --resume`, the file left as it was."""
+
+    record: Record
+    offsets: list  # where each action line starts (bytes), for undo
+    keep: int  # the bytes that are the log; what follows (a line cut off by a crash) goes when resumed
+
+
+def read_saved(path) -> Saved:
+    """A log read for resuming it, checked as `replay` reads it (`read_log`), without writing to it.
+    A last line with no line break that is not JSON was cut off by a crash (its action was never
+    applied): it is left out here, and cut from the file only when the game resumes (`LogWriter`)."""
+    name = str(path)
+    raw = _read_bytes(name)
+    keep = len(raw)
     try:
-        data = p.read_bytes()
-        if data and not data.endswith(b"\n"):
-            cut = data.rfind(b"\n") + 1
-            with p.open("r+b") as f:
-                f.truncate(cut)
-            data = data[:cut]
-    except OSError as e:
-        raise LogError(Location(str(p)), f"cannot read the log: {e.strerror or e}") from None
-    out, at = [], 0
-    for line in data.split(b"\n")[:-1]:
-        if b'"action"' in line and at > 0:
-            out.append(at)
+        rec = _read_log(name, raw)
+    except LogError as first:
+        if raw.endswith(b"\n") or b"\n" not in raw:
+            raise
+        keep = raw.rfind(b"\n") + 1
+        try:
+            rec = _read_log(name, raw[:keep])
+        except LogError:
+            raise first from None
+    if rec.document:
+        raise LogError(Location(name), "this log is one JSON document: only the JSON lines that "
+                                       "`play --log` writes can be continued (`interpret replay` shows it)")
+    starts, at = [], 0
+    for line in raw[:keep].split(b"\n"):
+        starts.append(at)
         at += len(line) + 1
-    return out
+    if _BREAKS.intersection(raw[:keep].decode("utf-8").replace("\r\n", "\n")):  # lines numbered unlike bytes
+        raise LogError(Location(name), "the log has line breaks inside its lines: it cannot be continued")
+    return Saved(rec, [starts[line - 1] for line, _who, _text in rec.actions], keep)
+
+
+def _cut(path: Path, keep: int) -> None:
+    """Cut a log accepted for resuming to its first `keep` bytes, ending with a line break."""
+    try:
+        with path.open("r+b") as f:
+            f.truncate(keep)
+            if keep:
+                f.seek(keep - 1)
+                if f.read(1) != b"\n":
+                    f.write(b"\n")
+    except OSError as e:
+        raise LogError(Location(str(path)), _("cannot write the log: {why}").format(why=e.strerror or e)) from None
 
 
 def check_new_log(path, *, force: bool = False) -> None:
@@ -210,14 +259,21 @@ def check_new_log(path, *, force: bool = False) -> None:
 
 
 def read_log(path: str | Path) -> Record:
-    name = str(path)
+    return _read_log(str(path), _read_bytes(str(path)))
+
+
+def _read_bytes(name: str) -> bytes:
     try:
-        with open(path, "rb") as f:  # bounded: a device such as /dev/zero never ends
+        with open(name, "rb") as f:  # bounded: a device such as /dev/zero never ends
             raw = f.read(MAX_LOG_BYTES + 1)
     except OSError as e:
         raise LogError(Location(name), f"cannot read the log: {e.strerror}") from None
     if len(raw) > MAX_LOG_BYTES:
         raise LogError(Location(name), f"the log is larger than {MAX_LOG_BYTES // 2 ** 20} MB: not a game log")
+    return raw
+
+
+def _read_log(name: str, raw: bytes) -> Record:
     try:
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as a text file reads
     except UnicodeDecodeError as e:
@@ -250,7 +306,7 @@ def read_log(path: str | Path) -> Record:
     rec = Record(game=str(head["game"]), players=head["players"], options=dict(head.get("options") or {}),
                  seed=head["seed"], seats=list(head.get("seats") or []), content_sha256=head.get("content_sha256"),
                  variants=[str(v) for v in head.get("variants") or []],
-                 where={k: _key_location(name, lines, line, k) for k in head})
+                 where={k: _key_location(name, lines, line, k) for k in head}, document="actions" in head)
     for i, a in enumerate(head.get("actions") or [], 1):  # the single-document form
         rec.actions.append((line, None, str(a)))
     if isinstance(head.get("result"), dict):
@@ -269,6 +325,39 @@ def read_log(path: str | Path) -> Record:
         else:
             raise LogError(Location(name, line, 1), "expected an `action` or a `result`")
     return rec
+
+
+def play_back(game, rec: Record, name: str, st, *, before=None, after=None) -> int:
+    """Play the recorded actions of `rec` on `st` (the game's first state), each checked as the game
+    would check it live: the game is not over, the line names the seat that decides (when it names
+    one), the text is an action, and it is legal. The one checker of
+    `replay`, `play --resume` and the server's tables; a refused line raises LogError at its line.
+    `before(p, action, text)` is called before each action is applied, `after(p, action, step)` after it.
+    Returns the number of actions played."""
+    from ..core.model import Action
+    from ..errors import IllegalActionError
+    n = 0
+    for line, player, text in rec.actions:
+        where = Location(name, line, 1)
+        if game.is_terminal(st):
+            raise LogError(where, f"`{text}`: the game is already over")
+        p = game.current_player(st)
+        if player is not None and p is not None and player != game.seats[p].key:
+            raise LogError(where, f"`{text}` is recorded for {player}, but {game.seats[p].key} decides here")
+        try:
+            action = Action.parse(text)
+        except ValueError as e:
+            raise LogError(where, f"not an action: {e}") from None
+        if before is not None:
+            before(p, action, text)
+        try:
+            step = game.apply_in_place(st, action)
+        except IllegalActionError as e:
+            raise LogError(where, f"`{text}` is refused: {e.reason}") from None
+        n += 1
+        if after is not None:
+            after(p, action, step)
+    return n
 
 
 def _key_location(name: str, lines: list, line: int, key) -> Location:
@@ -326,34 +415,6 @@ def _check(name: str, lines: list, line: int, entry: dict, kind: str) -> None:
     raise LogError(where, msg + " (see schemas/log.schema.json)")
 
 
-def json_too_deep(text: str, cap: int | None = None) -> int | None:
-    """The offset of the first bracket nested more than `cap` deep (Python's JSON reader recurses
-    once per level), or None. Brackets inside strings do not count."""
-    from ..limits import DEFAULT
-    cap = cap or DEFAULT.yaml_depth
-    if text.count("[") + text.count("{") <= cap:
-        return None
-    depth = 0
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > cap:
-                return i
-        elif ch in "]}":
-            depth -= 1
-    return None
-
-
 def _json(name, line, text):
     deep = json_too_deep(text)
     if deep is not None:
@@ -366,4 +427,5 @@ def _json(name, line, text):
         raise LogError(Location(name, line, e.colno), f"not JSON: {e.msg}") from None
 
 
-__all__ = ["LogWriter", "LogError", "Record", "read_log", "game_reference", "content_digest"]
+__all__ = ["LogWriter", "LogError", "Record", "Saved", "play_back", "read_log", "read_saved", "game_reference",
+           "content_digest"]

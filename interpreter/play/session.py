@@ -159,7 +159,7 @@ def cmd_play(args) -> int:
     path = args.resume or args.log
     if resumed is not None:
         log = LogWriter(path, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
-                        sync=True, resume=resumed.offsets)
+                        sync=True, resume=resumed.offsets, keep=resumed.keep)
     else:
         if path is None and humans:
             path = save_path(args.game, seed)
@@ -296,15 +296,17 @@ class _Resumed:
 
 
 def _resume_settings(args) -> "_Resumed":
-    """A saved game (its log) read back: its settings, and the actions to play again."""
-    from .replay import LogError, action_offsets, content_digest, from_header, read_log
+    """A saved game (its log) read back and checked as `replay` checks it (replay.play_back): its
+    settings, its seats (budgets cut to the command line's limits), and its state after the recorded
+    actions. The file is not changed here: a line cut off by a crash goes only once all is accepted."""
+    from .replay import LogError, content_digest, from_header, play_back, read_saved
     from ..errors import ContentError, Location
     if args.log or args.seed is not None or args.seat or args.bots or args.auto or args.option or args.variant \
             or args.players or args.choose:
         raise UsageError("--resume FILE takes the game, its seats, seed and options from FILE: give nothing else "
                          "but --quiet or --log-seat")
-    offsets = action_offsets(args.resume)
-    rec = read_log(args.resume)
+    saved = read_saved(args.resume)
+    rec = saved.record
     if rec.result is not None:
         raise LogError(Location(args.resume), "this game is over (`interpret replay` shows it)")
     try:
@@ -315,18 +317,42 @@ def _resume_settings(args) -> "_Resumed":
         _err(f"warning: the content of {rec.game} changed since this game was saved; it may not resume")
     r = _Resumed()
     r.game, r.game_obj, r.options, r.seed = rec.game, game, rec.options, rec.seed
-    r.seats = rec.seats if len(rec.seats) == game.num_players else ["random"] * game.num_players
+    r.seats = _saved_seats(rec, game.num_players, args.resume)
     r.actions = [text for _line, _who, text in rec.actions]
-    r.offsets = offsets[:len(r.actions)]
+    r.offsets, r.keep = saved.offsets, saved.keep
     st = game.new_game(seed=rec.seed)
     from .render import Memory
     r.memory = {i: Memory(game) for i, kind in enumerate(r.seats) if kind == HUMAN}
-    for line, _who, text in rec.actions:  # every recorded action must still be legal
-        reason = game.explain(st, text)
-        if reason is not None:
-            raise LogError(Location(args.resume, line, 1), f"`{text}` is refused: {reason}")
-        game.apply_in_place(st, text)
-        for memory in r.memory.values():  # what the humans saw played face up, as they saw it
+
+    def seen(_p, _action, _step):  # what the humans saw played face up, as they saw it
+        for memory in r.memory.values():
             memory.see(st)
+
+    play_back(game, rec, args.resume, st, after=seen)
     r.st = st
     return r
+
+
+def _saved_seats(rec, players: int, name: str) -> list[str]:
+    """Who plays each seat of a saved game: its `seats` as the command line reads them, each search
+    cut to the command line's limits (said on stderr); a seat that names no agent is refused."""
+    from ..agents import AgentSpecError, parse_spec
+    from .common import bounded
+    from .replay import LogError
+    from ..errors import Location
+    if len(rec.seats) != players:
+        return ["random"] * players
+    out = []
+    for i, kind in enumerate(rec.seats, 1):
+        if kind == HUMAN:
+            out.append(kind)
+            continue
+        try:
+            spec = parse_spec(kind)
+        except AgentSpecError as e:
+            raise LogError(rec.where.get("seats", Location(name)), f"the log's `seats`: seat {i}: {e}") from None
+        if bounded(spec) != spec:
+            _err(_("warning: seat {seat} of the saved game searches with {given}: it resumes with {bounded}, "
+                   "the most a game allows").format(seat=i, given=spec, bounded=bounded(spec)))
+        out.append(str(bounded(spec)))
+    return out

@@ -16,6 +16,8 @@ import logging
 import re
 import time
 
+from ..core.jsondepth import json_too_deep
+
 MAX_FRAME = 16 * 1024  # bytes of a client's message
 MAX_BODY = 64 * 1024  # bytes of a lobby request
 RATE = 10.0  # messages a second, on average
@@ -43,15 +45,7 @@ class BadMessage(Exception):
 
 def _depth(text: str, cap: int = 32) -> bool:
     """Whether the JSON text nests deeper than `cap` (checked before parsing it)."""
-    depth = 0
-    for ch in re.sub(r'"(?:[^"\\]|\\.)*"', '""', text):
-        if ch in "[{":
-            depth += 1
-            if depth > cap:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
+    return json_too_deep(text, cap) is not None
 
 
 def read_message(frame) -> dict:
