@@ -32,6 +32,7 @@ from .parser import ParseFailure, parse
 from .resumable import Resumable
 from .output import CompileOutput
 from .templates import Templates
+from .valuetypes import ValueTypes
 
 if TYPE_CHECKING:  # a Protocol, for the reader and type checkers: nothing to import at run time
     from .symbols import SymbolTable
@@ -71,6 +72,7 @@ class Compiler:
         self.codegen = ExprCodegen(self)
         self.resumable = Resumable(self)
         self.templates = Templates(self)
+        self.types = ValueTypes(symbols)  # the types of values, where known: mistakes found at load time
         self.failures = Failures()  # the errors of a body's statements, reported together
 
     # ---- what the definition calls of the parts ------------------------------------------

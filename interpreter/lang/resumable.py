@@ -217,6 +217,7 @@ class Resumable:
                 scope.add(str(sub.var))
             elif type(sub) is A.Let:
                 scope.add(str(sub.name))
+        self.c.types.bind(stmts[split], scope)  # the type of what a `choose` or a `for` binds
         rest = self._seq(stmts[split + 1:], scope, k, body)
         waits = self._wait(stmts[split], scope, rest, body)
         if pre is None:  # the body starts waiting: nothing in front of it
@@ -236,6 +237,7 @@ class Resumable:
         if writer is None:
             raise CompileError(f"internal: cannot suspend in {t.__name__}", node)
         try:
+            self.c.types.check(node, scope)  # what cannot work whatever the state (valuetypes.py)
             body.blocks[here] = lines + writer(self, node, scope, rest, body)
         except CompileError as e:  # recorded: the next statements are checked too (scope.Failures)
             if not self.c.failures.record(e, scope):

@@ -104,6 +104,7 @@ class Scope:
         self.replacing = replacing  # (procedure, index) in an `instead of` rule: what `super` runs
         self.kinds: dict = {}  # slot -> the kind of what it holds (a parameter bound from its domain)
         self.loop_kinds: dict = {}  # slot -> the kind of its items, while a loop binding it is written
+        self.types: dict = {}  # a body's name -> the type of what it holds, where known (valuetypes.py)
         for n in names:
             self.add(n)
 

@@ -72,6 +72,8 @@ class Statements:
         if method is None:
             raise CompileError(f"internal: unknown statement {type(node).__name__}", node)
         try:
+            self.c.types.check(node, scope)  # what cannot work whatever the state (valuetypes.py)
+            self.c.types.bind(node, scope)
             return method(self, node, scope)
         except CompileError as e:  # recorded: the next statements are checked too (scope.Failures)
             if not self.c.failures.record(e, scope):
