@@ -1,7 +1,8 @@
 """Checks of a game's content against itself, once its files (and variants) are read: what the
 schema cannot see and no rule reads, so that nothing else would ever report it.
 - a tag written on one card or zone only, that no rule, declaration or other text names, and
-  that is close to a tag used elsewhere: a misspelling (`tags: [equipement]`);
+  that is close to a tag in use (on several cards or zones, declared, or read): a misspelling
+  (`tags: [equipement]`);
 - a card property whose type differs from every other card's (`defense: "high"` where all
   the others are numbers);
 - an option whose default is outside its own bounds or choices.
@@ -73,11 +74,13 @@ def _check_tags(rs, errors: ErrorList) -> None:
                     rs.option_specs, rs.board, rs.flow, rs.scoring, rs.render, rs.analysis, rs.triggers,
                     rs.invariants, rs.vars):
         _words(section, words, "tags")
+    established = {t for t, places in written.items() if len(places) > 1 or t in words}
     for tag, places in written.items():
-        if len(places) > 1 or tag in words:
+        if tag in established:
             continue
         holder, i = places[0]
-        others = [t for t in set(written) | set(rs.extra_tags) if t != tag and t not in holder]  # not a tag beside it
+        # close to a tag in use (not one beside it on the same card: a card of both kinds)
+        others = [t for t in established if t not in holder]
         close = difflib.get_close_matches(tag, sorted(others), n=1, cutoff=0.75)
         if close:
             errors.add(value_location(holder, i), f"tag `{tag}` is written here only, and nothing reads it",
