@@ -110,6 +110,8 @@ class ValueTypes:
             for child in node.children():
                 if isinstance(child, A.Expr):
                     self._walk(child, scope, {})
+            if type(node) is A.Assign and str(node.op) != "=":  # `x += v`: x + v
+                self._pair(str(node.op)[:-1], node.target, node.value, scope, {})
         else:
             self._walk(node, scope, {})
 
@@ -174,11 +176,12 @@ class ValueTypes:
                                hint="read a number of it (a property, a variable, `length(...)`)")
 
     def _arith(self, node, scope, env) -> None:
-        op = str(node.op)
-        if op not in _ARITH:
-            return
-        a, b = self.of(node.left, scope, env), self.of(node.right, scope, env)
-        for side, t in ((node.left, a), (node.right, b)):
+        if str(node.op) in _ARITH:
+            self._pair(str(node.op), node.left, node.right, scope, env)
+
+    def _pair(self, op, left, right, scope, env) -> None:
+        a, b = self.of(left, scope, env), self.of(right, scope, env)
+        for side, t in ((left, a), (right, b)):
             if t in THINGS:
                 raise CompileError(f"`{op}` needs numbers, and this is {word(t)}", side,
                                    hint="read a number of it (a property, a variable, `length(...)`)")
@@ -189,7 +192,7 @@ class ValueTypes:
         ok = (op == "+" and (a == b == TEXT or type(a) is type(b) is List)) \
             or (op == "*" and ((a == NUMBER and seq[1]) or (b == NUMBER and seq[0])))
         if not ok:
-            bad = node.left if a not in numeric else node.right
+            bad = left if a not in numeric else right
             raise CompileError(f"`{op}` cannot go between {word(a)} and {word(b)}", bad,
                                hint="a text joins a text (`+`), a list a list; write text(...) to make a text of a number")
 
@@ -326,6 +329,8 @@ class ValueTypes:
         m = self.symbols
         if fname in m.function_defs:
             return None
+        if m.zone_family(fname) is not None:  # `hand(p)`: that player's zone
+            return ZONE
         if fname in ("length", "count", "sum", "distance", "index_of", "random", "score_of"):
             return None if fname in ("distance", "index_of", "score_of") else NUMBER
         if fname == "range":
