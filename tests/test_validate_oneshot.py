@@ -175,3 +175,13 @@ def test_the_bundled_games_and_fixtures_have_none_of_these_problems():
         validate_game(str(ROOT / "content" / game))
     for fixture in ["mini", "secrets", "coverage", "coverage-cards", "pennies"]:
         validate_game(str(ROOT / "tests" / "fixtures" / fixture))
+
+
+def test_grant_of_an_undeclared_effect_points_at_the_cards_effects(write_game):
+    text = BASE.replace("  coin: {copies: 3, props: {value: 1}, tags: [token]}",
+                        "  coin:\n    copies: 1\n    props: {value: 1}\n    tags: [token]\n    effects:\n"
+                        "      lucky: {until: turn}\n    actions:\n      rub: {effect: grant luck}")
+    found = problems(write_game, text)
+    assert len(found) == 1, "\n\n".join(p.render() for p in found)
+    assert found[0].message == "`grant luck`: no lasting effect `luck` here"
+    assert "`effects:`" in found[0].hint and "`vars:`" not in found[0].hint

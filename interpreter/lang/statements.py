@@ -162,7 +162,16 @@ class Statements:
         target, op, value = node.target, str(node.op), node.value
         mark = self.mark(node, scope)
         val = self.g.x(value, scope)
-        setter = self.setter(target, scope)  # value's text -> the lines storing it
+        try:
+            setter = self.setter(target, scope)  # value's text -> the lines storing it
+        except CompileError:
+            if getattr(node.op, "type", None) == A.GRANT:  # `grant NAME`: a lasting effect, not a variable
+                name = str(target.name)
+                raise CompileError(f"`grant {name}`: no lasting effect `{name}` here", target.name,
+                                   hint=" ".join(filter(None, [did_you_mean(name, self.symbols.pvars),
+                                                               "a lasting effect is declared under its card's "
+                                                               "`effects:` (NAME: {until: ..., powers: [...]})"]))) from None
+            raise
         kinds.check_assigned(self.c, target, op, value, scope)
         if op == "=":
             t = self.g.tmp()
