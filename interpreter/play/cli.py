@@ -153,15 +153,14 @@ def cmd_test_rules(args) -> int:
     from ..scenarios.coverage import run_coverage, run_mutation, stderr_progress
     if args.coverage and args.mutate:
         raise UsageError("give --coverage or --mutate, not both (--mutate reports what it learns from coverage)")
-    if len(args.paths) > 1:
-        raise UsageError(f"--{'coverage' if args.coverage else 'mutate'} takes one game, not {len(args.paths)} paths")
-    game = game_folder(args.paths[0] if args.paths else DEFAULT_GAME)
+    from ..scenarios.coverage import game_and_scenarios
+    game, more = game_and_scenarios(args.paths or [DEFAULT_GAME])  # GAME [SCENARIOS...] (a homebrew's own)
     progress = None if args.quiet else stderr_progress
     if args.coverage:
-        report = run_coverage(game, args.variant, progress=progress)
+        report = run_coverage(game, args.variant, progress=progress, scenarios=more)
         failed = report.failures
     else:
-        report = run_mutation(game, args.variant, progress=progress)
+        report = run_mutation(game, args.variant, progress=progress, scenarios=more)
         failed = report.coverage.failures
     _out(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else report.render())
     scenarios = report.scenarios if args.coverage else report.coverage.scenarios
@@ -452,7 +451,11 @@ def main(argv=None) -> int:
         except (AttributeError, ValueError):
             pass
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and getattr(args, "command", None) == "test" and not any(x.startswith("-") for x in extra):
+        args.paths += extra  # `test --coverage GAME --variant V SCENARIOS...`: paths after an option
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
