@@ -34,8 +34,20 @@ _ORDERS = ("<", "<=", ">", ">=")
 
 
 class List(NamedTuple):
-    """A list whose items are all of type `item` (None: not known)."""
+    """A list whose items are all of type `item` (None: not known; Mixed: of known types, several)."""
     item: object = None
+
+
+class Mixed(NamedTuple):
+    """The items of a list of several known types (`[1, true]`): only `count` asks them."""
+    types: frozenset
+
+
+def _list_of(types: set) -> List:
+    """The type of a list whose items have these types."""
+    if len(types) == 1:
+        return List(next(iter(types)))
+    return List(Mixed(frozenset(types)) if types and None not in types else None)
 
 
 def word(t) -> str:
@@ -65,8 +77,7 @@ def of_value(v):
     if t is Seat:
         return PLAYER
     if t in (list, tuple):
-        items = {of_value(x) for x in v}
-        return List(items.pop() if len(items) == 1 else None)
+        return _list_of({of_value(x) for x in v})
     return None
 
 
@@ -156,7 +167,10 @@ class ValueTypes:
             self._order(node, scope, env)
         elif t is A.Call and str(node.fn) in ("count", "sum") and len(node.args) == 1 \
                 and str(node.fn) not in self.symbols.function_defs:
-            self._counted(node, str(node.fn), self._item(self.of(node.args[0], scope, env)), node.args[0])
+            listed = self.of(node.args[0], scope, env)
+            item = listed.item if type(listed) is List else None
+            for one in (sorted(item.types, key=str) if type(item) is Mixed else [item]):  # `[1, true]`: the 1
+                self._counted(node, str(node.fn), one, node.args[0])
         elif t is A.Aggregate and str(node.fn) in ("count", "sum"):
             inner = dict(env)
             inner[str(node.var)] = self._item(self.of(node.coll, scope, env))
@@ -213,7 +227,8 @@ class ValueTypes:
 
     @staticmethod
     def _item(t):
-        return t.item if type(t) is List else None
+        item = t.item if type(t) is List else None
+        return None if type(item) is Mixed else item
 
     def of(self, node, scope, env):
         """The type of what `node` gives, or None when not known for sure (`env`: the names bound
@@ -243,8 +258,7 @@ class ValueTypes:
         if t is A.Where:
             return List(self._item(self.of(node.coll, scope, env)))
         if t is A.ListOf:
-            items = {self.of(x, scope, env) for x in node.items}
-            return List(items.pop() if len(items) == 1 else None)
+            return _list_of({self.of(x, scope, env) for x in node.items})
         if t is A.ListFor or t is A.Aggregate:
             inner = dict(env)
             inner[str(node.var)] = self._item(self.of(node.coll, scope, env))
