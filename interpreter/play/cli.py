@@ -79,6 +79,19 @@ def cmd_replay(args) -> int:
 
 # ---- simulate ---------------------------------------------------------------------------
 
+def repro_command(args, *, seed, players, options) -> str:
+    """`interpret play ... --auto` replaying one game of a batch: its seed, players, options,
+    variants and seats, quoted for a shell."""
+    import shlex
+    words = ["interpret", "play", args.game, "--auto", "--seed", str(seed), "--players", str(players)]
+    words += [w for k, v in options.items() for w in ("--option", f"{k}={v}")]
+    words += [w for v in args.variant for w in ("--variant", v)]
+    words += [w for s in args.seat for w in ("--seat", s)] + (["--bots", args.bots] if args.bots else [])
+    if args.max_decisions != 100_000:
+        words += ["--max-decisions", str(args.max_decisions)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def cmd_simulate(args) -> int:
     from ..analysis.simulate import SimulationError, simulate
     if args.games < 1:
@@ -94,8 +107,7 @@ def cmd_simulate(args) -> int:
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
                            check=args.check, agents=agents, progress=lambda done: bar.advance())
     except SimulationError as e:  # the same seed replays the same game with `play --auto`
-        again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
-                         + [f"--option {k}={v}" for k, v in options.items()])
+        again = repro_command(args, seed=e.seed, players=game.num_players, options=options)
         bar.stop()
         _err(f"error: {e}\n(watch that game with: {again})")
         return 1
@@ -216,7 +228,7 @@ def cmd_new(args) -> int:
     out = Path(args.out or f"{args.name}.yaml")
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
-    text = new_variant_text(args.name, rs)
+    text = new_variant_text(args.name, rs, path=out.as_posix(), given=args.base)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
