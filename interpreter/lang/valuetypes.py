@@ -22,6 +22,7 @@ from typing import NamedTuple
 from ..core.model import Card, Seat, Zone
 from . import ast as A
 from .analysis import NODES
+from .changes import COUNT_OF_ITEMS
 from .kindfacts import Ints
 from .scope import _MISS, CompileError
 
@@ -104,8 +105,7 @@ def _joined(a, b):
 
 
 class ValueTypes:
-    """The types of the expressions of one match (its `symbols`), asked by the code generator.
-    `string(token)`: the text of a string literal (the compiler's)."""
+    """The types of the expressions of one match (its `symbols`), asked by the code generator."""
 
     def __init__(self, symbols):
         self.symbols = symbols
@@ -127,7 +127,8 @@ class ValueTypes:
             self._walk(node, scope, {})
 
     def bind(self, node, scope) -> None:
-        """After a statement is written: the types of the names it binds (`let`, `for`, `choose`)."""
+        """The types of the names a statement binds (`let`, `for`, `choose`), before it is written:
+        its own body reads a `for`'s variable, and `let x = x + 1` reads the outer x."""
         t = type(node)
         if t is A.Let:
             self._bind(scope, str(node.name), self.of(node.value, scope, {}))
@@ -178,7 +179,6 @@ class ValueTypes:
 
     def _counted(self, node, fn, item, where) -> None:
         if fn == "count" and item is not None and item != BOOL:
-            from .changes import COUNT_OF_ITEMS
             raise CompileError(f"`count` counts true values (yes/no), and these are {_PLURALS.get(item, 'values')}",
                                where, hint=COUNT_OF_ITEMS)
         if fn == "sum" and (item in THINGS or item == TEXT or type(item) is List):
