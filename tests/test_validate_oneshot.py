@@ -185,3 +185,36 @@ def test_grant_of_an_undeclared_effect_points_at_the_cards_effects(write_game):
     assert len(found) == 1, "\n\n".join(p.render() for p in found)
     assert found[0].message == "`grant luck`: no lasting effect `luck` here"
     assert "`effects:`" in found[0].hint and "`vars:`" not in found[0].hint
+
+
+def test_every_line_of_a_body_with_a_syntax_error_is_reported(write_game):
+    text = BASE + """\
+  typos:
+    effect: |
+      me.score += +
+      me.score = 2
+      move to pile
+      if me.score > 1 then
+        me.score == 3
+      end
+      me.score += 1 1
+"""
+    found = problems(write_game, text)
+    first = len(BASE.splitlines()) + 3
+    assert [p.location.line for p in found] == [first, first + 2, first + 4, first + 6], \
+        "\n\n".join(p.render() for p in found)
+    assert all(p.message.startswith("rules syntax error") and "^" in p.context for p in found)
+
+
+def test_a_block_whose_opening_line_is_wrong_gives_no_error_at_its_end(write_game):
+    """The `end` left alone once the wrong `if` line is taken out is not a mistake of its own; the
+    line in the block is."""
+    text = BASE + """\
+  opener:
+    effect: |
+      if me.score > 1 them
+        me.score == 3
+      end
+"""
+    first = len(BASE.splitlines()) + 3
+    assert [p.location.line for p in problems(write_game, text)] == [first, first + 1]

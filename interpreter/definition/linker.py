@@ -73,7 +73,7 @@ class Linker(Part):
             try:
                 self.procedure_trees[name] = parse(snip.src, "effect").body if snip else []
             except ParseFailure as e:
-                self.d.errors.problems.append(e.problem)
+                self.d.errors.problems.extend(e.problems)
                 self.procedure_trees[name] = []
         self._suspends = self._suspension_analysis()
         self.function_defs = self._typed_functions()  # what the compiler (lang/) reads of them
@@ -87,7 +87,7 @@ class Linker(Part):
         try:
             tree = parse(snip.src, "trigger")
         except ParseFailure as e:
-            self.d.errors.problems.append(e.problem)
+            self.d.errors.problems.extend(e.problems)
             return None
         kind, name = tree.kind, str(tree.event)
         if name not in self.event_params and name not in self.procedure_params:
@@ -186,7 +186,7 @@ class Linker(Part):
         try:
             return fn()
         except ParseFailure as e:
-            self.d.errors.problems.append(e.problem)
+            self.d.errors.problems.extend(e.problems)
         except CompileError as e:
             self.d.errors.problems.extend(self.d.compiler.problems(e))
         except _AlreadyReported:
