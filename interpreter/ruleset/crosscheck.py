@@ -74,6 +74,9 @@ def _check_tags(rs, errors: ErrorList) -> None:
                     rs.option_specs, rs.board, rs.flow, rs.scoring, rs.render, rs.analysis, rs.triggers,
                     rs.invariants, rs.vars):
         _words(section, words, "tags")
+    learnt = rs.root / "evaluation.json"  # a learnt evaluation reads tags too (its features)
+    if learnt.is_file():
+        words.update(_WORD.findall(learnt.read_text(encoding="utf-8", errors="replace")))
     established = {t for t, places in written.items() if len(places) > 1 or t in words}
     for tag, places in written.items():
         if tag in established:
