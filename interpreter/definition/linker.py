@@ -73,7 +73,7 @@ class Linker(Part):
             try:
                 self.procedure_trees[name] = parse(snip.src, "effect").body if snip else []
             except ParseFailure as e:
-                self.d.errors.problems.append(e.problem)
+                self.d.errors.problems.extend(e.problems)
                 self.procedure_trees[name] = []
         self._suspends = self._suspension_analysis()
         self.function_defs = self._typed_functions()  # what the compiler (lang/) reads of them
@@ -87,7 +87,7 @@ class Linker(Part):
         try:
             tree = parse(snip.src, "trigger")
         except ParseFailure as e:
-            self.d.errors.problems.append(e.problem)
+            self.d.errors.problems.extend(e.problems)
             return None
         kind, name = tree.kind, str(tree.event)
         if name not in self.event_params and name not in self.procedure_params:
@@ -158,10 +158,16 @@ class Linker(Part):
         """A body (a procedure, or a trigger with its condition), compiled both ways: as
         continuations (it may wait for a choice) and, when it cannot, as a direct call."""
         c = self.d.compiler
+        return c.failures.run(lambda: self._body(stmts, snip, params, cond_tree=cond_tree, kind=kind,
+                                                 binding=binding, replacing=replacing))
+
+    def _body(self, stmts, snip, params, *, cond_tree, kind, binding, replacing):
+        c = self.d.compiler
         scope = Scope(params, src=snip.src, kind=kind, replacing=replacing)
         if binding is not None:
             scope.bound["this"] = binding.card
-        cond = c.e(cond_tree, scope) if cond_tree is not None else None
+        # a condition that fails is reported with the body's own problems (scope.Failures)
+        cond = c.failures.attempt(lambda: c.e(cond_tree, scope), scope) if cond_tree is not None else None
         if binding is not None:
             cond = self.powers.condition(binding, scope, cond)
         body = c.seq(stmts, scope, self.ret)
@@ -180,9 +186,9 @@ class Linker(Part):
         try:
             return fn()
         except ParseFailure as e:
-            self.d.errors.problems.append(e.problem)
+            self.d.errors.problems.extend(e.problems)
         except CompileError as e:
-            self.d.errors.problems.append(self.d.compiler.problem(e))
+            self.d.errors.problems.extend(self.d.compiler.problems(e))
         except _AlreadyReported:
             pass
         except RecursionError:  # text within the nesting cap whose compiled form still nests too deep

@@ -60,7 +60,7 @@ class Powers(Part):
         try:
             parse(snip.src, "expr")
         except ParseFailure as e:
-            self.d.errors.problems.append(e.problem)
+            self.d.errors.problems.extend(e.problems)  # every line's syntax error (parser._further)
             return None
         return snip
 

@@ -245,6 +245,7 @@ class CompiledRules(Part):
             if optional:
                 f = (lambda g: lambda ctx: list(g(ctx) or []) + [None])(f)
             kind = None if optional else c.codegen.domain_kind(tree, scope)
+            scope.types[pname] = c.types.item_of(tree, scope)  # the type of its values, where known (valuetypes.py)
             if kind is not None:  # what a requirement reads in it, once bound (checked against its domain)
                 kinds[scope.slots[pname]] = kind
             if dom.reasons:  # the conditions its values meet: they say why another value is not one of them

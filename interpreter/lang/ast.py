@@ -18,6 +18,9 @@ from lark import Token, Transformer, v_args
 Pos = Optional[tuple]  # (line, column, start offset, end offset) in the parsed text, or None
 
 
+GRANT = "GRANT"  # the type of the `=` token of the assignment a `grant` stands for
+
+
 class Node:
     __slots__ = ("_facts",)  # what analysis.py found of the tree below it, kept with it (not pickled)
 
@@ -556,7 +559,7 @@ class _Build(Transformer):
         at = _at(meta)
         me = Token("NAME", "me", start_pos=c[0].start_pos, line=c[0].line, column=c[0].column)
         value = c[1] if c[1] is not None else Const(True, at)
-        return Assign(Attr(Name(me, at), c[0], at), Token("ASSIGN_OP", "="), value, at)
+        return Assign(Attr(Name(me, at), c[0], at), Token(GRANT, "="), value, at)  # (an error names `grant`)
 
     # whole texts
     def start_effect(self, meta, c):

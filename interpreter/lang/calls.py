@@ -62,8 +62,9 @@ class Calls:
             from ..runtime.library import OF_THE_MATCH, _cell
             fn, arity = builtin
             if arity is not None and len(args) not in arity:
+                from .changes import ARITY_CHANGES
                 raise CompileError(f"`{fname}` takes {' or '.join(map(str, arity))} argument(s), got {len(args)}",
-                                   node)
+                                   node, hint=ARITY_CHANGES.get((fname, len(args)), ""))
             end = self.g.shortcuts.end_card(fname, fn, argnodes, args, scope)
             if end is not None:
                 return end

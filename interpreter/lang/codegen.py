@@ -132,6 +132,7 @@ class ExprCodegen:
         ``call(ctx, position of the call, *arguments)``, which generated code calls directly.
         `then(self, text)` -> (lines, frame size): lines giving the value `v` from the text's
         (a modified function's modifiers, definition/powers.py)."""
+        self.c.types.check(node, scope)  # what cannot work whatever the state (valuetypes.py)
         saved = self.saved()
         self._reset(node, scope)
         try:

@@ -24,7 +24,7 @@ from ..ruleset.yamlio import SourceText
 from . import ast as A
 from .analysis import facts
 from .codegen import ExprCodegen
-from .scope import _MISS, CompileError, Scope, stamped
+from .scope import _MISS, CompileError, Failures, Scope, stamped
 from ..errors import did_you_mean
 from .parser import ParseFailure, parse
 
@@ -32,6 +32,7 @@ from .parser import ParseFailure, parse
 from .resumable import Resumable
 from .output import CompileOutput
 from .templates import Templates
+from .valuetypes import ValueTypes
 
 if TYPE_CHECKING:  # a Protocol, for the reader and type checkers: nothing to import at run time
     from .symbols import SymbolTable
@@ -71,6 +72,8 @@ class Compiler:
         self.codegen = ExprCodegen(self)
         self.resumable = Resumable(self)
         self.templates = Templates(self)
+        self.types = ValueTypes(symbols)  # the types of values, where known: mistakes found at load time
+        self.failures = Failures()  # the errors of a body's statements, reported together
 
     # ---- what the definition calls of the parts ------------------------------------------
 
@@ -97,6 +100,11 @@ class Compiler:
         """The problem a CompileError reports, at its position in the text it was raised in."""
         loc = locate(e.node, e.src, e.kind)
         return Problem(loc, e.message, hint=e.hint, context=e.src.context(loc) if e.src else "")
+
+    @classmethod
+    def problems(cls, e: CompileError) -> list[Problem]:
+        """The problems of `e` and of the statements after it found failing too (`e.more`)."""
+        return [cls.problem(x) for x in [e] + e.more]
 
     @staticmethod
     def loc(node, scope) -> Location:

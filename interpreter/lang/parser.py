@@ -81,7 +81,7 @@ def parse(src: SourceText, kind: str):
     try:
         tree, deep = _parse_cached(text, kind)
     except UnexpectedInput as e:
-        raise ParseFailure(_problem(src, e, kind)) from None
+        raise ParseFailure(_problem(src, e, kind), more=_further(src, text, e, kind)) from None
     except RecursionError:  # the parser itself does not recurse; kept as a last guard
         raise ParseFailure(Problem(src.locate(1, 1), "rules text nested too deeply")) from None
     if deep is not None:
@@ -124,9 +124,50 @@ def _deep_problem(src: SourceText, node: Tree, kind: str) -> Problem:
 
 
 class ParseFailure(Exception):
-    def __init__(self, problem: Problem):
+    """A syntax error (`problem`: the first), and those found on the later lines of the same
+    text (`more`, see `_further`)."""
+
+    def __init__(self, problem: Problem, more=()):
         self.problem = problem
+        self.more = list(more)
         super().__init__(problem.render())
+
+    @property
+    def problems(self) -> list:
+        return [self.problem] + self.more
+
+
+_ENDS = ("end", "else", "elif", "$END")  # what a line taken out may leave without its block: no news
+
+
+def _further(src: SourceText, text: str, e: UnexpectedInput, kind: str, most: int = 9) -> list:
+    """The syntax errors of the lines after the first error's, in a body of several lines (an
+    effect, a trigger): the line in error read as `pass`, the text parsed again, and so on. An
+    error a line taken out may cause (an `end` left without its block, the text ending early)
+    stops the search: only errors of their own are reported."""
+    if kind == "expr" or "\n" not in text:
+        return []
+    lines = text.split("\n")
+    out, line = [], getattr(e, "line", 0) or 0
+    for _ in range(most):
+        if not 1 <= line <= len(lines):
+            break
+        indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+        lines[line - 1] = " " * indent + ("pass" if line > 1 or kind != "trigger" else lines[line - 1].lstrip())
+        try:
+            parser().parse("\n".join(lines), start=ENTRY[kind])
+            break
+        except UnexpectedInput as again:
+            token = getattr(again, "token", None)
+            after = getattr(again, "line", 0) or 0
+            if after <= line or isinstance(again, UnexpectedEOF) or (token is not None and (
+                    token.type == "$END" or str(token) in _ENDS)):
+                break
+            out.append(_problem(src, again, kind))
+            line = after
+        except Exception:  # the grammar's own limits (recursion): the first error is enough
+            break
+    return out
 
 
 def _problem(src: SourceText, e: UnexpectedInput, kind: str) -> Problem:

@@ -135,7 +135,7 @@ class Resumable:
 
     def seq(self, stmts, scope, k):
         """f(ctx) running statements, then `k(ctx)` (what follows them: the caller's `ret`...)."""
-        return stamped(scope.src, scope.kind, lambda: self._top(stmts, scope, k))
+        return stamped(scope.src, scope.kind, lambda: self.c.failures.run(lambda: self._top(stmts, scope, k)))
 
     def _top(self, stmts, scope, k):
         if not stmts:  # nothing to run before k: k itself (a call ending its body returns to k at once)
@@ -217,6 +217,7 @@ class Resumable:
                 scope.add(str(sub.var))
             elif type(sub) is A.Let:
                 scope.add(str(sub.name))
+        self.c.types.bind(stmts[split], scope)  # the type of what a `choose` or a `for` binds
         rest = self._seq(stmts[split + 1:], scope, k, body)
         waits = self._wait(stmts[split], scope, rest, body)
         if pre is None:  # the body starts waiting: nothing in front of it
@@ -235,7 +236,14 @@ class Resumable:
         writer = _WRITERS.get(t)
         if writer is None:
             raise CompileError(f"internal: cannot suspend in {t.__name__}", node)
-        body.blocks[here] = lines + writer(self, node, scope, rest, body)
+        try:
+            self.c.types.check(node, scope)  # what cannot work whatever the state (valuetypes.py)
+            body.blocks[here] = lines + writer(self, node, scope, rest, body)
+        except CompileError as e:  # recorded: the next statements are checked too (scope.Failures)
+            if not self.c.failures.record(e, scope):
+                raise
+            self.g.writer.after_failure(node, scope, lambda stmts, sc: self._seq(stmts, sc, rest, body))
+            body.blocks[here] = lines + self.goto(rest)
         return here
 
     def _if(self, node, scope, rest, body):

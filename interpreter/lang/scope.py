@@ -29,7 +29,61 @@ class CompileError(Exception):
         self.hint = hint
         self.src = None  # the text it was raised in: set when it leaves that text (stamped())
         self.kind = "expr"
+        self.more: list = []  # the errors of further statements of the same text (Failures)
         super().__init__(message)
+
+
+class Failures:
+    """The errors of one text's statements, found in one pass: while a body is compiled, a
+    statement that fails is recorded and written as nothing, and the body goes on with the next;
+    the first error then leaves the text carrying the others (`CompileError.more`). The compiled
+    code of a text that failed is never run: the definition's builder reports the problems and
+    stops. Outside a body (an expression compiled alone), an error leaves at once, as before."""
+
+    def __init__(self):
+        self.open: list | None = None  # the errors of the body being compiled, None outside one
+
+    def run(self, compile_):
+        """`compile_()` (a body); its recorded errors raised together once it is written."""
+        if self.open is not None:  # a body within the body being compiled: one list
+            return compile_()
+        self.open = found = []
+        try:
+            out = compile_()
+        except CompileError as e:
+            found.append(e)
+            raise self._together(found) from None
+        finally:
+            self.open = None
+        if found:
+            raise self._together(found)
+        return out
+
+    def record(self, e: CompileError, scope) -> bool:
+        """Keep `e` (raised in `scope`'s text) and go on, when a body is being compiled."""
+        if self.open is None:
+            return False
+        if e.src is None:
+            e.src, e.kind = scope.src, scope.kind
+        key = (e.message, id(e.node), id(e.src))  # a statement compiled again (an `if` whose test failed)
+        if all((f.message, id(f.node), id(f.src)) != key for f in self.open):
+            self.open.append(e)
+        return True
+
+    def attempt(self, compile_, scope, default=None):
+        """`compile_()`, or `default` when it fails inside a body (its error recorded)."""
+        try:
+            return compile_()
+        except CompileError as e:
+            if not self.record(e, scope):
+                raise
+            return default
+
+    @staticmethod
+    def _together(found: list) -> CompileError:
+        first = found[0]
+        first.more = first.more + [x for e in found[1:] for x in [e] + e.more]
+        return first
 
 
 class Scope:
@@ -50,6 +104,7 @@ class Scope:
         self.replacing = replacing  # (procedure, index) in an `instead of` rule: what `super` runs
         self.kinds: dict = {}  # slot -> the kind of what it holds (a parameter bound from its domain)
         self.loop_kinds: dict = {}  # slot -> the kind of its items, while a loop binding it is written
+        self.types: dict = {}  # a body's name -> the type of what it holds, where known (valuetypes.py)
         for n in names:
             self.add(n)
 

@@ -46,7 +46,8 @@ class Statements:
         """f(ctx) running `stmts`, then returning `then[0](ctx)` (`then`: a one-element holder,
         filled when what follows is compiled; None: nothing). A `stop` ends the statements and
         returns `stop(ctx)` (None: nothing)."""
-        return stamped(scope.src, scope.kind, lambda: self._statements(stmts, scope, then, stop))
+        return stamped(scope.src, scope.kind,
+                       lambda: self.c.failures.run(lambda: self._statements(stmts, scope, then, stop)))
 
     def _statements(self, stmts, scope, then, stop):
         saved = self.g.saved()
@@ -70,7 +71,33 @@ class Statements:
         method = _STATEMENT_WRITERS.get(type(node))
         if method is None:
             raise CompileError(f"internal: unknown statement {type(node).__name__}", node)
-        return method(self, node, scope)
+        try:
+            self.c.types.check(node, scope)  # what cannot work whatever the state (valuetypes.py)
+            self.c.types.bind(node, scope)
+            return method(self, node, scope)
+        except CompileError as e:  # recorded: the next statements are checked too (scope.Failures)
+            if not self.c.failures.record(e, scope):
+                raise
+            self.after_failure(node, scope, self.block)
+            return ["pass"]
+
+    @staticmethod
+    def after_failure(node, scope, block) -> None:
+        """What a statement that failed to compile still gives the statements after it: the
+        names it binds (no `unknown name` for each use of them), and the statements it holds,
+        compiled by `block` for their own errors."""
+        t = type(node)
+        if t is A.Let:
+            scope.add(str(node.name))
+        elif t is A.For or t is A.Choose:
+            scope.add(str(node.var))
+        if t is A.If:
+            for _, stmts in node.branches:
+                block(stmts, scope)
+            if node.otherwise is not None:
+                block(node.otherwise, scope)
+        elif t is A.For or t is A.Repeat:
+            block(node.body, scope)
 
     def block(self, stmts, scope) -> list[str]:
         out = []
@@ -135,7 +162,16 @@ class Statements:
         target, op, value = node.target, str(node.op), node.value
         mark = self.mark(node, scope)
         val = self.g.x(value, scope)
-        setter = self.setter(target, scope)  # value's text -> the lines storing it
+        try:
+            setter = self.setter(target, scope)  # value's text -> the lines storing it
+        except CompileError:
+            if getattr(node.op, "type", None) == A.GRANT:  # `grant NAME`: a lasting effect, not a variable
+                name = str(target.name)
+                raise CompileError(f"`grant {name}`: no lasting effect `{name}` here", target.name,
+                                   hint=" ".join(filter(None, [did_you_mean(name, self.symbols.pvars),
+                                                               "a lasting effect is declared under its card's "
+                                                               "`effects:` (NAME: {until: ..., powers: [...]})"]))) from None
+            raise
         kinds.check_assigned(self.c, target, op, value, scope)
         if op == "=":
             t = self.g.tmp()

@@ -67,6 +67,19 @@ def cmd_replay(args) -> int:
 
 # ---- simulate ---------------------------------------------------------------------------
 
+def repro_command(args, *, seed, players, options) -> str:
+    """`interpret play ... --auto` replaying one game of a batch: its seed, players, options,
+    variants and seats, quoted for a shell."""
+    import shlex
+    words = ["interpret", "play", args.game, "--auto", "--seed", str(seed), "--players", str(players)]
+    words += [w for k, v in options.items() for w in ("--option", f"{k}={v}")]
+    words += [w for v in args.variant for w in ("--variant", v)]
+    words += [w for s in args.seat for w in ("--seat", s)] + (["--bots", args.bots] if args.bots else [])
+    if args.max_decisions != 100_000:
+        words += ["--max-decisions", str(args.max_decisions)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def cmd_simulate(args) -> int:
     from ..analysis.simulate import SimulationError, simulate
     if args.games < 1:
@@ -82,8 +95,7 @@ def cmd_simulate(args) -> int:
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
                            check=args.check, agents=agents, progress=lambda done: bar.advance())
     except SimulationError as e:  # the same seed replays the same game with `play --auto`
-        again = " ".join([f"interpret play {args.game} --auto --seed {e.seed} --players {game.num_players}"]
-                         + [f"--option {k}={v}" for k, v in options.items()])
+        again = repro_command(args, seed=e.seed, players=game.num_players, options=options)
         bar.stop()
         _err(f"error: {e}\n(watch that game with: {again})")
         return 1
@@ -141,15 +153,14 @@ def cmd_test_rules(args) -> int:
     from ..scenarios.coverage import run_coverage, run_mutation, stderr_progress
     if args.coverage and args.mutate:
         raise UsageError("give --coverage or --mutate, not both (--mutate reports what it learns from coverage)")
-    if len(args.paths) > 1:
-        raise UsageError(f"--{'coverage' if args.coverage else 'mutate'} takes one game, not {len(args.paths)} paths")
-    game = game_folder(args.paths[0] if args.paths else DEFAULT_GAME)
+    from ..scenarios.coverage import game_and_scenarios
+    game, more = game_and_scenarios(args.paths or [DEFAULT_GAME])  # GAME [SCENARIOS...] (a homebrew's own)
     progress = None if args.quiet else stderr_progress
     if args.coverage:
-        report = run_coverage(game, args.variant, progress=progress)
+        report = run_coverage(game, args.variant, progress=progress, scenarios=more)
         failed = report.failures
     else:
-        report = run_mutation(game, args.variant, progress=progress)
+        report = run_mutation(game, args.variant, progress=progress, scenarios=more)
         failed = report.coverage.failures
     _out(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json else report.render())
     scenarios = report.scenarios if args.coverage else report.coverage.scenarios
@@ -205,7 +216,7 @@ def cmd_new(args) -> int:
     out = Path(args.out or f"{args.name}.yaml")
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
-    text = new_variant_text(args.name, rs)
+    text = new_variant_text(args.name, rs, path=out.as_posix(), given=args.base)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
@@ -444,7 +455,11 @@ def main(argv=None) -> int:
         except (AttributeError, ValueError):
             pass
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and getattr(args, "command", None) == "test" and not any(x.startswith("-") for x in extra):
+        args.paths += extra  # `test --coverage GAME --variant V SCENARIOS...`: paths after an option
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2

@@ -109,7 +109,7 @@ def _render(value, depth, lines):
                 lines.append(f"{pad}- {_scalar(v)}")
 
 
-def new_variant_text(name: str, rs: Ruleset) -> str:
+def new_variant_text(name: str, rs: Ruleset, *, path: str | None = None, given: str | None = None) -> str:
     """A commented starting variant, written with ruamel.yaml (later edits keep comments and order)."""
     game = str(rs.meta.get("name") or rs.name)
     doc = CommentedMap()
@@ -140,10 +140,13 @@ def new_variant_text(name: str, rs: Ruleset) -> str:
                                  ("value", CommentedSeq(['on turn_start when false: pass'])),
                                  ("why", "an example: a new rule in the rules language (docs/language.md)")]))
     doc["changes"] = changes
+    # the commands as they run from the folder `interpret new` ran in: the file as written, the
+    # game as given (a folder, or a bundled game's name)
+    where, base = path or f"{name}.yaml", given or game
     doc.yaml_set_start_comment(
-        f"A homebrew variant of {game}. Check it:    interpret validate {game} --variant {name}.yaml\n"
-        f"Play it:                            interpret play {game} --variant {name}.yaml\n"
-        "See every value and where it comes from: interpret show " + game + f" --variant {name}.yaml NAME\n"
+        f"A homebrew variant of {game}. Check it:    interpret validate {base} --variant {where}\n"
+        f"Play it:                            interpret play {base} --variant {where}\n"
+        "See every value and where it comes from: interpret show " + base + f" --variant {where} NAME\n"
         "Schema: schemas/variant.schema.json (interpret schema --out DIR)")
     y = YAML()
     y.indent(mapping=2, sequence=4, offset=2)

@@ -15,6 +15,7 @@ from .yamlio import load_yaml, resolve_parent, value_location
 
 from .ruleset import Ruleset
 from .texts import is_texts_file, overlay_texts
+from .crosscheck import check_content
 
 SKIP_DIRS = {"scenarios", "tutorials", "variants"}  # not rules: tests, guided games, variants
 
@@ -76,6 +77,7 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
             overlay_texts(rs, lang, errors, variant=v.name)
     if rs.meta:
         check_caps(rs, errors)
+        check_content(rs, errors)  # what the schema cannot see and no rule reads (crosscheck.py)
     if rs.meta and rs.tuning:  # what `interpret tune` may change: checked against the content as the variants left it
         from .tuning import read_tuning
         read_tuning(rs, errors)

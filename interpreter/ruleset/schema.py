@@ -30,7 +30,27 @@ def validator(name: str):
     """The jsonschema validator of a schema (jsonschema is imported on first use: a document seen
     valid before is not checked again, see `schema_problems`)."""
     from jsonschema import Draft202012Validator
-    return Draft202012Validator(schema(name))
+    return Draft202012Validator(_checked_here(schema(name)))
+
+
+EDITORS_ONLY = "for editors; interpret checks the value once applied, as content (ruleset/variants.py)"
+
+
+def _checked_here(doc: dict) -> dict:
+    """The schema without the rules marked for editors only (`$comment`: EDITORS_ONLY): a
+    variant's `value:` checked against the content schema's entries as the editor completes it;
+    interpret checks it once applied, at its place in the content, with the other changes."""
+    text = json.dumps(doc)
+    if EDITORS_ONLY not in text:
+        return doc
+
+    def strip(v):
+        if isinstance(v, dict):
+            return {k: strip(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [strip(x) for x in v if not (isinstance(x, dict) and x.get("$comment") == EDITORS_ONLY)]
+        return v
+    return strip(doc)
 
 
 def locate_path(root, path) -> Location:

@@ -294,9 +294,39 @@ def _run(path, loader) -> str | None:
     return None if result.ok else result.failures[0].render()
 
 
-def _scenarios(game_folder: Path) -> list[Path]:
+def game_and_scenarios(paths) -> tuple[str, list]:
+    """`GAME [SCENARIOS...]` of `test --coverage/--mutate`: the game (a folder, a bundled name, its
+    game.yaml) and the scenario files or folders after it; or, when the first path is a scenario
+    file or folder (a homebrew's own), the game that scenario names, and every path a scenario."""
+    from ..ruleset.loader import game_folder
+    from ..ruleset.paths import game_dir
+    from .runner import game_of, load_scenario, scenario_files
+    first = Path(paths[0])
+    folder = game_dir(game_folder(str(first)))
+    if (folder / "game.yaml").is_file():
+        return str(folder), list(paths[1:])
+    files = scenario_files([first])
+    if not files:
+        raise ContentError(_not_a_game(first))
+    return game_of(files[0], load_scenario(files[0])), list(paths)
+
+
+def _not_a_game(path):
+    from ..errors import Problem
+    return Problem(Location(str(path)), "neither a game nor a scenario",
+                   hint="give a game folder (with game.yaml) or a bundled game's name, then scenario files")
+
+
+def _scenarios(game_folder: Path, more=()) -> list[Path]:
+    """The game's scenario files, then those under `more` (each file once)."""
     from .runner import scenario_files
-    return scenario_files([game_folder]) if (game_folder / "scenarios").is_dir() else []
+    files = scenario_files([game_folder]) if (game_folder / "scenarios").is_dir() else []
+    seen = {f.resolve() for f in files}
+    for f in scenario_files(more):
+        if f.resolve() not in seen:
+            seen.add(f.resolve())
+            files.append(f)
+    return files
 
 
 @dataclass
@@ -380,15 +410,17 @@ def summary_line(summary: dict) -> str:
     return " · ".join(f"{k} {n}/{t}" + (f" ({_pct(n, t):.0f}%)" if t else "") for k, (n, t) in summary.items())
 
 
-def run_coverage(game: str, variants=(), progress=None) -> CoverageReport:
-    """Run the game's scenarios with every rule unit instrumented."""
+def run_coverage(game: str, variants=(), progress=None, *, scenarios=()) -> CoverageReport:
+    """Run the game's scenarios, and those of `scenarios` (files or folders: a homebrew's own,
+    each naming its variants), with every rule unit instrumented; the rules reported are the
+    game's with `variants` applied, the homebrew's among them."""
     from ..ruleset.paths import game_dir
     start = time.perf_counter()
     folder = game_dir(str(game))
     rs = load_ruleset(folder, variants=variants)
     recorder = Recorder()
     loader = Loader(observer=recorder)
-    files = _scenarios(folder)
+    files = _scenarios(folder, scenarios)
     report = CoverageReport(rs.title, rules_of(rs), recorder, files,
                             not_rules=sorted(set(rs.functions) - rule_functions(rs)))
     from ..ruleset.paths import display_path
@@ -522,10 +554,11 @@ class MutationReport:
         return "\n".join(lines)
 
 
-def run_mutation(game: str, variants=(), progress=None) -> MutationReport:
-    """Negate each requirement and remove each trigger in turn; run the scenarios that exercise it."""
+def run_mutation(game: str, variants=(), progress=None, *, scenarios=()) -> MutationReport:
+    """Negate each requirement and remove each trigger in turn; run the scenarios that exercise it
+    (the game's, and those of `scenarios`: see run_coverage)."""
     start = time.perf_counter()
-    cov = run_coverage(game, variants, progress=progress)
+    cov = run_coverage(game, variants, progress=progress, scenarios=scenarios)
     rec = cov.recorder
     loader = Loader()
     mutants = []
