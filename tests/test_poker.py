@@ -11,6 +11,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import interpreter.adapters.openspiel  # noqa: E402,F401  (registers "interpret")
+from open_spiel.python import policy  # noqa: E402
 from open_spiel.python.algorithms import cfr, exploitability, expected_game_score  # noqa: E402
 
 UTILITY = {"kuhn-poker": 2.0, "leduc-poker": 13.0}  # the most a seat can win or lose, in chips
@@ -123,17 +124,22 @@ def test_cfr_on_kuhn_poker_reaches_the_game_value_as_native():
 
 @needs_score_returns
 def test_cfr_on_leduc_lowers_the_exploitability_as_native():
-    """A few iterations of OpenSpiel's CFR on Leduc hold'em, through the adapter and on the native
-    game: the average policy's exploitability is the native one at each iteration, and falls."""
+    """Two iterations of OpenSpiel's CFR on Leduc hold'em, through the adapter and on the native
+    game: the average policy's exploitability is then the native one, below the uniform policy's
+    (CFR's average policy after its first iteration), which both games give alike. One best
+    response through the adapter: about 20 s of the test's time."""
     ours, native = _ours("leduc-poker"), pyspiel.load_game("leduc_poker")
     solvers = {"ours": cfr.CFRSolver(ours), "native": cfr.CFRSolver(native)}
-    seen = {"ours": [], "native": []}
+    solvers["native"].evaluate_and_update_policy()
+    uniform = exploitability.exploitability(native, solvers["native"].average_policy())
+    assert uniform == pytest.approx(exploitability.exploitability(native, policy.UniformRandomPolicy(native)))
+    solvers["native"].evaluate_and_update_policy()
     for _ in range(2):
-        for key, s in solvers.items():
-            s.evaluate_and_update_policy()
-            seen[key].append(exploitability.exploitability(ours if key == "ours" else native, s.average_policy()))
-    assert seen["ours"] == pytest.approx(seen["native"], abs=1e-9)
-    assert seen["ours"][1] < seen["ours"][0]
+        solvers["ours"].evaluate_and_update_policy()
+    after = {"ours": exploitability.exploitability(ours, solvers["ours"].average_policy()),
+             "native": exploitability.exploitability(native, solvers["native"].average_policy())}
+    assert after["ours"] == pytest.approx(after["native"], abs=1e-9)
+    assert after["ours"] < uniform - 0.1
 
 
 @pytest.mark.parametrize("name", ["kuhn-poker", "leduc-poker"])
