@@ -28,6 +28,7 @@ CONFIGS = [
     ("dark-agent", ("long",), 2), ("dark-agent", ("no-dice",), 4), ("dark-agent", ("solo",), 1),
     ("dark-agent", ("teams",), 4), ("agents-secrets", (), 6), ("agents-secrets", ("le-monde-est-vaste",), 8),
     ("agent-dog", (), 4), ("agent-dog", ("2-3-joueurs",), 2), ("tic-tac-toe", (), 2), ("connect-four", (), 2),
+    ("kuhn-poker", (), 2), ("leduc-poker", (), 2),
 ]
 AGENTS = ["greedy:2", "mcts:{n}", "ismcts:{n}"]
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.hardening import interpret
 
-GAMES = ["dark-agent", "agent-dog", "agents-secrets", "tic-tac-toe", "connect-four"]
+GAMES = ["dark-agent", "agent-dog", "agents-secrets", "tic-tac-toe", "connect-four", "kuhn-poker", "leduc-poker"]
 
 
 @pytest.mark.parametrize("game", GAMES)

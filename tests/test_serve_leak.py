@@ -25,7 +25,7 @@ from interpreter.serve.hub import dumps
 from interpreter.serve.table import Seat, Table
 
 ROOT = Path(__file__).resolve().parent.parent / "content"
-CHECKS = (2, 9, 25)  # the decisions of a game where a twin table is built
+CHECKS = (1, 9, 25)  # the decisions of a game where a twin table is built (a hand of poker has 2 or more)
 
 
 def configurations():

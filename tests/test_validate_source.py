@@ -75,7 +75,7 @@ def test_statements_that_may_wait_are_generated_code(capsys):
     _legend_covers(out)
 
 
-GAMES = ["tic-tac-toe", "connect-four", "dark-agent", "agents-secrets", "agent-dog"]
+GAMES = ["tic-tac-toe", "connect-four", "dark-agent", "agents-secrets", "agent-dog", "kuhn-poker", "leduc-poker"]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -45,6 +45,8 @@ CONFIGS = [
     ("agent-dog", ("2-3-joueurs",), 2),
     ("tic-tac-toe", (), 2),
     ("connect-four", (), 2),
+    ("kuhn-poker", (), 2),
+    ("leduc-poker", (), 2),
 ]
 
 
