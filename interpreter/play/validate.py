@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import ContentError, Location, Problem
+from ..ruleset.paths import shown
 from ..engine.game import Game
 from .common import _err, _n, _out, game_folder
 
@@ -86,7 +87,7 @@ def cmd_validate(args) -> int:
         v = validate_game(args.path, args.variant)
     except ContentError as e:
         n = len(e.problems)
-        _err(f"{args.path}: {n} problem{'s' if n != 1 else ''}\n")
+        _err(f"{shown(args.path)}: {n} problem{'s' if n != 1 else ''}\n")
         _err("\n\n".join(p.render() for p in e.problems))
         return 1
     _out(v.summary())

@@ -10,7 +10,7 @@ from .. import limits as lim
 from ..core.gcpause import collector_paused
 from ..errors import ContentError, ErrorList, Location, Problem
 from .variants import apply_variants, load_variants
-from .paths import display_path, game_dir
+from .paths import display_path, game_dir, is_there, shown, too_long
 from .yamlio import load_yaml, resolve_parent, value_location
 
 from .ruleset import Ruleset
@@ -33,7 +33,7 @@ def content_files(root: Path) -> list[Path]:
 def game_folder(game: str) -> str:
     """A game given by one of its files (`.../game.yaml`) means its folder."""
     p = Path(game)
-    return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
+    return str(p.parent) if p.suffix in (".yaml", ".yml") and is_there(p, "is_file") else game
 
 
 def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, language: str | None = None) -> Ruleset:
@@ -42,6 +42,10 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
     instead, so that a validation can also compile what was read and report everything.
     Its texts are in `language` (default: the table's, i18n.language()) when the game has a
     `texts.<language>.yaml` (ruleset/texts.py); variants apply after, in the words they give."""
+    why = too_long(game)
+    if why is not None:
+        raise ContentError(Problem(Location(shown(game)), f"no such game: {why}",
+                                   hint="give a folder holding game.yaml, or a game name under content/"))
     root = game_dir(game_folder(str(game)))
     errors = ErrorList()
     if not root.is_dir():
