@@ -459,6 +459,12 @@ def main(argv=None) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
+    from .pipes import pipes_may_close
+    with pipes_may_close():  # `| head`: the command ends with its own exit code (pipes.py)
+        return _run(args)
+
+
+def _run(args) -> int:
     before = language()
     if hasattr(args, "lang"):  # play and replay: the interface and the content's texts in that language
         set_language(args.lang)
@@ -476,10 +482,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         _err(_("interrupted"))
         return 130
-    except BrokenPipeError:  # the output was cut short (`| head`): stop quietly
+    except BrokenPipeError:  # written past sys.stdout and cut short (`| head`): stop quietly, not a success
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return 1
     except Exception as e:  # a bug in interpret itself
         if args.debug:
             raise
