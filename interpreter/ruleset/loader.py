@@ -65,9 +65,6 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
         rs.add_file(doc, display, errors)
     if not rs.meta and not errors.problems:
         errors.add(Location(display_path(root / "game.yaml")), "game.yaml has no `game:` section")
-    if rs.meta:
-        rs.limits = lim.adjusted(rs.meta.get("limits"), Location(display_path(root / "game.yaml")), errors,
-                                value_location)
     from ..i18n import DEFAULT, language as table_language
     lang = language or table_language()
     if rs.meta and lang != DEFAULT:
@@ -78,7 +75,9 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
         apply_variants(rs, applied, errors, base_ok=base_ok)
         for v in applied if lang != DEFAULT else ():  # the texts a variant adds or changes, in that language
             overlay_texts(rs, lang, errors, variant=v.name)
-    if rs.meta:
+    if rs.meta:  # the limits as the variants left them (one may raise or lower them), each where it was written
+        rs.limits = lim.adjusted(rs.meta.get("limits"), Location(display_path(root / "game.yaml")), errors,
+                                 lambda node, key: value_location(*resolve_parent(node, key)))
         check_caps(rs, errors)
     if keep_going and rs.meta:
         rs.problems = list(errors.problems)
