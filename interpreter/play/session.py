@@ -310,6 +310,8 @@ def cmd_play(args) -> int:
     for account in accounts:
         account.close()
     result = narrator.result(st, n)
+    for line in renderer.text_failures.report():  # for the designer: the player read "(cannot be shown)"
+        _err(line)
     if log is not None:
         log.result(result)
         log.close()

@@ -39,6 +39,16 @@ def player_counts(rs) -> list[int]:
     return list(range(lo, hi + 1))
 
 
+def first_screens(game, renderer) -> None:
+    """The first screen of a game drawn for every seat and a spectator: a text of `render:` whose
+    rules fail there (a recursion, a budget spent) is a ContentError at its position."""
+    st = game.new_game(seed=0)
+    for viewer in [None, *range(game.num_players)]:
+        renderer.screen(st, viewer)
+    if renderer.text_failures.seen:
+        raise ContentError(renderer.text_failures.problems())
+
+
 def validate_game(path: str, variants=()) -> Validation:
     """Load a game and compile it for every player count; raise ContentError with every problem."""
     from ..ruleset.loader import load_ruleset
@@ -56,7 +66,9 @@ def validate_game(path: str, variants=()) -> Validation:
             if spec is None:
                 spec = ContentSpec.of(rs)
             g = Game.from_ruleset(rs, players=n, spec=spec)
-            Renderer(g)
+            renderer = Renderer(g)
+            if n == rs.default_players:
+                first_screens(g, renderer)
         except ContentError as e:
             for p in e.problems:
                 text = p.render()
