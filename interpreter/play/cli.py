@@ -454,17 +454,17 @@ def main(argv=None) -> int:
             stream.reconfigure(errors="replace")
         except (AttributeError, ValueError):
             pass
+    from .pipes import pipes_may_close
+    with pipes_may_close():  # `| head`: the command ends with its own exit code (pipes.py)
+        return _run(argv)
+
+
+def _run(argv) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
-    from .pipes import pipes_may_close
-    with pipes_may_close():  # `| head`: the command ends with its own exit code (pipes.py)
-        return _run(args)
-
-
-def _run(args) -> int:
     before = language()
     if hasattr(args, "lang"):  # play and replay: the interface and the content's texts in that language
         set_language(args.lang)

@@ -39,8 +39,10 @@ PATH_MAX = 4095  # the bytes of a whole path (Linux)
 
 
 def too_long(ref) -> str | None:
-    """Why `ref` cannot name a file (a part over NAME_MAX bytes, or the whole over PATH_MAX), or None."""
+    """Why `ref` cannot name a file (a part over NAME_MAX bytes, the whole over PATH_MAX, a NUL), or None."""
     text = str(ref)
+    if "\0" in text:
+        return "a name cannot hold a NUL character"
     try:
         size = len(os.fsencode(text))
         parts = [len(os.fsencode(part)) for part in Path(text).parts]
