@@ -306,12 +306,15 @@ def case_adapter(seed: int, tmp, hook) -> list:
     import interpreter.adapters.openspiel  # noqa: F401
     from interpreter.errors import InterpretError
     rnd = random.Random(seed)
-    params = {"game": rnd.choice(["tic-tac-toe", "connect-four", str(GAMES[2]), "nope", "a" * 300, "", "../x"]),
-              "players": rnd.choice(["2", "0", "3", "-1", "x", "99999", ""]),
-              "options": rnd.choice(["", "goal=3", "goal=x", "level=moyen", "a=b+c=d", "=", "goal"]),
-              "variants": rnd.choice(["", "nope", "a+b", "a" * 300]), "seed": rnd.choice(["0", "7", "x", "-5"]),
-              rnd.choice(["gmae", "players", "seed"]): rnd.choice(["1", "x"])}
-    items = [f"{k}={v}" for k, v in params.items() if rnd.random() < 0.8]
+    good = {"game": ["tic-tac-toe", "connect-four", str(GAMES[2])], "players": ["2", "0"], "options": ["", "goal=3"],
+            "variants": [""], "seed": ["0", "7"]}
+    bad = {"game": ["nope", "a" * 300, "", "../x"], "players": ["3", "-1", "x", "99999", ""],
+           "options": ["goal=x", "level=moyen", "a=b+c=d", "=", "goal"], "variants": ["nope", "a+b", "a" * 300],
+           "seed": ["x", "-5", ""]}
+    params = {k: rnd.choice(good[k] if rnd.random() < 0.75 else bad[k]) for k in good}
+    if rnd.random() < 0.2:
+        params[rnd.choice(["gmae", "option", "players"])] = rnd.choice(["1", "x"])
+    items = [f"{k}={v}" for k, v in params.items() if rnd.random() < 0.9]
     text = "interpret(" + ",".join(items) + ")"
     if rnd.random() < 0.2:
         text = mutate_text(rnd, text, ["(", ")", ",", "=", "+"], 2)

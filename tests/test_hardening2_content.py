@@ -43,7 +43,8 @@ def test_params_written_as_a_long_text_is_quick_and_clear(tmp_path, capsys):
 
 
 def test_a_long_list_of_params_is_checked_in_linear_time(tmp_path):
-    """Doubling the list must not quadruple the time (the duplicate check once counted each name)."""
+    """15 times the names take about 8 times the time, not 40 (the duplicate check once counted
+    each name in the whole list: 12 s of CPU for 30,000 names at 4e1a0c1, 2 s now)."""
     def seconds(n):
         names = ", ".join(f"p{i}" for i in range(n))
         root = game_dir(tmp_path, f"functions:\n  f:\n    params: [{names}, p0]\n    expr: '1'\n", name=f"g{n}")
@@ -51,8 +52,8 @@ def test_a_long_list_of_params_is_checked_in_linear_time(tmp_path):
         with pytest.raises(ContentError, match="names its parameter `p0` twice"):
             Game.load(str(root))
         return time.process_time() - start
-    small, large = seconds(3000), seconds(12000)
-    assert large < 12 * small + 0.5, (small, large)
+    small, large = seconds(2000), seconds(30000)
+    assert large < 20 * small, (small, large)
 
 
 def test_a_repeated_parameter_is_still_found(tmp_path, capsys):
