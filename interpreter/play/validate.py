@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..errors import ContentError, Location, Problem
+from ..errors import ContentError, InterpretError, Location, Problem
 from ..ruleset.paths import shown
 from ..engine.game import Game
 from .common import _err, _n, _out, game_folder
@@ -41,8 +41,12 @@ def player_counts(rs) -> list[int]:
 
 def first_screens(game, renderer) -> None:
     """The first screen of a game drawn for every seat and a spectator: a text of `render:` whose
-    rules fail there (a recursion, a budget spent) is a ContentError at its position."""
-    st = game.new_game(seed=0)
+    rules fail there (a recursion, a budget spent) is a ContentError at its position. A setup that
+    fails is `play`'s and `test`'s to report (validate compiles; it does not play)."""
+    try:
+        st = game.new_game(seed=0)
+    except InterpretError:
+        return
     for viewer in [None, *range(game.num_players)]:
         renderer.screen(st, viewer)
     if renderer.text_failures.seen:
