@@ -67,7 +67,8 @@ def adjusted(spec, where, errors, value_location) -> Limits:
         return DEFAULT
     changes = {}
     for name, value in spec.items():
-        loc = value_location(spec, name) if hasattr(spec, "lc") else where
+        loc = value_location(spec, name)
+        loc = loc if loc.line else where
         if name not in Limits.names():
             continue  # the schema reports unknown names
         if type(value) is not int or value < 1:

@@ -358,3 +358,8 @@ def run_case(kind: str, seed: int, tmp: Path, tally: Tally) -> list:
     for o in outs:
         tally.add(o)
     return outs
+
+
+# issue 32's surfaces (names, pipes, outputs, limits, display texts, powers, adapter strings...):
+# their generators are in tests/fuzzing_surfaces.py, which adds them to CASES (run_case runs them)
+import tests.fuzzing_surfaces  # noqa: E402,F401

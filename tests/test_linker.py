@@ -120,7 +120,10 @@ def test_an_error_in_a_modifier_is_reported_at_the_modifier(write_game):
     lines = MODIFIED.split("\n")
     loop = next(i for i, t in enumerate(lines, 1) if "length([1, 2]" in t)
     when = next(i for i, t in enumerate(lines, 1) if "base // 0" in t)
-    assert where[0].endswith(f":{loop}:17") and where[1].endswith(f":{when}:15")  # the modifier's loop, its `when`
+    # the division by zero in the modifier's loop, in its `when`: a rule error at the `//` itself (issue 32;
+    # it was Python's ZeroDivisionError, placed by the guard at the start of the text, columns 17 and 15)
+    assert where[0].endswith(f":{loop}:{lines[loop - 1].index('//') + 1}"), where
+    assert where[1].endswith(f":{when}:{lines[when - 1].index('//') + 1}"), where
 
 
 KEYED = """\

@@ -76,6 +76,37 @@ def _options(text: str) -> dict:
     return out
 
 
+def parse_game_string(text: str) -> dict | None:
+    """The parameters of `interpret(game=dark-agent,options=level=moyen+x=1)`, the string form the
+    docs give, each `key=value` split at its first `=` (OpenSpiel's own reader splits at the last
+    one: an option's `k=v` would read as an unknown parameter `options=k`); None for another game."""
+    text = text.strip()
+    if not (text.startswith("interpret(") and text.endswith(")")):
+        return None
+    out = {}
+    for item in filter(None, (part.strip() for part in text[len("interpret("):-1].split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or key not in _DEFAULTS:
+            raise ValueError(f"interpret: `{item}` is not a parameter (key=value; keys: {', '.join(_DEFAULTS)})")
+        if isinstance(_DEFAULTS[key], int):
+            if not value.lstrip("-").isdigit():
+                raise ValueError(f"interpret: `{item}`: {key} is a whole number")
+            value = int(value)
+        out[key] = value
+    return out
+
+
+def _load_game(game, *more):
+    """pyspiel.load_game, reading interpret's string form itself (parse_game_string)."""
+    params = parse_game_string(game) if isinstance(game, str) and not more else None
+    return _spiel_load_game("interpret", params) if params is not None else _spiel_load_game(game, *more)
+
+
+_spiel_load_game = getattr(pyspiel.load_game, "wrapped", pyspiel.load_game)
+_load_game.wrapped = _spiel_load_game
+pyspiel.load_game = _load_game
+
+
 def _is_perfect(g: Game) -> bool:
     """Whether every seat always sees everything: no zone hides its cards (the implicit `box`,
     where cards wait out of the game, counts only when cards start there), nothing is concealed

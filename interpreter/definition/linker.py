@@ -48,10 +48,11 @@ class Linker(Part):
         self.procedure_params = {name: list(p.params) for name, p in spec.procedures.items()}
         for kind, table in (("procedure", spec.procedures), ("function", spec.functions)):
             for name, f in table.items():
-                params = list(f.params)
-                dup = sorted({p for p in params if params.count(p) > 1})
+                seen, dup = set(), set()
+                for p in map(str, f.params):  # one pass: a long list costs no more than reading it
+                    (dup if p in seen else seen).add(p)
                 if dup:
-                    self.d.errors.add(f.at("params"), f"{kind} `{name}` names its parameter `{dup[0]}` twice")
+                    self.d.errors.add(f.at("params"), f"{kind} `{name}` names its parameter `{min(dup)}` twice")
         for name, event in spec.events.items():
             if name in _ENGINE_EVENTS and list(event.params) != _ENGINE_EVENTS[name]:
                 self.d.errors.add(event.at(name),

@@ -508,6 +508,8 @@ class ExprCodegen:
         sa, sb = self.known.static_int(node.left, scope), self.known.static_int(node.right, scope)
         a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
         py = _BINOP_PY[op]
+        if py in ("//", "%") and sb == 0:  # a division by a zero written as such: the rule error, at run time
+            return f"{self.const(_arith)}(ctx, {self.const(op)}, {a}, {b}, {self.const(self.c.loc(node.op, scope))})"
         simple = self.known.identity(op, a, sa, whole(self.known.kind_of(node.left, scope)),
                                 b, sb, whole(self.known.kind_of(node.right, scope)))
         if simple is not None:

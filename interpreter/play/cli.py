@@ -119,7 +119,7 @@ def cmd_analyze(args) -> int:
 
 def cmd_test(args) -> int:
     """Run scenario files: each failure with its file:line, the expectation and what was seen."""
-    from ..ruleset.paths import game_dir
+    from ..ruleset.paths import game_dir, is_there
     from ..scenarios.runner import run_paths
     if args.coverage or args.mutate:
         return cmd_test_rules(args)
@@ -128,7 +128,7 @@ def cmd_test(args) -> int:
     paths = []
     for p in args.paths or [DEFAULT_GAME]:
         folder = game_dir(p)
-        paths.append(folder if folder.exists() else p)
+        paths.append(folder if is_there(folder) else p)
     start = time.perf_counter()
     from ..scenarios.tutorial import run_tutorial_paths  # a game's guided games are checked with its scenarios
     from pathlib import Path
@@ -213,7 +213,10 @@ def cmd_new(args) -> int:
     from pathlib import Path
     from ..ruleset.loader import load_ruleset
     rs = load_ruleset(game_folder(args.base))
+    from ..ruleset.paths import shown, too_long
     out = Path(args.out or f"{args.name}.yaml")
+    if too_long(out):
+        raise InterpretError(f"cannot write {shown(out)}: {too_long(out)}")
     if out.exists() and not args.force:
         raise UsageError(f"{out} exists already (use --force to overwrite it)")
     text = new_variant_text(args.name, rs, path=out.as_posix(), given=args.base)
@@ -454,6 +457,12 @@ def main(argv=None) -> int:
             stream.reconfigure(errors="replace")
         except (AttributeError, ValueError):
             pass
+    from .pipes import pipes_may_close
+    with pipes_may_close():  # `| head`: the command ends with its own exit code (pipes.py)
+        return _run(argv)
+
+
+def _run(argv) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and getattr(args, "command", None) == "test" and not any(x.startswith("-") for x in extra):
@@ -480,10 +489,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         _err(_("interrupted"))
         return 130
-    except BrokenPipeError:  # the output was cut short (`| head`): stop quietly
+    except BrokenPipeError:  # written past sys.stdout and cut short (`| head`): stop quietly, not a success
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return 1
     except Exception as e:  # a bug in interpret itself
         if args.debug:
             raise

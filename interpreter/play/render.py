@@ -29,7 +29,7 @@ from ..information.labels import DisplayNames, Reader, action_label
 from ..core.model import Card, Seat, Zone, label_of
 from .causes import Narrations
 from .marks import Marks
-from .templates import HIDDEN, Template, compile_template
+from .templates import HIDDEN, Template, TextFailures, compile_template
 
 
 def _breakdown_template(game, lines, i, errors: ErrorList):
@@ -86,6 +86,7 @@ class Sight:
         self.st = st
         self.viewer = viewer
         self.renderer = renderer
+        self.failures = renderer.text_failures  # what failed while drawing, for the designer (templates.py)
         self._in_card = False  # drawing a card through its template: nested cards are plain titles
         self._visible: set[int] | None = None  # card ids; None: decide from zone visibility
         if viewer is not None:
@@ -185,6 +186,7 @@ class Renderer:
         self.catalog = m
         spec = m.ruleset.render or {}
         errors = ErrorList()
+        self.text_failures = TextFailures()
         self.names = DisplayNames(m)  # the content's titles of cards, zones and cells
         steps = ((m.ruleset.flow or {}).get("turn") or {}).get("steps") or ()
         self.step_titles = {str(s["name"]): str(s["title"]) for s in steps if isinstance(s, dict) and s.get("title")}

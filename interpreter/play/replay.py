@@ -249,6 +249,9 @@ def _cut(path: Path, keep: int) -> None:
 
 def check_new_log(path, *, force: bool = False) -> None:
     """`play --log FILE`: an earlier game's log is not overwritten without --force."""
+    from ..ruleset.paths import shown, too_long
+    if too_long(path):
+        raise LogError(Location(shown(path)), _("this name is too long for a file: give a shorter one for the log"))
     p = Path(path)
     if p.is_dir():
         raise LogError(Location(str(p)), _("is a folder: give a file name for the log"))

@@ -57,6 +57,31 @@ def _open_account(path: str, seat: int, players: int, *, force: bool) -> _Accoun
         raise InterpretError(f"{path}: cannot write the account: {e.strerror or e}") from None
 
 
+def _check_outputs(args, log_path, players: int) -> None:
+    """--log-seat's seats are seats of the game, and no two of the files written (the log or the
+    saved game, each seat's account) are the same file: one would be written over the other."""
+    files = [("--resume" if args.resume else "--log", log_path)] if log_path else []
+    for seat_text, account_path in args.log_seat or ():
+        _seat_number(seat_text, players)
+        files.append((f"--log-seat {seat_text}", account_path))
+    seen = {}
+    for flag, name in files:
+        same = _file_identity(name)
+        if same in seen:
+            raise UsageError(f"{seen[same]} and {flag} name the same file {name}: give each its own file")
+        seen[same] = flag
+
+
+def _file_identity(name: str):
+    """What tells two names of one file apart from two files: the device and inode of a file that
+    exists, else its absolute path with links resolved."""
+    try:
+        st = os.stat(name)
+        return st.st_dev, st.st_ino
+    except (OSError, ValueError):
+        return os.path.realpath(os.path.abspath(name))
+
+
 def save_path(game_name: str, seed: int) -> str:
     """Where a game with a human is saved when no --log is given: the user's state folder."""
     import time
@@ -157,6 +182,7 @@ def cmd_play(args) -> int:
     viewer = humans[0] if len(humans) == 1 else (PUBLIC if humans else None)
     log = None
     path = args.resume or args.log
+    _check_outputs(args, path, game.num_players)  # before anything is written
     if resumed is not None:
         log = LogWriter(path, game=args.game, players=game.num_players, options=options, seed=seed, seats=kinds,
                         sync=True, resume=resumed.offsets, keep=resumed.keep)
@@ -284,6 +310,8 @@ def cmd_play(args) -> int:
     for account in accounts:
         account.close()
     result = narrator.result(st, n)
+    for line in renderer.text_failures.report():  # for the designer: the player read "(cannot be shown)"
+        _err(line)
     if log is not None:
         log.result(result)
         log.close()

@@ -6,12 +6,49 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import ContentError, ErrorList
+from ..engine.guard import translate
+from ..errors import ContentError, ErrorList, InterpretError, Location, Problem
+from ..i18n import _
 from ..lang.compiler import Scope
 from ..ruleset.yamlio import SourceText
 
 _PIECE = re.compile(r"\{([^{}]*)\}")
 HIDDEN = "?"
+
+
+def unshown() -> str:
+    """What a player reads in place of a piece of text whose rule failed (never the error itself)."""
+    return _("(cannot be shown)")
+
+
+class TextFailures:
+    """The display's texts whose rules failed while drawing (a recursion, a budget spent, a rule
+    error): each failure once, with its position, for the designer (`play` tells them at the end
+    of the game, `validate` on the first screens); the player only reads `unshown()`."""
+
+    LIMIT = 50  # different failures kept
+
+    def __init__(self):
+        self.seen: dict = {}  # (where, message) -> [Location or None, times]
+
+    def add(self, e: BaseException, where: Location | None) -> None:
+        """A failure of the text written at `where`."""
+        if not isinstance(e, InterpretError):
+            e = translate(e)  # a Python error of the rules: a rule error at the innermost rule
+        key = (str(where), str(e))
+        if key in self.seen:
+            self.seen[key][1] += 1
+        elif len(self.seen) < self.LIMIT:
+            self.seen[key] = [where, 1]
+
+    def problems(self) -> list[Problem]:
+        return [Problem(where or Location("render"), f"this text of the display cannot be shown: {why}")
+                for (_at, why), (where, _times) in self.seen.items()]
+
+    def report(self) -> list[str]:
+        """One line per failure, for the designer at the end of a game."""
+        return [f"warning: {where or 'render'}: this text of the display could not be shown "
+                f"({times} time{'s' if times > 1 else ''}): {why}" for (_at, why), (where, times) in self.seen.items()]
 
 
 @dataclass(frozen=True)
@@ -20,6 +57,7 @@ class Template:
 
     parts: tuple  # str or lang.templates.Piece
     size: int  # locals needed
+    where: Location | None = None  # where the text is written
 
     def render(self, game, st, sight, *, me=None, bound=(), none: str = "-") -> str:
         ctx = game.rules_context(st, me=me, bound=bound, size=self.size)
@@ -38,8 +76,9 @@ class Template:
                         out.append(HIDDEN)
                         continue
                 out.append(none if v is None else sight.text(v))
-            except Exception as e:  # a render expression must never stop a game
-                out.append(f"<{type(e).__name__}: {e}>")
+            except Exception as e:  # a render expression must never stop a game: the designer is told
+                _failed(sight, e, self.where)
+                out.append(unshown())
         return "".join(out)
 
 
@@ -50,6 +89,7 @@ class Condition:
 
     piece: object  # lang.templates.Piece
     size: int
+    where: Location | None = None  # where the text is written
 
     def holds(self, game, st, sight, *, me=None, bound=()) -> bool:
         ctx = game.rules_context(st, me=me, bound=bound, size=self.size)
@@ -59,8 +99,15 @@ class Condition:
                 return bool(p.value(ctx))
             v, reads = p.read(ctx)
             return p.hides(reads, sight) is None and bool(v)
-        except Exception:  # a render expression must never stop a game
+        except Exception as e:  # a render expression must never stop a game: the designer is told
+            _failed(sight, e, self.where)
             return False
+
+
+def _failed(sight, e: BaseException, where) -> None:
+    failures = getattr(sight, "failures", None)  # the renderer's TextFailures (render.Sight)
+    if failures is not None:
+        failures.add(e, where)
 
 
 def _piece_source(src: SourceText, offset: int, piece: str) -> SourceText:
@@ -107,7 +154,7 @@ def compile_template(game, parent, key, *, names: tuple[str, ...], errors: Error
             ok = False
     if pos < len(src.text):
         parts.append(src.text[pos:])
-    return Template(tuple(parts), scope.size) if ok else None
+    return Template(tuple(parts), scope.size, Location(src.file, src.line, src.column)) if ok else None
 
 
 def compile_condition(game, parent, key, *, names: tuple[str, ...], errors: ErrorList) -> Condition | None:
@@ -121,4 +168,4 @@ def compile_condition(game, parent, key, *, names: tuple[str, ...], errors: Erro
     except ContentError as e:
         errors.problems.extend(e.problems)
         return None
-    return Condition(piece, scope.size)
+    return Condition(piece, scope.size, Location(src.file, src.line, src.column))

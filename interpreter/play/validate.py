@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..errors import ContentError, Location, Problem
+from ..errors import ContentError, InterpretError, Location, Problem
+from ..ruleset.paths import shown
 from ..engine.game import Game
 from .common import _err, _n, _out, game_folder
 
@@ -38,6 +39,20 @@ def player_counts(rs) -> list[int]:
     return list(range(lo, hi + 1))
 
 
+def first_screens(game, renderer) -> None:
+    """The first screen of a game drawn for every seat and a spectator: a text of `render:` whose
+    rules fail there (a recursion, a budget spent) is a ContentError at its position. A setup that
+    fails is `play`'s and `test`'s to report (validate compiles; it does not play)."""
+    try:
+        st = game.new_game(seed=0)
+    except InterpretError:
+        return
+    for viewer in [None, *range(game.num_players)]:
+        renderer.screen(st, viewer)
+    if renderer.text_failures.seen:
+        raise ContentError(renderer.text_failures.problems())
+
+
 def validate_game(path: str, variants=(), *, only=None) -> Validation:
     """Load a game and compile it for every player count (`only`: those of them); raise
     ContentError with every problem."""
@@ -56,7 +71,9 @@ def validate_game(path: str, variants=(), *, only=None) -> Validation:
             if spec is None:
                 spec = ContentSpec.of(rs)
             g = Game.from_ruleset(rs, players=n, spec=spec)
-            Renderer(g)
+            renderer = Renderer(g)
+            if n == rs.default_players:
+                first_screens(g, renderer)
         except ContentError as e:
             for p in e.problems:
                 text = p.render()
@@ -87,7 +104,7 @@ def cmd_validate(args) -> int:
         v = validate_game(args.path, args.variant)
     except ContentError as e:
         n = len(e.problems)
-        _err(f"{args.path}: {n} problem{'s' if n != 1 else ''}\n")
+        _err(f"{shown(args.path)}: {n} problem{'s' if n != 1 else ''}\n")
         _err("\n\n".join(p.render() for p in e.problems))
         return 1
     _out(v.summary())

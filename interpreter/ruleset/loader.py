@@ -10,7 +10,7 @@ from .. import limits as lim
 from ..core.gcpause import collector_paused
 from ..errors import ContentError, ErrorList, Location, Problem
 from .variants import apply_variants, load_variants
-from .paths import display_path, game_dir
+from .paths import display_path, game_dir, is_there, shown, too_long
 from .yamlio import load_yaml, resolve_parent, value_location
 
 from .ruleset import Ruleset
@@ -34,7 +34,7 @@ def content_files(root: Path) -> list[Path]:
 def game_folder(game: str) -> str:
     """A game given by one of its files (`.../game.yaml`) means its folder."""
     p = Path(game)
-    return str(p.parent) if p.is_file() and p.suffix in (".yaml", ".yml") else game
+    return str(p.parent) if p.suffix in (".yaml", ".yml") and is_there(p, "is_file") else game
 
 
 def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, language: str | None = None) -> Ruleset:
@@ -43,6 +43,10 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
     instead, so that a validation can also compile what was read and report everything.
     Its texts are in `language` (default: the table's, i18n.language()) when the game has a
     `texts.<language>.yaml` (ruleset/texts.py); variants apply after, in the words they give."""
+    why = too_long(game)
+    if why is not None:
+        raise ContentError(Problem(Location(shown(game)), f"no such game: {why}",
+                                   hint="give a folder holding game.yaml, or a game name under content/"))
     root = game_dir(game_folder(str(game)))
     errors = ErrorList()
     if not root.is_dir():
@@ -62,9 +66,6 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
         rs.add_file(doc, display, errors)
     if not rs.meta and not errors.problems:
         errors.add(Location(display_path(root / "game.yaml")), "game.yaml has no `game:` section")
-    if rs.meta:
-        rs.limits = lim.adjusted(rs.meta.get("limits"), Location(display_path(root / "game.yaml")), errors,
-                                value_location)
     from ..i18n import DEFAULT, language as table_language
     lang = language or table_language()
     if rs.meta and lang != DEFAULT:
@@ -75,7 +76,9 @@ def load_ruleset(game: str | Path, variants=(), keep_going: bool = False, *, lan
         apply_variants(rs, applied, errors, base_ok=base_ok)
         for v in applied if lang != DEFAULT else ():  # the texts a variant adds or changes, in that language
             overlay_texts(rs, lang, errors, variant=v.name)
-    if rs.meta:
+    if rs.meta:  # the limits as the variants left them (one may raise or lower them), each where it was written
+        rs.limits = lim.adjusted(rs.meta.get("limits"), Location(display_path(root / "game.yaml")), errors,
+                                 lambda node, key: value_location(*resolve_parent(node, key)))
         check_caps(rs, errors)
         check_content(rs, errors)  # what the schema cannot see and no rule reads (crosscheck.py)
     if rs.meta and rs.tuning:  # what `interpret tune` may change: checked against the content as the variants left it

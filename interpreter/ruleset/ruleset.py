@@ -50,15 +50,22 @@ class Ruleset:
         return list(self.meta.get("seat_names") or [])
 
     @property
+    def _players(self) -> dict:
+        """`game.players` when it is a mapping; anything else was reported by the schema (a number,
+        a text or a list there is read as no range at all)."""
+        p = self.meta.get("players")
+        return p if isinstance(p, dict) else {}
+
+    @property
     def default_players(self) -> int:
-        p = self.meta.get("players") or {}
+        p = self._players
         n = p.get("default", p.get("min", 2))
         return n if type(n) is int and 1 <= n <= self.limits.players else min(max(self.player_range[0], 2),
                                                                              self.player_range[1])
 
     @property
     def player_range(self):
-        p = self.meta.get("players") or {}
+        p = self._players
         cap = self.limits.players
         lo, hi = p.get("min", 1), p.get("max", 99)
         lo = lo if type(lo) is int and 1 <= lo <= cap else 1

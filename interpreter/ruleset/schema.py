@@ -96,7 +96,7 @@ def _problems(doc, plain, schema_name: str, file: str) -> list[Problem]:
         path = list(err.absolute_path)
         loc = locate_path(doc, path) if hasattr(doc, "lc") else Location(file)
         jpath = "/" + "/".join(str(p) for p in path)
-        msg = err.message
+        msg, hint = _message(err)
         if err.validator == "additionalProperties":
             extra = [p for p in (err.instance or {}) if p not in (err.schema.get("properties") or {})]
             known = list((err.schema.get("properties") or {}).keys())
@@ -120,5 +120,27 @@ def _problems(doc, plain, schema_name: str, file: str) -> list[Problem]:
                     pass
             out.append(Problem(loc, f"{msg} (at {jpath})", hint=hint))
         else:
-            out.append(Problem(loc, f"{msg} (at {jpath})"))
+            out.append(Problem(loc, f"{msg} (at {jpath})", hint=hint))
     return out
+
+
+_SHOWN = 60  # the characters of a wrong value quoted in a message
+_TYPE_WORDS = {"array": "a list", "object": "a mapping", "string": "a text", "integer": "a whole number",
+               "number": "a number", "boolean": "yes or no (true or false)", "null": "nothing"}
+
+
+def _message(err) -> tuple[str, str]:
+    """jsonschema's message, with a long value cut short; a text where a list is expected says so
+    (`params: a, b` for `params: [a, b]`)."""
+    value = err.instance
+    shown = repr(value)
+    if len(shown) <= _SHOWN or err.validator != "type":
+        msg = err.message if len(err.message) <= 4 * _SHOWN else err.message[:4 * _SHOWN] + "…"
+    else:
+        size = f"a text of {len(value):,} characters" if isinstance(value, str) else type(value).__name__
+        wanted = err.validator_value
+        msg = f"{shown[:_SHOWN]}… ({size}) is not of type {wanted!r}"
+    wanted = err.validator_value if err.validator == "type" else None
+    if wanted == "array" and isinstance(value, str):
+        return msg, "a list is expected here, not a text: write the items in brackets, [a, b]"
+    return msg, ""

@@ -159,7 +159,13 @@ class FunctionSpec(Entry):
 
     @classmethod
     def of(cls, name: str, node) -> "FunctionSpec":
-        return cls(name, node, params=tuple(node.get("params") or ()), modifiable=bool(node.get("modifiable")))
+        return cls(name, node, params=names_of(node.get("params")), modifiable=bool(node.get("modifiable")))
+
+
+def names_of(value) -> tuple:
+    """A list of parameter names as a tuple; anything else (a text, a number: the schema reports it)
+    is no names at all, never the characters of a text."""
+    return tuple(value) if isinstance(value, (list, tuple)) else ()
 
 
 class EventSpec(Entry):
@@ -525,7 +531,7 @@ class ContentSpec(Record):
                                     for i, inv in enumerate(rs.invariants)),
                    functions=MappingProxyType({name: FunctionSpec.of(name, node) for name, node in rs.functions.items()}),
                    procedures=MappingProxyType({name: FunctionSpec.of(name, node) for name, node in rs.procedures.items()}),
-                   events=MappingProxyType({name: EventSpec(name, rs.events, params=tuple(params or ()))
+                   events=MappingProxyType({name: EventSpec(name, rs.events, params=names_of(params))
                                             for name, params in rs.events.items()}),
                    triggers=tuple(rs.triggers),
                    board=BoardSpec.of(rs.board),

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ..errors import did_you_mean
 from ..errors import ContentError, ErrorList, Location, Problem
-from .paths import display_path
+from .paths import display_path, is_there, shown, too_long
 from .ruleset import Ruleset
 from .schema import SECTIONS_LIST, schema_problems, validator
 from .yamlio import MergedMap, SourceText, Snippet, key_location, load_yaml, node_location, resolve_parent, value_location
@@ -53,11 +53,14 @@ def parse_path(text: str) -> list:
 
 
 def variant_path(game_root: Path, ref: str) -> Path:
+    why = too_long(ref)
+    if why is not None:
+        raise ContentError(Problem(Location(shown(ref)), f"no such variant: {why}"))
     p = Path(ref)
-    if p.exists():
+    if is_there(p):
         return p
     for cand in (game_root / "variants" / f"{ref}.yaml", game_root / "variants" / ref):
-        if cand.exists():
+        if is_there(cand):
             return cand
     known = sorted(x.stem for x in (game_root / "variants").glob("*.yaml")) if (game_root / "variants").is_dir() else []
     hint = did_you_mean(ref, known) or (f"variants of this game: {', '.join(known)}" if known else "this game has no variants/")

@@ -34,7 +34,7 @@ from ..lang.scope import Scope
 from ..lang.parser import ParseFailure, parse
 from ..errors import ContentError, Location, Problem, RuleRuntimeError
 from ..ruleset.schema import schema_problems
-from ..ruleset.paths import display_path
+from ..ruleset.paths import display_path, shown, too_long
 from ..core.model import Action, Card, label_of
 from .position import Position, PositionError
 from ..ruleset.yamlio import SourceText, load_yaml, to_plain, value_location
@@ -72,6 +72,8 @@ def scenario_files(paths) -> list[Path]:
     out = []
     for p in paths:
         p = Path(p)
+        if too_long(p):
+            raise ContentError(Problem(Location(shown(p)), f"no such scenario file or folder: {too_long(p)}"))
         if p.is_file():
             out.append(p)
         elif (p / "scenarios").is_dir():
