@@ -42,7 +42,7 @@ import random
 import numpy as np
 import pyspiel
 
-from ..engine.game import CHANCE, EXPLICIT, Game, clone
+from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
 from ..core.model import Action
 from . import SCORE, WIN, is_zero_sum, returns_of
 from .action_index import ActionIndex
@@ -162,11 +162,28 @@ class _Parts:
     """What the states of one game share (fixed for the game): kept by each state, since the
     Python object of the game that OpenSpiel hands back may be another one."""
 
-    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed")
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance")
 
     def __init__(self, game: InterpretGame):
         self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
         self.layout, self.returns_how, self.seed = game.layout, game.returns_how, game.seed
+        self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
+
+    def __deepcopy__(self, memo):
+        return self  # fixed for the game
+
+
+class _Box:
+    """A state and its trail. OpenSpiel clones a Python state by deep-copying each of its
+    attributes: this one copies as the forward model copies a state (core/state.clone)."""
+
+    __slots__ = ("st", "trail")
+
+    def __init__(self, st, trail: Trail):
+        self.st, self.trail = st, trail
+
+    def __deepcopy__(self, memo):
+        return _Box(clone(self.st), self.trail.copy())
 
 
 class InterpretState(pyspiel.State):
@@ -175,9 +192,17 @@ class InterpretState(pyspiel.State):
         self._parts = parts = parts or _Parts(game)
         self._g = parts.interpret
         self._index = parts.index
-        self._st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT)
+        st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
         # what each seat observed after each decision, folded into its digest when asked
-        self._trail = trail if trail is not None else Trail(self._g.num_players, self._st)
+        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st))
+
+    @property
+    def _st(self):
+        return self._box.st
+
+    @property
+    def _trail(self):
+        return self._box.trail
 
     # ---- what a seat knows, computed when asked ----
     def observation_text(self, seat: int) -> str:
