@@ -244,13 +244,14 @@ class InterpretState(pyspiel.State):
         return sorted([id_of(a) for a in self._g.legal_actions(self._st)])
 
     def _apply_action(self, action):
-        g, st = self._g, self._st
-        if g.is_chance(st):
+        g, st = self._g, self._box.st
+        if self._parts.chance and st["flow"].get("node") is not None:
             g.apply_in_place(st, Action("chance", (str(action),)))
+            if st["flow"].get("node") is not None:
+                return  # more chance events to resolve before the decision is done
         else:
             g.apply_in_place(st, self._index.action_of(action))
-        if not g.is_chance(st):  # a decision and its chance events are resolved
-            self._trail.push(st)
+        self._box.trail.push(st)  # a decision and its chance events are resolved
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE or player == CHANCE:
