@@ -250,7 +250,9 @@ class InterpretState(pyspiel.State):
             if st["flow"].get("node") is not None:
                 return  # more chance events to resolve before the decision is done
         else:
-            g.apply_in_place(st, self._index.action_of(action))
+            a = self._index.action_of(action)
+            # an action of the listing the forward model noted is done as a trusted one (Game.apply)
+            g.apply_in_place(st, a, checked=a not in g.legal_actions(st))
         self._box.trail.push(st)  # a decision and its chance events are resolved
 
     def _action_to_string(self, player, action):
