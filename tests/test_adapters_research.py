@@ -144,3 +144,25 @@ def test_a_shuffle_is_dealt_node_by_node_without_running_the_decision_again(monk
         game.apply_in_place(st, f"chance {pick.randrange(len(game.chance_outcomes(st)))}")
     # one run per shuffle (and per die), and the last; it was one run per node (59 for 58 nodes)
     assert nodes > 40 and len(runs) <= nodes // 5, (len(runs), nodes, len(shuffles))
+
+
+# ---- 7. resample_from_infostate: OpenSpiel's ISMCTSBot as shipped -----------------------------
+
+@pytest.mark.parametrize("params", ["game=agents-secrets,players=6", "game=dark-agent,players=4",
+                                    "game=dark-agent,players=4,variants=hidden-cards", "game=agent-dog",
+                                    f"game={PENNIES}"])
+def test_ismcts_bot_runs_as_shipped_on_every_imperfect_game(params):
+    """ISMCTSBot samples a state from the decider's information state each iteration, and asserts
+    that the sample's information-state string is the decider's own."""
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = _load(params)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 2 or rng.random() < 0.5:
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    sample = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0., 1.))
+    assert sample.information_state_string(seat) == state.information_state_string(seat)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(2)), uct_c=2.0,
+                           max_simulations=4, random_state=np.random.RandomState(2))
+    assert bot.step(state) in state.legal_actions()

@@ -3,9 +3,11 @@
 A seat's information state (perfect recall) is the sequence of what it observed after each
 decision, chance events resolved. Writing every seat's observation after every move cost an
 adapter most of its time, and nobody reads most of them (a rollout asks for none). So a `Trail`
-keeps, per move, only a copy of the state (core/state.clone: the zones' tuples are shared, so it
-costs little), and folds the seat's views of those copies into its digest when somebody asks for
-its information state; what it folded it forgets once every seat has folded it.
+keeps, per decision, only a link to a copy of the state (core/state.clone: the zones' tuples are
+shared, so it costs little), and folds the seat's views of those copies into its digest when
+somebody asks for its information state. The links are shared by a state and its clones: a digest
+folded once serves every state whose history passes there, and a link folded for every seat lets
+go of its state and of the links before it.
 
 A digest chains blake2b over the seat's canonical views (canonical.py), so it depends only on
 what the seat observed: two histories the seat cannot tell apart give the same digest.
@@ -21,50 +23,65 @@ def chain(before: str, text: str) -> str:
     return hashlib.blake2b((before + "\n" + text).encode(), digest_size=16).hexdigest()
 
 
-class Trail:
-    """The states after each decision since the digests were last folded, and the digests."""
+class _Link:
+    """The state after one decision, the link before it, and each seat's digest and view there
+    once folded (None until then)."""
 
-    __slots__ = ("digests", "texts", "upto", "states")
+    __slots__ = ("before", "st", "digests", "texts")
+
+    def __init__(self, before, st, seats: int):
+        self.before, self.st = before, st
+        self.digests: list = [None] * seats
+        self.texts: list = [None] * seats
+
+
+class Trail:
+    """The history of one state, as links (see the module's documentation)."""
+
+    __slots__ = ("last",)
 
     def __init__(self, seats: int, first=None):
-        self.digests = [""] * seats  # each seat's digest of the states it folded
-        self.texts = [None] * seats  # each seat's view of the last state it folded
-        self.upto = [0] * seats  # how many of `states` each seat folded
-        self.states = [clone(first)] if first is not None else []
+        self.last = _Link(None, clone(first) if first is not None else None, seats)
 
     def copy(self) -> "Trail":
         t = Trail.__new__(Trail)
-        t.digests, t.texts, t.upto, t.states = self.digests[:], self.texts[:], self.upto[:], self.states[:]
+        t.last = self.last  # links never change but to fill in what they computed: shared
         return t
+
+    def __deepcopy__(self, memo):
+        return self.copy()
 
     def push(self, st) -> None:
         """Note the state after a decision (chance events resolved)."""
-        self.states.append(clone(st))
+        self.last = _Link(self.last, clone(st), len(self.last.digests))
 
     def fold(self, seat: int, view_text) -> tuple[str, str]:
         """(the seat's view of the last state, its digest): `view_text(st, seat)` writes a view."""
-        states, k = self.states, self.upto[seat]
-        if k < len(states):
-            d, text = self.digests[seat], None
-            for st in states[k:]:
-                text = view_text(st, seat)
-                d = chain(d, text)
-            self.digests[seat], self.texts[seat] = d, text
-            self.upto[seat] = len(states)
-            if min(self.upto) == len(states) and len(states) > 1:  # every seat folded them: forget
-                self.states = states[-1:]
-                self.upto = [1] * len(self.upto)
-        return self.texts[seat], self.digests[seat]
+        path = []
+        link = self.last
+        while link is not None and link.digests[seat] is None:
+            path.append(link)
+            link = link.before
+        d = link.digests[seat] if link is not None else ""
+        for link in reversed(path):
+            text = view_text(link.st, seat)
+            d = link.digests[seat] = chain(d, text)
+            link.texts[seat] = text
+            if None not in link.digests:  # folded for every seat: nothing before it is needed
+                link.before = None
+                link.st = None
+        return self.last.texts[seat], self.last.digests[seat]
 
     def rooted(self, seat: int, st, text: str, digest: str) -> "Trail":
         """A trail for `st`, a state sampled from `seat`'s information state (resample_from_infostate):
         the seat's digest is its own; every other seat's history is unknown to it, so each starts
         from the seat's digest (never from what they really saw) and folds its view of `st` on."""
-        n = len(self.digests)
+        n = len(self.last.digests)
+        start = _Link(None, None, n)
+        start.digests = [chain(digest, f"seat {s}") for s in range(n)]
         t = Trail(n, st)
-        t.digests = [digest if s == seat else chain(digest, f"seat {s}") for s in range(n)]
-        t.texts = [text if s == seat else None for s in range(n)]
-        t.upto = [1 if s == seat else 0 for s in range(n)]
+        t.last.before = start
+        t.last.digests[seat], t.last.texts[seat] = digest, text
         return t
 
 
