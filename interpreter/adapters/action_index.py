@@ -98,6 +98,8 @@ class ActionIndex:
                 size *= len(vals)
             n += size
         self.size = n
+        self._ids: dict = {}  # the ids and actions numbered so far (fixed for the game)
+        self._actions: dict = {}
         if n > MAX_ACTIONS:
             raise ActionSpaceError(f"this game's actions cannot be numbered below {MAX_ACTIONS:,} ({n:,} ids)")
 
@@ -105,6 +107,12 @@ class ActionIndex:
         return self  # fixed for the game
 
     def id_of(self, action: Action) -> int:
+        i = self._ids.get(action)
+        if i is None:
+            i = self._ids[action] = self._id_of(action)
+        return i
+
+    def _id_of(self, action: Action) -> int:
         name, args = action.name, action.args
         if name not in self.offset or len(args) != self.arity[name]:
             raise ActionSpaceError(f"action `{action}` is not in this game's action space")
@@ -118,6 +126,12 @@ class ActionIndex:
         return self.offset[name] + code
 
     def action_of(self, i: int) -> Action:
+        a = self._actions.get(i)
+        if a is None:
+            a = self._actions[i] = self._action_of(i)
+        return a
+
+    def _action_of(self, i: int) -> Action:
         if not (0 <= i < self.size):
             raise ActionSpaceError(f"no action {i}: ids are 0 to {self.size - 1}")
         name = self.names[0]

@@ -6,59 +6,74 @@
 
 Parameters: `game` (a bundled game's name or a folder), `players` (0: the content's default),
 `variants` (joined by `+`), `options` (`key=value` pairs joined by `+`, as `--option` takes them),
-`seed` (the seed of the game's own random generator).
+`seed` (the seed of the game's own random generator), `returns` (`win`, the default, or `score`)
+and `utility_bound` (with `returns=score`: the most a seat can win or lose).
 
 What OpenSpiel gets:
 - turn-based dynamics; a fixed action space numbered by action_index.py;
-- perfect or imperfect information, from the visibility content declares (a game with a zone or
-  variable that some seat cannot see is imperfect);
-- observation strings: the seat's observation (observation.py) as JSON; information-state strings:
-  that observation and a digest of every observation the seat had since the start (perfect recall);
-- returns: +1 for each winner and -1 for each other seat, 0 for all when every seat wins (a draw).
+- perfect information only when nothing a seat decides or holds is ever hidden from another: a
+  zone, a card variable or a variable some seat cannot see, a card that can be concealed, or a
+  step where the seats choose in secret (`simultaneous`) make it imperfect;
+- returns (`returns=win`): +1 for each winner and -1 for each other seat, 0 for all when every
+  seat or no seat wins; a two-seat game is then ZERO_SUM (min -1, max 1), more seats GENERAL_SUM.
+  `returns=score`: each seat's score minus the mean of the scores (the chips won, in a game whose
+  score is the chips a seat holds), ZERO_SUM, between -utility_bound and +utility_bound;
+- state strings (`str(state)`) and views with identical pieces not told apart (canonical.py), so
+  positions count as the native games count them;
+- observation strings and tensors: the seat's observation (observation.py) as JSON, and as numbers
+  (tensor.py, the same vector as PettingZoo's), computed only when asked; information-state strings
+  and tensors: the same, with a digest of every observation the seat had since the start (perfect
+  recall: infostate.py), the tensor's digest as 128 bits;
+- `resample_from_infostate(seat, sampler)`: a state drawn from what the seat observes (the game's
+  determinization, observation.py), so ISMCTS and the other sampling algorithms run as shipped.
 
 Chance: a game whose content uses chance is `EXPLICIT_STOCHASTIC`. Its states are played in
-explicit chance mode (chance.py): every random draw is a chance node of OpenSpiel's chance player,
-with its outcomes listed and uniform: one die per node, and a shuffle of n cards as n - 1 nodes
-that each deal one card to one place (the steps of Fisher-Yates), as OpenSpiel's card games deal
-one card per node. A draw from a hidden pile takes the card its shuffle put on top. `seed` does
-not pick outcomes here (OpenSpiel's chance player does); the seat's information state is
+explicit chance mode (engine/chance.py): every random draw is a chance node of OpenSpiel's chance
+player, with its outcomes listed and uniform: one die per node, and a shuffle of n cards as n - 1
+nodes that each deal one card to one place (the steps of Fisher-Yates), as OpenSpiel's card games
+deal one card per node. A draw from a hidden pile takes the card its shuffle put on top. `seed`
+does not pick outcomes here (OpenSpiel's chance player does); the seat's information state is
 updated once a decision and its chance events are resolved, so it does not count the draws.
 """
 from __future__ import annotations
 
-import hashlib
-import json
+import random
 
 import numpy as np
 import pyspiel
 
-from ..engine.game import CHANCE, EXPLICIT, Game, clone
+from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
 from ..core.model import Action
-from ..information.observation import observe
-from . import terminal_returns
+from . import SCORE, WIN, is_zero_sum, returns_of
 from .action_index import ActionIndex
+from .canonical import Canon
+from .infostate import Trail
+from .tensor import TensorLayout
 
-_DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "", "seed": 0}
+_DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "", "seed": 0,
+             "returns": WIN, "utility_bound": 0.0}
 _MAX_PLAYERS = 64
+DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit per feature
+_Info = pyspiel.GameType.Information
+_Utility = pyspiel.GameType.Utility
 
 
-def _type(short_name="interpret", *, perfect=False, chance=True, players=(1, _MAX_PLAYERS)):
+def _type(short_name="interpret", *, perfect=False, chance=True, zero_sum=False, players=(1, _MAX_PLAYERS)):
     return pyspiel.GameType(
         short_name=short_name,
         long_name="interpret: a tabletop game written as content",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
-        information=(pyspiel.GameType.Information.PERFECT_INFORMATION if perfect
-                     else pyspiel.GameType.Information.IMPERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        information=_Info.PERFECT_INFORMATION if perfect else _Info.IMPERFECT_INFORMATION,
+        utility=_Utility.ZERO_SUM if zero_sum else _Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players[1],
         min_num_players=players[0],
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=dict(_DEFAULTS))
 
 
@@ -109,19 +124,29 @@ pyspiel.load_game = _load_game
 
 def _is_perfect(g: Game) -> bool:
     """Whether every seat always sees everything: no zone hides its cards (the implicit `box`,
-    where cards wait out of the game, counts only when cards start there), nothing is concealed
-    and every variable is public."""
+    where cards wait out of the game, counts only when cards start there), nothing is concealed,
+    every variable is public and no step has the seats choose in secret."""
     cat = g.catalog
+    if cat.simultaneous_steps or cat.conceals:
+        return False
     start = g.new_game(0)
     for z in cat.zones:
         if z.visibility != "public" and not (z.key == "box" and not start["z"][z.id]):
             return False
-    if cat.conceals:
-        return False
     for kind in ("game", "player", "card", "zone"):
         if any(spec.get("visibility", "public") != "public" for spec in cat.variables(kind).values()):
             return False
     return True
+
+
+def _utility(g: Game, how: str, bound: float) -> tuple[float, float]:
+    if how == WIN:
+        return -1.0, 1.0
+    if how != SCORE:
+        raise ValueError(f"returns={how}: write returns=win or returns=score")
+    if bound <= 0:
+        raise ValueError("returns=score needs utility_bound, the most a seat can win or lose (a number above 0)")
+    return -bound, bound
 
 
 class InterpretGame(pyspiel.Game):
@@ -131,49 +156,100 @@ class InterpretGame(pyspiel.Game):
         self.interpret = Game.load(str(params["game"]), players=players,
                                    options=_options(params["options"]) or None,
                                    variants=_split(params["variants"]))
+        g = self.interpret
         self.seed = int(params["seed"])
-        self.index = ActionIndex(self.interpret)
-        n = self.interpret.num_players
-        self.perfect = _is_perfect(self.interpret)
-        chance = self.interpret.catalog.uses_chance
-        self.interpret.chance_bound = self.interpret.chance_outcomes_bound() if chance else None
+        self.returns_how = str(params["returns"])
+        self.index = ActionIndex(g)
+        self.canon = Canon(g)
+        self.layout = TensorLayout(g)
+        n = g.num_players
+        self.perfect = _is_perfect(g)
+        chance = g.catalog.uses_chance
+        g.chance_bound = g.chance_outcomes_bound() if chance else None
+        low, high = _utility(g, self.returns_how, float(params["utility_bound"]))
+        zero_sum = is_zero_sum(g, self.returns_how)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.index.size,
-            max_chance_outcomes=self.interpret.chance_bound or 0,
+            max_chance_outcomes=g.chance_bound or 0,
             num_players=n,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=None,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=100_000)
-        super().__init__(_type(perfect=self.perfect, chance=chance), info, params)
-        self._initial = None  # the state after setup and each seat's first digest, made once
+        super().__init__(_type(perfect=self.perfect, chance=chance, zero_sum=zero_sum), info, params)
+        self._initial = None  # the state after setup, made once
 
     def new_initial_state(self):
         if self._initial is None:
-            first = InterpretState(self)
-            self._initial = (first._st, list(first._seen))
-        st, seen = self._initial
-        return InterpretState(self, clone(st), list(seen))
+            self._initial = InterpretState(self)
+        return self._initial.clone()
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(recall)
+        return _Observer(self.layout.size, recall)
+
+
+class _Parts:
+    """What the states of one game share (fixed for the game): kept by each state, since the
+    Python object of the game that OpenSpiel hands back may be another one."""
+
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance")
+
+    def __init__(self, game: InterpretGame):
+        self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
+        self.layout, self.returns_how, self.seed = game.layout, game.returns_how, game.seed
+        self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
+
+    def __deepcopy__(self, memo):
+        return self  # fixed for the game
+
+
+class _Box:
+    """A state and its trail. OpenSpiel clones a Python state by deep-copying each of its
+    attributes: this one copies as the forward model copies a state (core/state.clone)."""
+
+    __slots__ = ("st", "trail")
+
+    def __init__(self, st, trail: Trail):
+        self.st, self.trail = st, trail
+
+    def __deepcopy__(self, memo):
+        return _Box(clone(self.st), self.trail.copy())
 
 
 class InterpretState(pyspiel.State):
-    def __init__(self, game: InterpretGame, st=None, seen=None):
+    def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None):
         super().__init__(game)
-        self._g = game.interpret
-        self._index = game.index
-        self._st = st if st is not None else self._g.new_game(game.seed, chance=EXPLICIT)
-        # a digest of what each seat has observed after each move so far (its information state)
-        self._seen = seen if seen is not None else [self._digest("", s) for s in range(self._g.num_players)]
+        self._parts = parts = parts or _Parts(game)
+        self._g = parts.interpret
+        self._index = parts.index
+        st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
+        # what each seat observed after each decision, folded into its digest when asked
+        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st))
 
-    def _digest(self, before: str, seat) -> str:
-        return hashlib.blake2b((before + self._obs(seat)).encode(), digest_size=16).hexdigest()
+    @property
+    def _st(self):
+        return self._box.st
 
-    def _obs(self, seat) -> str:
-        return json.dumps(observe(self._g, self._st, seat), sort_keys=True, separators=(",", ":"))
+    @property
+    def _trail(self):
+        return self._box.trail
+
+    # ---- what a seat knows, computed when asked ----
+    def observation_text(self, seat: int) -> str:
+        return self._parts.canon.view_text(self._st, seat)
+
+    def info_text(self, seat: int) -> str:
+        text, digest = self._trail.fold(seat, self._parts.canon.view_text)
+        return f"{text}\nhistory {digest}"
+
+    def observation_vector(self, seat: int) -> np.ndarray:
+        return self._parts.layout.encode(self._parts.canon.view(self._st, seat))
+
+    def info_vector(self, seat: int) -> np.ndarray:
+        _, digest = self._trail.fold(seat, self._parts.canon.view_text)
+        bits = np.unpackbits(np.frombuffer(bytes.fromhex(digest), np.uint8)).astype(np.float32)
+        return np.concatenate([self.observation_vector(seat), bits])
 
     # ---- the pyspiel.State contract ----
     def current_player(self):
@@ -195,15 +271,20 @@ class InterpretState(pyspiel.State):
             return []
         if player == CHANCE:
             return [k for k, _ in self._g.chance_outcomes(self._st)]
-        return sorted(self._index.id_of(a) for a in self._g.legal_actions(self._st))
+        id_of = self._index.id_of
+        return sorted([id_of(a) for a in self._g.legal_actions(self._st)])
 
     def _apply_action(self, action):
-        if self._g.is_chance(self._st):
-            self._g.apply_in_place(self._st, Action("chance", (str(action),)))
+        g, st = self._g, self._box.st
+        if self._parts.chance and st["flow"].get("node") is not None:
+            g.apply_in_place(st, Action("chance", (str(action),)))
+            if st["flow"].get("node") is not None:
+                return  # more chance events to resolve before the decision is done
         else:
-            self._g.apply_in_place(self._st, self._index.action_of(action))
-        if not self._g.is_chance(self._st):  # a decision and its chance events are resolved
-            self._seen = [self._digest(d, s) for s, d in enumerate(self._seen)]
+            a = self._index.action_of(action)
+            # an action of the listing the forward model noted is done as a trusted one (Game.apply)
+            g.apply_in_place(st, a, checked=a not in g.legal_actions(st))
+        self._box.trail.push(st)  # a decision and its chance events are resolved
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE or player == CHANCE:
@@ -215,33 +296,42 @@ class InterpretState(pyspiel.State):
         return self._g.is_terminal(self._st)
 
     def returns(self):
-        return terminal_returns(self._g, self._st)
+        return returns_of(self._g, self._st, self._parts.returns_how)
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state drawn from what `player_id` observes: the cards it cannot identify dealt again
+        among the places it cannot see, the other seats' secret choices drawn again, the random
+        generator reseeded (observation.determinize); its information state is the seat's own."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        st = self._g.determinize(self._st, player_id, rng)
+        text, digest = self._trail.fold(player_id, self._parts.canon.view_text)
+        return InterpretState(self.get_game(), st, self._trail.rooted(player_id, st, text, digest), self._parts)
 
     def clone(self):
-        return InterpretState(self.get_game(), clone(self._st), list(self._seen))
+        return InterpretState(self.get_game(), clone(self._st), self._trail.copy(), self._parts)
 
     def __deepcopy__(self, memo):
         return self.clone()
 
     def __str__(self):
-        return self._obs(None)
+        return self._parts.canon.state_text(self._st)
 
 
 class _Observer:
-    """Strings only (no tensors): the observation, or the information state with perfect recall."""
+    """Strings and tensors: the seat's observation, or its information state (perfect recall)."""
 
-    def __init__(self, perfect_recall: bool):
+    def __init__(self, size: int, perfect_recall: bool):
         self.recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict = {}
+        self.tensor = np.zeros(size + (DIGEST_BITS if perfect_recall else 0), np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[size:]
 
     def set_from(self, state, player):
-        pass
+        self.tensor[:] = state.info_vector(player) if self.recall else state.observation_vector(player)
 
     def string_from(self, state, player):
-        if self.recall:
-            return state._obs(player) + "\nhistory " + state._seen[player]
-        return state._obs(player)
+        return state.info_text(player) if self.recall else state.observation_text(player)
 
 
 pyspiel.register_game(_type(), InterpretGame)

@@ -49,6 +49,8 @@ class Catalog:
         self.player_zones = MappingProxyType({fam: tuple(zs) for fam, zs in d.player_zones.items()})  # per seat
         self.value_by_key = MappingProxyType(d.value_by_key())  # cards, zones, seats and yes/no/none by key
         self.step_names = tuple(d.step_names)
+        # the steps where seats choose in secret, revealed together (flow.turn.steps[i].simultaneous)
+        self.simultaneous_steps = tuple(s.name for s in d.steps if s.sim is not None)
         self.actions = tuple(ActionInfo(a.name, tuple(p[0] for p in a.params), a.section or "") for a in d.actions)
         self.action_names = frozenset(a.name for a in self.actions)
         self.windows = tuple(WindowInfo(w.name, w.decline) for w in d.windows)

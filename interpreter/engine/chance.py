@@ -1,7 +1,12 @@
 """Explicit chance: the forward model stops at each random draw, a chance node (see
 runtime/draws.py for how every random event is one draw). A state at a chance node is the state
 before the decision being resolved, with `flow["node"]`; applying an outcome re-runs that decision
-from its start with the outcomes so far, until the next draw or its end."""
+from its start with the outcomes so far, until the next draw or its end.
+
+Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle) are
+known when the first stops the decision: the node keeps them (`more`), and their outcomes are
+only noted, one chance node each, until the last; then the decision runs again. So a shuffle of
+n cards costs one run more, not n - 1."""
 from __future__ import annotations
 
 from ..core.model import Action, Step
@@ -52,6 +57,13 @@ def run_explicit(game, st, action, *, start=None):
     if nd is not None and start is None:
         outcomes = nd["outcomes"] + [outcome_of(st, action)]
         do = nd["do"]
+        more = nd.get("more")
+        if more:  # the next draw is known: no rule runs until the last of them
+            flow = dict(st["flow"])
+            flow["node"] = {"do": do, "outcomes": outcomes, "n": more[0][0], "what": more[0][1], "more": more[1:]}
+            st["flow"] = flow
+            touch(st)
+            return Step(action, CHANCE, [])
     else:
         outcomes = []
         do = None if start is not None else str(action)
@@ -67,13 +79,12 @@ def run_explicit(game, st, action, *, start=None):
             step = game._apply_plain(work, Action.parse(do), True)
     except NeedChance as e:
         flow = dict(st["flow"])
-        flow["node"] = {"do": do, "outcomes": outcomes, "n": e.n, "what": e.what}
+        flow["node"] = {"do": do, "outcomes": outcomes, "n": e.n, "what": e.what, "more": e.more}
         st["flow"] = flow
         touch(st)
         return Step(action, CHANCE, [])
     finally:
         work.pop("_feed", None)
     st.clear()
-    st.update(work)
-    touch(st)
+    st.update(work)  # with what the forward model noted of it (its listing): it ran through the forward model
     return step

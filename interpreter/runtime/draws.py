@@ -38,10 +38,11 @@ class NeedChance(BaseException):
     """Raised by a draw in explicit mode when its outcome is not known yet. A BaseException: no
     handler of the rules (which catch Exception) may swallow it on its way to the engine."""
 
-    def __init__(self, n: int, what: str):
+    def __init__(self, n: int, what: str, more=()):
         super().__init__(n, what)
         self.n = n
         self.what = what
+        self.more = list(more)  # the draws known to follow at once, [n, what] each (a shuffle's next steps)
 
 
 class Feed:
@@ -59,10 +60,16 @@ class Feed:
         if i < len(self.outcomes):
             self.i = i + 1
             return self.outcomes[i]
+        self.need([[n, what]])
+
+    def need(self, draws: list) -> None:
+        """Stop at the first of `draws` ([n, what] each, drawn one after the other with nothing
+        in between), none of whose outcomes is known yet: the chance node knows the others."""
+        n, what = draws[0]
         if self.bound is not None and n > self.bound:
             raise RuleRuntimeError(f"{what}: a chance node with {n:,} outcomes, more than the "
                                    f"{self.bound:,} this game declares (max_chance_outcomes)")
-        raise NeedChance(n, what)
+        raise NeedChance(n, what, draws[1:])
 
 
 def below(ctx, n: int, what: str) -> int:
@@ -91,6 +98,10 @@ def shuffle_list(ctx, items: list, what: str, zone=None) -> None:
         st["rng"] = rng.shuffle(st["rng"], items)
         return
     n = len(items)
+    feed = st["_feed"]
+    known = len(feed.outcomes) - feed.i
+    if known < n - 1:  # the draws of this shuffle follow one another: its chance nodes are known at once
+        feed.need([[i + 1, f"shuffle {what}: the item for place {i + 1} of {n}"] for i in range(n - 1 - known, 0, -1)])
     for i in range(n - 1, 0, -1):
         j = below(ctx, i + 1, f"shuffle {what}: the item for place {i + 1} of {n}")
         items[i], items[j] = items[j], items[i]

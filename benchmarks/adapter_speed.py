@@ -1,0 +1,143 @@
+"""What the OpenSpiel adapter costs (issue 33): a move through the adapter against the engine's own
+`apply`, and OpenSpiel's ISMCTSBot through the adapter against our own `ismcts`.
+
+    python benchmarks/adapter_speed.py                         # every bundled game
+    python benchmarks/adapter_speed.py --game dark-agent --players 4 --ismcts
+
+Moves: random games are played through the adapter and their moves recorded; then the same moves
+are replayed, interleaved, by `game.apply_in_place` on an explicit-chance state (the engine) and by
+`state.apply_action` (the adapter, which also notes each state for the information states it may
+be asked). The ratio is adapter time / engine time, in CPU time.
+
+ISMCTS (--ismcts): OpenSpiel's ISMCTSBot (random rollouts, as shipped) and our `ismcts` agent each
+decide at the same positions with a fixed number of iterations; iterations per second of CPU time.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pyspiel  # noqa: E402
+
+import interpreter.adapters.openspiel  # noqa: E402,F401
+from interpreter.core.model import Action  # noqa: E402
+from interpreter.engine.game import EXPLICIT, SAMPLED, clone, touch  # noqa: E402
+
+GAMES = [("tic-tac-toe", 0), ("connect-four", 0), ("agents-secrets", 6), ("dark-agent", 4), ("agent-dog", 0)]
+
+
+def _load(name: str, players: int):
+    return pyspiel.load_game(f"interpret(game={name},players={players})")
+
+
+def record(game, games: int, seed: int) -> list[list[int]]:
+    """The moves (action ids and chance outcomes) of `games` random games through the adapter."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        state, moves = game.new_initial_state(), []
+        while not state.is_terminal() and len(moves) < 3000:
+            a = rng.choice(state.legal_actions())
+            moves.append(a)
+            state.apply_action(a)
+        out.append(moves)
+    return out
+
+
+def time_moves(game, games: list[list[int]], repeat: int) -> tuple[float, float, int]:
+    """(engine seconds, adapter seconds, moves) replaying `games`, the two interleaved."""
+    g = game.new_initial_state()._g
+    index = game.new_initial_state()._index
+    mode = EXPLICIT if g.catalog.uses_chance else SAMPLED
+    engine = adapter = 0.0
+    n = 0
+    for _ in range(repeat):
+        for moves in games:
+            st = g.new_game(int(game.get_parameters().get("seed", 0)), chance=mode)
+            actions = []
+            for a in moves:
+                actions.append(Action("chance", (str(a),)) if g.is_chance(st) else index.action_of(a))
+                g.apply_in_place(st, actions[-1])
+            st = g.new_game(0, chance=mode)
+            t0 = time.process_time()
+            for a in actions:
+                g.apply_in_place(st, a)
+            t1 = time.process_time()
+            state = game.new_initial_state()
+            t2 = time.process_time()
+            for a in moves:
+                state.apply_action(a)
+            t3 = time.process_time()
+            engine += t1 - t0
+            adapter += t3 - t2
+            n += len(moves)
+    return engine, adapter, n
+
+
+def ismcts_rates(name: str, players: int, *, positions: int, iterations: int, seed: int,
+                 depth: int) -> tuple[float, float]:
+    """(OpenSpiel's ISMCTSBot, our ismcts) iterations per CPU second at the same positions. Both play
+    their rollouts at random to the end of the game (`depth`: our agent's rollout depth), as
+    OpenSpiel's RandomRolloutEvaluator does."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    from interpreter.agents import make_agent, make_decision
+    game = _load(name, players)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    spots = []
+    while len(spots) < positions and not state.is_terminal():
+        if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
+            spots.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    theirs = ours = 0.0
+    for st in spots:
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), uct_c=2.0,
+                               max_simulations=iterations, random_state=np.random.RandomState(seed))
+        t0 = time.process_time()
+        bot.step(st)
+        theirs += time.process_time() - t0
+        g = st._g
+        agent = make_agent(f"ismcts:{iterations}", seed, rollout_depth=depth)
+        plain = clone(st._st)  # the same position, in the engine's own (sampled) mode
+        plain["flow"] = {k: v for k, v in plain["flow"].items() if k != "chance"}
+        touch(plain)
+        t0 = time.process_time()
+        agent.act(make_decision(g, plain))
+        ours += time.process_time() - t0
+    n = len(spots) * iterations
+    return n / theirs, n / ours
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default=None, help="one game (default: every bundled game)")
+    ap.add_argument("--players", type=int, default=0)
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--ismcts", action="store_true", help="also compare ISMCTS iterations per second")
+    ap.add_argument("--iterations", type=int, default=50)
+    ap.add_argument("--positions", type=int, default=3)
+    ap.add_argument("--depth", type=int, default=100_000, help="our ismcts' rollout depth (default: to the end)")
+    args = ap.parse_args(argv)
+    games = [(args.game, args.players)] if args.game else GAMES
+    for name, players in games:
+        game = _load(name, players)
+        e, a, n = time_moves(game, record(game, args.games, 1), args.repeat)
+        line = (f"{name:16} {n:6} moves  engine {e / n * 1e6:8.1f} us/move  adapter {a / n * 1e6:8.1f} us/move"
+                f"  ratio {a / e:5.2f}")
+        if args.ismcts:
+            theirs, ours = ismcts_rates(name, players, positions=args.positions, iterations=args.iterations, seed=1,
+                                        depth=args.depth)
+            line += f"  ISMCTSBot {theirs:7.1f} it/s  ours {ours:7.1f} it/s  ratio {theirs / ours:5.2f}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

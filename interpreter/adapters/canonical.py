@@ -1,0 +1,88 @@
+"""States and views written without telling identical pieces apart.
+
+Two copies of a card are **identical pieces** when nothing but their copy number tells them apart:
+the same name, owner, tags, properties and back (five marks of one player). A game that hands a
+seat `first(me.supply.cards)` could as well hand it any copy: two states that differ only by which
+copy lies where are the same position. Libraries count positions and information states by their
+strings (OpenSpiel's `get_all_states`, CFR's tables), so the strings must not tell copies apart.
+
+`Canon(game).relabelled(st, seat)` renames identical pieces by place: the copies of each piece that
+`seat` identifies (every copy for `seat` None) take the piece's first keys in the order of their
+places (zone by zone in definition order, then position), the copies it cannot identify the keys
+left, in their own order (they show only their back: their names never reach the view). The state of
+each place stays with it (observation.relabel). `state_text` and `view_text` write the renamed state
+or the seat's observation as JSON.
+"""
+from __future__ import annotations
+
+import json
+
+from ..information.observation import observe, relabel, unseen_slots
+
+
+def _face(card) -> tuple:
+    owner = card.owner.key if card.owner is not None else None
+    return (card.name, owner, tuple(sorted(card.tags)), repr(sorted(card.props.items())), card.back)
+
+
+class Canon:
+    """The identical pieces of one game (fixed for the game) and how to rename them."""
+
+    def __init__(self, game):
+        self.game = game
+        groups: dict[tuple, list[int]] = {}
+        for i, card in enumerate(game.catalog.cards):
+            groups.setdefault(_face(card), []).append(i)
+        # the groups of two copies or more, each the sorted ids of its copies; by card id, its group
+        self.groups = [ids for ids in groups.values() if len(ids) > 1]
+        self.group_of = {cid: g for g, ids in enumerate(self.groups) for cid in ids}
+
+    def mapping(self, st, seat: int | None) -> dict:
+        """card id -> its canonical id (a permutation of each group's ids; identities left out)."""
+        if not self.groups:
+            return {}
+        hidden = set()
+        if seat is not None:
+            z = st["z"]
+            hidden = {z[zid][pos] for zid, pos in unseen_slots(self.game, st, seat)}
+        seen: list[list] = [[] for _ in self.groups]
+        unseen: list[list] = [[] for _ in self.groups]
+        group_of = self.group_of
+        for zid, ids in enumerate(st["z"]):
+            for pos, cid in enumerate(ids):
+                g = group_of.get(cid)
+                if g is not None:
+                    (unseen if cid in hidden else seen)[g].append(cid)
+        out = {}
+        for g, ids in enumerate(self.groups):
+            for old, new in zip(seen[g] + sorted(unseen[g]), ids):
+                if old != new:
+                    out[old] = new
+        return out
+
+    def relabelled(self, st, seat: int | None) -> dict:
+        m = self.mapping(st, seat)
+        return relabel(self.game, st, m) if m else st
+
+    def state_text(self, st) -> str:
+        """The whole state (every card identified) as JSON, identical pieces renamed by place; the
+        random generator left out (explicit chance never reads it)."""
+        s = self.relabelled(st, None)
+        keys = [c.key for c in self.game.catalog.cards]
+        zones = self.game.catalog.zones
+        out = {"zones": {zones[zid].key: [keys[c] for c in ids] for zid, ids in enumerate(s["z"]) if ids}}
+        for part in ("cv", "zv", "pv", "gv", "flow", "used", "pending", "forced"):
+            out[part] = s[part]
+        return json.dumps(out, sort_keys=True, separators=(",", ":"), default=repr)
+
+    def view_text(self, st, seat: int | None) -> str:
+        """What `seat` observes (observation.py) as JSON, identical pieces renamed by place."""
+        obs = observe(self.game, self.relabelled(st, seat), seat)
+        return json.dumps(obs, sort_keys=True, separators=(",", ":"))
+
+    def view(self, st, seat: int | None) -> dict:
+        """The observation of `seat`, identical pieces renamed by place."""
+        return observe(self.game, self.relabelled(st, seat), seat)
+
+
+__all__ = ["Canon"]
