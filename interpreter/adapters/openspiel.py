@@ -107,6 +107,11 @@ def parse_game_string(text: str) -> dict | None:
             if not value.lstrip("-").isdigit():
                 raise ValueError(f"interpret: `{item}`: {key} is a whole number")
             value = int(value)
+        elif isinstance(_DEFAULTS[key], float):
+            try:
+                value = float(value)
+            except ValueError:
+                raise ValueError(f"interpret: `{item}`: {key} is a number") from None
         out[key] = value
     return out
 
