@@ -459,3 +459,57 @@ def test_every_game_is_drawn_and_played_by_a_click(server, browsers, game, seats
     body = d.find_element("tag name", "body").text
     assert "#" not in body, body
     assert not console_errors(d)
+
+
+def _taught_labels(game: str, tutorial: str) -> list[str]:
+    """The moves the tutorial teaches, as the learner's move list reads them (played in-process
+    with its expected moves: tutorial.Script)."""
+    from interpreter.engine.game import Game  # noqa: F401 (the content's games load through the shelf)
+    from interpreter.play.render import Renderer
+    from interpreter.scenarios.tutorial import Asked, Script, Tutorial, game_tutorials, load_game_for, load_tutorial
+    path = next(p for p in game_tutorials(game) if p.stem == tutorial)
+    doc = load_tutorial(path)
+    script = Script()
+    t = Tutorial(load_game_for(path, doc), path, doc, script)
+    t.run()
+    renderer = Renderer(t.game)
+    return [renderer.label(f.state, t.seat.id, f.expected) for f in script.frames if isinstance(f, Asked)]
+
+
+def test_a_tutorial_is_played_to_its_end_in_the_page(server, browsers):
+    """The lobby's guided game of Agent DOG: the page shows the intro and each lesson with the
+    places it points at highlighted; a move the lesson does not teach is refused with its hint;
+    the taught moves, clicked, take the learner to the end."""
+    taught = _taught_labels("agent-dog", "first-round")
+    assert len(taught) == 3
+    d = browsers(0)
+    d.get(f"{server.base}/?host={server.host}&lang=en")
+    wait(lambda: css(d, '#learn button[data-game="agent-dog"][data-tutorial="first-round"]'), what="the learn entry")
+    css(d, '#learn button[data-game="agent-dog"][data-tutorial="first-round"]')[0].click()
+    wait(lambda: "/t/" in d.current_url and last_of(d, "hello"), what="the guided game's page")
+    wait(lambda: css(d, "#lesson-intro") and "Two teams of two" in css(d, "#lesson-intro")[0].text, what="the intro")
+    wrong_seen, pointing = False, 0
+    for label in taught:
+        moves = _wait_for_turn(d, lambda: False)
+        wait(lambda: css(d, "#lesson-text"), what="the lesson's text")
+        places = last_of(d, "hello", "update")["lesson"]["places"]
+        pointed = lambda: sorted(e.get_attribute("data-place") for e in css(d, ".pointed"))  # noqa: E731
+        wait(lambda: pointed() == sorted(places), what=f"the lesson's places {places} highlighted")
+        pointing += bool(places)
+        if not wrong_seen:
+            wrong = next(m for m in moves if m["label"] != label)
+            before = len(frames(d))
+            css(d, f'#moves button[data-key="{wrong["key"]}"]')[0].click()
+            wait(lambda: any(f["type"] == "refused" for f in frames(d)[before:]), what="the refusal")
+            box = wait(lambda: css(d, "#refused:not([hidden])"), what="the hint shown")[0]
+            assert "Hint: Give the 2 to Chloé" in box.text, box.text
+            wrong_seen = True
+        move = next(m for m in moves if m["label"] == label)
+        before = counter(d)
+        css(d, f'#moves button[data-key="{move["key"]}"]')[0].click()
+        wait(lambda: counter(d) > before, what=f"the taught move {label}")
+    end = wait(lambda: css(d, "#end:not([hidden])"), what="the end of the guided game")[0]
+    assert "Guided game finished: A first round of Agent DOG." in end.text
+    assert "Every hand is empty" in css(d, "#lesson-text")[0].text
+    assert pointing == 2  # the hand, then the two cells of the capture
+    assert not console_errors(d)

@@ -24,6 +24,7 @@ from pathlib import Path
 from ..play.common import HUMAN
 from . import store
 from .guard import BadMessage, Bucket, counter_of, read_message, same_token, text_field
+from .lesson import LessonError, start_lesson
 from .lobby import Games, LobbyError
 from .table import Seat, Table, check_kind, new_token
 
@@ -154,6 +155,21 @@ class Hub:
         self.kick(tid)
         return table
 
+    def create_lesson(self, body) -> Table:
+        """A guided game from the lobby: `{"game", "tutorial", "lang"}` (LobbyError when it cannot be)."""
+        if not isinstance(body, dict):
+            raise LobbyError("the request is a JSON object")
+        lang = body.get("lang") or self.lang
+        if lang not in ("en", "fr"):
+            raise LobbyError("lang is en or fr")
+        try:
+            lesson = start_lesson(self.games, tid=secrets.token_urlsafe(9), name=body.get("game"),
+                                  tutorial=body.get("tutorial"), lang=lang)
+        except LessonError as e:
+            raise LobbyError(str(e)) from None
+        self._add(lesson)
+        return lesson
+
     def summary(self) -> list[dict]:
         out = []
         for tid, t in self.tables.items():
@@ -165,7 +181,7 @@ class Hub:
                 elif c.joined:
                     spectators += 1
             out.append({"table": tid, "game": t.game.catalog.name, "title": t.game.title, "counter": t.counter,
-                        "ended": t.game.is_terminal(t.st), "spectators": spectators,
+                        "ended": t.over(), "spectators": spectators,
                         "seats": [{"seat": i + 1, "name": t.game.seats[i].name, "kind": s.kind,
                                    "connected": connected[i] > 0} for i, s in enumerate(t.seats)]})
         return out
@@ -258,7 +274,7 @@ class Hub:
             seat -= 1
         conn.joined, conn.seat = True, seat
         conn.put(dumps(table.hello(seat, deadline_ms=self._deadline(table))))
-        if table.game.is_terminal(table.st):
+        if table.over():
             conn.put(dumps(table.end()))
 
     async def _move(self, table: Table, conn: Conn, msg: dict) -> None:
@@ -294,7 +310,7 @@ class Hub:
         texts: dict = {}
         self.kick(table.tid)  # the next decision's timer first: the update tells its deadline
         deadline = self._deadline(table)
-        end = dumps(table.end()) if table.game.is_terminal(table.st) else None
+        end = dumps(table.end()) if table.over() else None
         for c in list(self.conns[table.tid]):
             if not c.joined:
                 continue

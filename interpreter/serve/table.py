@@ -145,8 +145,7 @@ class Table:
         p = g.current_player(st)
         if p is not None and self.seats[p].kind == HUMAN:
             self.history.before(p, self.n, st)
-        label = dict(g.legal_actions_with_labels(st)).get(action, str(action))
-        shown = {key: v.narrator.hide(st, p, label, action) for key, v in self.viewers.items()}
+        shown = self._shown(st, p, action)
         humans = any(s.kind == HUMAN for s in self.seats)  # undo's barrier matters only to humans
         rng_before, known_before = st["rng"], self.history.known(st) if humans else None
         step = g.apply_in_place(st, action, checked=checked)
@@ -155,13 +154,22 @@ class Table:
         if humans:
             self.history.after(self.n, rng_before, known_before, st)
         self._remember()
-        for key, v in self.viewers.items():
-            v.narrator.move(st, n=self.n, player=p, label=shown[key], events=step.events, action=action)
-            v.last = {"seat": p + 1 if p is not None else None, "label": shown[key],
-                      "marks": self._marks(action, key)}
+        self._told(p, action, shown, step.events)
         if self.log is not None:
             self.log.action(g.seats[p].key if p is not None else None, action)
         self._list()
+
+    def _shown(self, st, p: int | None, action: Action) -> dict:
+        """How each viewer reads `action` of `p`, from the state before it is played."""
+        label = dict(self.game.legal_actions_with_labels(st)).get(action, str(action))
+        return {key: v.narrator.hide(st, p, label, action) for key, v in self.viewers.items()}
+
+    def _told(self, p: int | None, action: Action, shown: dict, events, causes=None) -> None:
+        """Each viewer told the move just played (`self.st` is the state after it)."""
+        for key, v in self.viewers.items():
+            v.narrator.move(self.st, n=self.n, player=p, label=shown[key], events=events, causes=causes, action=action)
+            v.last = {"seat": p + 1 if p is not None else None, "label": shown[key],
+                      "marks": self._marks(action, key)}
 
     def _list(self) -> None:
         """Give the deciding human its moves' keys now, connected or not: a table played again
@@ -186,6 +194,10 @@ class Table:
         return list(dict.fromkeys(out))
 
     # -- who decides, and what they may do
+
+    def over(self) -> bool:
+        """Whether the table has ended (its end screen is sent)."""
+        return self.game.is_terminal(self.st)
 
     def deciding(self) -> int | None:
         """The seat deciding now (None: nobody, or chance, or the game is over)."""
