@@ -243,3 +243,51 @@ def test_a_flood_is_dropped(client):
         replies = [ws.receive_json() for _ in range(30)]  # the burst (the join took one), then the error
         assert sum(r == {"type": "pong"} for r in replies) >= 20
         assert {"type": "error", "code": "rate", "message": "too many messages: some were dropped"} in replies
+
+
+def test_each_seat_is_told_in_its_own_language(client):
+    """`join.lang`: seat 1 in French, seat 2 and a spectator in English, at a table made in English:
+    each gets its layout, page strings, moves, narration, refusals and end screen in its language."""
+    t = _table(client, lang="en")
+    tid = t["table"]
+    with client.websocket_connect(f"/ws/{tid}") as one, client.websocket_connect(f"/ws/{tid}") as two, \
+            client.websocket_connect(f"/ws/{tid}") as watcher:
+        one.send_text(json.dumps({"type": "join", "seat": 1, "token": t["tokens"][0], "lang": "fr"}))
+        h1, h2, hw = one.receive_json(), _join(two, 2, t["tokens"][1]), _join(watcher, None, None)
+        assert (h1["layout"]["title"], h2["layout"]["title"], hw["layout"]["title"]) == ("Morpion", "Tic-tac-toe",
+                                                                                       "Tic-tac-toe")
+        assert h1["layout"]["strings"]["undo"] == "Annuler mon dernier coup"
+        assert h2["layout"]["strings"]["undo"] == "Undo my last move"
+        assert h1["moves"][0]["label"] == "X marque r1c1"
+        two.send_text(json.dumps({"type": "move", "counter": 0, "key": "a1"}))
+        assert two.receive_json()["reasons"] == ["it is not your decision now"]
+        counter, seat, players = 0, 1, {1: one, 2: two}
+        for cell in ["r1c1", "r2c1", "r1c2", "r2c2", "r1c3"]:
+            players[seat].send_text(json.dumps({"type": "move", "counter": counter, "text": f"play {cell}"}))
+            u1, u2, uw = one.receive_json(), two.receive_json(), watcher.receive_json()
+            assert u1["counter"] == u2["counter"] == counter + 1
+            mark = "X" if seat == 1 else "O"
+            assert any(f"{mark} marque {cell}" in e["text"] for e in u1["events"]), u1["events"]
+            assert any(f"{mark} marks {cell}" in e["text"] for e in u2["events"] + uw["events"]), u2["events"]
+            if seat == 2 and cell == "r2c1":
+                one.send_text(json.dumps({"type": "move", "counter": counter + 1, "key": "zz"}))
+                assert one.receive_json()["text"].startswith("Refus")  # the French refusal
+            counter, seat = counter + 1, 3 - seat
+        e1, e2 = one.receive_json(), two.receive_json()
+        assert e1["lines"][0].startswith("Partie terminée après 5") and e2["lines"][0].startswith("Game over after 5")
+
+
+def test_a_language_spoken_in_a_block_stays_in_its_thread():
+    """i18n.speaking: the block's thread (or task) speaks its language, another thread the process's."""
+    import threading
+
+    from interpreter.i18n import _, language, speaking
+    seen = {}
+    before = language()
+    with speaking("fr"):
+        assert _("Undo my last move") == "Annuler mon dernier coup"
+        worker = threading.Thread(target=lambda: seen.update(lang=language(), text=_("Undo my last move")))
+        worker.start()
+        worker.join()
+    assert seen == {"lang": before, "text": "Undo my last move" if before == "en" else seen["text"]}
+    assert language() == before

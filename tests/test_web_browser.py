@@ -292,7 +292,7 @@ def _dark_agent_choice(driver, moves: list[dict]) -> dict:
 def test_dark_agent_a_player_targets_attacks_and_sees_the_dice(server, browsers):
     """Alone against three bots: the player clicks the board to place satellites, to target (a cell
     holding their spy first, which engages it, then a card beside it), then attacks a targeted
-    card, and the history shows the dice."""
+    card, and the history shows the dice, drawn as dice faces."""
     t = server.table("dark-agent", ["human", "bot:easy", "bot:easy", "bot:easy"], seed=DARK_AGENT_SEED)
     d = browsers(0)
     d.get(server.url(t["seats"][0]["link"]))
@@ -318,6 +318,12 @@ def test_dark_agent_a_player_targets_attacks_and_sees_the_dice(server, browsers)
             wait(lambda: css(d, f'g.cell.last[data-place="{move["places"][0]}"]'), what="the last move marked")
     assert targeted and attacked
     wait(dice, what="the dice in the history")
+    # drawn as dice faces: in the history, on the line of the roll, and beside the move that rolled
+    faces = wait(lambda: [f for li in dice() for f in li.find_elements("css selector", "svg.die")], what="die faces")
+    told = [e for f in frames(d) for e in f.get("events", []) + f.get("history", []) if e.get("dice")]
+    assert told and [int(f.get_attribute("data-value")) for f in faces][:len(told[0]["dice"])] == told[0]["dice"]
+    assert all(1 <= v <= 6 for e in told for v in e["dice"])
+    assert any((f.get("last") or {}).get("dice") for f in frames(d)), "the roll beside the last move"
     screenshot(d, "dark-agent")
     assert not console_errors(d)
 

@@ -28,7 +28,7 @@ from .guard import MAX_BODY, MAX_FRAME, same_token
 from .hub import Conn, Hub, dumps
 from .lobby import LobbyError
 from .strings import page_strings
-from .table import speaking
+from ..i18n import speaking
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"lobby": "lobby.html", "table": "table.html"}

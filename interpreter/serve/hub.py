@@ -21,10 +21,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..i18n import LANGUAGES
 from ..play.common import HUMAN
 from . import store
 from .guard import BadMessage, Bucket, counter_of, read_message, same_token, text_field
-from .lesson import LessonError, start_lesson
+from .lesson import Lesson, LessonError, start_lesson
 from .lobby import Games, LobbyError
 from .table import Seat, Table, check_kind, new_token
 
@@ -50,6 +51,7 @@ class Conn:
         self.bucket = Bucket()
         self.joined = False
         self.seat: int | None = None
+        self.lang: str | None = None  # the language it asked for in `join` (None: the table's)
         self.closed = False
 
     def put(self, text: str) -> None:
@@ -104,6 +106,9 @@ class Hub:
         return self.games.load(ref, players=players, options=options, variants=variants, lang=lang)
 
     def _add(self, table: Table) -> None:
+        if not isinstance(table, Lesson):  # a seat may ask for its own language: the game loaded in it
+            table.load_game = lambda lang: self.games.load(table.ref, players=table.game.num_players,
+                                                           options=table.options, variants=table.variants, lang=lang)
         self.tables[table.tid] = table
         self.locks[table.tid] = asyncio.Lock()
         self.conns[table.tid] = set()
@@ -252,7 +257,7 @@ class Hub:
             raise BadMessage("not-seated", "a spectator watches: only a seat plays")
         async with self.locks[table.tid]:
             if kind == "why":
-                conn.put(dumps(table.why(conn.seat, text_field(msg, "text") or "")))
+                conn.put(dumps(table.voice(conn.lang).why(conn.seat, text_field(msg, "text") or "")))
                 return
             counter = counter_of(msg)
             if counter != table.counter:
@@ -272,16 +277,18 @@ class Hub:
             if not same_token(msg.get("token"), table.seats[seat - 1].token):
                 raise BadMessage("bad-token", "this link's credential is not this seat's")
             seat -= 1
-        conn.joined, conn.seat = True, seat
-        conn.put(dumps(table.hello(seat, deadline_ms=self._deadline(table))))
+        lang = msg.get("lang")
+        conn.joined, conn.seat, conn.lang = True, seat, lang if lang in LANGUAGES else None
+        view = table.voice(conn.lang)
+        conn.put(dumps(view.hello(seat, deadline_ms=self._deadline(table))))
         if table.over():
-            conn.put(dumps(table.end()))
+            conn.put(dumps(view.end()))
 
     async def _move(self, table: Table, conn: Conn, msg: dict) -> None:
         key, text = text_field(msg, "key", limit=16), text_field(msg, "text")
         if key is None and text is None:
             raise BadMessage("bad-message", "a move gives a `key` (as listed) or a `text`")
-        action, refused = table.find(conn.seat, key=key, text=text)
+        action, refused = table.voice(conn.lang).find(conn.seat, key=key, text=text)
         if refused is not None:
             conn.put(dumps(refused))
             return
@@ -291,9 +298,10 @@ class Hub:
         self.kick(table.tid)
 
     def _undo(self, table: Table, conn: Conn) -> None:
-        why = table.why_no_undo(conn.seat)
+        view = table.voice(conn.lang)
+        why = view.why_no_undo(conn.seat)
         if why is not None:
-            conn.put(dumps({"type": "refused", "counter": table.counter, "text": table.cannot_undo(why),
+            conn.put(dumps({"type": "refused", "counter": table.counter, "text": view.cannot_undo(why),
                             "reasons": [why]}))
             return
         table.undo(conn.seat)
@@ -301,7 +309,7 @@ class Hub:
             store.save_settings(self.data, table)
         for c in list(self.conns[table.tid]):  # the narration was told again: everyone looks again
             if c.joined:
-                c.put(dumps(table.hello(c.seat, deadline_ms=self._deadline(table))))
+                c.put(dumps(table.voice(c.lang).hello(c.seat, deadline_ms=self._deadline(table))))
         self.kick(table.tid)
 
     def _broadcast(self, table: Table, since: dict) -> None:
@@ -310,15 +318,18 @@ class Hub:
         texts: dict = {}
         self.kick(table.tid)  # the next decision's timer first: the update tells its deadline
         deadline = self._deadline(table)
-        end = dumps(table.end()) if table.over() else None
+        over = table.over()
         for c in list(self.conns[table.tid]):
             if not c.joined:
                 continue
-            if c.seat not in texts:
-                texts[c.seat] = dumps(table.update(c.seat, since, deadline_ms=deadline))
-            c.put(texts[c.seat])
-            if end is not None:
-                c.put(end)
+            view = table.voice(c.lang)
+            if (view.lang, c.seat) not in texts:
+                texts[(view.lang, c.seat)] = dumps(view.update(c.seat, since, deadline_ms=deadline))
+            c.put(texts[(view.lang, c.seat)])
+            if over:
+                if view.lang not in texts:
+                    texts[view.lang] = dumps(view.end())
+                c.put(texts[view.lang])
 
     # -- bots and timers
 

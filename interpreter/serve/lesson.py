@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..i18n import _
+from ..i18n import _, speaking
 from ..play.common import HUMAN
 from ..play.render import Renderer
 from ..scenarios.runner import ScenarioFailed
 from ..scenarios.tutorial import (Asked, Moved, Script, Told, Tutorial, game_tutorials, hint_for, is_taught,
                                   load_game_for, load_tutorial, text_of)
-from .table import SPECTATOR, Seat, Table, Viewer, new_token, speaking
+from .table import SPECTATOR, Seat, Table, Viewer, new_token
 
 SCRIPTED = "bot:normal"  # the kind the lobby shows for the seats the tutorial plays
 

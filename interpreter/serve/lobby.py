@@ -17,7 +17,7 @@ from ..ruleset.loader import game_folder, load_ruleset
 from ..ruleset.paths import content_dir, game_dir
 from ..ruleset.yamlio import load_yaml, to_plain
 from .lesson import tutorials_of
-from .table import speaking
+from ..i18n import speaking
 
 
 class LobbyError(ValueError):

@@ -220,3 +220,24 @@ export function drawZones(layout, picture, moves, last, onPick, pointed = []) {
   }
   return out;
 }
+
+// ---- dice ---------------------------------------------------------------------------------
+
+// where the pips of a face 1..6 lie, on a 3×3 lattice (0, 1, 2 on each axis)
+const PIPS = {1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+              5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]]};
+
+// a die showing `value`: its pips for 1 to 6, else the number on its face
+export function dieFace(value, size = 22) {
+  const face = svg("svg", {class: "die", width: size, height: size, viewBox: "0 0 24 24", role: "img",
+                           "aria-label": String(value), "data-value": value},
+                   svg("rect", {x: 1, y: 1, width: 22, height: 22, rx: 4, class: "die-bg"}));
+  const pips = PIPS[value];
+  if (pips) pips.forEach(([x, y]) => face.append(svg("circle", {cx: 6 + x * 6, cy: 6 + y * 6, r: 2.2, class: "pip"})));
+  else face.append(svg("text", {x: 12, y: 16.5, "text-anchor": "middle", class: "die-number"}, String(value)));
+  return face;
+}
+
+export function diceFaces(values, label) {
+  return el("span", {class: "dice", role: "group", "aria-label": label}, values.map(v => dieFace(v)));
+}

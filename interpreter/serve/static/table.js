@@ -3,7 +3,7 @@
 // or pick from the list, the history, undo, `why`, the end screen. The seat's token comes from
 // the join link and is never written into the page.
 import {S, el, fill, pageLanguage, setStrings} from "./common.js";
-import {drawGrid, drawZones, seatColour} from "./board.js";
+import {diceFaces, drawGrid, drawZones, seatColour} from "./board.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -201,6 +201,9 @@ function drawStatus() {
     box.append(el("p", {id: "last", class: "last-move"},
                   name ? fill(S.last_move_by || "{name}: {move}", {name, move: T.last.label})
                        : fill(S.last_move || "{move}", {move: T.last.label})));
+    if ((T.last.dice || []).length) {  // the dice the last move rolled, beside it
+      $("last").append(" ", diceFaces(T.last.dice, fill(S.dice || "{dice}", {dice: T.last.dice.join(", ")})));
+    }
   }
   drawTimer();
 }
@@ -291,8 +294,7 @@ function drawHistory() {
   for (const entry of T.history) {
     const li = el("li", {"data-n": entry.n, class: entry.lesson ? "lesson" : null}, entry.text);
     if (entry.dice && entry.dice.length) {
-      li.append(" ", el("span", {class: "dice", "aria-label": fill(S.dice || "{dice}", {dice: entry.dice.join(", ")})},
-                        entry.dice.map(d => el("span", {class: "die"}, String(d)))));
+      li.append(" ", diceFaces(entry.dice, fill(S.dice || "{dice}", {dice: entry.dice.join(", ")})));
     }
     list.append(li);
   }
