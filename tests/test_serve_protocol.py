@@ -291,3 +291,52 @@ def test_a_language_spoken_in_a_block_stays_in_its_thread():
         worker.join()
     assert seen == {"lang": before, "text": "Undo my last move" if before == "en" else seen["text"]}
     assert language() == before
+
+
+def test_the_only_possible_move_is_played_for_the_seat(client):
+    """As at the terminal: a person with one legal move has it played for them, told as such, and
+    it is not a decision to undo to."""
+    t = _table(client)
+    with client.websocket_connect(f"/ws/{t['table']}") as one, client.websocket_connect(f"/ws/{t['table']}") as two:
+        _join(one, 1, t["tokens"][0])
+        _join(two, 2, t["tokens"][1])
+        players = {1: one, 2: two}
+        seat = 1
+        for counter, cell in enumerate(["r1c1", "r1c2", "r1c3", "r2c2", "r2c1", "r2c3", "r3c2", "r3c1"]):  # a draw
+            players[seat].send_text(json.dumps({"type": "move", "counter": counter, "text": f"play {cell}"}))
+            assert one.receive_json()["counter"] == two.receive_json()["counter"] == counter + 1
+            seat = 3 - seat
+        deadline = time.time() + 20  # (asked of the lobby first: a receive would wait for ever without it)
+        while time.time() < deadline and client.get(f"/api/tables?host={HOST}").json()[-1]["counter"] < 9:
+            time.sleep(0.02)
+        assert client.get(f"/api/tables?host={HOST}").json()[-1]["counter"] == 9
+        forced = one.receive_json()  # X's last move, r3c3, played for X
+        assert forced["type"] == "update" and forced["counter"] == 9 and forced["last"]["label"] == "X marks r3c3"
+        assert any("(the only possible move)" in e["text"] for e in forced["events"]), forced["events"]
+        assert two.receive_json()["counter"] == 9
+        assert one.receive_json()["type"] == two.receive_json()["type"] == "end"
+
+
+def test_hard_bots_search_one_at_a_time_server_wide(monkeypatch):
+    """The server's cap on hard searches (`searches`): three tables of hard bots, each search slowed,
+    never search more than the cap at once, and all of them finish."""
+    import time as clock
+
+    from interpreter.serve.table import Table
+
+    def slow(table):  # the hard search, slowed, without its processes: a random legal move
+        counter, game, st = table.counter, table.game, table.st
+        moves = game.legal_actions(st)
+        return counter, lambda: (clock.sleep(0.03), random.Random(counter).choice(moves))[1]
+
+    usual = Table.snapshot
+    monkeypatch.setattr(Table, "snapshot", lambda self: slow(self) if self.is_searching_bot() else usual(self))
+    for cap in (1, 2):
+        hub = Hub(games=Games(), data=None, lang="en", searches=cap, workers=4)
+        with TestClient(build_app(hub, host_token=HOST)) as c:
+            tables = [_table(c, seats=("bot:hard", "bot:hard")) for _ in range(3)]
+            deadline = time.time() + 60
+            while time.time() < deadline and not all(t["ended"] for t in c.get(f"/api/tables?host={HOST}").json()):
+                time.sleep(0.05)
+            assert all(t["ended"] for t in c.get(f"/api/tables?host={HOST}").json()), tables
+            assert hub.searching_peak == cap, (cap, hub.searching_peak)

@@ -78,7 +78,8 @@ class Conn:
 class Hub:
     """Every table of a server, its connections, bots and timers."""
 
-    def __init__(self, *, games: Games, data: Path | None, lang: str, pause: float = 0.0, workers: int = 2):
+    def __init__(self, *, games: Games, data: Path | None, lang: str, pause: float = 0.0, workers: int = 2,
+                 searches: int = 1):
         self.games = games
         self.data = store.prepare(data) if data is not None else None
         self.lang = lang
@@ -89,6 +90,9 @@ class Hub:
         self.deadlines: dict[str, tuple[int, int]] = {}  # table -> (counter, deadline in ms since the epoch)
         self.tasks: dict[tuple[str, str], asyncio.Task] = {}  # (table, "bots"|"timer") -> its task
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        # the hard bots' searches (each on every core) at once, server-wide; the others wait their turn
+        self.searches = asyncio.Semaphore(max(searches, 1))
+        self.searching, self.searching_peak = 0, 0
 
     # -- tables
 
@@ -374,7 +378,10 @@ class Hub:
                     break
                 counter, search = table.snapshot()
                 action = search() if table.is_quick_bot() else None
-            if action is None:
+                searching = table.is_searching_bot()
+            if action is None and searching:
+                action = await self._search(search)
+            elif action is None:
                 action = await loop.run_in_executor(self.executor, search)
             async with lock:
                 if table.counter != counter or not table.waiting_on_bot():
@@ -384,6 +391,16 @@ class Hub:
                 self._broadcast(table, since)
             await asyncio.sleep(0)  # the other tables and clients get their turn
         self.kick(tid)
+
+    async def _search(self, search):
+        """A hard bot's search, when no more than `searches` others run (server-wide, in the order asked)."""
+        async with self.searches:
+            self.searching += 1
+            self.searching_peak = max(self.searching_peak, self.searching)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self.executor, search)
+            finally:
+                self.searching -= 1
 
     async def _timer(self, tid: str, counter: int, seconds: float) -> None:
         await asyncio.sleep(seconds)

@@ -98,6 +98,7 @@ class Table:
         self.layout_cache: dict | None = None
         self.load_game = None  # lang -> this table's game in that language (hub.py): a seat's own language
         self.mirrors: dict[str, Table] = {}  # the same game told in the other languages asked for
+        self.forced = None  # the only move of the deciding person, played for them (_list)
         self._restart([])
 
     # -- the game from its start, then each move
@@ -131,7 +132,8 @@ class Table:
         """Play `action` (legal: the caller checked it), narrated to every viewer."""
         g, st = self.game, self.st
         p = g.current_player(st)
-        if p is not None and self.seats[p].kind == HUMAN:
+        forced = p is not None and self.seats[p].kind == HUMAN and action == self.forced
+        if p is not None and self.seats[p].kind == HUMAN and not forced:  # a forced move is not undone to
             self.history.before(p, self.n, st)
         shown = self._shown(st, p, action)
         humans = any(s.kind == HUMAN for s in self.seats)  # undo's barrier matters only to humans
@@ -142,7 +144,7 @@ class Table:
         if humans:
             self.history.after(self.n, rng_before, known_before, st)
         self._remember()
-        self._told(p, action, shown, step.events)
+        self._told(p, action, shown, step.events, how=_(" (the only possible move)") if forced else "")
         if self.log is not None:
             self.log.action(g.seats[p].key if p is not None else None, action)
         self._list()
@@ -152,14 +154,15 @@ class Table:
         label = dict(self.game.legal_actions_with_labels(st)).get(action, str(action))
         return {key: v.narrator.hide(st, p, label, action) for key, v in self.viewers.items()}
 
-    def _told(self, p: int | None, action: Action, shown: dict, events, causes=None) -> None:
+    def _told(self, p: int | None, action: Action, shown: dict, events, causes=None, how: str = "") -> None:
         """Each viewer told the move just played (`self.st` is the state after it). An entry telling
         an event with a `dice` argument carries its values (`dice`), as does the viewer's `last`."""
         at = self._dice_params()
         rolls = [(i, args[at[name]]) for i, (name, args) in enumerate(events) if name in at] if at else ()
         for key, v in self.viewers.items():
             start = len(v.entries)
-            v.narrator.move(self.st, n=self.n, player=p, label=shown[key], events=events, causes=causes, action=action)
+            v.narrator.move(self.st, n=self.n, player=p, label=shown[key], events=events, causes=causes, how=how,
+                            action=action)
             v.last = {"seat": p + 1 if p is not None else None, "label": shown[key],
                       "marks": self._marks(action, key)}
             thrown = self._dice_told(v.entries[start:], rolls, events, causes=causes, viewer=key, player=p)
@@ -208,8 +211,11 @@ class Table:
         """Give the deciding human its moves' keys now, connected or not: a table played again
         from its log (a restart, an undo) gives the same keys."""
         p = self.deciding()
+        self.forced = None
         if p is not None and self.seats[p].kind == HUMAN:
-            self.choices(p)
+            choices = self.choices(p)
+            if len(choices) == 1:  # the terminal's policy: the only possible move is played for the seat
+                self.forced = choices[0].action
 
     def _marks(self, action: Action, seat: int | None) -> list[str]:
         """The places a move named, and where the cards it named and the viewer sees are now."""
@@ -243,7 +249,12 @@ class Table:
         if self.game.is_terminal(self.st):
             return False
         p = self.game.current_player(self.st)
-        return p is None or self.seats[p].kind != HUMAN
+        return p is None or self.seats[p].kind != HUMAN or self.forced is not None
+
+    def is_searching_bot(self) -> bool:
+        """Whether the deciding bot searches hard (the server caps how many do at once: hub.py)."""
+        p = self.game.current_player(self.st)
+        return p is not None and self.forced is None and bot_level(self.seats[p].kind) == "hard"
 
     def _context(self, seat: int) -> tuple:
         flow = self.st["flow"]
@@ -453,13 +464,16 @@ class Table:
     def snapshot(self):
         """(counter, the search to run off the lock: a function of nothing giving the action the
         agent of the deciding seat plays, from a copy of the state)."""
+        if self.forced is not None:
+            forced = self.forced
+            return self.counter, lambda: forced
         agent, game, st = self.agent(self.game.current_player(self.st)), self.game, clone(self.st)
         return self.counter, lambda: decide(agent, game, st, None)
 
     def is_quick_bot(self) -> bool:
         """Whether the deciding bot plays at once (the random one): no worker needed."""
         p = self.game.current_player(self.st)
-        return p is None or self.seats[p].kind == "bot:easy"
+        return p is None or self.seats[p].kind == "bot:easy" or self.forced is not None
 
 
 __all__ = ["BOT", "SPECTATOR", "Seat", "Table", "Viewer", "agent_spec", "bot_level", "check_kind", "new_token",
