@@ -10,20 +10,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
-
-from interpreter.serve.app import build_app  # noqa: E402
-from interpreter.serve.hub import Hub  # noqa: E402
-from interpreter.serve.lobby import Games  # noqa: E402
-
-HOST = "the-host-token-for-tests-0123456789"
-
-
-@pytest.fixture()
-def client():
-    hub = Hub(games=Games(), data=None, lang="en")
-    with TestClient(build_app(hub, host_token=HOST)) as c:
-        yield c
+from test_serve_protocol import HOST, client  # noqa: E402,F401  (the same server in a TestClient)
 
 
 def _lesson(client, lang):
@@ -42,6 +29,9 @@ def test_the_lobby_lists_tutorials_and_only_the_host_starts_one(client):
     for body in ({"game": "agent-dog", "tutorial": "nope"}, {"game": "chess", "tutorial": "x"}, []):
         r = client.post("/api/lessons", json=body, headers={"X-Host-Token": HOST})
         assert r.status_code == 400 and r.json()["error"], body
+    lesson = _lesson(client, "en")  # its seats are the tutorial's: not handed to a bot or back
+    r = client.post(f"/api/tables/{lesson['table']}/seats/2", json={"kind": "human"}, headers={"X-Host-Token": HOST})
+    assert r.status_code == 400 and "guided" in r.json()["error"]
 
 
 @pytest.mark.parametrize("lang,hint,done", [

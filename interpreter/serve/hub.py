@@ -202,6 +202,8 @@ class Hub:
             raise LobbyError("no such table")
         if type(seat) is not int or not 1 <= seat <= len(table.seats):
             raise LobbyError(f"seats are 1 to {len(table.seats)}")
+        if isinstance(table, Lesson):
+            raise LobbyError("a guided game's seats are the tutorial's")
         try:
             kind = check_kind(kind)
         except ValueError as e:
