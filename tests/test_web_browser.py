@@ -519,3 +519,22 @@ def test_a_tutorial_is_played_to_its_end_in_the_page(server, browsers):
     assert "Every hand is empty" in css(d, "#lesson-text")[0].text
     assert pointing == 2  # the hand, then the two cells of the capture
     assert not console_errors(d)
+
+
+def test_each_seat_reads_the_table_in_its_own_language(server, browsers):
+    """Two people at one English table, one page in French: each page is told in its own language
+    (the board's title, the page's words, the moves), and the language switch tells it in the other."""
+    t = server.table("tic-tac-toe", ["human", "human"], lang="en")
+    fr, en = browsers(0), browsers(1)
+    fr.get(server.url(t["seats"][0]["link"]) + "&lang=fr")
+    en.get(server.url(t["seats"][1]["link"]) + "&lang=en")
+    wait(lambda: css(fr, "#title") and css(fr, "#title")[0].text == "Morpion", what="the French page")
+    wait(lambda: css(en, "#title") and css(en, "#title")[0].text == "Tic-tac-toe", what="the English page")
+    wait(lambda: css(fr, "#undo") and css(fr, "#undo")[0].text == "Annuler mon dernier coup", what="French words")
+    assert "X marque r1c1" in [m["label"] for m in my_moves(fr)]
+    from selenium.webdriver.support.ui import Select
+    Select(css(fr, "#lang")[0]).select_by_value("en")
+    wait(lambda: "lang=en" in fr.current_url and css(fr, "#title") and css(fr, "#title")[0].text == "Tic-tac-toe",
+         what="the page told again in English")
+    assert "X marks r1c1" in [m["label"] for m in my_moves(fr)]
+    assert not console_errors(fr) and not console_errors(en)

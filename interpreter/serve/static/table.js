@@ -2,14 +2,14 @@
 // error / end), the board drawn from the layout and the picture, the moves to click on the board
 // or pick from the list, the history, undo, `why`, the end screen. The seat's token comes from
 // the join link and is never written into the page.
-import {S, el, fill, pageLanguage, setStrings} from "./common.js";
+import {S, el, fill, languageSwitch, pageLanguage, setStrings} from "./common.js";
 import {diceFaces, drawGrid, drawZones, seatColour} from "./board.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
 const token = params.get("token");
-const lang = pageLanguage();  // the table speaks the language it was made in; this asks for it
+const lang = pageLanguage();  // the language this seat is told in (join.lang)
 
 // every frame the server sent, as received (the browser tests read them: nothing hidden in them)
 window.interpretFrames = [];
@@ -179,6 +179,8 @@ function drawHeader() {
   document.title = T.layout.title;
   $("title").textContent = T.layout.title;
   $("subtitle").textContent = p.title || "";
+  // this seat's own language: the page comes again, told in the other one
+  $("lang-box").replaceChildren(languageSwitch(lang, v => { params.set("lang", v); location.search = params.toString(); }));
   const who = $("who");
   who.textContent = "";
   if (seat !== null) {
