@@ -243,3 +243,100 @@ def test_a_flood_is_dropped(client):
         replies = [ws.receive_json() for _ in range(30)]  # the burst (the join took one), then the error
         assert sum(r == {"type": "pong"} for r in replies) >= 20
         assert {"type": "error", "code": "rate", "message": "too many messages: some were dropped"} in replies
+
+
+def test_each_seat_is_told_in_its_own_language(client):
+    """`join.lang`: seat 1 in French, seat 2 and a spectator in English, at a table made in English:
+    each gets its layout, page strings, moves, narration, refusals and end screen in its language."""
+    t = _table(client, lang="en")
+    tid = t["table"]
+    with client.websocket_connect(f"/ws/{tid}") as one, client.websocket_connect(f"/ws/{tid}") as two, \
+            client.websocket_connect(f"/ws/{tid}") as watcher:
+        one.send_text(json.dumps({"type": "join", "seat": 1, "token": t["tokens"][0], "lang": "fr"}))
+        h1, h2, hw = one.receive_json(), _join(two, 2, t["tokens"][1]), _join(watcher, None, None)
+        assert (h1["layout"]["title"], h2["layout"]["title"], hw["layout"]["title"]) == ("Morpion", "Tic-tac-toe",
+                                                                                       "Tic-tac-toe")
+        assert h1["layout"]["strings"]["undo"] == "Annuler mon dernier coup"
+        assert h2["layout"]["strings"]["undo"] == "Undo my last move"
+        assert h1["moves"][0]["label"] == "X marque r1c1"
+        two.send_text(json.dumps({"type": "move", "counter": 0, "key": "a1"}))
+        assert two.receive_json()["reasons"] == ["it is not your decision now"]
+        counter, seat, players = 0, 1, {1: one, 2: two}
+        for cell in ["r1c1", "r2c1", "r1c2", "r2c2", "r1c3"]:
+            players[seat].send_text(json.dumps({"type": "move", "counter": counter, "text": f"play {cell}"}))
+            u1, u2, uw = one.receive_json(), two.receive_json(), watcher.receive_json()
+            assert u1["counter"] == u2["counter"] == counter + 1
+            mark = "X" if seat == 1 else "O"
+            assert any(f"{mark} marque {cell}" in e["text"] for e in u1["events"]), u1["events"]
+            assert any(f"{mark} marks {cell}" in e["text"] for e in u2["events"] + uw["events"]), u2["events"]
+            if seat == 2 and cell == "r2c1":
+                one.send_text(json.dumps({"type": "move", "counter": counter + 1, "key": "zz"}))
+                assert one.receive_json()["text"].startswith("Refus")  # the French refusal
+            counter, seat = counter + 1, 3 - seat
+        e1, e2 = one.receive_json(), two.receive_json()
+        assert e1["lines"][0].startswith("Partie terminée après 5") and e2["lines"][0].startswith("Game over after 5")
+
+
+def test_a_language_spoken_in_a_block_stays_in_its_thread():
+    """i18n.speaking: the block's thread (or task) speaks its language, another thread the process's."""
+    import threading
+
+    from interpreter.i18n import _, language, speaking
+    seen = {}
+    before = language()
+    with speaking("fr"):
+        assert _("Undo my last move") == "Annuler mon dernier coup"
+        worker = threading.Thread(target=lambda: seen.update(lang=language(), text=_("Undo my last move")))
+        worker.start()
+        worker.join()
+    assert seen == {"lang": before, "text": "Undo my last move" if before == "en" else seen["text"]}
+    assert language() == before
+
+
+def test_the_only_possible_move_is_played_for_the_seat(client):
+    """As at the terminal: a person with one legal move has it played for them, told as such, and
+    it is not a decision to undo to."""
+    t = _table(client)
+    with client.websocket_connect(f"/ws/{t['table']}") as one, client.websocket_connect(f"/ws/{t['table']}") as two:
+        _join(one, 1, t["tokens"][0])
+        _join(two, 2, t["tokens"][1])
+        players = {1: one, 2: two}
+        seat = 1
+        for counter, cell in enumerate(["r1c1", "r1c2", "r1c3", "r2c2", "r2c1", "r2c3", "r3c2", "r3c1"]):  # a draw
+            players[seat].send_text(json.dumps({"type": "move", "counter": counter, "text": f"play {cell}"}))
+            assert one.receive_json()["counter"] == two.receive_json()["counter"] == counter + 1
+            seat = 3 - seat
+        deadline = time.time() + 20  # (asked of the lobby first: a receive would wait for ever without it)
+        while time.time() < deadline and client.get(f"/api/tables?host={HOST}").json()[-1]["counter"] < 9:
+            time.sleep(0.02)
+        assert client.get(f"/api/tables?host={HOST}").json()[-1]["counter"] == 9
+        forced = one.receive_json()  # X's last move, r3c3, played for X
+        assert forced["type"] == "update" and forced["counter"] == 9 and forced["last"]["label"] == "X marks r3c3"
+        assert any("(the only possible move)" in e["text"] for e in forced["events"]), forced["events"]
+        assert two.receive_json()["counter"] == 9
+        assert one.receive_json()["type"] == two.receive_json()["type"] == "end"
+
+
+def test_hard_bots_search_one_at_a_time_server_wide(monkeypatch):
+    """The server's cap on hard searches (`searches`): three tables of hard bots, each search slowed,
+    never search more than the cap at once, and all of them finish."""
+    import time as clock
+
+    from interpreter.serve.table import Table
+
+    def slow(table):  # the hard search, slowed, without its processes: a random legal move
+        counter, game, st = table.counter, table.game, table.st
+        moves = game.legal_actions(st)
+        return counter, lambda: (clock.sleep(0.03), random.Random(counter).choice(moves))[1]
+
+    usual = Table.snapshot
+    monkeypatch.setattr(Table, "snapshot", lambda self: slow(self) if self.is_searching_bot() else usual(self))
+    for cap in (1, 2):
+        hub = Hub(games=Games(), data=None, lang="en", searches=cap, workers=4)
+        with TestClient(build_app(hub, host_token=HOST)) as c:
+            tables = [_table(c, seats=("bot:hard", "bot:hard")) for _ in range(3)]
+            deadline = time.time() + 60
+            while time.time() < deadline and not all(t["ended"] for t in c.get(f"/api/tables?host={HOST}").json()):
+                time.sleep(0.05)
+            assert all(t["ended"] for t in c.get(f"/api/tables?host={HOST}").json()), tables
+            assert hub.searching_peak == cap, (cap, hub.searching_peak)

@@ -292,7 +292,7 @@ def _dark_agent_choice(driver, moves: list[dict]) -> dict:
 def test_dark_agent_a_player_targets_attacks_and_sees_the_dice(server, browsers):
     """Alone against three bots: the player clicks the board to place satellites, to target (a cell
     holding their spy first, which engages it, then a card beside it), then attacks a targeted
-    card, and the history shows the dice."""
+    card, and the history shows the dice, drawn as dice faces."""
     t = server.table("dark-agent", ["human", "bot:easy", "bot:easy", "bot:easy"], seed=DARK_AGENT_SEED)
     d = browsers(0)
     d.get(server.url(t["seats"][0]["link"]))
@@ -318,6 +318,12 @@ def test_dark_agent_a_player_targets_attacks_and_sees_the_dice(server, browsers)
             wait(lambda: css(d, f'g.cell.last[data-place="{move["places"][0]}"]'), what="the last move marked")
     assert targeted and attacked
     wait(dice, what="the dice in the history")
+    # drawn as dice faces: in the history, on the line of the roll, and beside the move that rolled
+    faces = wait(lambda: [f for li in dice() for f in li.find_elements("css selector", "svg.die")], what="die faces")
+    told = [e for f in frames(d) for e in f.get("events", []) + f.get("history", []) if e.get("dice")]
+    assert told and [int(f.get_attribute("data-value")) for f in faces][:len(told[0]["dice"])] == told[0]["dice"]
+    assert all(1 <= v <= 6 for e in told for v in e["dice"])
+    assert any((f.get("last") or {}).get("dice") for f in frames(d)), "the roll beside the last move"
     screenshot(d, "dark-agent")
     assert not console_errors(d)
 
@@ -459,3 +465,76 @@ def test_every_game_is_drawn_and_played_by_a_click(server, browsers, game, seats
     body = d.find_element("tag name", "body").text
     assert "#" not in body, body
     assert not console_errors(d)
+
+
+def _taught_labels(game: str, tutorial: str) -> list[str]:
+    """The moves the tutorial teaches, as the learner's move list reads them (played in-process
+    with its expected moves: tutorial.Script)."""
+    from interpreter.engine.game import Game  # noqa: F401 (the content's games load through the shelf)
+    from interpreter.play.render import Renderer
+    from interpreter.scenarios.tutorial import Asked, Script, Tutorial, game_tutorials, load_game_for, load_tutorial
+    path = next(p for p in game_tutorials(game) if p.stem == tutorial)
+    doc = load_tutorial(path)
+    script = Script()
+    t = Tutorial(load_game_for(path, doc), path, doc, script)
+    t.run()
+    renderer = Renderer(t.game)
+    return [renderer.label(f.state, t.seat.id, f.expected) for f in script.frames if isinstance(f, Asked)]
+
+
+def test_a_tutorial_is_played_to_its_end_in_the_page(server, browsers):
+    """The lobby's guided game of Agent DOG: the page shows the intro and each lesson with the
+    places it points at highlighted; a move the lesson does not teach is refused with its hint;
+    the taught moves, clicked, take the learner to the end."""
+    taught = _taught_labels("agent-dog", "first-round")
+    assert len(taught) == 3
+    d = browsers(0)
+    d.get(f"{server.base}/?host={server.host}&lang=en")
+    wait(lambda: css(d, '#learn button[data-game="agent-dog"][data-tutorial="first-round"]'), what="the learn entry")
+    css(d, '#learn button[data-game="agent-dog"][data-tutorial="first-round"]')[0].click()
+    wait(lambda: "/t/" in d.current_url and last_of(d, "hello"), what="the guided game's page")
+    wait(lambda: css(d, "#lesson-intro") and "Two teams of two" in css(d, "#lesson-intro")[0].text, what="the intro")
+    wrong_seen, pointing = False, 0
+    for label in taught:
+        moves = _wait_for_turn(d, lambda: False)
+        wait(lambda: css(d, "#lesson-text"), what="the lesson's text")
+        places = last_of(d, "hello", "update")["lesson"]["places"]
+        pointed = lambda: sorted(e.get_attribute("data-place") for e in css(d, ".pointed"))  # noqa: E731
+        wait(lambda: pointed() == sorted(places), what=f"the lesson's places {places} highlighted")
+        pointing += bool(places)
+        if not wrong_seen:
+            wrong = next(m for m in moves if m["label"] != label)
+            before = len(frames(d))
+            css(d, f'#moves button[data-key="{wrong["key"]}"]')[0].click()
+            wait(lambda: any(f["type"] == "refused" for f in frames(d)[before:]), what="the refusal")
+            box = wait(lambda: css(d, "#refused:not([hidden])"), what="the hint shown")[0]
+            assert "Hint: Give the 2 to Chloé" in box.text, box.text
+            wrong_seen = True
+        move = next(m for m in moves if m["label"] == label)
+        before = counter(d)
+        css(d, f'#moves button[data-key="{move["key"]}"]')[0].click()
+        wait(lambda: counter(d) > before, what=f"the taught move {label}")
+    end = wait(lambda: css(d, "#end:not([hidden])"), what="the end of the guided game")[0]
+    assert "Guided game finished: A first round of Agent DOG." in end.text
+    assert "Every hand is empty" in css(d, "#lesson-text")[0].text
+    assert pointing == 2  # the hand, then the two cells of the capture
+    assert not console_errors(d)
+
+
+def test_each_seat_reads_the_table_in_its_own_language(server, browsers):
+    """Two people at one English table, one page in French: each page is told in its own language
+    (the board's title, the page's words, the moves), and the language switch tells it in the other."""
+    t = server.table("tic-tac-toe", ["human", "human"], lang="en")
+    fr, en = browsers(0), browsers(1)
+    fr.get(server.url(t["seats"][0]["link"]) + "&lang=fr")
+    en.get(server.url(t["seats"][1]["link"]) + "&lang=en")
+    wait(lambda: css(fr, "#title") and css(fr, "#title")[0].text == "Morpion", what="the French page")
+    wait(lambda: css(en, "#title") and css(en, "#title")[0].text == "Tic-tac-toe", what="the English page")
+    wait(lambda: css(fr, "#undo") and css(fr, "#undo")[0].text == "Annuler mon dernier coup", what="French words")
+    assert "X marque r1c1" in [m["label"] for m in my_moves(fr)]
+    from selenium.webdriver.support.ui import Select
+    Select(css(fr, "#lang")[0]).select_by_value("en")
+    wait(lambda: "lang=en" in fr.current_url and css(fr, "#title") and css(fr, "#title")[0].text == "Tic-tac-toe",
+         what="the page told again in English")
+    assert "X marks r1c1" in [m["label"] for m in my_moves(fr)]
+    assert not console_errors(fr) and not console_errors(en)

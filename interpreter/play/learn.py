@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from ..i18n import _
-from ..scenarios.tutorial import Learner, game_tutorials, load_tutorial, run_tutorial, text_of
+from ..scenarios.tutorial import Learner, game_tutorials, hint_for, is_taught, load_tutorial, run_tutorial, text_of
 from .common import UsageError, _err, _out
 from .human import Human, Quit
 from .narration import Narrator
@@ -92,12 +92,11 @@ class TerminalLearner(Learner):
         wanted = self.renderer.label(st, seat, expected)
         while True:
             action, label, _forced = self.human.choose(st)
-            if action == expected or label == wanted:
+            if is_taught(action, expected, label=label, wanted=wanted):
                 _out(_("   ✓ Right: {move}.").format(move=wanted))
                 return expected
             _out("", _("   Not this move: {move}.").format(move=label))
-            _out(_wrap(_("Hint: {hint}").format(hint=hint or _("this step teaches another move: {move}.")
-                                                .format(move=wanted)), "   "))
+            _out(_wrap(hint_for(hint, wanted), "   "))
 
     def moved(self, tutorial, *, before, player, action, events, causes=None, mine: bool) -> None:
         st = tutorial.pos.state

@@ -21,9 +21,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from dataclasses import dataclass
+
 from ..core.model import Action
+from ..engine.game import clone
 from ..errors import ContentError
-from ..i18n import language
+from ..i18n import _, language
 from ..ruleset.paths import display_path, game_dir
 from ..ruleset.schema import schema_problems
 from ..ruleset.yamlio import load_yaml, to_plain
@@ -89,6 +92,65 @@ class Learner:
 
     def finish(self, tutorial: "Tutorial") -> None:
         pass
+
+
+def is_taught(chosen: Action, expected: Action, *, label: str, wanted: str) -> bool:
+    """Whether the learner's move is the one the lesson teaches: that action, or one that reads the
+    same to the learner (another copy of the same card)."""
+    return chosen == expected or label == wanted
+
+
+def hint_for(hint: str, wanted: str) -> str:
+    """What the learner is told after another move: the lesson's hint, else the move it teaches."""
+    return _("Hint: {hint}").format(hint=hint or _("this step teaches another move: {move}.").format(move=wanted))
+
+
+@dataclass
+class Told:
+    """A lesson's text, and the places (zones) it points at, as the state was then."""
+    state: dict
+    text: str
+    places: list
+
+
+@dataclass
+class Asked:
+    """The learner's decision: the move the lesson teaches and its hint (in the table's language)."""
+    state: dict
+    expected: Action
+    hint: str
+
+
+@dataclass
+class Moved:
+    """A move played (the learner's or a scripted one), its events and their causes."""
+    before: dict
+    after: dict
+    player: int | None
+    action: Action
+    events: list
+    causes: list
+    mine: bool
+
+
+class Script(Learner):
+    """A tutorial recorded as it is played with its expected moves, for a front end that cannot wait
+    inside the runner for its learner (the web table walks it, serve/lesson.py): `frames`, in order,
+    each Told, Asked or Moved. Only the taught move goes on, so the recording is the whole tutorial."""
+
+    def __init__(self):
+        self.frames: list = []
+
+    def tell(self, tutorial, text, cells) -> None:
+        self.frames.append(Told(clone(tutorial.pos.state), text, [z.key for z in cells]))
+
+    def choose(self, tutorial, expected, hint):
+        self.frames.append(Asked(clone(tutorial.pos.state), expected, hint))
+        return expected
+
+    def moved(self, tutorial, *, before, player, action, events, causes=None, mine) -> None:
+        self.frames.append(Moved(before, clone(tutorial.pos.state), player, action, list(events), list(causes or []),
+                                 mine))
 
 
 class Tutorial(Runner):
@@ -197,5 +259,5 @@ def run_tutorial_paths(paths) -> list[Result]:
     return run_paths(paths, files=tutorial_files, run=run_tutorial)
 
 
-__all__ = ["Learner", "Tutorial", "game_tutorials", "load_tutorial", "run_tutorial",
-           "run_tutorial_paths", "text_of", "tutorial_files"]
+__all__ = ["Asked", "Learner", "Moved", "Script", "Told", "Tutorial", "game_tutorials", "hint_for", "is_taught",
+           "load_tutorial", "run_tutorial", "run_tutorial_paths", "text_of", "tutorial_files"]

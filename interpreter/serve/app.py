@@ -5,6 +5,7 @@
     GET  /api/games             what the lobby offers
     POST /api/tables            a new table (the host)    GET /api/tables   the tables (the host)
     POST /api/tables/ID/seats/N a seat to a bot and back (the host)
+    POST /api/lessons           a guided game: a game's tutorial played in the page (the host)
     WS   /ws/ID                 a seat's or a spectator's connection (hub.py)
 
 The host's credential is the header `X-Host-Token` or `?host=`; with `open_lobby` anyone may make
@@ -27,7 +28,7 @@ from .guard import MAX_BODY, MAX_FRAME, same_token
 from .hub import Conn, Hub, dumps
 from .lobby import LobbyError
 from .strings import page_strings
-from .table import speaking
+from ..i18n import speaking
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"lobby": "lobby.html", "table": "table.html"}
@@ -92,6 +93,18 @@ def build_app(hub: Hub, *, host_token: str, open_lobby: bool = False) -> Starlet
         return JSONResponse({"table": table.tid, "seats": seats, "spectator": link(request, f"/t/{table.tid}")},
                             status_code=201)
 
+    async def lessons(request: Request) -> Response:  # a guided game: {"game", "tutorial", "lang"}
+        if not is_host(request):
+            return _problem(403, "the lobby is the host's: open the link `interpret serve` printed")
+        try:
+            lesson = hub.create_lesson(await _body(request))
+        except LobbyError as e:
+            return _problem(400, str(e))
+        seat = lesson.learner
+        return JSONResponse({"table": lesson.tid, "seat": seat + 1,
+                             "link": link(request, f"/t/{lesson.tid}?seat={seat + 1}&token={lesson.seats[seat].token}"),
+                             "spectator": link(request, f"/t/{lesson.tid}")}, status_code=201)
+
     async def seat(request: Request) -> Response:
         if not is_host(request):
             return _problem(403, "the lobby is the host's: open the link `interpret serve` printed")
@@ -139,6 +152,7 @@ def build_app(hub: Hub, *, host_token: str, open_lobby: bool = False) -> Starlet
         Route("/api/strings", strings),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{table}/seats/{seat}", seat, methods=["POST"]),
+        Route("/api/lessons", lessons, methods=["POST"]),
         WebSocketRoute("/ws/{table}", socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]

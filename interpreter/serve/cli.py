@@ -28,6 +28,9 @@ def add_parser(sub, debug_flag, *, lang_flag) -> None:
                                                  "~/.local/state/interpret/tables); a restart resumes them")
     q.add_argument("--bot-pause", type=float, default=0.6, metavar="SECONDS",
                    help="a pause before each bot's move, for the humans to follow (default 0.6)")
+    q.add_argument("--hard-searches", type=int, default=1, metavar="N",
+                   help="how many hard bots search at once, server-wide (each uses every core; the others "
+                        "wait their turn; default 1)")
     lang_flag(q)
     debug_flag(q)
     q.set_defaults(run=cmd_serve)
@@ -54,7 +57,8 @@ def cmd_serve(args) -> int:
     from .lobby import Games
 
     data = Path(args.data).expanduser() if args.data else store.default_dir()
-    hub = Hub(games=Games(args.games), data=data, lang=args.lang or language(), pause=max(args.bot_pause, 0.0))
+    hub = Hub(games=Games(args.games), data=data, lang=args.lang or language(), pause=max(args.bot_pause, 0.0),
+              searches=max(args.hard_searches, 1))
     resumed = hub.resume(lambda text: print(text, file=sys.stderr, flush=True))
     token = host_token(hub.data)
     app = build_app(hub, host_token=token, open_lobby=args.open_lobby)

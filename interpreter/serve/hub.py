@@ -21,9 +21,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..i18n import LANGUAGES
 from ..play.common import HUMAN
 from . import store
 from .guard import BadMessage, Bucket, counter_of, read_message, same_token, text_field
+from .lesson import Lesson, LessonError, start_lesson
 from .lobby import Games, LobbyError
 from .table import Seat, Table, check_kind, new_token
 
@@ -49,6 +51,7 @@ class Conn:
         self.bucket = Bucket()
         self.joined = False
         self.seat: int | None = None
+        self.lang: str | None = None  # the language it asked for in `join` (None: the table's)
         self.closed = False
 
     def put(self, text: str) -> None:
@@ -75,7 +78,8 @@ class Conn:
 class Hub:
     """Every table of a server, its connections, bots and timers."""
 
-    def __init__(self, *, games: Games, data: Path | None, lang: str, pause: float = 0.0, workers: int = 2):
+    def __init__(self, *, games: Games, data: Path | None, lang: str, pause: float = 0.0, workers: int = 2,
+                 searches: int = 1):
         self.games = games
         self.data = store.prepare(data) if data is not None else None
         self.lang = lang
@@ -86,6 +90,9 @@ class Hub:
         self.deadlines: dict[str, tuple[int, int]] = {}  # table -> (counter, deadline in ms since the epoch)
         self.tasks: dict[tuple[str, str], asyncio.Task] = {}  # (table, "bots"|"timer") -> its task
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        # the hard bots' searches (each on every core) at once, server-wide; the others wait their turn
+        self.searches = asyncio.Semaphore(max(searches, 1))
+        self.searching, self.searching_peak = 0, 0
 
     # -- tables
 
@@ -103,6 +110,9 @@ class Hub:
         return self.games.load(ref, players=players, options=options, variants=variants, lang=lang)
 
     def _add(self, table: Table) -> None:
+        if not isinstance(table, Lesson):  # a seat may ask for its own language: the game loaded in it
+            table.load_game = lambda lang: self.games.load(table.ref, players=table.game.num_players,
+                                                           options=table.options, variants=table.variants, lang=lang)
         self.tables[table.tid] = table
         self.locks[table.tid] = asyncio.Lock()
         self.conns[table.tid] = set()
@@ -154,6 +164,21 @@ class Hub:
         self.kick(tid)
         return table
 
+    def create_lesson(self, body) -> Table:
+        """A guided game from the lobby: `{"game", "tutorial", "lang"}` (LobbyError when it cannot be)."""
+        if not isinstance(body, dict):
+            raise LobbyError("the request is a JSON object")
+        lang = body.get("lang") or self.lang
+        if lang not in ("en", "fr"):
+            raise LobbyError("lang is en or fr")
+        try:
+            lesson = start_lesson(self.games, tid=secrets.token_urlsafe(9), name=body.get("game"),
+                                  tutorial=body.get("tutorial"), lang=lang)
+        except LessonError as e:
+            raise LobbyError(str(e)) from None
+        self._add(lesson)
+        return lesson
+
     def summary(self) -> list[dict]:
         out = []
         for tid, t in self.tables.items():
@@ -165,7 +190,7 @@ class Hub:
                 elif c.joined:
                     spectators += 1
             out.append({"table": tid, "game": t.game.catalog.name, "title": t.game.title, "counter": t.counter,
-                        "ended": t.game.is_terminal(t.st), "spectators": spectators,
+                        "ended": t.over(), "spectators": spectators,
                         "seats": [{"seat": i + 1, "name": t.game.seats[i].name, "kind": s.kind,
                                    "connected": connected[i] > 0} for i, s in enumerate(t.seats)]})
         return out
@@ -177,6 +202,8 @@ class Hub:
             raise LobbyError("no such table")
         if type(seat) is not int or not 1 <= seat <= len(table.seats):
             raise LobbyError(f"seats are 1 to {len(table.seats)}")
+        if isinstance(table, Lesson):
+            raise LobbyError("a guided game's seats are the tutorial's")
         try:
             kind = check_kind(kind)
         except ValueError as e:
@@ -236,7 +263,7 @@ class Hub:
             raise BadMessage("not-seated", "a spectator watches: only a seat plays")
         async with self.locks[table.tid]:
             if kind == "why":
-                conn.put(dumps(table.why(conn.seat, text_field(msg, "text") or "")))
+                conn.put(dumps(table.voice(conn.lang).why(conn.seat, text_field(msg, "text") or "")))
                 return
             counter = counter_of(msg)
             if counter != table.counter:
@@ -256,16 +283,18 @@ class Hub:
             if not same_token(msg.get("token"), table.seats[seat - 1].token):
                 raise BadMessage("bad-token", "this link's credential is not this seat's")
             seat -= 1
-        conn.joined, conn.seat = True, seat
-        conn.put(dumps(table.hello(seat, deadline_ms=self._deadline(table))))
-        if table.game.is_terminal(table.st):
-            conn.put(dumps(table.end()))
+        lang = msg.get("lang")
+        conn.joined, conn.seat, conn.lang = True, seat, lang if lang in LANGUAGES else None
+        view = table.voice(conn.lang)
+        conn.put(dumps(view.hello(seat, deadline_ms=self._deadline(table))))
+        if table.over():
+            conn.put(dumps(view.end()))
 
     async def _move(self, table: Table, conn: Conn, msg: dict) -> None:
         key, text = text_field(msg, "key", limit=16), text_field(msg, "text")
         if key is None and text is None:
             raise BadMessage("bad-message", "a move gives a `key` (as listed) or a `text`")
-        action, refused = table.find(conn.seat, key=key, text=text)
+        action, refused = table.voice(conn.lang).find(conn.seat, key=key, text=text)
         if refused is not None:
             conn.put(dumps(refused))
             return
@@ -275,9 +304,10 @@ class Hub:
         self.kick(table.tid)
 
     def _undo(self, table: Table, conn: Conn) -> None:
-        why = table.why_no_undo(conn.seat)
+        view = table.voice(conn.lang)
+        why = view.why_no_undo(conn.seat)
         if why is not None:
-            conn.put(dumps({"type": "refused", "counter": table.counter, "text": table.cannot_undo(why),
+            conn.put(dumps({"type": "refused", "counter": table.counter, "text": view.cannot_undo(why),
                             "reasons": [why]}))
             return
         table.undo(conn.seat)
@@ -285,7 +315,7 @@ class Hub:
             store.save_settings(self.data, table)
         for c in list(self.conns[table.tid]):  # the narration was told again: everyone looks again
             if c.joined:
-                c.put(dumps(table.hello(c.seat, deadline_ms=self._deadline(table))))
+                c.put(dumps(table.voice(c.lang).hello(c.seat, deadline_ms=self._deadline(table))))
         self.kick(table.tid)
 
     def _broadcast(self, table: Table, since: dict) -> None:
@@ -294,15 +324,18 @@ class Hub:
         texts: dict = {}
         self.kick(table.tid)  # the next decision's timer first: the update tells its deadline
         deadline = self._deadline(table)
-        end = dumps(table.end()) if table.game.is_terminal(table.st) else None
+        over = table.over()
         for c in list(self.conns[table.tid]):
             if not c.joined:
                 continue
-            if c.seat not in texts:
-                texts[c.seat] = dumps(table.update(c.seat, since, deadline_ms=deadline))
-            c.put(texts[c.seat])
-            if end is not None:
-                c.put(end)
+            view = table.voice(c.lang)
+            if (view.lang, c.seat) not in texts:
+                texts[(view.lang, c.seat)] = dumps(view.update(c.seat, since, deadline_ms=deadline))
+            c.put(texts[(view.lang, c.seat)])
+            if over:
+                if view.lang not in texts:
+                    texts[view.lang] = dumps(view.end())
+                c.put(texts[view.lang])
 
     # -- bots and timers
 
@@ -347,7 +380,10 @@ class Hub:
                     break
                 counter, search = table.snapshot()
                 action = search() if table.is_quick_bot() else None
-            if action is None:
+                searching = table.is_searching_bot()
+            if action is None and searching:
+                action = await self._search(search)
+            elif action is None:
                 action = await loop.run_in_executor(self.executor, search)
             async with lock:
                 if table.counter != counter or not table.waiting_on_bot():
@@ -357,6 +393,16 @@ class Hub:
                 self._broadcast(table, since)
             await asyncio.sleep(0)  # the other tables and clients get their turn
         self.kick(tid)
+
+    async def _search(self, search):
+        """A hard bot's search, when no more than `searches` others run (server-wide, in the order asked)."""
+        async with self.searches:
+            self.searching += 1
+            self.searching_peak = max(self.searching_peak, self.searching)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self.executor, search)
+            finally:
+                self.searching -= 1
 
     async def _timer(self, tid: str, counter: int, seconds: float) -> None:
         await asyncio.sleep(seconds)

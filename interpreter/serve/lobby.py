@@ -16,7 +16,8 @@ from ..play.replay import game_reference
 from ..ruleset.loader import game_folder, load_ruleset
 from ..ruleset.paths import content_dir, game_dir
 from ..ruleset.yamlio import load_yaml, to_plain
-from .table import speaking
+from .lesson import tutorials_of
+from ..i18n import speaking
 
 
 class LobbyError(ValueError):
@@ -92,7 +93,7 @@ class Games:
                         variants.append({"name": path.stem, "title": info["title"]})
                 variants += self.extra_variants.get(name, [])
                 out.append({"name": name, "title": rs.title, "players": [lo, hi], "variants": variants,
-                            "options": _options(rs), "bots": list(LEVELS)})
+                            "options": _options(rs), "bots": list(LEVELS), "tutorials": tutorials_of(ref)})
             self._listing = out
         return self._listing
 

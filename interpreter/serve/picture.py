@@ -16,6 +16,8 @@ them. Every text is drawn by the renderer, in the table's language.
 """
 from __future__ import annotations
 
+import weakref
+
 from ..play.render import PUBLIC
 from .strings import page_strings
 
@@ -99,13 +101,41 @@ def layout(game, renderer) -> dict:
             "strings": page_strings()}
 
 
-def _card(c, sight, faces: dict, renderer) -> dict:
+class _Static:
+    """What every picture drawn by one renderer shares, whatever the viewer and the state: the
+    board's cells and the other zones in order, and each card's face (its title, text and colour)."""
+
+    def __init__(self, game, renderer):
+        grid = set(z.id for z in renderer.grid_cells.values())
+        self.cells = list(renderer.grid_cells.values())
+        self.zones = [z for z in game.catalog.zones if z.key != "box" and z.id not in grid]
+        self.renderer = renderer
+        self._faces: dict = {}
+
+    def face(self, card) -> dict:
+        held = self._faces.get(card.name)
+        if held is None:
+            held = self._faces[card.name] = _face(self.renderer, card)
+        return held
+
+
+_STATIC: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # renderer -> its _Static
+
+
+def _static(game, renderer) -> _Static:
+    held = _STATIC.get(renderer)
+    if held is None:
+        held = _STATIC[renderer] = _Static(game, renderer)
+    return held
+
+
+def _card(c, sight, faces: dict, static: _Static) -> dict:
     """A card as `sight` sees it: identified (its id, its face's name, the title the renderer draws,
     its owner's seat number: its colour on the page), else only its back."""
     if not sight.sees(c):
         return {"back": c.back}
-    if not _public_by_definition(c):
-        faces.setdefault(c.name, _face(renderer, c))
+    if not _public_by_definition(c) and c.name not in faces:
+        faces[c.name] = static.face(c)
     return {"id": c.key, "face": c.name, "title": sight.card(c, c.owner),
             "owner": c.owner.id + 1 if c.owner is not None else None}
 
@@ -115,22 +145,21 @@ def picture(game, renderer, st, seat: int | None) -> dict:
     m = game.catalog
     viewer = viewer_of(seat)
     sight = renderer.sight(st, viewer)
-    obs = game.observe(st, seat)
+    static = _static(game, renderer)
     faces: dict = {}
     cards = m.cards
 
     def place(z) -> list:
-        return [_card(cards[i], sight, faces, renderer) for i in st["z"][z.id]]
+        return [_card(cards[i], sight, faces, static) for i in st["z"][z.id]]
 
     cells = {}
-    for z in renderer.grid_cells.values():
+    for z in static.cells:
         shown = place(z)
         owner = next((e["owner"] for e in shown if e.get("owner")), None)  # the cell takes its colour
         text = renderer.cell_text(st, sight, z)
         cells[z.key] = {"cards": shown, "text": "" if text == renderer.empty else text,
                         "marks": renderer.marks.on_cell(st, sight, z).strip(), "owner": owner}
-    zones = {z.key: {"count": len(st["z"][z.id]), "cards": place(z)}
-             for z in m.zones if z.key != "box" and z not in renderer.grid_cells.values()}
+    zones = {z.key: {"count": len(st["z"][z.id]), "cards": place(z)} for z in static.zones}
     scores = game.scores(st) if m.has_score else None
     current = game.current_player(st) if not game.is_terminal(st) else None
     players = []
@@ -139,13 +168,20 @@ def picture(game, renderer, st, seat: int | None) -> dict:
             if renderer.player_template is not None else ""
         players.append({"seat": s.id + 1, "name": s.name, "current": s.id == current, "score": renderer.score_text(st, sight, s, scores), "line": line,
                         "marks": renderer.marks.on_player(st, sight, s)})
-    pending = obs.get("pending")
     return {"title": renderer.title(st, seat), "status": renderer.status_lines(st, sight), "cells": cells,
             "zones": zones, "players": players, "private": renderer.private_lines(st, sight),
             "turn": current + 1 if current is not None else None,
-            "prompt": pending["prompt"] if pending and pending.get("player") == (
-                m.seats[seat].key if seat is not None else object()) else None,
+            "prompt": _prompt(game, st, seat),
             "over": game.is_terminal(st), "faces": faces}
+
+
+def _prompt(game, st, seat: int | None) -> str | None:
+    """The prompt of the choice pending for `seat`, as its observation writes it (None: no choice
+    of this seat is pending: its observation is not drawn for nothing)."""
+    if seat is None or not st["pending"] or st["pending"][-1]["player"] != seat:
+        return None
+    pending = game.observe(st, seat).get("pending")
+    return pending["prompt"] if pending else None
 
 
 __all__ = ["SEAT_COLOURS", "layout", "picture", "viewer_of"]

@@ -39,6 +39,8 @@ def page_strings() -> dict[str, str]:
         "rules": _("The rules in short"),
         "game_over": _("Game over"),
         "time_left": _("{name} has {seconds} s left"),
+        "tutorial_done": _("Guided game finished"),
+        "look_here": _("Look at the places highlighted on the board."),
         # the lobby
         "lobby": _("interpret: the lobby"),
         "lobby_refused": _("This lobby needs the host's link."),
@@ -64,4 +66,7 @@ def page_strings() -> dict[str, str]:
         "moves_played": _("Moves played"),
         "hand_to_bot": _("Hand the seat to a bot"),
         "hand_to_human": _("Give the seat back to a person"),
+        "learn": _("Learn to play"),
+        "learn_game": _("{game}: {title}"),
+        "start_lesson": _("Start the guided game"),
     }

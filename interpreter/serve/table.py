@@ -14,14 +14,13 @@ Nothing here speaks to the network or the disk: app.py and store.py do.
 """
 from __future__ import annotations
 
-import contextlib
 import secrets
 from dataclasses import dataclass
 
 from ..agents import LEVELS, bot_seed, decide, make_agent
 from ..core.model import Action
 from ..engine.game import clone
-from ..i18n import _, language, set_language
+from ..i18n import _, speaking
 from ..play.choices import ChoiceKeys, choices_for
 from ..play.common import HUMAN, decisions, rounds
 from ..play.ending import end_screen
@@ -55,19 +54,6 @@ def agent_spec(kind: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-@contextlib.contextmanager
-def speaking(lang: str):
-    """Interface strings in `lang` while the block runs (the table's language)."""
-    before = language()
-    if before != lang:
-        set_language(lang)
-    try:
-        yield
-    finally:
-        if before != lang:
-            set_language(before)
 
 
 @dataclass
@@ -110,6 +96,9 @@ class Table:
         self.undos = 0
         self.result: dict | None = None
         self.layout_cache: dict | None = None
+        self.load_game = None  # lang -> this table's game in that language (hub.py): a seat's own language
+        self.mirrors: dict[str, Table] = {}  # the same game told in the other languages asked for
+        self.forced = None  # the only move of the deciding person, played for them (_list)
         self._restart([])
 
     # -- the game from its start, then each move
@@ -143,10 +132,10 @@ class Table:
         """Play `action` (legal: the caller checked it), narrated to every viewer."""
         g, st = self.game, self.st
         p = g.current_player(st)
-        if p is not None and self.seats[p].kind == HUMAN:
+        forced = p is not None and self.seats[p].kind == HUMAN and action == self.forced
+        if p is not None and self.seats[p].kind == HUMAN and not forced:  # a forced move is not undone to
             self.history.before(p, self.n, st)
-        label = dict(g.legal_actions_with_labels(st)).get(action, str(action))
-        shown = {key: v.narrator.hide(st, p, label, action) for key, v in self.viewers.items()}
+        shown = self._shown(st, p, action)
         humans = any(s.kind == HUMAN for s in self.seats)  # undo's barrier matters only to humans
         rng_before, known_before = st["rng"], self.history.known(st) if humans else None
         step = g.apply_in_place(st, action, checked=checked)
@@ -155,20 +144,78 @@ class Table:
         if humans:
             self.history.after(self.n, rng_before, known_before, st)
         self._remember()
-        for key, v in self.viewers.items():
-            v.narrator.move(st, n=self.n, player=p, label=shown[key], events=step.events, action=action)
-            v.last = {"seat": p + 1 if p is not None else None, "label": shown[key],
-                      "marks": self._marks(action, key)}
+        self._told(p, action, shown, step.events, how=_(" (the only possible move)") if forced else "")
         if self.log is not None:
             self.log.action(g.seats[p].key if p is not None else None, action)
         self._list()
+
+    def _shown(self, st, p: int | None, action: Action) -> dict:
+        """How each viewer reads `action` of `p`, from the state before it is played."""
+        label = dict(self.game.legal_actions_with_labels(st)).get(action, str(action))
+        return {key: v.narrator.hide(st, p, label, action) for key, v in self.viewers.items()}
+
+    def _told(self, p: int | None, action: Action, shown: dict, events, causes=None, how: str = "") -> None:
+        """Each viewer told the move just played (`self.st` is the state after it). An entry telling
+        an event with a `dice` argument carries its values (`dice`), as does the viewer's `last`."""
+        at = self._dice_params()
+        rolls = [(i, args[at[name]]) for i, (name, args) in enumerate(events) if name in at] if at else ()
+        for key, v in self.viewers.items():
+            start = len(v.entries)
+            v.narrator.move(self.st, n=self.n, player=p, label=shown[key], events=events, causes=causes, how=how,
+                            action=action)
+            v.last = {"seat": p + 1 if p is not None else None, "label": shown[key],
+                      "marks": self._marks(action, key)}
+            thrown = self._dice_told(v.entries[start:], rolls, events, causes=causes, viewer=key, player=p)
+            if thrown:
+                v.last["dice"] = thrown
+
+    def _dice_params(self) -> dict:
+        """event name -> the index of its argument named `dice` (docs/web.md: drawn as dice faces)."""
+        held = self.__dict__.get("_dice_at")
+        if held is None:
+            held = self._dice_at = {name: list(params).index("dice")
+                                    for name, params in (self.game.catalog.ruleset.events or {}).items()
+                                    if "dice" in (params or [])}
+        return held
+
+    def _dice_told(self, entries: list, rolls, events, *, causes, viewer, player) -> list:
+        """Put each roll's values on the entry that tells its event to `viewer` (a roll not told
+        to the viewer is not given); every value given."""
+        thrown = []
+        for i, values in rolls:
+            if not isinstance(values, (list, tuple)) or not all(type(d) is int for d in values):
+                continue
+            text = self.renderer.narrate(self.st, viewer_of(viewer), events, i, causes=causes, me=player)
+            entry = next((e for e in entries if text and e["text"] == text.strip() and "dice" not in e), None)
+            if entry is not None:
+                entry["dice"] = list(values)
+                thrown += values
+        return thrown
+
+    def voice(self, lang: str | None) -> "Table":
+        """The table as told in `lang`: itself in its own language, else a mirror (the same game,
+        loaded in that language, its moves played again in step with this one), made when a seat
+        first asks for it. Legality, bots, timers and the log stay this table's."""
+        if lang is None or lang == self.lang or self.load_game is None:
+            return self
+        mirror = self.mirrors.get(lang)
+        if mirror is None:
+            mirror = Table(tid=self.tid, game=self.load_game(lang), ref=self.ref, variants=self.variants,
+                           options=self.options, seed=self.seed, seats=self.seats, timer=self.timer, lang=lang)
+            mirror.undone, mirror.undos = self.undone, self.undos
+            mirror._restart(list(self.actions))
+            self.mirrors[lang] = mirror
+        return mirror
 
     def _list(self) -> None:
         """Give the deciding human its moves' keys now, connected or not: a table played again
         from its log (a restart, an undo) gives the same keys."""
         p = self.deciding()
+        self.forced = None
         if p is not None and self.seats[p].kind == HUMAN:
-            self.choices(p)
+            choices = self.choices(p)
+            if len(choices) == 1:  # the terminal's policy: the only possible move is played for the seat
+                self.forced = choices[0].action
 
     def _marks(self, action: Action, seat: int | None) -> list[str]:
         """The places a move named, and where the cards it named and the viewer sees are now."""
@@ -187,6 +234,10 @@ class Table:
 
     # -- who decides, and what they may do
 
+    def over(self) -> bool:
+        """Whether the table has ended (its end screen is sent)."""
+        return self.game.is_terminal(self.st)
+
     def deciding(self) -> int | None:
         """The seat deciding now (None: nobody, or chance, or the game is over)."""
         if self.game.is_terminal(self.st):
@@ -198,7 +249,12 @@ class Table:
         if self.game.is_terminal(self.st):
             return False
         p = self.game.current_player(self.st)
-        return p is None or self.seats[p].kind != HUMAN
+        return p is None or self.seats[p].kind != HUMAN or self.forced is not None
+
+    def is_searching_bot(self) -> bool:
+        """Whether the deciding bot searches hard (the server caps how many do at once: hub.py)."""
+        p = self.game.current_player(self.st)
+        return p is not None and self.forced is None and bot_level(self.seats[p].kind) == "hard"
 
     def _context(self, seat: int) -> tuple:
         flow = self.st["flow"]
@@ -255,13 +311,16 @@ class Table:
                 "timer": self.timer_for(deadline_ms)}
 
     def marks(self) -> dict:
-        """Where each viewer's narration stands: update() sends what came after."""
-        return {key: len(v.entries) for key, v in self.viewers.items()}
+        """Where each viewer's narration stands, in each language told: update() sends what came after."""
+        out = {(self.lang, key): len(v.entries) for key, v in self.viewers.items()}
+        for mirror in self.mirrors.values():
+            out.update(mirror.marks())
+        return out
 
     def update(self, seat: int | None, since: dict, *, deadline_ms: int | None = None) -> dict:
         v = self.viewers[seat]
         return {"type": "update", "counter": self.counter, "picture": self.picture(seat),
-                "events": v.entries[since.get(seat, len(v.entries)):], "moves": self.moves(seat), "last": v.last,
+                "events": v.entries[since.get((self.lang, seat), len(v.entries)):], "moves": self.moves(seat), "last": v.last,
                 "timer": self.timer_for(deadline_ms)}
 
     def end(self) -> dict:
@@ -344,6 +403,8 @@ class Table:
         with speaking(self.lang):
             self._apply(action)
             self._finish()
+        for mirror in self.mirrors.values():
+            mirror.play(action)
 
     def _finish(self) -> None:
         if self.game.is_terminal(self.st) and self.result is None:
@@ -384,6 +445,9 @@ class Table:
         self._restart(kept)
         self.log = log
         self.history.log = log
+        for mirror in self.mirrors.values():
+            mirror.undone, mirror.undos = self.undone, self.undos
+            mirror._restart(kept)
 
     # -- bots
 
@@ -400,13 +464,16 @@ class Table:
     def snapshot(self):
         """(counter, the search to run off the lock: a function of nothing giving the action the
         agent of the deciding seat plays, from a copy of the state)."""
+        if self.forced is not None:
+            forced = self.forced
+            return self.counter, lambda: forced
         agent, game, st = self.agent(self.game.current_player(self.st)), self.game, clone(self.st)
         return self.counter, lambda: decide(agent, game, st, None)
 
     def is_quick_bot(self) -> bool:
         """Whether the deciding bot plays at once (the random one): no worker needed."""
         p = self.game.current_player(self.st)
-        return p is None or self.seats[p].kind == "bot:easy"
+        return p is None or self.seats[p].kind == "bot:easy" or self.forced is not None
 
 
 __all__ = ["BOT", "SPECTATOR", "Seat", "Table", "Viewer", "agent_spec", "bot_level", "check_kind", "new_token",

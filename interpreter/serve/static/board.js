@@ -92,7 +92,7 @@ function positions(grid, cw, ch) {
   return {pos, width: 2 * centre, height: 2 * centre, labels};
 }
 
-export function drawGrid(layout, picture, moves, last, onPick) {
+export function drawGrid(layout, picture, moves, last, onPick, pointed = []) {
   const grid = layout.grid;
   if (!grid || !grid.cells || !grid.cells.length) return null;
   const chars = Math.max(grid.width || 4, 1);
@@ -111,6 +111,7 @@ export function drawGrid(layout, picture, moves, last, onPick) {
   }
   for (const l of labels) root.append(svg("text", {class: "axis", x: l.x, y: l.y, "text-anchor": "middle"}, l.text));
   const marked = new Set((last && last.marks) || []);
+  const shown = new Set(pointed);  // the places a lesson points at
   for (const cell of grid.cells) {
     const {x, y} = pos.get(cell.id);
     const seen = (picture.cells || {})[cell.id] || {text: "", cards: []};
@@ -128,6 +129,7 @@ export function drawGrid(layout, picture, moves, last, onPick) {
     const tips = [cell.name].concat((seen.cards || []).map(e => cardTip(layout, picture, e)));
     g.append(svg("title", {}, tips.join("\n")));
     if (marked.has(cell.id)) g.classList.add("last");
+    if (shown.has(cell.id)) g.classList.add("pointed");
     clickable(g, selected, onPick, fill(S.pick_place || "{place}", {place: cell.name}));
     root.append(g);
   }
@@ -163,7 +165,7 @@ function drawCard(layout, picture, entry, moves, onPick, marked) {
 // at most this many cards drawn in a row; a pile shows its top card and how many it holds
 const ROW_MAX = 12;
 
-export function drawZone(layout, picture, zone, moves, last, onPick) {
+export function drawZone(layout, picture, zone, moves, last, onPick, pointed = []) {
   const seen = (picture.zones || {})[zone.id] || {count: 0, cards: []};
   const count = seen.count || 0;
   let entries = seen.cards || [];
@@ -194,26 +196,48 @@ export function drawZone(layout, picture, zone, moves, last, onPick) {
     box.querySelector("h3").append(" ", b);
   }
   if (marked.has(zone.id)) box.classList.add("last");
+  if (pointed.includes(zone.id)) box.classList.add("pointed");
   return box;
 }
 
 // the zones: the shared ones, then each seat's in a box of its colour
-export function drawZones(layout, picture, moves, last, onPick) {
+export function drawZones(layout, picture, moves, last, onPick, pointed = []) {
   const out = el("div", {id: "zones"});
   const shared = (layout.zones || []).filter(z => z.owner === null || z.owner === undefined);
   if (shared.length) {
-    out.append(el("div", {class: "zones shared"}, shared.map(z => drawZone(layout, picture, z, moves, last, onPick))));
+    out.append(el("div", {class: "zones shared"}, shared.map(z => drawZone(layout, picture, z, moves, last, onPick, pointed))));
   }
   for (const seat of layout.seats || []) {
     const mine = (layout.zones || []).filter(z => z.owner === seat.seat);
     if (!mine.length) continue;
     const held = mine.filter(z => (((picture.zones || {})[z.id] || {}).count || 0) > 0 ||
-                                movesAt(moves, {place: z.id}).length);
+                                movesAt(moves, {place: z.id}).length || pointed.includes(z.id));
     const box = el("div", {class: "zones seat", "data-seat": seat.seat, style: `border-color: ${seat.colour}`},
                    el("h2", {style: `color: ${seat.colour}`}, seat.name));
     if (!held.length) box.append(el("p", {class: "empty"}, S.empty || "—"));
-    held.forEach(z => box.append(drawZone(layout, picture, z, moves, last, onPick)));
+    held.forEach(z => box.append(drawZone(layout, picture, z, moves, last, onPick, pointed)));
     out.append(box);
   }
   return out;
+}
+
+// ---- dice ---------------------------------------------------------------------------------
+
+// where the pips of a face 1..6 lie, on a 3×3 lattice (0, 1, 2 on each axis)
+const PIPS = {1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+              5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]]};
+
+// a die showing `value`: its pips for 1 to 6, else the number on its face
+export function dieFace(value, size = 22) {
+  const face = svg("svg", {class: "die", width: size, height: size, viewBox: "0 0 24 24", role: "img",
+                           "aria-label": String(value), "data-value": value},
+                   svg("rect", {x: 1, y: 1, width: 22, height: 22, rx: 4, class: "die-bg"}));
+  const pips = PIPS[value];
+  if (pips) pips.forEach(([x, y]) => face.append(svg("circle", {cx: 6 + x * 6, cy: 6 + y * 6, r: 2.2, class: "pip"})));
+  else face.append(svg("text", {x: 12, y: 16.5, "text-anchor": "middle", class: "die-number"}, String(value)));
+  return face;
+}
+
+export function diceFaces(values, label) {
+  return el("span", {class: "dice", role: "group", "aria-label": label}, values.map(v => dieFace(v)));
 }

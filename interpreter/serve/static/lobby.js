@@ -31,7 +31,30 @@ async function start() {
   if (!r.ok) { say(S.lobby_refused || String(r.status)); return; }
   games = await r.json();
   drawForm();
+  drawLearn();
   drawTables();
+}
+
+// ---- guided games: each game's tutorials, played in the table page -------------------------
+
+function drawLearn() {
+  const items = [];
+  for (const g of games) {
+    for (const t of g.tutorials || []) {
+      const title = (t.title && (t.title[lang] || t.title.en)) || t.name;
+      items.push(el("li", {}, fill(S.learn_game || "{game}: {title}", {game: g.title, title}), " ",
+        el("button", {type: "button", "data-game": g.name, "data-tutorial": t.name,
+                      onclick: () => learn(g.name, t.name)}, S.start_lesson || "▶")));
+    }
+  }
+  $("learn").replaceChildren(...items.length ? [el("h2", {}, S.learn || ""), el("ul", {}, items)] : []);
+}
+
+async function learn(game, tutorial) {
+  const r = await api("/api/lessons", {method: "POST", body: JSON.stringify({game, tutorial, lang})});
+  const answer = await r.json().catch(() => ({}));
+  if (!r.ok) { say(answer.error || String(r.status)); return; }
+  location.assign(absolute(answer.link));  // the learner's seat: this page becomes the guided game
 }
 
 // ---- the form -----------------------------------------------------------------------------

@@ -2,14 +2,14 @@
 // error / end), the board drawn from the layout and the picture, the moves to click on the board
 // or pick from the list, the history, undo, `why`, the end screen. The seat's token comes from
 // the join link and is never written into the page.
-import {S, el, fill, pageLanguage, setStrings} from "./common.js";
-import {drawGrid, drawZones, seatColour} from "./board.js";
+import {S, el, fill, languageSwitch, pageLanguage, setStrings} from "./common.js";
+import {diceFaces, drawGrid, drawZones, seatColour} from "./board.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const seat = params.has("seat") ? Number(params.get("seat")) : null;
 const token = params.get("token");
-const lang = pageLanguage();  // the table speaks the language it was made in; this asks for it
+const lang = pageLanguage();  // the language this seat is told in (join.lang)
 
 // every frame the server sent, as received (the browser tests read them: nothing hidden in them)
 window.interpretFrames = [];
@@ -17,6 +17,7 @@ window.interpretFrames = [];
 const T = {
   layout: null, picture: null, moves: [], history: [], counter: 0, last: null, timer: null,
   end: null, refused: null, notice: null, connected: false, waiting: false, fatal: false,
+  tutorial: null, lesson: null, endTitle: null,  // a guided game: its intro, the lesson now
 };
 const $ = id => document.getElementById(id);
 
@@ -66,6 +67,8 @@ function receive(m) {
     T.counter = m.counter;
     T.timer = m.timer || null;
     T.last = m.last || null;
+    T.tutorial = m.tutorial || null;
+    T.lesson = m.lesson || null;
     T.refused = null;
     T.notice = null;
     T.waiting = false;
@@ -78,6 +81,7 @@ function receive(m) {
     T.moves = m.moves || [];
     T.last = m.last || null;
     T.timer = m.timer || null;
+    if ("lesson" in m) T.lesson = m.lesson;
     T.refused = null;
     T.notice = null;
     T.waiting = false;
@@ -96,6 +100,7 @@ function receive(m) {
   } else if (m.type === "end") {
     T.counter = m.counter;
     T.end = m.lines || [];
+    T.endTitle = m.tutorial ? (S.tutorial_done || "") : (S.game_over || "");
     T.moves = [];
     drawAll();
   }
@@ -174,6 +179,8 @@ function drawHeader() {
   document.title = T.layout.title;
   $("title").textContent = T.layout.title;
   $("subtitle").textContent = p.title || "";
+  // this seat's own language: the page comes again, told in the other one
+  $("lang-box").replaceChildren(languageSwitch(lang, v => { params.set("lang", v); location.search = params.toString(); }));
   const who = $("who");
   who.textContent = "";
   if (seat !== null) {
@@ -196,6 +203,9 @@ function drawStatus() {
     box.append(el("p", {id: "last", class: "last-move"},
                   name ? fill(S.last_move_by || "{name}: {move}", {name, move: T.last.label})
                        : fill(S.last_move || "{move}", {move: T.last.label})));
+    if ((T.last.dice || []).length) {  // the dice the last move rolled, beside it
+      $("last").append(" ", diceFaces(T.last.dice, fill(S.dice || "{dice}", {dice: T.last.dice.join(", ")})));
+    }
   }
   drawTimer();
 }
@@ -218,9 +228,25 @@ function drawPlayers() {
 }
 
 function drawBoard() {
-  const grid = drawGrid(T.layout, T.picture, T.end ? [] : T.moves, T.last, pick);
+  const pointed = (T.lesson && T.lesson.places) || [];  // what the lesson is about
+  const grid = drawGrid(T.layout, T.picture, T.end ? [] : T.moves, T.last, pick, pointed);
   $("board-area").replaceChildren(...[grid].filter(Boolean));
-  $("zones-area").replaceChildren(drawZones(T.layout, T.picture, T.end ? [] : T.moves, T.last, pick));
+  $("zones-area").replaceChildren(drawZones(T.layout, T.picture, T.end ? [] : T.moves, T.last, pick, pointed));
+}
+
+// a guided game: its title and intro, then the lesson of the moment
+function drawLesson() {
+  const box = $("lesson");
+  box.textContent = "";
+  if (!T.tutorial) { box.hidden = true; return; }
+  box.hidden = false;
+  const intro = el("details", {id: "lesson-intro", open: T.introOpen !== false},
+                   el("summary", {}, T.tutorial.title), T.tutorial.intro ? el("p", {}, T.tutorial.intro) : null,
+                   T.tutorial.section ? el("p", {class: "section"}, T.tutorial.section) : null);
+  intro.addEventListener("toggle", () => { T.introOpen = intro.open; });  // open until the learner closes it
+  box.append(intro);
+  if (T.lesson && T.lesson.text) box.append(el("p", {id: "lesson-text", class: "lesson-text"}, T.lesson.text));
+  if (T.lesson && (T.lesson.places || []).length) box.append(el("p", {class: "lesson-look"}, S.look_here || ""));
 }
 
 function drawMoves() {
@@ -268,10 +294,9 @@ function drawRefused() {
 function drawHistory() {
   const list = el("ul", {id: "history-list"});  // the narration numbers its decisions itself
   for (const entry of T.history) {
-    const li = el("li", {"data-n": entry.n}, entry.text);
+    const li = el("li", {"data-n": entry.n, class: entry.lesson ? "lesson" : null}, entry.text);
     if (entry.dice && entry.dice.length) {
-      li.append(" ", el("span", {class: "dice", "aria-label": fill(S.dice || "{dice}", {dice: entry.dice.join(", ")})},
-                        entry.dice.map(d => el("span", {class: "die"}, String(d)))));
+      li.append(" ", diceFaces(entry.dice, fill(S.dice || "{dice}", {dice: entry.dice.join(", ")})));
     }
     list.append(li);
   }
@@ -292,7 +317,7 @@ function drawEnd() {
   box.textContent = "";
   if (!T.end) { box.hidden = true; return; }
   box.hidden = false;
-  box.append(el("h2", {}, S.game_over || ""), ...T.end.map(line => el("p", {}, line)),
+  box.append(el("h2", {}, T.endTitle || S.game_over || ""), ...T.end.map(line => el("p", {}, line)),
              el("button", {type: "button", id: "end-close", onclick: () => { box.hidden = true; }}, S.close || "×"));
 }
 
@@ -318,6 +343,7 @@ function drawAll() {
   drawConnection();
   drawHeader();
   drawStatus();
+  drawLesson();
   drawPlayers();
   drawBoard();
   drawMoves();
