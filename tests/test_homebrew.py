@@ -41,7 +41,7 @@ def test_new_variant_writes_a_file_that_validates(tmp_path, capsys):
 def test_schema_writes_the_schemas(tmp_path, capsys):
     assert cli.main(["schema", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "content.schema.json", "evaluation.schema.json", "log.schema.json", "scenario.schema.json",
+        "content.schema.json", "evaluation.schema.json", "lab.schema.json", "log.schema.json", "scenario.schema.json",
         "texts.schema.json", "tuning.schema.json", "tutorial.schema.json", "variant.schema.json"]
 
 
