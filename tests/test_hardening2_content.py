@@ -43,8 +43,9 @@ def test_params_written_as_a_long_text_is_quick_and_clear(tmp_path, capsys):
 
 
 def test_a_long_list_of_params_is_checked_in_linear_time(tmp_path):
-    """15 times the names take about 8 times the time, not 40 (the duplicate check once counted
-    each name in the whole list: 12 s of CPU for 30,000 names at 4e1a0c1, 2 s now)."""
+    """15 times the names take about 8 to 25 times the time (loading the YAML and the rest are not
+    all linear in a busy process), not the 225 times of a quadratic check (the duplicate check once
+    counted each name in the whole list: 12 s of CPU for 30,000 names at 4e1a0c1, 2 s now)."""
     def seconds(n):
         names = ", ".join(f"p{i}" for i in range(n))
         root = game_dir(tmp_path, f"functions:\n  f:\n    params: [{names}, p0]\n    expr: '1'\n", name=f"g{n}")
@@ -53,7 +54,7 @@ def test_a_long_list_of_params_is_checked_in_linear_time(tmp_path):
             Game.load(str(root))
         return time.process_time() - start
     small, large = seconds(2000), seconds(30000)
-    assert large < 20 * small, (small, large)
+    assert large < 60 * small, (small, large)
 
 
 def test_a_repeated_parameter_is_still_found(tmp_path, capsys):
