@@ -104,7 +104,7 @@ def _walk(node, nodes, path, role, out: Walked) -> None:
             loc = key_location(node, k)
             if loc.line and WORD.fullmatch(key):
                 out.spots.append(Spot(key, loc.line - 1, loc.column - 1, "key", path + (key,)))
-            elif loc.line and _line(node, loc.line)[loc.column - 1:].startswith(key):  # `cards.spy.text`, `p1.score`
+            elif loc.line and _line(node, loc.line)[loc.column - 1:].startswith(key):  # `cards.NAME.text`, `p1.score`
                 out.spots += [Spot(m.group(), loc.line - 1, loc.column - 1 + m.start(), "value", path + (key,))
                               for m in WORD.finditer(key)]
             sub = schemas.child(nodes, key)

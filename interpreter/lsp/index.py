@@ -104,7 +104,7 @@ class Index:
 
 
 def _texts_key(path: tuple, sym: Symbol) -> bool:
-    """A key naming the symbol outside its definition: a language's texts (`cards: {spy: {title}}`)
+    """A key naming the symbol outside its definition: a language's texts (`cards: {NAME: {title}}`)
     or a variant's value that adds to a section."""
     section = sym.section.split(".")[0]
     return len(path) >= 2 and path[-2] == (sym.section.split(".")[-1] if section == "vars" else section)

@@ -84,7 +84,7 @@ def at(nodes: list[dict], path) -> list[dict]:
 
 
 def variant_path(text: str) -> list:
-    """A variant change's `path` (`cards.spy.props`, `actions.attack.requires[0]`) as keys for `at`."""
+    """A variant change's `path` (`cards.NAME.props`, `actions.NAME.requires[0]`) as keys for `at`."""
     out: list = []
     for name, index in _SEGMENT.findall(str(text)):
         out.append(name if name else (int(index) if index.isdigit() else None))

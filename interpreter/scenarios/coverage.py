@@ -1,8 +1,7 @@
 """Rule coverage and mutation testing of a game's scenarios, for designers.
 
-`interpret test --coverage GAME` runs the game's scenarios with every rule unit of the
-content instrumented, and reports which ones the scenarios exercised, each with the
-file:line:col of its text:
+`interpret test --coverage GAME` runs the game's scenarios with every rule unit of the content
+instrumented, and reports which ones the scenarios exercised, each with the file:line:col of its text:
 
 - an action: played (its effect ran) at least once;
 - a requirement of an action: evaluated true at least once, and false at least once
@@ -13,11 +12,11 @@ file:line:col of its text:
 - a procedure: its body ran; a function: it was called.
 
 `interpret test --mutate GAME` then changes the content one rule at a time (a requirement is
-removed, i.e. becomes `true`, or negated, `not (check)`; a trigger or a card's power is removed), compiles it
-again, and runs only the scenarios where the change can show (those that evaluated the
+removed, i.e. becomes `true`, or negated, `not (check)`; a trigger or a card's power is removed), compiles
+it again, and runs only the scenarios where the change can show (those that evaluated the
 requirement, false for a removal; those where the trigger fired). A mutant that no scenario
-notices survives: the rule it changed is not pinned down by any scenario. A mutant that no
-scenario can notice (the rule is never reached that way) survives without running anything.
+notices survives: the rule it changed is not pinned down by any scenario; one that no scenario can
+notice (the rule is never reached that way) survives without running anything.
 
 The instrumentation works on the rule units a GameDefinition registers (its actions and their
 requirements, trigger handlers, procedure bodies, functions): its builder calls `instrument_bodies`
