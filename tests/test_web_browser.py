@@ -138,8 +138,12 @@ def browsers():
 
 def wait(predicate, timeout: float = 20, what: str = ""):
     deadline = time.time() + timeout
+    from selenium.common.exceptions import StaleElementReferenceException
     while time.time() < deadline:
-        value = predicate()
+        try:
+            value = predicate()
+        except StaleElementReferenceException:  # the page redrew what the predicate was reading: look again
+            value = None
         if value:
             return value
         time.sleep(0.05)
