@@ -116,6 +116,18 @@ def test_pettingzoo_api_test(name, params):
     api_test(e, num_cycles=300, verbose_progress=False)
 
 
+def test_pettingzoo_env_takes_variants_as_none_one_name_or_several():
+    from interpreter.adapters.pettingzoo import env
+
+    def first_moves(e):
+        e.reset(seed=1)
+        return sorted(map(str, e.game.legal_actions(e._st)))
+    base = first_moves(env("agent-dog"))
+    assert first_moves(env("agent-dog", variants=None)) == base
+    chosen = first_moves(env("agent-dog", variants="couleurs-au-choix"))
+    assert chosen == first_moves(env("agent-dog", variants=["couleurs-au-choix"])) != base
+
+
 def test_pettingzoo_masks_and_rewards():
     from interpreter.adapters.pettingzoo import env
     e = env("tic-tac-toe")

@@ -2,7 +2,7 @@
 `pip install ".[pettingzoo]"`).
 
     from interpreter.adapters.pettingzoo import env
-    e = env("agent-dog", players=4, variants=("quick",))
+    e = env("agent-dog", players=4, variants=("couleurs-au-choix",))
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -31,6 +31,13 @@ from .action_index import ActionIndex
 from .tensor import BOUND, TensorLayout
 
 
+def _variant_list(variants) -> list:
+    """`variants` as the loader takes it: None or nothing for none, one name, or several."""
+    if variants is None:
+        return []
+    return [variants] if isinstance(variants, str) else list(variants)
+
+
 def env(game: str, players: int | None = None, variants=(), options: dict | None = None, render_mode=None):
     return InterpretEnv(game, players=players, variants=variants, options=options, render_mode=render_mode)
 
@@ -44,7 +51,7 @@ class InterpretEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        self.game = Game.load(game, players=players, options=options, variants=list(variants))
+        self.game = Game.load(game, players=players, options=options, variants=_variant_list(variants))
         self.index = ActionIndex(self.game)
         self.possible_agents = [s.key for s in self.game.seats]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
