@@ -43,6 +43,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
+from ..engine.knowledge import perfect_information
 from ..core.model import Action
 from . import SCORE, WIN, is_zero_sum, returns_of
 from .action_index import ActionIndex
@@ -127,23 +128,6 @@ _load_game.wrapped = _spiel_load_game
 pyspiel.load_game = _load_game
 
 
-def _is_perfect(g: Game) -> bool:
-    """Whether every seat always sees everything: no zone hides its cards (the implicit `box`,
-    where cards wait out of the game, counts only when cards start there), nothing is concealed,
-    every variable is public and no step has the seats choose in secret."""
-    cat = g.catalog
-    if cat.simultaneous_steps or cat.conceals:
-        return False
-    start = g.new_game(0)
-    for z in cat.zones:
-        if z.visibility != "public" and not (z.key == "box" and not start["z"][z.id]):
-            return False
-    for kind in ("game", "player", "card", "zone"):
-        if any(spec.get("visibility", "public") != "public" for spec in cat.variables(kind).values()):
-            return False
-    return True
-
-
 def _utility(g: Game, how: str, bound: float) -> tuple[float, float]:
     if how == WIN:
         return -1.0, 1.0
@@ -168,7 +152,7 @@ class InterpretGame(pyspiel.Game):
         self.canon = Canon(g)
         self.layout = TensorLayout(g)
         n = g.num_players
-        self.perfect = _is_perfect(g)
+        self.perfect = perfect_information(g)
         chance = g.catalog.uses_chance
         g.chance_bound = g.chance_outcomes_bound() if chance else None
         low, high = _utility(g, self.returns_how, float(params["utility_bound"]))

@@ -25,7 +25,16 @@ in the tree a choice it cannot see. When the decision itself is a later seat's i
 the earlier seats' choices (re-drawn by the sample, at random) are forgotten and chosen again in
 the search, each by its own statistics: as players, not at random.
 
-The action played is the root's most visited. A secret choice is drawn among the root's actions
+In a game of two seats without chance or hidden information (engine/knowledge.py), the search
+also proves (MCTS-Solver, Winands, Björnsson, Saito 2008): a node whose action ends the game keeps
+its exact outcome; a node where the seat to move has a proven win is itself proven (that win), and
+one whose every action is proven takes the best of them for the seat to move. The selection then
+plays a proven win at once and never a proven loss while something else is left, an iteration
+that reaches a proven node backs up its outcome without a rollout, and the search stops as soon as
+the root is proven. The move played is a proven win if there is one, and a proven loss only when
+every move is one.
+
+The action played is the root's most visited (before that, as above, what is proven). A secret choice is drawn among the root's actions
 visited at least 4/5 as often as the most visited, in proportion to their visits (the mixed
 strategy of decoupled UCT, purified: in matching pennies heads or tails half the time each, the
 blunder 1 time in 30; where the search prefers one action clearly, that one). A purification at
@@ -47,6 +56,7 @@ import math
 import time
 
 from ..core.model import Action
+from ..engine.knowledge import deterministic, perfect_information
 from .base import Agent, Decision, sample_chance
 from .evaluate import Evaluator
 from .belief import Belief
@@ -69,6 +79,33 @@ def derived_seed(seed: int, index: int) -> int:
     return (seed * 0x9E37_79B1 + index * 0x85EB_CA6B) & 0xFFFF_FFFF_FFFF
 
 
+def _prove(root: Node, path: list) -> None:
+    """MCTS-Solver's update after an iteration, from the deepest node of `path` up: a parent is
+    proven when the seat moving there has a proven win, or when all its actions are proven (then
+    it takes the best of them for that seat); stops at the first parent that is not proven."""
+    for i in range(len(path) - 1, -1, -1):
+        child = path[i]
+        if child.proven is None:
+            return
+        parent = path[i - 1] if i else root
+        if parent.proven is not None:
+            continue
+        p = child.mover
+        if child.proven[p] >= 1.0:
+            parent.proven = child.proven
+            continue
+        kids = parent.children
+        if parent.width == 0 or len(kids) < parent.width:
+            return
+        best = None
+        for ch in kids.values():
+            if ch.proven is None:
+                return
+            if best is None or ch.proven[p] > best[p]:
+                best = ch.proven
+        parent.proven = best
+
+
 def mast_choice(table: dict | None, acts, rng, eps: float):
     """A rollout's action by MAST (move-average sampling, Finnsson & Björnsson 2008), epsilon-greedy
     (Tak, Winands, Björnsson 2012): at random with probability `eps`, else the action whose plays
@@ -88,7 +125,7 @@ def mast_choice(table: dict | None, acts, rng, eps: float):
 
 
 class Node:
-    __slots__ = ("mover", "children", "visits", "total", "avail", "sim")
+    __slots__ = ("mover", "children", "visits", "total", "avail", "sim", "proven", "width")
 
     def __init__(self, mover):
         self.mover = mover  # the seat that chose the action leading here (None: a joint choice's node)
@@ -97,6 +134,15 @@ class Node:
         self.total = 0.0  # sum of the values, for `mover`
         self.avail = 0  # how often the action leading here was legal when its parent was visited
         self.sim = None  # at a simultaneous step: seat -> {Action -> Node}, each seat's own statistics
+        self.proven = None  # solving: the exact outcome (each seat's value) with best play from here
+        self.width = 0  # solving: how many actions are legal here (all of them tried: all children known)
+
+    def rank(self) -> int:
+        """2 for a proven win of the seat whose action leads here, 0 for a proven loss, else 1."""
+        if self.proven is None:
+            return 1
+        v = self.proven[self.mover]
+        return 2 if v >= 1.0 else 0 if v <= 0.0 else 1
 
     def choices(self, seat: int) -> dict:
         """The children of the root that `seat` chooses among (its statistics in a simultaneous step)."""
@@ -114,7 +160,7 @@ class MCTSAgent(Agent):
                  rollout_depth: int = DEFAULT_ROLLOUT_DEPTH, exploration: float = EXPLORATION,
                  reuse: bool = True, temperature: float = 1.0, mast: bool = False,
                  mast_epsilon: float = MAST_EPSILON, prior: bool = False, widen: float | None = None,
-                 keep_move: bool = False, belief: bool = False):
+                 keep_move: bool = False, belief: bool = False, solve: bool = True):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
@@ -130,6 +176,8 @@ class MCTSAgent(Agent):
         self.widen = widen  # progressive widening (guide.py), None: every legal action is tried
         self.keep_move = keep_move  # rollouts in which each seat prefers to keep the move (guide.py)
         self.belief = belief  # determinizations weighted by an opponent model of hidden sides (belief.py)
+        self.solve = solve  # prove wins and losses where the game allows it (MCTS-Solver, above)
+        self._solvable = None  # (game, whether it can be solved)
         self._belief = None
         self._judge = None
         self._prior = None  # action -> prior in [0, 1] at the decision being searched
@@ -175,6 +223,14 @@ class MCTSAgent(Agent):
         self.stats["decisions"] += 1
         return root
 
+    def solving(self, game) -> bool:
+        """Whether the search proves outcomes in `game`: two seats, no chance, nothing hidden."""
+        if not self.solve:
+            return False
+        if self._solvable is None or self._solvable[0] is not game:
+            self._solvable = (game, game.num_players == 2 and deterministic(game) and perfect_information(game))
+        return self._solvable[1]
+
     def judge(self) -> GreedyAgent:
         """The `normal` agent whose judgement is the root's prior (its own seed, from this agent's)."""
         if self._judge is None:
@@ -207,10 +263,12 @@ class MCTSAgent(Agent):
 
     @staticmethod
     def best_action(children: dict, actions) -> Action:
+        """The most visited action (then the best valued); before that, a proven win of the seat to
+        move, and a proven loss only when every action is one."""
         best, key = actions[0], None
         for a in actions:
             ch = children.get(a)
-            k = (ch.visits, ch.total / ch.visits) if ch is not None and ch.visits else (0, 0.0)
+            k = (ch.rank(), ch.visits, ch.total / ch.visits) if ch is not None and ch.visits else (1, 0, 0.0)
             if key is None or k > key:
                 best, key = a, k
         return best
@@ -255,6 +313,7 @@ class MCTSAgent(Agent):
         prior, widen, keep = self._prior, self.widen, self.keep_move
         want_prior = self.prior and prior is None
         draw = self._belief.sample if self.belief else None
+        solve = self.solving(game)
         bias = PRIOR_WEIGHT
         eps = self.mast_epsilon
         moves = []
@@ -264,11 +323,14 @@ class MCTSAgent(Agent):
                 break
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
+            if root.proven is not None and n > 0:  # solved: nothing more to learn
+                break
             st = decision.sample(rng) if draw is None else draw(decision, rng)
             rewind(st)  # a decision inside a simultaneous step: the seats before it choose again, below
             node = root
             path = []
             moves.clear()
+            known = None  # solving: the proven outcome the selection reached, backed up without a rollout
             while not over(st):  # selection, then expansion of one node
                 if chance(st):  # explicit chance: an outcome sampled, no node (every outcome is equally likely)
                     acts = legal(st)
@@ -282,6 +344,8 @@ class MCTSAgent(Agent):
                     continue
                 p = current(st)
                 acts = legal(st)
+                if solve:
+                    node.width = len(acts)
                 if want_prior and node is root:  # the root's prior, once (the search's generator untouched)
                     cut = None  # with a time budget, the prior takes at most its share of what is left
                     if deadline is not None:
@@ -308,25 +372,40 @@ class MCTSAgent(Agent):
                     apply(st, a, checked=False)
                     path.append(ch)
                     moves.append((p, a))
+                    if solve and over(st):
+                        known = ch.proven = values(st)
                     break
                 best_a, best_ch, best_v = None, None, -1.0
                 guided = prior if node is root else None
                 ln = log(node.visits) if node.visits else 0.0
+                lost = None  # solving: a proven loss, played only when nothing else is left
                 for a in acts:
                     ch = children.get(a)
                     if ch is None:  # not tried yet (progressive widening)
                         continue
+                    if solve and ch.proven is not None:
+                        if ch.proven[p] >= 1.0:  # a proven win: played at once
+                            best_a, best_ch = a, ch
+                            break
+                        if ch.proven[p] <= 0.0:
+                            lost = lost or (a, ch)
+                            continue
                     v = ch.total / ch.visits + c * sqrt((log(ch.avail) if avail else ln) / ch.visits)
                     if guided is not None:  # progressive bias: the prior, fading with the visits
                         v += bias * guided.get(a, 0.0) / (ch.visits + 1)
                     if v > best_v:
                         best_a, best_ch, best_v = a, ch, v
+                if best_a is None:
+                    best_a, best_ch = lost
                 apply(st, best_a, checked=False)
                 path.append(best_ch)
                 moves.append((p, best_a))
                 node = best_ch
+                if solve and best_ch.proven is not None:
+                    known = best_ch.proven
+                    break
             depth, cut = 0, depth_max
-            while not over(st):  # rollout
+            while known is None and not over(st):  # rollout
                 if depth >= cut:  # the cut-off, unless the evaluation has never told the seats apart
                     if ev.informative or cut >= depth_cap:
                         break
@@ -349,7 +428,9 @@ class MCTSAgent(Agent):
                 a = mast_choice(mast.get(p), acts, rng, eps)
                 moves.append((p, a))
                 apply(st, a, checked=False)
-            vals = values(st)
+            vals = values(st) if known is None else known
+            if solve:
+                _prove(root, path)
             if mast is not None:
                 for p, a in moves:
                     q = mast.get(p)

@@ -86,13 +86,14 @@ class Searcher:
         self._pending = None  # (decision, root) searched, waiting for the action played
 
     def root_statistics(self, decision: Decision) -> tuple:
-        """Search `decision`; per legal action (in the decision's order), (visits, total value), and
-        whether the seat's choice there is secret (decoupled), and the iterations run."""
+        """Search `decision`; per legal action (in the decision's order), (visits, total value, what is
+        proven of it: Node.rank), and whether the seat's choice there is secret (decoupled), and the iterations run."""
         before = self.agent.stats["iterations"]
         root = self.agent.think(decision)
         table, secret = self.agent.root_table(root, decision.seat)
         self._pending = (decision, root)
-        stats = tuple((table[a].visits, table[a].total) if a in table else (0, 0.0) for a in decision.actions)
+        stats = tuple((table[a].visits, table[a].total, table[a].rank()) if a in table else (0, 0.0, 1)
+                      for a in decision.actions)
         return stats, secret, self.agent.stats["iterations"] - before
 
     def settle_played(self, action: Action) -> None:
@@ -236,8 +237,9 @@ class ParallelAgent(Agent):
         payload = decision.portable()
         self._tell(("search", payload), ("search", (decision,)))
         stats, secret, iterations = self.local.root_statistics(decision)
-        visits = [v for v, _ in stats]
-        totals = [t for _, t in stats]
+        visits = [v for v, _, _ in stats]
+        totals = [t for _, t, _ in stats]
+        ranks = [r for _, _, r in stats]
         done = iterations
         for w in list(self._others):
             try:
@@ -246,10 +248,12 @@ class ParallelAgent(Agent):
                 self._drop(w)
                 continue
             done += n
-            for i, (v, t) in enumerate(their):
+            for i, (v, t, r) in enumerate(their):
                 visits[i] += v
                 totals[i] += t
-        table = {a: _Merged(v, t) for a, v, t in zip(actions, visits, totals) if v}
+                if r != 1 and ranks[i] == 1:  # a proof is exact: a worker that found one is believed
+                    ranks[i] = r
+        table = {a: _Merged(v, t, r) for a, v, t, r in zip(actions, visits, totals, ranks) if v}
         best = self.local.agent.mixed_action(table, actions) if secret else MCTSAgent.best_action(table, actions)
         self.local.settle_played(best)
         self._tell(("played", best))
@@ -262,11 +266,15 @@ class ParallelAgent(Agent):
 class _Merged:
     """A root action's statistics summed over the workers (what best_action and mixed_action read)."""
 
-    __slots__ = ("visits", "total")
+    __slots__ = ("visits", "total", "proof")
 
-    def __init__(self, visits: int, total: float):
+    def __init__(self, visits: int, total: float, proof: int = 1):
         self.visits = visits
         self.total = total
+        self.proof = proof  # what a worker proved of the action (Node.rank)
+
+    def rank(self) -> int:
+        return self.proof
 
 
 class _Maker:
