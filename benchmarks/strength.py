@@ -81,6 +81,7 @@ class Match:
     command: str = ""  # the command line that plays this match again (set by main)
     flags: tuple = ()  # the options of main the match depends on ("budget", "mcts", "hard")
     score_draws: bool = False  # the rate is a score: a draw counts half (two-player games)
+    equal_cpu: bool = False  # against OpenSpiel: our search gets the time theirs took a move (one core each), not its simulations
 
     @property
     def n(self) -> int:
@@ -148,7 +149,11 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
 def play_openspiel(match: Match, g: int, seed: int) -> None:
     """Our `mcts` against OpenSpiel's own MCTSBot (random rollouts, MCTS-Solver, uct_c 2, as in
     OpenSpiel's examples) at the same number of simulations, both on the game loaded through our
-    OpenSpiel adapter. Seats alternate from game to game; a draw counts half in the score."""
+    OpenSpiel adapter. Seats alternate from game to game; a draw counts half in the score.
+    With `equal_cpu`, our search (one worker) thinks each move for the time MCTSBot has taken a move
+    so far in the game (its first move: the time of MCTSBot's first move, timed before): wall-clock
+    time in one process, so both meet the same load."""
+    import time
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts as os_mcts
@@ -161,13 +166,23 @@ def play_openspiel(match: Match, g: int, seed: int) -> None:
     rng = np.random.RandomState(seed)
     theirs = os_mcts.MCTSBot(game, 2.0, sims, os_mcts.RandomRolloutEvaluator(1, rng), random_state=rng, solve=True)
     agent = make_agent(match.tested, bot_seed(seed, ours))
+    spent, moves = 0.0, 0  # MCTSBot's think time and moves, for equal_cpu
+    if match.equal_cpu:
+        t0 = time.perf_counter()
+        theirs.step(state.clone())  # its think time at the first position (its move not played)
+        spent, moves = time.perf_counter() - t0, 1
     n = 0
     while not state.is_terminal():
         if state.current_player() == ours:
+            if match.equal_cpu:
+                agent.iterations, agent.seconds = None, spent / moves
             a = agent.act(make_decision(game.interpret, state._st, ours, keep=agent.keeps_decisions))
             state.apply_action(game.index.id_of(a))
         else:
-            state.apply_action(theirs.step(state))
+            t0 = time.perf_counter()
+            action = theirs.step(state)
+            spent, moves = spent + time.perf_counter() - t0, moves + 1
+            state.apply_action(action)
         n += 1
     mine, other = state.returns()[ours], state.returns()[1 - ours]
     if mine > other:
@@ -202,6 +217,9 @@ def matches(budget: str, quick: bool, mcts: str | None = None, hard: str | None 
         "c4": [Match("connect four", "connect-four", 2, f"mcts:{c}", "random", target="≥ 95 %")],
         "c4-openspiel": [Match("connect four, through the OpenSpiel adapter", "connect-four", 2, f"mcts:{c}",
                                f"openspiel-mcts:{c}", sides="openspiel", target="scores ≥ 45 %")],
+        "c4-openspiel-cpu": [Match("connect four, through the OpenSpiel adapter, equal time a move, one core each", "connect-four",
+                                   2, "ismcts", f"openspiel-mcts:{c}", sides="openspiel", equal_cpu=True,
+                                   target="hard's search (one worker) scores ≥ 55 %")],
         "dark": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "random", target="≥ 80 %")],
         "dark-greedy": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "greedy", target="≥ 40 %")],
         "secrets": [Match("Agents Secrets, 6 players", "agents-secrets", 6, f"ismcts:{b}", "random", sides="company",
@@ -266,7 +284,7 @@ def command(key: str, match: Match, args) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("which", nargs="*", default=["ttt"],
-                    help="ttt ttt-self c4 c4-openspiel dark dark-greedy secrets secrets-side dog, "
+                    help="ttt ttt-self c4 c4-openspiel c4-openspiel-cpu dark dark-greedy secrets secrets-side dog, "
                          "dark-normal dark-hard dark-hard-normal secrets-normal (or levels), "
                          "ladder-ttt ladder-c4 ladder-dark ladder-secrets ladder-dog (or ladder), or all")
     ap.add_argument("--games", type=int, default=20)
