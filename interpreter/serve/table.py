@@ -14,6 +14,7 @@ Nothing here speaks to the network or the disk: app.py and store.py do.
 """
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -30,6 +31,8 @@ from ..play.refusals import Refusals
 from ..play.render import Renderer
 from ..play.session import History
 from .picture import layout, picture, viewer_of
+
+serve_log = logging.getLogger("interpret.serve")
 
 BOT = "bot:"
 SPECTATOR = None  # the viewer key of spectators
@@ -99,6 +102,7 @@ class Table:
         self.load_game = None  # lang -> this table's game in that language (hub.py): a seat's own language
         self.mirrors: dict[str, Table] = {}  # the same game told in the other languages asked for
         self.forced = None  # the only move of the deciding person, played for them (_list)
+        self.mirrored = False  # a mirror (voice) of another table: that table tells the designer
         self._restart([])
 
     # -- the game from its start, then each move
@@ -202,7 +206,7 @@ class Table:
         if mirror is None:
             mirror = Table(tid=self.tid, game=self.load_game(lang), ref=self.ref, variants=self.variants,
                            options=self.options, seed=self.seed, seats=self.seats, timer=self.timer, lang=lang)
-            mirror.undone, mirror.undos = self.undone, self.undos
+            mirror.undone, mirror.undos, mirror.mirrored = self.undone, self.undos, True
             mirror._restart(list(self.actions))
             self.mirrors[lang] = mirror
         return mirror
@@ -400,11 +404,24 @@ class Table:
 
     def play(self, action: Action) -> None:
         """Play a legal `action` (checked by find(), or a bot's)."""
+        playing = self.result is None
         with speaking(self.lang):
             self._apply(action)
             self._finish()
         for mirror in self.mirrors.values():
             mirror.play(action)
+        if playing and self.result is not None and not self.mirrored:
+            self._tell_text_failures()
+
+    def _tell_text_failures(self) -> None:
+        """At the end of the game, the display's texts whose rules failed (the players read "(cannot
+        be shown)"), in the server's log for the designer, once each, as `play` tells them."""
+        seen = set()
+        for table in (self, *self.mirrors.values()):
+            for line in table.renderer.text_failures.report():
+                if line not in seen:
+                    seen.add(line)
+                    serve_log.warning("table %s (%s): %s", self.tid, self.ref, line)
 
     def _finish(self) -> None:
         if self.game.is_terminal(self.st) and self.result is None:
