@@ -16,10 +16,13 @@ from interpreter.play.cli import main
 FIXTURE = Path(__file__).parent / "fixtures" / "head-start"
 BAND = (0.42, 0.58)
 STUDY = ["--budget", "12", "--games", "200", "--max-games", "1600", "--seed", "3"]
+# The same search, short (four distinct candidates, the last two sampled by NSGA-II, none confirmed): what
+# the tests of determinism compare, since each plays it again (on two jobs, on Ray, stopped and resumed)
+SHORT = ["--budget", "4", "--games", "100", "--max-games", "200", "--finalists", "1", "--seed", "4"]
 
 
-def _tune(out: Path, *more: str, game: Path = FIXTURE) -> dict:
-    assert main(["tune", str(game), *STUDY, "--out", str(out), "-q", *more]) == 0
+def _tune(out: Path, *more: str, game: Path = FIXTURE, study=STUDY) -> dict:
+    assert main(["tune", str(game), *study, "--out", str(out), "-q", *more]) == 0
     return json.loads((out / "tune.json").read_text())
 
 
@@ -27,6 +30,13 @@ def _tune(out: Path, *more: str, game: Path = FIXTURE) -> dict:
 def study(tmp_path_factory):
     out = tmp_path_factory.mktemp("tune") / "hs"
     return out, _tune(out)
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory):
+    data = _tune(tmp_path_factory.mktemp("tune") / "short", study=SHORT)
+    assert len({t["params"]["head_start"] for t in data["trials"]}) == 4 and data["proposals"], data
+    return data
 
 
 def test_tune_brings_the_seats_into_the_band(study, capsys):
@@ -75,15 +85,15 @@ def test_a_proposal_that_breaks_a_scenario_is_marked(study):
     assert best["coverage"]["action"] == [1, 1]
 
 
-def test_the_same_study_gives_the_same_trials_with_two_jobs(study, tmp_path):
-    out, data = study
-    again = _tune(tmp_path / "jobs2", "--jobs", "2")
+def test_the_same_study_gives_the_same_trials_with_two_jobs(short, tmp_path):
+    data = short
+    again = _tune(tmp_path / "jobs2", "--jobs", "2", study=SHORT)
     assert again["trials"] == data["trials"]
     assert [p["params"] for p in again["proposals"]] == [p["params"] for p in data["proposals"]]
 
 
-def test_a_stopped_study_resumes_to_the_same_trials(study, tmp_path, monkeypatch):
-    out, data = study
+def test_a_stopped_study_resumes_to_the_same_trials(short, tmp_path, monkeypatch):
+    data = short
     from interpreter.analysis import tune_eval
     real = tune_eval.Evaluator.evaluate
     calls = []
@@ -96,7 +106,7 @@ def test_a_stopped_study_resumes_to_the_same_trials(study, tmp_path, monkeypatch
         return real(self, label, params, **kw)
 
     monkeypatch.setattr(tune_eval.Evaluator, "evaluate", stopped)
-    assert main(["tune", str(FIXTURE), *STUDY, "--out", str(tmp_path / "r"), "-q"]) == 130
+    assert main(["tune", str(FIXTURE), *SHORT, "--out", str(tmp_path / "r"), "-q"]) == 130
     monkeypatch.setattr(tune_eval.Evaluator, "evaluate", real)
     import optuna
     from optuna.storages.journal import JournalFileBackend
@@ -104,7 +114,7 @@ def test_a_stopped_study_resumes_to_the_same_trials(study, tmp_path, monkeypatch
         JournalFileBackend(str(tmp_path / "r" / "study.journal")))).trials
     assert [t.state.name for t in left] == ["COMPLETE", "COMPLETE", "RUNNING"]  # the third was being played
     assert not (tmp_path / "r" / "tune.json").exists()
-    again = _tune(tmp_path / "r")
+    again = _tune(tmp_path / "r", study=SHORT)
     assert again["trials"] == data["trials"]
     assert [p["params"] for p in again["proposals"]] == [p["params"] for p in data["proposals"]]
 
@@ -116,11 +126,12 @@ def test_another_configuration_in_the_folder_is_refused(study, capsys):
     assert "holds a study of another configuration (games differ)" in capsys.readouterr().err
 
 
-def test_ray_reaches_the_same_trials(study, tmp_path):
+def test_ray_reaches_the_same_trials(short, tmp_path):
     ray = pytest.importorskip("ray", reason="Ray is not installed here (pip install '.[ray]'; CI installs it)")
-    out, data = study
-    again = _tune(tmp_path / "ray", "--backend", "ray", "--jobs", "2")
+    data = short
+    again = _tune(tmp_path / "ray", "--backend", "ray", "--jobs", "2", study=SHORT)
     assert again["trials"] == data["trials"]
+    assert [p["params"] for p in again["proposals"]] == [p["params"] for p in data["proposals"]]
     assert not ray.is_initialized()  # the command stopped the Ray it started
 
 
