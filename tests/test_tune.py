@@ -144,3 +144,22 @@ def test_the_game_without_its_unfair_number_needs_no_change(tmp_path):
     data = _tune(tmp_path / "fair", game=game)
     assert data["proposals"] == [] and len(data["trials"]) == 1
     assert "nothing to change" in data["stopped"]
+
+
+def test_the_search_plays_on_only_a_candidate_that_may_be_inside(tmp_path, monkeypatch):
+    """head_start 2: the first seat wins about 63 % (above the band's 58 %), but over 100 games its interval
+    reaches into the band. The search does not play it on (its figure is outside: not a finalist); a
+    re-evaluation on fresh seeds doubles until the verdict is decided."""
+    from interpreter.analysis.games import Spec
+    from interpreter.analysis.tune_study import TuneStudy
+    study = TuneStudy.prepare(Spec(str(FIXTURE)), out=tmp_path / "s", budget=1, games=100, max_games=1600)
+    searched = study.evaluator.evaluate("trial-0001", {"head_start": 2})
+    seats = searched.measures[0]
+    assert seats.verdict == "undecided" and seats.miss > 0, seats
+    assert searched.games == 100
+    from interpreter.analysis.runner import Batch
+    real, prepared = Batch.prepare.__func__, []
+    monkeypatch.setattr(Batch, "prepare", classmethod(lambda cls, *a, **k: prepared.append(a) or real(cls, *a, **k)))
+    fresh = study.evaluator.evaluate("trial-0001", {"head_start": 2}, fresh=True)
+    assert fresh.games > 100 and fresh.measures[0].verdict == "outside", fresh.measures[0]
+    assert len(prepared) == 1  # its folder read back and checked once, not once a doubling
