@@ -163,3 +163,28 @@ def test_the_search_plays_on_only_a_candidate_that_may_be_inside(tmp_path, monke
     fresh = study.evaluator.evaluate("trial-0001", {"head_start": 2}, fresh=True)
     assert fresh.games > 100 and fresh.measures[0].verdict == "outside", fresh.measures[0]
     assert len(prepared) == 1  # its folder read back and checked once, not once a doubling
+
+
+def test_a_candidate_confirmed_on_fresh_seeds_is_proposed_before_one_that_was_not(tmp_path, monkeypatch):
+    """trial-0001 (one change) is inside on the search's seats but undecided on fresh ones; trial-0002 (two
+    changes) is inside on both: on the search's figures the first dominates the second, yet the second
+    is the proposal (figures stand in for the games: what is checked is the choice of finalists)."""
+    from interpreter.analysis import tune_eval
+    from interpreter.analysis.games import Spec
+    from interpreter.analysis.tune_objectives import Measure
+    from interpreter.analysis.tune_study import TuneStudy
+    figures = {("rulebook", False): ("outside", 0.3, 0), ("rulebook", True): ("outside", 0.3, 0),
+               ("trial-0001", False): ("inside", 0.0, 1), ("trial-0001", True): ("undecided", 0.0, 1),
+               ("trial-0002", False): ("inside", 0.0, 2), ("trial-0002", True): ("inside", 0.0, 2)}
+
+    def evaluate(self, label, params, *, fresh=False, at_least=0):
+        verdict, miss, changed = figures[(label, fresh)]
+        changes = {name: (0, 1) for name in ("head_start", "rounds")[:changed]}
+        measures = [Measure("seats", (), verdict, miss), Measure("changes", (), "inside", float(changed))]
+        return tune_eval.Evaluation(label, dict(params), changes, 100, measures, tmp_path, None)
+
+    monkeypatch.setattr(tune_eval.Evaluator, "evaluate", evaluate)
+    study = TuneStudy.prepare(Spec(str(FIXTURE), seed=4), out=tmp_path / "s", budget=3, games=100)
+    result = study.run()
+    assert [t[0] for t in result.trials] == [0, 1, 2] and result.trials[1][1] != result.trials[2][1], result.trials
+    assert [ev.label for ev in result.finalists] == ["trial-0002", "trial-0001"]

@@ -230,7 +230,14 @@ class TuneStudy:
         for t in complete:  # every evaluation, read back from its folder when the study was resumed
             if label_of(t.number) not in self.evaluations:
                 self.evaluations[label_of(t.number)] = self.evaluator.evaluate(label_of(t.number), t.params)
+        for ev in list(self.evaluations.values()):  # confirmed already, or read back when the study was resumed
+            if ev.inside:
+                self._confirm(ev)
         front = pareto([(label_of(t.number), tuple(t.values)) for t in complete])
+        # a candidate confirmed inside every band on fresh seeds is a finalist even when one with fewer
+        # changes, not confirmed there, dominates it on the search's figures
+        front += sorted(label for label, ev in self.confirmed.items()
+                        if ev.inside and label != BASELINE and label not in front)
         rulebook = self.miss(self.evaluations[BASELINE])
         ranked = sorted((self.evaluations[label] for label in front  # a proposal comes closer to the bands
                          if self.evaluations[label].changes and self.miss(self.evaluations[label]) < rulebook),
