@@ -228,8 +228,9 @@ class TuneStudy:
         from optuna.trial import TrialState
         complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
         for t in complete:  # every evaluation, read back from its folder when the study was resumed
-            if label_of(t.number) not in self.evaluations:
-                self.evaluations[label_of(t.number)] = self.evaluator.evaluate(label_of(t.number), t.params)
+            if label_of(t.number) not in self.evaluations:  # (a candidate asked for again: its first games)
+                same = next((e for e in self.evaluations.values() if e.params == t.params), None)
+                self.evaluations[label_of(t.number)] = same or self.evaluator.evaluate(label_of(t.number), t.params)
         for ev in list(self.evaluations.values()):  # confirmed already, or read back when the study was resumed
             if ev.inside:
                 self._confirm(ev)
@@ -245,8 +246,9 @@ class TuneStudy:
                                         len(ev.changes), ev.label))
         seen, unique = set(), []
         for ev in ranked:  # a candidate asked for twice is one finalist
-            if ev.label not in seen:
-                seen.add(ev.label)
+            key = json.dumps(ev.params, sort_keys=True, default=str)
+            if key not in seen:
+                seen.add(key)
                 unique.append(ev)
         finalists = [self._confirm(ev) for ev in unique[:self.finalists]]
         base = self.evaluations[BASELINE]  # the "before", on fresh seeds, over as many games as the finalists'
