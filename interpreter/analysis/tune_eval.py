@@ -78,7 +78,6 @@ class Evaluator:
         self.games, self.max_games = games, max(games, max_games)
         self.jobs, self.backend, self.address = jobs, backend, address
         self.progress = progress  # label -> a BatchProgress, or None
-        self._batches: dict[Path, Batch] = {}  # each folder's batch, prepared once
 
     def changes(self, params: dict) -> dict:
         return {t.name: (t.value, params[t.name]) for t in self.tuning.tunables
@@ -106,9 +105,7 @@ class Evaluator:
         folder = self.out / ("fresh" if fresh else "trials") / label
         changes = self.changes(params)
         games = max(self.games, min(at_least, self.max_games))
-        batch = self._batches.get(folder)  # its lines read back and checked once, not at each doubling
-        if batch is None:
-            batch = self._batches[folder] = Batch.prepare(spec, folder / "games")
+        batch = Batch.prepare(spec, folder / "games")  # its lines read back and checked once, not at each doubling
         game = batch.game
         while True:
             records = batch.run(games, jobs=self.jobs, backend=self.backend, address=self.address,
