@@ -140,7 +140,9 @@ def _scenario_results(game: str, extra: tuple) -> dict:
 def broken_scenarios(study, proposal: Path) -> list[tuple[str, str]]:
     """(scenario, first failure) for each scenario that passes with the rulebook's values and fails with
     the proposal (after the study's variants and the scenario's own)."""
-    base = _scenario_results(study.spec.game, tuple(study.spec.variants))
+    if study.scenario_base is None:  # the rulebook's results: run once for every proposal
+        study.scenario_base = _scenario_results(study.spec.game, tuple(study.spec.variants))
+    base = study.scenario_base
     tuned = _scenario_results(study.spec.game, tuple(study.spec.variants) + (str(proposal.resolve()),))
     out = []
     for path, r in tuned.items():

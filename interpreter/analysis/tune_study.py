@@ -78,6 +78,7 @@ class TuneStudy:
         self.evaluations: dict[str, Evaluation] = {}
         self.confirmed: dict[str, Evaluation] = {}
         self.notify = None  # callable(text): a line after each trial (the command prints it)
+        self.scenario_base = None  # the scenarios' results with the rulebook's values (tune_output's guard rails)
 
     @classmethod
     def prepare(cls, spec: Spec, *, out, budget: int, games: int, max_games: int | None = None, finalists: int = 3,
