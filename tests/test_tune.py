@@ -188,3 +188,14 @@ def test_a_candidate_confirmed_on_fresh_seeds_is_proposed_before_one_that_was_no
     result = study.run()
     assert [t[0] for t in result.trials] == [0, 1, 2] and result.trials[1][1] != result.trials[2][1], result.trials
     assert [ev.label for ev in result.finalists] == ["trial-0002", "trial-0001"]
+
+
+def test_a_failure_over_several_lines_stays_a_comment_in_the_proposal():
+    """A refused move's failure lists the legal moves on a line of its own: every line is commented, so
+    the marked proposal is still a variant file."""
+    import yaml
+    from interpreter.analysis.tune_output import marked
+    text = marked("variant: {name: tuned-1, base: head-start}\nchanges: []\n",
+                  ["BREAKS the scenario x.yaml (X): x.yaml:3:9: `play` was refused\n    legal now: a, b"])
+    assert yaml.safe_load(text) == {"variant": {"name": "tuned-1", "base": "head-start"}, "changes": []}
+    assert text.splitlines()[1] == "#     legal now: a, b"
