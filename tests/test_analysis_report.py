@@ -37,8 +37,9 @@ def _browser():
     return webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
 
 
-def _check_page(path: Path, plot_ids: list[str], *more) -> None:
-    """Open each page (path, plot ids, path, plot ids...) in one browser and check its plots and console."""
+def _check_page(path: Path, plot_ids: list[str], *more, then=None) -> None:
+    """Open each page (path, plot ids, path, plot ids...) in one browser and check its plots and console;
+    `then(driver)`, if given, is called on the last page before the browser closes (a screenshot)."""
     from selenium.webdriver.common.by import By
     pages = [(path, plot_ids)] + [(more[i], more[i + 1]) for i in range(0, len(more), 2)]
     driver = _browser()
@@ -57,6 +58,8 @@ def _check_page(path: Path, plot_ids: list[str], *more) -> None:
             assert len(driver.find_elements(By.TAG_NAME, "table")) >= 3
             errors = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
             assert errors == [], errors
+        if then is not None:
+            then(driver)
     finally:
         driver.quit()
 

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from interpreter.play.cli import main
-from test_analysis_report import _browser, _check_page
+from test_analysis_report import _check_page
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "head-start"
@@ -31,15 +31,14 @@ def test_the_tuning_report_opens_in_a_browser_with_every_plot(tmp_path):
     for outside in ("<script", "<link", "src=", "@import", "url(http", 'href="http'):  # self-contained
         assert outside not in text
     assert "Pareto front" in text and "Before and after, on fresh seeds" in text and "Rules coverage" in text
-    _check_page(page, ["plot-tune-front", "plot-tune-0", "plot-tune-2"])
-    driver = _browser()
-    try:
+    shot = tmp_path / "tune-report.png"
+
+    def screenshot(driver):  # in the same browser as the checks: one Chromium started, not two
         driver.set_window_size(1200, 2200)
         driver.get(page.resolve().as_uri())
-        shot = tmp_path / "tune-report.png"
         driver.save_screenshot(str(shot))
-        assert shot.stat().st_size > 50_000  # a drawn page, not a blank one
         if SHOT:
             driver.save_screenshot(str(ROOT / "docs" / "tune-report.png"))
-    finally:
-        driver.quit()
+
+    _check_page(page, ["plot-tune-front", "plot-tune-0", "plot-tune-2"], then=screenshot)
+    assert shot.stat().st_size > 50_000  # a drawn page, not a blank one

@@ -5,7 +5,9 @@ A candidate is an overlay: a variant file that `set`s each changed value (DIR/ca
 applied after the variants the study was given. Its games go into a folder of their own, a batch
 like any other (it resumes). The batch grows by doubling from `games` to `max_games` until every
 objective's verdict is decided (tune_objectives.decided): when the intervals lie inside or outside
-the bands, more games would not change the answer.
+the bands, more games would not change the answer. In the search, a candidate with a point estimate
+outside its band is not played on either (it cannot be inside; its miss is what the search needs);
+a re-evaluation on fresh seeds doubles until every verdict is decided.
 """
 from __future__ import annotations
 
@@ -102,18 +104,18 @@ class Evaluator:
                        seed=self.spec.seed + (FRESH if fresh else 0))
         folder = self.out / ("fresh" if fresh else "trials") / label
         changes = self.changes(params)
-        game = None
         games = max(self.games, min(at_least, self.max_games))
+        batch = Batch.prepare(spec, folder / "games")  # its lines read back and checked once, not at each doubling
+        game = batch.game
         while True:
-            batch = Batch.prepare(spec, folder / "games", game=game)
-            game = batch.game
             records = batch.run(games, jobs=self.jobs, backend=self.backend, address=self.address,
                                 progress=self._bar(label, fresh))
             skill = self._skill(spec, folder, games, game)
             measures = [measure(o, records, skill=skill.get((o.strong, o.weak)), changes=len(changes))
                         for o in self.tuning.objectives]
-            if games >= self.max_games or decided([m for m in measures if m.objective != "changes"]):
-                break
+            bands = [m for m in measures if m.objective != "changes"]
+            if games >= self.max_games or decided(bands) or (not fresh and any(m.miss > 0 for m in bands)):
+                break  # in the search, a candidate with a figure outside its band is not played on: not a finalist
             games = min(2 * games, self.max_games)
         return Evaluation(label, dict(params), changes, games, measures, folder, overlay)
 

@@ -106,8 +106,14 @@ def write_proposals(study, result) -> list[Proposal]:
         marks = [f"DOES NOT LOAD: {x}" for x in p.problems] + [
             f"BREAKS the scenario {scenario}: {failure}" for scenario, failure in p.broken]
         if marks:  # the guard rails' verdict, first thing in the file
-            p.path.write_text("".join(f"# {m}\n" for m in marks) + p.path.read_text(encoding="utf-8"), encoding="utf-8")
+            p.path.write_text(marked(p.path.read_text(encoding="utf-8"), marks), encoding="utf-8")
     return out
+
+
+def marked(text: str, marks: list[str]) -> str:
+    """A variant's text with `marks` above it as comments, every line of each (a failure may run over
+    several: the legal moves listed under a refusal)."""
+    return "".join(f"# {line}\n" for m in marks for line in m.splitlines()) + text
 
 
 def check(study, p: Proposal) -> None:
@@ -140,7 +146,9 @@ def _scenario_results(game: str, extra: tuple) -> dict:
 def broken_scenarios(study, proposal: Path) -> list[tuple[str, str]]:
     """(scenario, first failure) for each scenario that passes with the rulebook's values and fails with
     the proposal (after the study's variants and the scenario's own)."""
-    base = _scenario_results(study.spec.game, tuple(study.spec.variants))
+    if study.scenario_base is None:  # the rulebook's results: run once for every proposal
+        study.scenario_base = _scenario_results(study.spec.game, tuple(study.spec.variants))
+    base = study.scenario_base
     tuned = _scenario_results(study.spec.game, tuple(study.spec.variants) + (str(proposal.resolve()),))
     out = []
     for path, r in tuned.items():
@@ -197,4 +205,4 @@ def proposal_text(study, result, proposals: list[Proposal]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Proposal", "write_proposals", "summary_json", "proposal_text", "figure", "objective_lines"]
+__all__ = ["Proposal", "write_proposals", "summary_json", "proposal_text", "figure", "objective_lines", "marked"]

@@ -78,6 +78,7 @@ class TuneStudy:
         self.evaluations: dict[str, Evaluation] = {}
         self.confirmed: dict[str, Evaluation] = {}
         self.notify = None  # callable(text): a line after each trial (the command prints it)
+        self.scenario_base = None  # the scenarios' results with the rulebook's values (tune_output's guard rails)
 
     @classmethod
     def prepare(cls, spec: Spec, *, out, budget: int, games: int, max_games: int | None = None, finalists: int = 3,
@@ -228,9 +229,17 @@ class TuneStudy:
         from optuna.trial import TrialState
         complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
         for t in complete:  # every evaluation, read back from its folder when the study was resumed
-            if label_of(t.number) not in self.evaluations:
-                self.evaluations[label_of(t.number)] = self.evaluator.evaluate(label_of(t.number), t.params)
+            if label_of(t.number) not in self.evaluations:  # (a candidate asked for again: its first games)
+                same = next((e for e in self.evaluations.values() if e.params == t.params), None)
+                self.evaluations[label_of(t.number)] = same or self.evaluator.evaluate(label_of(t.number), t.params)
+        for ev in list(self.evaluations.values()):  # confirmed already, or read back when the study was resumed
+            if ev.inside:
+                self._confirm(ev)
         front = pareto([(label_of(t.number), tuple(t.values)) for t in complete])
+        # a candidate confirmed inside every band on fresh seeds is a finalist even when one with fewer
+        # changes, not confirmed there, dominates it on the search's figures
+        front += sorted(label for label, ev in self.confirmed.items()
+                        if ev.inside and label != BASELINE and label not in front)
         rulebook = self.miss(self.evaluations[BASELINE])
         ranked = sorted((self.evaluations[label] for label in front  # a proposal comes closer to the bands
                          if self.evaluations[label].changes and self.miss(self.evaluations[label]) < rulebook),
@@ -238,8 +247,9 @@ class TuneStudy:
                                         len(ev.changes), ev.label))
         seen, unique = set(), []
         for ev in ranked:  # a candidate asked for twice is one finalist
-            if ev.label not in seen:
-                seen.add(ev.label)
+            key = json.dumps(ev.params, sort_keys=True, default=str)
+            if key not in seen:
+                seen.add(key)
                 unique.append(ev)
         finalists = [self._confirm(ev) for ev in unique[:self.finalists]]
         base = self.evaluations[BASELINE]  # the "before", on fresh seeds, over as many games as the finalists'
