@@ -237,7 +237,7 @@ def play_ismctsbot(match: Match, g: int, seed: int, max_decisions: int = 20_000)
             agent = agents[p]
             agent.iterations, agent.seconds = None, spent / moves
             a = agent.act(make_decision(eng, state._st, p, keep=agent.keeps_decisions))
-            state.apply_action(game.index.id_of(a))
+            state.apply_action(state.id_of_action(a))  # identical pieces named as the seat's view names them
         else:
             t0 = time.perf_counter()
             action = bot.step(state)
