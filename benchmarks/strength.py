@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -194,6 +195,66 @@ def play_openspiel(match: Match, g: int, seed: int) -> None:
     match.decisions.append(n)
 
 
+def play_ismctsbot(match: Match, g: int, seed: int, max_decisions: int = 20_000) -> None:
+    """A side of our search (`match.tested`, one worker each) against OpenSpiel's own ISMCTSBot (as
+    shipped: random rollouts, uct_c 2, `match.others` = `openspiel-ismcts:SIMS`) in every other seat,
+    all through our OpenSpiel adapter (explicit chance, drawn at random). Each of our decisions gets
+    the mean time ISMCTSBot has taken a decision so far in the game (wall-clock, one process: both
+    meet the same load; its first: ISMCTSBot timed at the first decision, its move not played)."""
+    import time
+
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts as os_ismcts
+    from open_spiel.python.algorithms import mcts as os_mcts
+
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the `interpret` game)
+    sims = int(match.others.split(":")[1])
+    variants = "+".join(match.variants)
+    game = pyspiel.load_game(f"interpret(game={match.game},players={match.players}"
+                             + (f",variants={variants})" if variants else ")"))
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    while state.is_chance_node():  # the deal: the sides are known once it is done
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    eng = game.interpret
+    mine = tested_seats(match, eng, state._st, g)
+    nrng = np.random.RandomState(seed)
+    bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, nrng), 2.0, sims, random_state=nrng)
+    agents = {s: make_agent(match.tested, bot_seed(seed, s)) for s in mine}
+    t0 = time.perf_counter()
+    bot.step(state.clone())
+    spent, moves = time.perf_counter() - t0, 1
+    n = 0
+    while not state.is_terminal() and n < max_decisions:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        p = state.current_player()
+        if p in agents:
+            agent = agents[p]
+            agent.iterations, agent.seconds = None, spent / moves
+            a = agent.act(make_decision(eng, state._st, p, keep=agent.keeps_decisions))
+            state.apply_action(state.id_of_action(a))  # identical pieces named as the seat's view names them
+        else:
+            t0 = time.perf_counter()
+            action = bot.step(state)
+            spent, moves = spent + time.perf_counter() - t0, moves + 1
+            state.apply_action(action)
+        n += 1
+    winners = set(eng.winners(state._st)) if state.is_terminal() else set()
+    ours, theirs = len(winners & mine), len(winners - mine)
+    if ours and not theirs:
+        match.wins += 1
+    elif theirs and not ours:
+        match.losses += 1
+    else:
+        match.draws += 1
+    match.decisions.append(n)
+
+
 def double(budget: str) -> str:
     """Twice a budget as the command line writes it: `150` -> `300`, `0.5s` -> `1s`, `200ms` -> `400ms`."""
     from interpreter.agents.spec import _BUDGET
@@ -220,6 +281,13 @@ def matches(budget: str, quick: bool, mcts: str | None = None, hard: str | None 
         "c4-openspiel-cpu": [Match("connect four, through the OpenSpiel adapter, equal time a move, one core each", "connect-four",
                                    2, "ismcts", f"openspiel-mcts:{c}", sides="openspiel", equal_cpu=True,
                                    target="hard's search (one worker) scores ≥ 55 %")],
+        "secrets-ismctsbot": [Match("Agents Secrets, 6 players, by loyalty, through the OpenSpiel adapter, equal time "
+                                    "a move", "agents-secrets", 6, "ismcts", f"openspiel-ismcts:{b}", sides="side",
+                                    target="hard's search ≥ 65 %", flags=("budget",))],
+        "dark-ismctsbot": [Match("Dark Agent, 4 players, two seats (1 and 3, or 2 and 4) against two, through the "
+                                 "OpenSpiel adapter, equal time a move", "dark-agent", 4, "ismcts",
+                                 f"openspiel-ismcts:{b}", sides="team", target="hard's search ≥ 80 %",
+                                 flags=("budget",))],
         "dark": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "random", target="≥ 80 %")],
         "dark-greedy": [Match("Dark Agent, 4 players", "dark-agent", 4, f"ismcts:{b}", "greedy", target="≥ 40 %")],
         "secrets": [Match("Agents Secrets, 6 players", "agents-secrets", 6, f"ismcts:{b}", "random", sides="company",
@@ -284,7 +352,7 @@ def command(key: str, match: Match, args) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("which", nargs="*", default=["ttt"],
-                    help="ttt ttt-self c4 c4-openspiel c4-openspiel-cpu dark dark-greedy secrets secrets-side dog, "
+                    help="ttt ttt-self c4 c4-openspiel c4-openspiel-cpu secrets-ismctsbot dark-ismctsbot dark dark-greedy secrets secrets-side dog, "
                          "dark-normal dark-hard dark-hard-normal secrets-normal (or levels), "
                          "ladder-ttt ladder-c4 ladder-dark ladder-secrets ladder-dog (or ladder), or all")
     ap.add_argument("--games", type=int, default=20)
@@ -311,7 +379,9 @@ def main(argv=None) -> int:
             m.command = command(key, m, args)
             start = time.perf_counter()
             for g in range(args.games):
-                (play_openspiel if m.sides == "openspiel" else play)(m, g, args.seed + g)
+                runner = (play_openspiel if m.sides == "openspiel" else
+                          play_ismctsbot if m.others.startswith("openspiel-ismcts:") else play)
+                runner(m, g, args.seed + g)
                 if args.progress:
                     print(f"  {m.name}: game {g + 1}: {m.wins}/{m.draws}/{m.losses} "
                           f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
