@@ -131,7 +131,7 @@ def main(argv=None) -> int:
         e, a, n = time_moves(game, record(game, args.games, 1), args.repeat)
         line = (f"{name:16} {n:6} moves  engine {e / n * 1e6:8.1f} us/move  adapter {a / n * 1e6:8.1f} us/move"
                 f"  ratio {a / e:5.2f}")
-        if args.ismcts:
+        if args.ismcts and not game.perfect:  # ISMCTSBot refuses perfect-information games
             theirs, ours = ismcts_rates(name, players, positions=args.positions, iterations=args.iterations, seed=1,
                                         depth=args.depth)
             line += f"  ISMCTSBot {theirs:7.1f} it/s  ours {ours:7.1f} it/s  ratio {theirs / ours:5.2f}"

@@ -31,7 +31,9 @@ Chance: a game whose content uses chance is `EXPLICIT_STOCHASTIC`. Its states ar
 explicit chance mode (engine/chance.py): every random draw is a chance node of OpenSpiel's chance
 player, with its outcomes listed and uniform: one die per node, and a shuffle of n cards as n - 1
 nodes that each deal one card to one place (the steps of Fisher-Yates), as OpenSpiel's card games
-deal one card per node. A draw from a hidden pile takes the card its shuffle put on top. `seed`
+deal one card per node. A draw from a hidden pile takes the card its shuffle put on top. A
+decision stopped at a draw continues from there once the outcome is applied (engine/suspend.py).
+`seed`
 does not pick outcomes here (OpenSpiel's chance player does); the seat's information state is
 updated once a decision and its chance events are resolved, so it does not count the draws.
 """
@@ -182,12 +184,18 @@ class InterpretGame(pyspiel.Game):
             utility_sum=0.0 if zero_sum else None,
             max_game_length=100_000)
         super().__init__(_type(perfect=self.perfect, chance=chance, zero_sum=zero_sum), info, params)
-        self._initial = None  # the state after setup, made once
+        self._initial = None  # the state after a setup that draws nothing, made once
 
     def new_initial_state(self):
-        if self._initial is None:
-            self._initial = InterpretState(self)
-        return self._initial.clone()
+        if self._initial is not None:
+            return self._initial.clone()
+        state = InterpretState(self)
+        if state.is_chance_node():
+            # a setup stopped at a draw waits for it in a thread (engine/suspend.py), which only
+            # one game can take: each game starts its own
+            return state
+        self._initial = state
+        return state.clone()
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
