@@ -221,24 +221,25 @@ class _Box:
     """A state and its trail. OpenSpiel clones a Python state by deep-copying each of its
     attributes: this one copies as the forward model copies a state (core/state.clone)."""
 
-    __slots__ = ("st", "trail")
+    __slots__ = ("st", "trail", "listed")
 
-    def __init__(self, st, trail: Trail):
+    def __init__(self, st, trail: Trail, listed=None):
         self.st, self.trail = st, trail
+        self.listed = listed  # the legal ids of the seat deciding, once listed: id -> action (never changed)
 
     def __deepcopy__(self, memo):
-        return _Box(clone(self.st), self.trail.copy())
+        return _Box(clone(self.st), self.trail.copy(), self.listed)
 
 
 class InterpretState(pyspiel.State):
-    def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None):
+    def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None, listed=None):
         super().__init__(game)
         self._parts = parts = parts or _Parts(game)
         self._g = parts.interpret
         self._index = parts.index
         st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
         # what each seat observed after each decision, folded into its digest when asked
-        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st))
+        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st), listed)
 
     @property
     def _st(self):
@@ -284,8 +285,15 @@ class InterpretState(pyspiel.State):
             return []
         if player == CHANCE:
             return [k for k, _ in self._g.chance_outcomes(self._st)]
-        id_of = self._index.id_of
-        return sorted([id_of(a) for a in self._g.legal_actions(self._st)])
+        listed = self._box.listed
+        if listed is None:
+            id_of = self._index.id_of
+            actions = self._g.legal_actions(self._st)
+            canon = self._parts.canon  # identical pieces named as the seat's view names them
+            named = canon.renamed(self._st, player, actions) if canon.copy_keys else actions
+            # id -> the action of the forward model's listing (applied as a trusted one)
+            listed = self._box.listed = {id_of(n): a for n, a in zip(named, actions)}
+        return sorted(listed)
 
     def _apply_action(self, action):
         g, st = self._g, self._box.st
@@ -294,9 +302,17 @@ class InterpretState(pyspiel.State):
             if st["flow"].get("node") is not None:
                 return  # more chance events to resolve before the decision is done
         else:
-            a = self._index.action_of(action)
-            # an action of the listing the forward model noted is done as a trusted one (Game.apply)
-            g.apply_in_place(st, a, checked=a not in g.legal_actions(st))
+            box = self._box
+            listed, box.listed = box.listed, None
+            a = listed.get(action) if listed is not None else None
+            if a is not None:  # an action of the forward model's listing: done as a trusted one
+                g.apply_in_place(st, a, checked=False)
+            else:
+                a = self._index.action_of(action)
+                canon = self._parts.canon  # named as the seat's view names it
+                if canon.copy_keys:
+                    a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
+                g.apply_in_place(st, a, checked=a not in g.legal_actions(st))
         self._box.trail.push(st)  # a decision and its chance events are resolved
 
     def _action_to_string(self, player, action):
@@ -321,7 +337,7 @@ class InterpretState(pyspiel.State):
         return InterpretState(self.get_game(), st, self._trail.rooted(player_id, st, text, digest), self._parts)
 
     def clone(self):
-        return InterpretState(self.get_game(), clone(self._st), self._trail.copy(), self._parts)
+        return InterpretState(self.get_game(), clone(self._st), self._trail.copy(), self._parts, self._box.listed)
 
     def __deepcopy__(self, memo):
         return self.clone()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import weakref
 
 from ..core.model import Action, Step
-from ..core.state import clone, touch
+from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
 from ..errors import IllegalActionError, RefusalKind
 from ..runtime.draws import CHANCE, Feed, NeedChance
 from . import suspend
@@ -76,9 +76,11 @@ def _node(data: dict, waiting=None) -> _Node:
 _SEEN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def run_explicit(game, st, action, *, start=None):
+def run_explicit(game, st, action, *, start=None, checked=True):
     """Resolve a decision of an explicit-chance state in place: `action` (or a chance outcome at a
-    chance node), or the setup (`start`, a function running it on a state). Returns the Step of
+    chance node), or the setup (`start`, a function running it on a state); `checked` as for
+    Game.apply_in_place (an outcome's decision was accepted when it stopped: never checked
+    again). Returns the Step of
     the decision once it ran to its end, or a Step without events when it stopped at a draw.
 
     A decision likely to draw (the setup, or one named like decisions that drew half of the times) starts in
@@ -106,7 +108,12 @@ def run_explicit(game, st, action, *, start=None):
         do = None if start is not None else str(action)
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
-    work["flow"].pop("node", None)
+    if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
+        # a fresh decision: what the forward model noted of `st` holds for its copy (Game.apply)
+        work[NOTES] = carried = Notes(notes.listing, notes.seat, notes.options)
+        carried.sim = notes.sim
+    else:
+        work["flow"].pop("node", None)
     work["_feed"] = Feed(outcomes, bound)
     seen = _SEEN.get(game)
     if seen is None:
@@ -122,8 +129,10 @@ def run_explicit(game, st, action, *, start=None):
             game._start(work)
             return Step(Action("setup"), None, [])
     else:
+        act, trusted = (action, checked) if nd is None else (Action.parse(do), False)
+
         def decide():
-            return game._apply_plain(work, Action.parse(do), True)
+            return game._apply_plain(work, act, trusted)
     if (do is None or 2 * tally[1] >= tally[0]) and not outcomes:  # a fresh start (a run again: see below)
         answer = suspend.start(decide, work)
         if answer is not None:
