@@ -69,8 +69,7 @@ class Canon:
         copies it identifies take the piece's first keys in the order of their places, as in
         `mapping`), so that two states the seat cannot tell apart offer it the same actions;
         `back`: from the view's names to the state's. Only the pieces named are placed."""
-        copy_keys = self.copy_keys
-        named = {x for a in actions for x in a.args if x in copy_keys}
+        named = self.copy_keys.intersection([x for a in actions for x in a.args])
         if not named:
             return actions
         m, keys, cid_of, group_of = self.game.m, self.keys, self.cid_of, self.group_of

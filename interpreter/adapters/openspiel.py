@@ -45,6 +45,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
+from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
 from . import SCORE, WIN, is_zero_sum, returns_of
 from .action_index import ActionIndex
@@ -56,6 +57,7 @@ _DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "",
              "returns": WIN, "utility_bound": 0.0}
 _MAX_PLAYERS = 64
 DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit per feature
+_TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _Utility = pyspiel.GameType.Utility
 
@@ -266,13 +268,14 @@ class InterpretState(pyspiel.State):
         return np.concatenate([self.observation_vector(seat), bits])
 
     # ---- the pyspiel.State contract ----
-    def current_player(self):
-        if self._g.is_terminal(self._st):
-            return pyspiel.PlayerId.TERMINAL
-        if self._g.is_chance(self._st):
-            return pyspiel.PlayerId.CHANCE
-        p = self._g.current_player(self._st)
-        return int(p)
+    def current_player(self):  # asked by OpenSpiel at every move: the flow read once
+        st = self._box.st
+        flow = st["flow"]
+        if flow["phase"] == "over":
+            return _TERMINAL
+        if flow.get("node") is not None:
+            return _CHANCE
+        return int(self._g.current_player(st))
 
     def is_chance_node(self):
         return self._g.is_chance(self._st)
@@ -312,7 +315,8 @@ class InterpretState(pyspiel.State):
                 canon = self._parts.canon  # named as the seat's view names it
                 if canon.copy_keys:
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
-                g.apply_in_place(st, a, checked=a not in g.legal_actions(st))
+                noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
+                g.apply_in_place(st, a, checked=noted is None or a not in noted)
         self._box.trail.push(st)  # a decision and its chance events are resolved
 
     def _action_to_string(self, player, action):
