@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import json
 
-from ..information.observation import observe, relabel, unseen_slots
-from ..runtime.visibility import place_of, seats_identifying
+from ..information.observation import identified_place, observe, relabel, unseen_slots
 
 
 def _face(card) -> tuple:
@@ -72,17 +71,17 @@ class Canon:
         named = self.copy_keys.intersection([x for a in actions for x in a.args])
         if not named:
             return actions
-        m, keys, cid_of, group_of = self.game.m, self.keys, self.cid_of, self.group_of
+        game, keys, cid_of, group_of = self.game, self.keys, self.cid_of, self.group_of
         names = {}
         for g in {group_of[cid_of[x]] for x in named}:
             ids = self.groups[g]
             places = []
             for cid in ids:
-                zid, pos, concealed, sides = place_of(m, st, m.cards[cid])
-                if zid >= 0 and seat in seats_identifying(m, zid, pos, concealed, sides):
-                    places.append((zid, pos, cid))
+                place = identified_place(game, st, seat, cid)
+                if place is not None:
+                    places.append((place, cid))
             places.sort()
-            for (_, _, old), new in zip(places, ids):
+            for (_, old), new in zip(places, ids):
                 if old != new:
                     names[keys[new] if back else keys[old]] = keys[old] if back else keys[new]
         if not names:
