@@ -313,7 +313,7 @@ class InterpretState(pyspiel.State):
             else:
                 a = self._index.action_of(action)
                 canon = self._parts.canon  # named as the seat's view names it
-                if canon.copy_keys:
+                if not canon.copy_keys.isdisjoint(a.args):
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
                 g.apply_in_place(st, a, checked=noted is None or a not in noted)
