@@ -95,3 +95,28 @@ def test_an_error_after_a_draw_reaches_whoever_applied_the_outcome():
     assert waiting.take() and not waiting.take()  # one caller only goes on with it
     with pytest.raises(ValueError, match="rolled 4"):
         waiting.resume([4])
+
+
+def test_a_seat_is_offered_the_same_ids_whichever_copy_of_a_piece_it_holds():
+    """Two states that differ only by which copy of an identical piece a seat holds (it cannot
+    tell them apart) offer it the same action ids, and each id plays the copy that state holds:
+    OpenSpiel's ISMCTSBot keys its tree by information state and met two action sets otherwise."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import interpreter.adapters.openspiel as adapter
+    from interpreter.core.state import clone
+    from interpreter.information.observation import relabel
+    game = pyspiel.load_game("interpret(game=agents-secrets,players=6)")
+    g, canon = game.interpret, game.canon
+    state, pick = game.new_initial_state(), random.Random(2)
+    while state.is_chance_node():
+        state.apply_action(pick.choice(state.legal_actions()))
+    st, seat = state._st, state.current_player()
+    held = {c for a in g.legal_actions(st) for c in a.args if c in canon.copy_keys}
+    cid = canon.cid_of[sorted(held)[0]]
+    hidden = next(o for o in canon.groups[canon.group_of[cid]]
+                  if st["loc"][o] >= 0 and g.catalog.zones[st["loc"][o]].visibility == "hidden")
+    other = adapter.InterpretState(game, relabel(g, clone(st), {cid: hidden, hidden: cid}))
+    assert other._st["loc"][hidden] == st["loc"][cid]  # the other copy is the one held there
+    assert other.legal_actions() == state.legal_actions()
+    a = next(i for i in state.legal_actions() if canon.keys[cid] in str(state._box.listed[i]))
+    assert canon.keys[hidden] in str(other._box.listed[a])
