@@ -5,9 +5,11 @@
     python benchmarks/adapter_speed.py --game dark-agent --players 4 --ismcts
 
 Moves: random games are played through the adapter and their moves recorded; then the same moves
-are replayed, interleaved, by `game.apply_in_place` on an explicit-chance state (the engine) and by
+are replayed, interleaved, by `game.apply_in_place` on an explicit-chance state (the engine; an
+action of the listing the forward model noted done as a trusted one, as `Game.apply` does) and by
 `state.apply_action` (the adapter, which also notes each state for the information states it may
-be asked). The ratio is adapter time / engine time, in CPU time.
+be asked). The ratio is adapter time / engine time, in CPU time (both threads' when a decision
+waits at a draw in a thread of its own, engine/suspend.py).
 
 ISMCTS (--ismcts): OpenSpiel's ISMCTSBot (random rollouts, as shipped) and our `ismcts` agent each
 decide at the same positions with a fixed number of iterations; iterations per second of CPU time.
@@ -35,38 +37,35 @@ def _load(name: str, players: int):
     return pyspiel.load_game(f"interpret(game={name},players={players})")
 
 
-def record(game, games: int, seed: int) -> list[list[int]]:
-    """The moves (action ids and chance outcomes) of `games` random games through the adapter."""
+def record(game, games: int, seed: int) -> list[list[tuple[int, Action]]]:
+    """The moves of `games` random games through the adapter: each an id (or a chance outcome)
+    and the forward model's action it stands for (ids name identical pieces as the seat sees them)."""
     rng = random.Random(seed)
     out = []
     for _ in range(games):
         state, moves = game.new_initial_state(), []
         while not state.is_terminal() and len(moves) < 3000:
             a = rng.choice(state.legal_actions())
-            moves.append(a)
+            moves.append((a, Action("chance", (str(a),)) if state.is_chance_node() else state._box.listed[a]))
             state.apply_action(a)
         out.append(moves)
     return out
 
 
-def time_moves(game, games: list[list[int]], repeat: int) -> tuple[float, float, int]:
+def time_moves(game, games: list, repeat: int) -> tuple[float, float, int]:
     """(engine seconds, adapter seconds, moves) replaying `games`, the two interleaved."""
     g = game.new_initial_state()._g
-    index = game.new_initial_state()._index
     mode = EXPLICIT if g.catalog.uses_chance else SAMPLED
     engine = adapter = 0.0
     n = 0
     for _ in range(repeat):
-        for moves in games:
-            st = g.new_game(int(game.get_parameters().get("seed", 0)), chance=mode)
-            actions = []
-            for a in moves:
-                actions.append(Action("chance", (str(a),)) if g.is_chance(st) else index.action_of(a))
-                g.apply_in_place(st, actions[-1])
+        for recorded in games:
+            moves = [a for a, _ in recorded]
+            actions = [action for _, action in recorded]
             st = g.new_game(0, chance=mode)
             t0 = time.process_time()
-            for a in actions:
-                g.apply_in_place(st, a)
+            for a in actions:  # as Game.apply does: an action of the listing noted is trusted
+                g.apply_in_place(st, a, checked=a not in g.legal_actions(st))
             t1 = time.process_time()
             state = game.new_initial_state()
             t2 = time.process_time()
@@ -131,7 +130,7 @@ def main(argv=None) -> int:
         e, a, n = time_moves(game, record(game, args.games, 1), args.repeat)
         line = (f"{name:16} {n:6} moves  engine {e / n * 1e6:8.1f} us/move  adapter {a / n * 1e6:8.1f} us/move"
                 f"  ratio {a / e:5.2f}")
-        if args.ismcts:
+        if args.ismcts and not game.perfect:  # ISMCTSBot refuses perfect-information games
             theirs, ours = ismcts_rates(name, players, positions=args.positions, iterations=args.iterations, seed=1,
                                         depth=args.depth)
             line += f"  ISMCTSBot {theirs:7.1f} it/s  ours {ours:7.1f} it/s  ratio {theirs / ours:5.2f}"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 
-from ..information.observation import observe, relabel, unseen_slots
+from ..information.observation import identified_place, observe, relabel, unseen_slots
 
 
 def _face(card) -> tuple:
@@ -36,6 +36,9 @@ class Canon:
         # the groups of two copies or more, each the sorted ids of its copies; by card id, its group
         self.groups = [ids for ids in groups.values() if len(ids) > 1]
         self.group_of = {cid: g for g, ids in enumerate(self.groups) for cid in ids}
+        self.keys = [c.key for c in game.catalog.cards]
+        self.copy_keys = frozenset(self.keys[cid] for cid in self.group_of)  # keys of identical pieces
+        self.cid_of = {k: cid for cid, k in enumerate(self.keys)}
 
     def mapping(self, st, seat: int | None) -> dict:
         """card id -> its canonical id (a permutation of each group's ids; identities left out)."""
@@ -60,6 +63,33 @@ class Canon:
                     out[old] = new
         return out
 
+    def renamed(self, st, seat: int, actions: list, *, back: bool = False) -> list:
+        """`actions` of `seat` with the copies they name renamed as its view names them (the
+        copies it identifies take the piece's first keys in the order of their places, as in
+        `mapping`), so that two states the seat cannot tell apart offer it the same actions;
+        `back`: from the view's names to the state's. Only the pieces named are placed."""
+        named = self.copy_keys.intersection([x for a in actions for x in a.args])
+        if not named:
+            return actions
+        game, keys, cid_of, group_of = self.game, self.keys, self.cid_of, self.group_of
+        names = {}
+        for g in {group_of[cid_of[x]] for x in named}:
+            ids = self.groups[g]
+            places = []
+            for cid in ids:
+                place = identified_place(game, st, seat, cid)
+                if place is not None:
+                    places.append((place, cid))
+            places.sort()
+            for (_, old), new in zip(places, ids):
+                if old != new:
+                    names[keys[new] if back else keys[old]] = keys[old] if back else keys[new]
+        if not names:
+            return actions
+        get, renaming = names.get, names.keys()
+        return [a if renaming.isdisjoint(a.args) else type(a)(a.name, tuple(map(get, a.args, a.args)))
+                for a in actions]
+
     def relabelled(self, st, seat: int | None) -> dict:
         m = self.mapping(st, seat)
         return relabel(self.game, st, m) if m else st
@@ -68,7 +98,7 @@ class Canon:
         """The whole state (every card identified) as JSON, identical pieces renamed by place; the
         random generator left out (explicit chance never reads it)."""
         s = self.relabelled(st, None)
-        keys = [c.key for c in self.game.catalog.cards]
+        keys = self.keys
         zones = self.game.catalog.zones
         out = {"zones": {zones[zid].key: [keys[c] for c in ids] for zid, ids in enumerate(s["z"]) if ids}}
         for part in ("cv", "zv", "pv", "gv", "flow", "used", "pending", "forced"):

@@ -31,7 +31,9 @@ Chance: a game whose content uses chance is `EXPLICIT_STOCHASTIC`. Its states ar
 explicit chance mode (engine/chance.py): every random draw is a chance node of OpenSpiel's chance
 player, with its outcomes listed and uniform: one die per node, and a shuffle of n cards as n - 1
 nodes that each deal one card to one place (the steps of Fisher-Yates), as OpenSpiel's card games
-deal one card per node. A draw from a hidden pile takes the card its shuffle put on top. `seed`
+deal one card per node. A draw from a hidden pile takes the card its shuffle put on top. A
+decision stopped at a draw continues from there once the outcome is applied (engine/suspend.py).
+`seed`
 does not pick outcomes here (OpenSpiel's chance player does); the seat's information state is
 updated once a decision and its chance events are resolved, so it does not count the draws.
 """
@@ -44,6 +46,7 @@ import pyspiel
 
 from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
 from ..engine.knowledge import perfect_information
+from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
 from . import SCORE, WIN, is_zero_sum, returns_of
 from .action_index import ActionIndex
@@ -55,6 +58,7 @@ _DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "",
              "returns": WIN, "utility_bound": 0.0}
 _MAX_PLAYERS = 64
 DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit per feature
+_TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _Utility = pyspiel.GameType.Utility
 
@@ -166,12 +170,18 @@ class InterpretGame(pyspiel.Game):
             utility_sum=0.0 if zero_sum else None,
             max_game_length=100_000)
         super().__init__(_type(perfect=self.perfect, chance=chance, zero_sum=zero_sum), info, params)
-        self._initial = None  # the state after setup, made once
+        self._initial = None  # the state after a setup that draws nothing, made once
 
     def new_initial_state(self):
-        if self._initial is None:
-            self._initial = InterpretState(self)
-        return self._initial.clone()
+        if self._initial is not None:
+            return self._initial.clone()
+        state = InterpretState(self)
+        if state.is_chance_node():
+            # a setup stopped at a draw waits for it in a thread (engine/suspend.py), which only
+            # one game can take: each game starts its own
+            return state
+        self._initial = state
+        return state.clone()
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -197,24 +207,25 @@ class _Box:
     """A state and its trail. OpenSpiel clones a Python state by deep-copying each of its
     attributes: this one copies as the forward model copies a state (core/state.clone)."""
 
-    __slots__ = ("st", "trail")
+    __slots__ = ("st", "trail", "listed")
 
-    def __init__(self, st, trail: Trail):
+    def __init__(self, st, trail: Trail, listed=None):
         self.st, self.trail = st, trail
+        self.listed = listed  # the legal ids of the seat deciding, once listed: id -> action (never changed)
 
     def __deepcopy__(self, memo):
-        return _Box(clone(self.st), self.trail.copy())
+        return _Box(clone(self.st), self.trail.copy(), self.listed)
 
 
 class InterpretState(pyspiel.State):
-    def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None):
+    def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None, listed=None):
         super().__init__(game)
         self._parts = parts = parts or _Parts(game)
         self._g = parts.interpret
         self._index = parts.index
         st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
         # what each seat observed after each decision, folded into its digest when asked
-        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st))
+        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st), listed)
 
     @property
     def _st(self):
@@ -241,13 +252,14 @@ class InterpretState(pyspiel.State):
         return np.concatenate([self.observation_vector(seat), bits])
 
     # ---- the pyspiel.State contract ----
-    def current_player(self):
-        if self._g.is_terminal(self._st):
-            return pyspiel.PlayerId.TERMINAL
-        if self._g.is_chance(self._st):
-            return pyspiel.PlayerId.CHANCE
-        p = self._g.current_player(self._st)
-        return int(p)
+    def current_player(self):  # asked by OpenSpiel at every move: the flow read once
+        st = self._box.st
+        flow = st["flow"]
+        if flow["phase"] == "over":
+            return _TERMINAL
+        if flow.get("node") is not None:
+            return _CHANCE
+        return int(self._g.current_player(st))
 
     def is_chance_node(self):
         return self._g.is_chance(self._st)
@@ -260,8 +272,25 @@ class InterpretState(pyspiel.State):
             return []
         if player == CHANCE:
             return [k for k, _ in self._g.chance_outcomes(self._st)]
-        id_of = self._index.id_of
-        return sorted([id_of(a) for a in self._g.legal_actions(self._st)])
+        listed = self._box.listed
+        if listed is None:
+            id_of = self._index.id_of
+            actions = self._g.legal_actions(self._st)
+            canon = self._parts.canon  # identical pieces named as the seat's view names them
+            named = canon.renamed(self._st, player, actions) if canon.copy_keys else actions
+            # id -> the action of the forward model's listing (applied as a trusted one)
+            listed = self._box.listed = {id_of(n): a for n, a in zip(named, actions)}
+        return sorted(listed)
+
+    def id_of_action(self, action: Action) -> int:
+        """The id of the forward model's `action`, legal here, as the deciding seat's view names it
+        (identical pieces renamed): what an agent of the engine playing through this state applies."""
+        if self._box.listed is None:
+            self._legal_actions(self._g.current_player(self._st))
+        for i, a in (self._box.listed or {}).items():
+            if a == action:
+                return i
+        raise ValueError(f"{action} is not legal here")
 
     def _apply_action(self, action):
         g, st = self._g, self._box.st
@@ -270,9 +299,18 @@ class InterpretState(pyspiel.State):
             if st["flow"].get("node") is not None:
                 return  # more chance events to resolve before the decision is done
         else:
-            a = self._index.action_of(action)
-            # an action of the listing the forward model noted is done as a trusted one (Game.apply)
-            g.apply_in_place(st, a, checked=a not in g.legal_actions(st))
+            box = self._box
+            listed, box.listed = box.listed, None
+            a = listed.get(action) if listed is not None else None
+            if a is not None:  # an action of the forward model's listing: done as a trusted one
+                g.apply_in_place(st, a, checked=False)
+            else:
+                a = self._index.action_of(action)
+                canon = self._parts.canon  # named as the seat's view names it
+                if not canon.copy_keys.isdisjoint(a.args):
+                    a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
+                noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
+                g.apply_in_place(st, a, checked=noted is None or a not in noted)
         self._box.trail.push(st)  # a decision and its chance events are resolved
 
     def _action_to_string(self, player, action):
@@ -297,7 +335,7 @@ class InterpretState(pyspiel.State):
         return InterpretState(self.get_game(), st, self._trail.rooted(player_id, st, text, digest), self._parts)
 
     def clone(self):
-        return InterpretState(self.get_game(), clone(self._st), self._trail.copy(), self._parts)
+        return InterpretState(self.get_game(), clone(self._st), self._trail.copy(), self._parts, self._box.listed)
 
     def __deepcopy__(self, memo):
         return self.clone()

@@ -1,18 +1,27 @@
 """Explicit chance: the forward model stops at each random draw, a chance node (see
 runtime/draws.py for how every random event is one draw). A state at a chance node is the state
-before the decision being resolved, with `flow["node"]`; applying an outcome re-runs that decision
-from its start with the outcomes so far, until the next draw or its end.
+before the decision being resolved, with `flow["node"]`: the decision and its outcomes so far.
+
+A decision that draws runs in a thread of its own (suspend.py) that waits at each draw: applying an
+outcome continues it from where it stopped, so it runs once however many draws it makes. Which
+decisions draw is learnt: the setup always; an action once at least half of those of its name drew
+(the first time, the decision stops at its first draw and runs again; a decision that seldom draws
+is not worth a thread). Without its thread (a copy of
+the node took it, or too many wait), applying an outcome runs the decision again from its start
+with the outcomes so far, until the next draw or its end: the rules are deterministic given them.
 
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle) are
 known when the first stops the decision: the node keeps them (`more`), and their outcomes are
-only noted, one chance node each, until the last; then the decision runs again. So a shuffle of
-n cards costs one run more, not n - 1."""
+only noted, one chance node each, until the last; then the decision goes on."""
 from __future__ import annotations
 
+import weakref
+
 from ..core.model import Action, Step
-from ..core.state import clone, touch
+from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
 from ..errors import IllegalActionError, RefusalKind
 from ..runtime.draws import CHANCE, Feed, NeedChance
+from . import suspend
 
 __all__ = ["outcomes_bound", "node", "outcome_actions", "outcome_of", "run_explicit"]
 
@@ -49,42 +58,117 @@ def outcome_of(st, action) -> int:
     return k
 
 
-def run_explicit(game, st, action, *, start=None):
+class _Node(dict):
+    """A chance node (the data of the module's doc) and, when its decision waits in a thread,
+    that thread (suspend.Suspended): not data, never written out; copies of the node share it."""
+
+    __slots__ = ("waiting",)
+
+
+def _node(data: dict, waiting=None) -> _Node:
+    nd = _Node(data)
+    nd.waiting = waiting
+    return nd
+
+
+# by game, by the name of a decision (the setup: ""), [its fresh starts, those that drew at random]:
+# a decision that drew at least half of the times starts in a thread of its own
+_SEEN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def run_explicit(game, st, action, *, start=None, checked=True):
     """Resolve a decision of an explicit-chance state in place: `action` (or a chance outcome at a
-    chance node), or the setup (`start`, a function running it on a state). Returns the Step of
-    the decision once it ran to its end, or a Step without events when it stopped at a draw."""
+    chance node), or the setup (`start`, a function running it on a state); `checked` as for
+    Game.apply_in_place (an outcome's decision was accepted when it stopped: never checked
+    again). Returns the Step of
+    the decision once it ran to its end, or a Step without events when it stopped at a draw.
+
+    A decision likely to draw (the setup, or one named like decisions that drew half of the times) starts in
+    a thread that waits at each draw (suspend.py): an outcome then continues it from where it
+    stopped. Else, or when its thread is gone, the decision runs again from its start here (a
+    search that tries every outcome of a node from copies of it runs all but the first again: a
+    thread would cost it more than it saves)."""
     nd = node(st)
     if nd is not None and start is None:
         outcomes = nd["outcomes"] + [outcome_of(st, action)]
         do = nd["do"]
         more = nd.get("more")
+        waiting = getattr(nd, "waiting", None)
         if more:  # the next draw is known: no rule runs until the last of them
             flow = dict(st["flow"])
-            flow["node"] = {"do": do, "outcomes": outcomes, "n": more[0][0], "what": more[0][1], "more": more[1:]}
+            flow["node"] = _node({"do": do, "outcomes": outcomes, "n": more[0][0], "what": more[0][1],
+                                  "more": more[1:]}, waiting)
             st["flow"] = flow
             touch(st)
             return Step(action, CHANCE, [])
+        if waiting is not None and waiting.take():  # the decision waits at this draw: it goes on
+            return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work)
     else:
         outcomes = []
         do = None if start is not None else str(action)
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
-    work["flow"].pop("node", None)
+    if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
+        # a fresh decision: what the forward model noted of `st` holds for its copy (Game.apply)
+        work[NOTES] = carried = Notes(notes.listing, notes.seat, notes.options)
+        carried.sim = notes.sim
+    else:
+        work["flow"].pop("node", None)
     work["_feed"] = Feed(outcomes, bound)
-    try:
-        if do is None:
+    seen = _SEEN.get(game)
+    if seen is None:
+        seen = _SEEN[game] = {}
+    name = "" if do is None else Action.parse(do).name
+    tally = seen.get(name)
+    if tally is None:
+        tally = seen[name] = [0, 0]
+    if not outcomes:
+        tally[0] += 1
+    if do is None:
+        def decide():
             game._start(work)
-            step = Step(Action("setup"), None, [])
-        else:
-            step = game._apply_plain(work, Action.parse(do), True)
+            return Step(Action("setup"), None, [])
+    else:
+        act, trusted = (action, checked) if nd is None else (Action.parse(do), False)
+
+        def decide():
+            return game._apply_plain(work, act, trusted)
+    if (do is None or 2 * tally[1] >= tally[0]) and not outcomes:  # a fresh start (a run again: see below)
+        answer = suspend.start(decide, work)
+        if answer is not None:
+            if answer[0] == "need":
+                tally[1] += 1
+            return _answered(st, action, do, outcomes, answer, work)
+    try:
+        step = decide()
     except NeedChance as e:
-        flow = dict(st["flow"])
-        flow["node"] = {"do": do, "outcomes": outcomes, "n": e.n, "what": e.what, "more": e.more}
-        st["flow"] = flow
-        touch(st)
+        if not outcomes:
+            tally[1] += 1
+        _stop(st, do, outcomes, [[e.n, e.what]] + e.more, None)
         return Step(action, CHANCE, [])
     finally:
         work.pop("_feed", None)
     st.clear()
     st.update(work)  # with what the forward model noted of it (its listing): it ran through the forward model
     return step
+
+
+def _stop(st, do, outcomes, draws, waiting) -> None:
+    """Stand `st` at the chance node of the first of `draws` (the others follow it at once)."""
+    flow = dict(st["flow"])
+    flow["node"] = _node({"do": do, "outcomes": outcomes, "n": draws[0][0], "what": draws[0][1],
+                          "more": draws[1:]}, waiting)
+    st["flow"] = flow
+    touch(st)
+
+
+def _answered(st, action, do, outcomes, answer, work):
+    """`st` after what a decision running in its thread answered (suspend.start)."""
+    if answer[0] == "need":
+        _, draws, waiting = answer
+        _stop(st, do, list(outcomes), draws, waiting)
+        return Step(action, CHANCE, [])
+    work.pop("_feed", None)
+    st.clear()
+    st.update(work)
+    return answer[1]

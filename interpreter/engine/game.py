@@ -257,7 +257,7 @@ class Game:
             if isinstance(action, str):
                 action = Action.parse(action)
             if st["flow"].get("chance") is not None:
-                return _chance.run_explicit(self, st, action)
+                return _chance.run_explicit(self, st, action, checked=checked)
             return self._apply_plain(st, action, checked)
         except InterpretError:
             raise

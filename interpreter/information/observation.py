@@ -31,7 +31,7 @@ from ..core.rng import seed_state
 from ..runtime import visibility as vis
 from .views import _seat_index, view
 
-__all__ = ["observe", "unseen_slots", "relabel", "determinize"]
+__all__ = ["observe", "unseen_slots", "identified_place", "relabel", "determinize"]
 
 
 def observe(game, st, seat: int | None) -> dict:
@@ -54,6 +54,15 @@ def observe(game, st, seat: int | None) -> dict:
 def unseen_slots(game, st, seat: int | None) -> list[tuple[int, int]]:
     """The (zone id, position) of every card `seat` cannot identify in `st`."""
     return vis.unseen_slots(game.m, st, _seat_index(game, seat))
+
+
+def identified_place(game, st, seat: int, cid: int) -> tuple[int, int] | None:
+    """(zone id, position) of card `cid` in `st` when `seat` identifies it there, else None."""
+    m = game.m
+    zid, pos, concealed, sides = vis.place_of(m, st, m.cards[cid])
+    if zid >= 0 and _seat_index(game, seat) in vis.seats_identifying(m, zid, pos, concealed, sides):
+        return zid, pos
+    return None
 
 
 def _remap_tagged(v, f):

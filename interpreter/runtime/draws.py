@@ -15,10 +15,10 @@ Who picks the outcome (the chance "seat"):
   each draw; `game.is_chance(st)`, `game.chance_outcomes(st)` -> [(k, 1/n)], and
   `game.apply(st, "chance k")` picks outcome k. A state at a chance node is the state before the
   decision being resolved, with `flow["node"] = {"do": the decision, "outcomes": the outcomes
-  drawn so far, "n": ..., "what": ...}`: applying an outcome re-runs that decision from its start
-  with the outcomes so far (the rules are deterministic given them) until the next draw or its
-  end. So a draw may stand anywhere in the rules (inside an expression, a function, a refill),
-  and a decision with k draws costs k re-runs in explicit mode only.
+  drawn so far, "n": ..., "what": ...}`: applying an outcome continues the decision where it
+  stopped when it waits in a thread of its own (engine/suspend.py), else runs it again from its
+  start with the outcomes so far (the rules are deterministic given them) until the next draw or
+  its end. So a draw may stand anywhere in the rules (inside an expression, a function, a refill).
 - **forced** (scenarios, `state["forced"]`): the head of the queue gives the next event of its kind:
   an int is a die's value, `{"order": [card keys], "zone": key|None}` puts those cards first (in
   that order) in the next shuffle, `{"random": k}` is the next `random(n)`.
@@ -46,30 +46,36 @@ class NeedChance(BaseException):
 
 
 class Feed:
-    """The outcomes of a decision's draws so far, handed out in order while it is re-run."""
+    """The outcomes of a decision's draws so far, handed out in order while it runs. `pause`, when
+    the decision runs in a thread of its own (engine/suspend.py), waits there for the outcomes not
+    known yet instead of stopping the decision."""
 
-    __slots__ = ("outcomes", "i", "bound")
+    __slots__ = ("outcomes", "i", "bound", "pause")
 
     def __init__(self, outcomes, bound=None):
         self.outcomes = outcomes
         self.i = 0
         self.bound = bound
+        self.pause = None
 
     def next(self, n: int, what: str) -> int:
         i = self.i
-        if i < len(self.outcomes):
-            self.i = i + 1
-            return self.outcomes[i]
-        self.need([[n, what]])
+        if i >= len(self.outcomes):
+            self.need([[n, what]])
+        self.i = i + 1
+        return self.outcomes[i]
 
     def need(self, draws: list) -> None:
         """Stop at the first of `draws` ([n, what] each, drawn one after the other with nothing
-        in between), none of whose outcomes is known yet: the chance node knows the others."""
+        in between), none of whose outcomes is known yet: the chance node knows the others. With
+        `pause`, return once their outcomes are known."""
         n, what = draws[0]
         if self.bound is not None and n > self.bound:
             raise RuleRuntimeError(f"{what}: a chance node with {n:,} outcomes, more than the "
                                    f"{self.bound:,} this game declares (max_chance_outcomes)")
-        raise NeedChance(n, what, draws[1:])
+        if self.pause is None:
+            raise NeedChance(n, what, draws[1:])
+        self.pause(draws, self.outcomes)
 
 
 def below(ctx, n: int, what: str) -> int:
