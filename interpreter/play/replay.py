@@ -184,15 +184,6 @@ class LogWriter:
             raise LogError(Location(str(self.path)), _("cannot write the log: {why}").format(why=e.strerror or e)) from None
 
 
-def action_offsets(path) -> list[int]:
-    """Where each action line of a log starts (bytes), after cutting a last line left unfinished by a
-    crash or a kill (it is not in the game: its action was never applied after being written whole).
-    The log is checked first (`read_saved`): a file that is not a log is never changed."""
-    saved = read_saved(path)
-    _cut(Path(path), saved.keep)
-    return saved.offsets
-
-
 _BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")  # line breaks of str.splitlines besides \n
 
 
