@@ -26,7 +26,7 @@ from ..errors import ContentError, InterpretError, Location, Problem
 from ..i18n import _
 from ..core.jsondepth import json_too_deep
 from ..ruleset.loader import content_files
-from ..ruleset.paths import content_dir, game_dir
+from ..ruleset.paths import content_dir, game_dir, shown, too_long
 
 FORMAT = "interpret"
 VERSION = 1
@@ -240,7 +240,6 @@ def _cut(path: Path, keep: int) -> None:
 
 def check_new_log(path, *, force: bool = False) -> None:
     """`play --log FILE`: an earlier game's log is not overwritten without --force."""
-    from ..ruleset.paths import shown, too_long
     if too_long(path):
         raise LogError(Location(shown(path)), _("this name is too long for a file: give a shorter one for the log"))
     p = Path(path)
@@ -257,6 +256,8 @@ def read_log(path: str | Path) -> Record:
 
 
 def _read_bytes(name: str) -> bytes:
+    if too_long(name):  # a NUL, a name over NAME_MAX: no file has it
+        raise LogError(Location(shown(name)), f"cannot read the log: {too_long(name)}")
     try:
         with open(name, "rb") as f:  # bounded: a device such as /dev/zero never ends
             raw = f.read(MAX_LOG_BYTES + 1)
