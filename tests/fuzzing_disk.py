@@ -259,14 +259,11 @@ def case_lab(seed: int, tmp: Path, hook) -> list:
 ADAPTER_BITS = ["(", ")", ",", "=", "+", "game=", "players=", "options=", "variants=", "seed=", "interpret", "x",
                 "dark-agent", "tic-tac-toe", "connect-four", "0", "-1", "99", "1e9", "é", "\x00", "/", "..", " ",
                 "level=moyen", "true"]
-# A game's name over 255 bytes is an OSError (issue 32, item 4: fixed on the branch `harden`): in the
-# long run only (seeds from LONG_SEEDS) until that branch is merged
-LONG_NAMES = ["a" * 300]
-LONG_SEEDS = 100_000
+LONG_NAMES = ["a" * 300]  # a game's name over 255 bytes (issue 32, item 4)
 
 
-def _adapter_call(rnd: random.Random, long: bool):
-    bits = ADAPTER_BITS + (LONG_NAMES if long else [])
+def _adapter_call(rnd: random.Random):
+    bits = ADAPTER_BITS + LONG_NAMES
     if rnd.random() < 0.7:
         text = "interpret(game=tic-tac-toe,players=2,seed=1)"
         for _ in range(rnd.randint(1, 4)):
@@ -303,7 +300,7 @@ def _load_adapter(what: str, arg):
 
 def case_adapter(seed: int, tmp: Path, hook) -> list:
     rnd = random.Random(seed)
-    what, arg = _adapter_call(rnd, seed >= LONG_SEEDS)
+    what, arg = _adapter_call(rnd)
     from interpreter.errors import InterpretError
     allowed = (ValueError, InterpretError)
     try:
