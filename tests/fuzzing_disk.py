@@ -6,8 +6,8 @@ docs/trust.md, on top of fuzzing.interpret's (exit 0, 1 or 2, no traceback, unde
   accepted (exit 0) leaves a log that `replay` accepts; the searches are cut to the command line's
   limits (lowered here, so that a capped search ends within the timer).
 - cache: a damaged disk cache (bytes flipped, cut, inserted, a store or the key replaced) under a
-  fresh `validate` (a subprocess: an in-process cache is read once): the same verdict as with a
-  clean cache, at most one warning line, and a next run that is silent.
+  fresh `validate`, `play` or `simulate` (a subprocess: an in-process cache is read once): what it
+  says is what it says with a clean cache, at most one warning line, and a next run that is silent.
 - lab: a tampered lab folder resumed by `analyze`: refused (exit 1) leaves results.jsonl as it was;
   accepted, every line of the folder reads back.
 - adapter: a mutated `pyspiel.load_game` string, or PettingZoo `env()` arguments: a game, or a
@@ -119,25 +119,34 @@ def case_saved(seed: int, tmp: Path, hook) -> list:
 _CLEAN: dict = {}
 
 
-def _run_validate(game: str, cache: Path) -> tuple:
+def _run(argv: list, cache: Path) -> tuple:
+    """`interpret ARGV` in a subprocess on `cache`: exit code, what it says (its timings left out), stderr, seconds."""
     env = dict(os.environ, INTERPRET_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
     start = time.monotonic()
     try:
-        p = subprocess.run([sys.executable, "-m", "interpreter.play.cli", "validate", game], capture_output=True,
+        p = subprocess.run([sys.executable, "-m", "interpreter.play.cli", *argv], capture_output=True,
                            text=True, env=env, timeout=120, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return -1, "", "timed out", time.monotonic() - start
-    return p.returncode, p.stdout.rsplit(",", 1)[0], p.stderr, time.monotonic() - start
+    said = p.stdout.rsplit(",", 1)[0] if argv[0] == "validate" else \
+        "\n".join(line for line in p.stdout.splitlines() if "games/s" not in line)
+    return p.returncode, said, p.stderr, time.monotonic() - start
 
 
-def _clean_cache(game: str) -> tuple:
+def _clean_cache(game: str, argv: list) -> tuple:
+    """A cache folder `validate GAME` filled, and what `argv` says with it."""
     if game not in _CLEAN:
         import tempfile
         folder = Path(tempfile.mkdtemp(prefix="fuzz-clean-cache-"))
-        code, verdict, err, _ = _run_validate(game, folder)
+        code, _said, err, _ = _run(["validate", game], folder)
         assert code == 0 and not err, err
-        _CLEAN[game] = (folder, verdict)
-    return _CLEAN[game]
+        _CLEAN[game] = folder
+    key = (game, *argv)
+    if key not in _CLEAN:
+        code, said, err, _ = _run(argv, _CLEAN[game])
+        assert code == 0 and not err, err
+        _CLEAN[key] = said
+    return _CLEAN[game], _CLEAN[key]
 
 
 def damage(rnd: random.Random, cache: Path) -> str:
@@ -168,25 +177,31 @@ def damage(rnd: random.Random, cache: Path) -> str:
     return f"{path.name}: damage {how}"
 
 
+CACHE_COMMANDS = [["validate"], ["play", "--auto", "--seed", "1", "-q"], ["simulate", "-n", "2", "--seed", "1"]]
+
+
 def case_cache(seed: int, tmp: Path, hook) -> list:
+    """A damaged cache under `validate`, `play` or `simulate`: what the command says is what it says
+    with a clean cache, with one warning line at most, and the next run is silent (repaired)."""
     rnd = random.Random(seed)
     game = rnd.choice(["tic-tac-toe", "connect-four"])
-    clean, verdict = _clean_cache(game)
+    command = rnd.choice(CACHE_COMMANDS)
+    argv = [command[0], game, *command[1:]]
+    clean, expected = _clean_cache(game, argv)
     cache = tmp / "cache"
     shutil.copytree(clean, cache)
     how = damage(rnd, cache)
-    argv = ["validate", game, f"(cache: {how})"]
-    code, seen, err, spent = _run_validate(game, cache)
+    code, seen, err, spent = _run(argv, cache)
     problem = ""
-    if code != 0 or seen != verdict:
-        problem = f"a damaged cache changed validate: exit {code}, {seen!r}"
+    if code != 0 or seen != expected:
+        problem = f"a damaged cache changed {argv[0]}: exit {code}, {seen[-300:]!r}"
     elif "Traceback" in err or err.count("\n") > 1:
         problem = "more than one warning line"
     else:
-        code2, seen2, err2, _ = _run_validate(game, cache)
-        if code2 != 0 or seen2 != verdict or err2:
+        code2, seen2, err2, _ = _run(argv, cache)
+        if code2 != 0 or seen2 != expected or err2:
             problem = f"not repaired by the run before: {err2.strip()[-200:]}"
-    return [Outcome("cache", seed, argv, code, spent, err[-2000:], problem)]
+    return [Outcome("cache", seed, [*argv, f"(cache: {how})"], code, spent, err[-2000:], problem)]
 
 
 # ---- lab folders -------------------------------------------------------------------------
