@@ -494,9 +494,9 @@ def _run(argv) -> int:
         parser.print_help(sys.stderr)
         return 2
     impossible = _impossible_argument(vars(args).values())
-    if impossible is not None:  # only a caller in Python can give one (a process's arguments cannot)
-        _err(_("error: {argument}: an argument cannot hold a NUL character, nor one that no file name "
-               "can hold").format(argument=repr(impossible)[:80]))
+    if impossible is not None:  # only a caller in Python can give one (a process's arguments cannot): plain English
+        _err(f"error: {repr(impossible)[:80]}: an argument cannot hold a NUL character, nor one that no file name "
+             f"can hold")
         return 1
     before = language()
     if hasattr(args, "lang"):  # play and replay: the interface and the content's texts in that language
