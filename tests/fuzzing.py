@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
 import shutil
@@ -350,16 +351,38 @@ def run_case(kind: str, seed: int, tmp: Path, tally: Tally) -> list:
     """Build and run the input `seed` of `kind` in the empty folder `tmp`; the outcomes go to `tally`."""
     def validated():
         tally.validated += 1
-    if kind in DISK_KINDS:
-        from tests.fuzzing_disk import CASES as DISK
-        outs = DISK[kind](seed, tmp, validated)
-    else:
-        outs = CASES[kind](seed, tmp, validated)
+    outs = CASES[kind](seed, tmp, validated)
     for o in outs:
         tally.add(o)
     return outs
 
 
-# issue 32's surfaces (names, pipes, outputs, limits, display texts, powers, adapter strings...):
-# their generators are in tests/fuzzing_surfaces.py, which adds them to CASES (run_case runs them)
-import tests.fuzzing_surfaces  # noqa: E402,F401
+FUZZ_LONG = int(os.environ.get("FUZZ_LONG", "1700"))  # inputs per kind of a `--fuzz-long` run
+FUZZ_SEED = int(os.environ.get("FUZZ_SEED", "200000"))  # the first seed of the long runs (the bounded runs take 0, 1, ...)
+
+
+def campaign(kind: str, count: int, first: int, tmp_path: Path, monkeypatch) -> Tally:
+    """The fuzz tests' runner: `count` inputs of `kind` from seed `first`, each in an empty folder
+    (the working folder: `new variant NAME` writes NAME.yaml there). Prints the figures (and appends
+    them to $FUZZ_REPORT, which xdist does not hide); fails with the first findings."""
+    monkeypatch.chdir(tmp_path)
+    tally = Tally()
+    for seed in range(first, first + count):
+        work = tmp_path / f"s{seed}"
+        work.mkdir()
+        run_case(kind, seed, work, tally)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"\nfuzz {kind}: {tally.report()}")
+    if os.environ.get("FUZZ_REPORT"):
+        with open(os.environ["FUZZ_REPORT"], "a", encoding="utf-8") as f:
+            f.write(f"fuzz {kind} (seeds {first}-{first + count - 1}): {tally.report()}\n")
+    shown = "\n".join(f"  seed {o.seed}: {o.problem}: interpret {' '.join(map(str, o.argv))[:300]}\n"
+                      f"    {o.err.strip()[-400:]}" for o in tally.findings[:10])
+    assert not tally.findings, f"{len(tally.findings)} findings of {tally.inputs} {kind} inputs:\n{shown}"
+    return tally
+
+
+# The kinds of issue 32, beside these: what comes back from disk (tests/fuzzing_disk.py) and the
+# surfaces of items 4-7 (tests/fuzzing_surfaces.py, which adds its own to CASES)
+from tests import fuzzing_disk, fuzzing_surfaces  # noqa: E402,F401
+CASES.update(fuzzing_disk.CASES)

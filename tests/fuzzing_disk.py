@@ -6,8 +6,8 @@ docs/trust.md, on top of fuzzing.interpret's (exit 0, 1 or 2, no traceback, unde
   accepted (exit 0) leaves a log that `replay` accepts; the searches are cut to the command line's
   limits (lowered here, so that a capped search ends within the timer).
 - cache: a damaged disk cache (bytes flipped, cut, inserted, a store or the key replaced) under a
-  fresh `validate` (a subprocess: an in-process cache is read once): the same verdict as with a
-  clean cache, at most one warning line, and a next run that is silent.
+  fresh `validate`, `play` or `simulate` (a subprocess: an in-process cache is read once): what it
+  says is what it says with a clean cache, at most one warning line, and a next run that is silent.
 - lab: a tampered lab folder resumed by `analyze`: refused (exit 1) leaves results.jsonl as it was;
   accepted, every line of the folder reads back.
 - adapter: a mutated `pyspiel.load_game` string, or PettingZoo `env()` arguments: a game, or a
@@ -85,12 +85,13 @@ def case_saved(seed: int, tmp: Path, hook) -> list:
     path.write_bytes(("\n".join(lines) + end).encode("utf-8", "surrogatepass"))
     before = path.read_bytes()
     from interpreter.play import common
-    saved = common.MAX_ITERATIONS, common.MAX_SECONDS
-    common.MAX_ITERATIONS, common.MAX_SECONDS = 200, 0.05  # the command line's limits, lowered for the timer
+    saved = common.MAX_ITERATIONS, common.MAX_SECONDS, common.MAX_WORKERS
+    # the command line's limits, lowered for the timer (and two workers at most, not 64 processes)
+    common.MAX_ITERATIONS, common.MAX_SECONDS, common.MAX_WORKERS = 200, 0.05, 2
     try:
         o = interpret("saved", seed, ["play", "--resume", path, "-q"])
     finally:
-        common.MAX_ITERATIONS, common.MAX_SECONDS = saved
+        common.MAX_ITERATIONS, common.MAX_SECONDS, common.MAX_WORKERS = saved
     after = path.read_bytes()
     # accepted, then stopped during play (a human seat at the end of the input, a seat's error): the
     # log grew after what was there; refused: not a byte changed
@@ -98,6 +99,13 @@ def case_saved(seed: int, tmp: Path, hook) -> list:
     if not o.problem and o.code != 0 and after != before and not grown:
         o.problem = "a refused saved game was changed"
     outs = [o]
+    if not o.problem and o.code != 1 and before.endswith(b"\n"):  # accepted: `replay` accepts what it was given
+        original = tmp / "given.log"
+        original.write_bytes(before)
+        r = interpret("saved", seed, ["replay", original, "-q"])
+        if not r.problem and r.code != 0:
+            r.problem = "play --resume accepted a saved game that replay refuses: " + r.err.strip()[-300:]
+        outs.append(r)
     if not o.problem and o.code == 0:
         r = interpret("saved", seed, ["replay", path, "-q"])
         if not r.problem and r.code != 0:
@@ -111,25 +119,34 @@ def case_saved(seed: int, tmp: Path, hook) -> list:
 _CLEAN: dict = {}
 
 
-def _run_validate(game: str, cache: Path) -> tuple:
+def _run(argv: list, cache: Path) -> tuple:
+    """`interpret ARGV` in a subprocess on `cache`: exit code, what it says (its timings left out), stderr, seconds."""
     env = dict(os.environ, INTERPRET_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
     start = time.monotonic()
     try:
-        p = subprocess.run([sys.executable, "-m", "interpreter.play.cli", "validate", game], capture_output=True,
+        p = subprocess.run([sys.executable, "-m", "interpreter.play.cli", *argv], capture_output=True,
                            text=True, env=env, timeout=120, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return -1, "", "timed out", time.monotonic() - start
-    return p.returncode, p.stdout.rsplit(",", 1)[0], p.stderr, time.monotonic() - start
+    said = p.stdout.rsplit(",", 1)[0] if argv[0] == "validate" else \
+        "\n".join(line for line in p.stdout.splitlines() if "games/s" not in line)
+    return p.returncode, said, p.stderr, time.monotonic() - start
 
 
-def _clean_cache(game: str) -> tuple:
+def _clean_cache(game: str, argv: list) -> tuple:
+    """A cache folder `validate GAME` filled, and what `argv` says with it."""
     if game not in _CLEAN:
         import tempfile
         folder = Path(tempfile.mkdtemp(prefix="fuzz-clean-cache-"))
-        code, verdict, err, _ = _run_validate(game, folder)
+        code, _said, err, _ = _run(["validate", game], folder)
         assert code == 0 and not err, err
-        _CLEAN[game] = (folder, verdict)
-    return _CLEAN[game]
+        _CLEAN[game] = folder
+    key = (game, *argv)
+    if key not in _CLEAN:
+        code, said, err, _ = _run(argv, _CLEAN[game])
+        assert code == 0 and not err, err
+        _CLEAN[key] = said
+    return _CLEAN[game], _CLEAN[key]
 
 
 def damage(rnd: random.Random, cache: Path) -> str:
@@ -160,25 +177,31 @@ def damage(rnd: random.Random, cache: Path) -> str:
     return f"{path.name}: damage {how}"
 
 
+CACHE_COMMANDS = [["validate"], ["play", "--auto", "--seed", "1", "-q"], ["simulate", "-n", "2", "--seed", "1"]]
+
+
 def case_cache(seed: int, tmp: Path, hook) -> list:
+    """A damaged cache under `validate`, `play` or `simulate`: what the command says is what it says
+    with a clean cache, with one warning line at most, and the next run is silent (repaired)."""
     rnd = random.Random(seed)
     game = rnd.choice(["tic-tac-toe", "connect-four"])
-    clean, verdict = _clean_cache(game)
+    command = rnd.choice(CACHE_COMMANDS)
+    argv = [command[0], game, *command[1:]]
+    clean, expected = _clean_cache(game, argv)
     cache = tmp / "cache"
     shutil.copytree(clean, cache)
     how = damage(rnd, cache)
-    argv = ["validate", game, f"(cache: {how})"]
-    code, seen, err, spent = _run_validate(game, cache)
+    code, seen, err, spent = _run(argv, cache)
     problem = ""
-    if code != 0 or seen != verdict:
-        problem = f"a damaged cache changed validate: exit {code}, {seen!r}"
+    if code != 0 or seen != expected:
+        problem = f"a damaged cache changed {argv[0]}: exit {code}, {seen[-300:]!r}"
     elif "Traceback" in err or err.count("\n") > 1:
         problem = "more than one warning line"
     else:
-        code2, seen2, err2, _ = _run_validate(game, cache)
-        if code2 != 0 or seen2 != verdict or err2:
+        code2, seen2, err2, _ = _run(argv, cache)
+        if code2 != 0 or seen2 != expected or err2:
             problem = f"not repaired by the run before: {err2.strip()[-200:]}"
-    return [Outcome("cache", seed, argv, code, spent, err[-2000:], problem)]
+    return [Outcome("cache", seed, [*argv, f"(cache: {how})"], code, spent, err[-2000:], problem)]
 
 
 # ---- lab folders -------------------------------------------------------------------------
@@ -259,14 +282,11 @@ def case_lab(seed: int, tmp: Path, hook) -> list:
 ADAPTER_BITS = ["(", ")", ",", "=", "+", "game=", "players=", "options=", "variants=", "seed=", "interpret", "x",
                 "dark-agent", "tic-tac-toe", "connect-four", "0", "-1", "99", "1e9", "é", "\x00", "/", "..", " ",
                 "level=moyen", "true"]
-# A game's name over 255 bytes is an OSError (issue 32, item 4: fixed on the branch `harden`): in the
-# long run only (seeds from LONG_SEEDS) until that branch is merged
-LONG_NAMES = ["a" * 300]
-LONG_SEEDS = 100_000
+LONG_NAMES = ["a" * 300]  # a game's name over 255 bytes (issue 32, item 4)
 
 
-def _adapter_call(rnd: random.Random, long: bool):
-    bits = ADAPTER_BITS + (LONG_NAMES if long else [])
+def _adapter_call(rnd: random.Random):
+    bits = ADAPTER_BITS + LONG_NAMES
     if rnd.random() < 0.7:
         text = "interpret(game=tic-tac-toe,players=2,seed=1)"
         for _ in range(rnd.randint(1, 4)):
@@ -303,7 +323,7 @@ def _load_adapter(what: str, arg):
 
 def case_adapter(seed: int, tmp: Path, hook) -> list:
     rnd = random.Random(seed)
-    what, arg = _adapter_call(rnd, seed >= LONG_SEEDS)
+    what, arg = _adapter_call(rnd)
     from interpreter.errors import InterpretError
     allowed = (ValueError, InterpretError)
     try:

@@ -296,7 +296,7 @@ def case_powers(seed: int, tmp, hook) -> list:
     return [o]
 
 
-def case_adapter(seed: int, tmp, hook) -> list:
+def case_spiel(seed: int, tmp, hook) -> list:
     """OpenSpiel game strings, well and badly formed: a game, or an error that says what is wrong
     (SpielError, ValueError, a content error), never another Python exception."""
     try:
@@ -319,7 +319,7 @@ def case_adapter(seed: int, tmp, hook) -> list:
     if rnd.random() < 0.2:
         text = mutate_text(rnd, text, ["(", ")", ",", "=", "+"], 2)
     start = time.process_time()
-    o = Outcome("adapter", seed, ["pyspiel.load_game", text], 0, 0.0)
+    o = Outcome("spiel", seed, ["pyspiel.load_game", text], 0, 0.0)
     try:
         game = pyspiel.load_game(text)
         game.new_initial_state()
@@ -332,5 +332,5 @@ def case_adapter(seed: int, tmp, hook) -> list:
 
 
 SURFACES = {"shape": case_shape, "zero": case_zero, "names": case_names, "pipe": case_pipe, "outputs": case_outputs,
-            "limits": case_limits, "display": case_display, "powers": case_powers, "adapter": case_adapter}
-CASES.update(SURFACES)  # run_case (tests/fuzzing.py) runs them like its own kinds
+            "limits": case_limits, "display": case_display, "powers": case_powers, "spiel": case_spiel}
+CASES.update(SURFACES)  # run_case (tests/fuzzing.py) runs them like its own kinds (`spiel`: the disk kinds' `adapter` is another)

@@ -11,25 +11,20 @@ FUZZ_LONG inputs per kind, and the figures are printed (run with -s to see them)
 of issue 32 (`-m fuzz_long`, LONG_CAMPAIGN inputs: over 10,000) runs every kind and prints its figures."""
 from __future__ import annotations
 
-import os
-import shutil
-
 import pytest
 
-from tests.fuzzing import DISK_KINDS, KINDS, Tally, run_case
+from tests.fuzzing import DISK_KINDS, FUZZ_LONG, FUZZ_SEED, KINDS, campaign
 
 BOUNDED = {"content": 30, "rules": 30, "variant": 25, "scenario": 30, "log": 50, "command": 40,
            "saved": 40, "cache": 3, "lab": 25, "adapter": 40}
 LONG_CAMPAIGN = {"content": 1000, "rules": 1000, "variant": 800, "scenario": 1000, "log": 1500, "command": 1200,
                  "saved": 1500, "cache": 100, "lab": 900, "adapter": 1500}  # 10,500 inputs
-FUZZ_LONG = int(os.environ.get("FUZZ_LONG", "1700"))  # inputs per kind of the long run
-FUZZ_SEED = int(os.environ.get("FUZZ_SEED", "200000"))  # its first seed (the bounded run takes 0, 1, ...)
 
 
 @pytest.mark.parametrize("kind", KINDS + DISK_KINDS)
 def test_mutated_inputs_end_cleanly(kind, tmp_path, monkeypatch, request):
     long = request.config.getoption("--fuzz-long")
-    _campaign(kind, FUZZ_LONG if long else BOUNDED[kind], FUZZ_SEED if long else 0, tmp_path, monkeypatch)
+    campaign(kind, FUZZ_LONG if long else BOUNDED[kind], FUZZ_SEED if long else 0, tmp_path, monkeypatch)
 
 
 @pytest.mark.fuzz_long
@@ -38,22 +33,4 @@ def test_the_long_campaign(kind, tmp_path, monkeypatch, request):
     """Issue 32's long run: `pytest -m fuzz_long -s tests/test_fuzz_inputs.py` (FUZZ_SEED: its first seed)."""
     if "fuzz_long" not in (request.config.getoption("-m") or ""):
         pytest.skip("the long fuzz campaign runs with -m fuzz_long")
-    _campaign(kind, LONG_CAMPAIGN[kind], FUZZ_SEED, tmp_path, monkeypatch)
-
-
-def _campaign(kind, count: int, first: int, tmp_path, monkeypatch) -> None:
-    """Run `count` inputs of `kind` from seed `first` (the long runs try other inputs than the bounded one)."""
-    monkeypatch.chdir(tmp_path)  # `new variant NAME` writes NAME.yaml here
-    tally = Tally()
-    for seed in range(first, first + count):
-        work = tmp_path / f"s{seed}"
-        work.mkdir()
-        run_case(kind, seed, work, tally)
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"\nfuzz {kind}: {tally.report()}")
-    if os.environ.get("FUZZ_REPORT"):  # the figures, also under xdist (which does not show what -s prints)
-        with open(os.environ["FUZZ_REPORT"], "a", encoding="utf-8") as f:
-            f.write(f"fuzz {kind} (seeds {first}-{first + count - 1}): {tally.report()}\n")
-    shown = "\n".join(f"  seed {o.seed}: {o.problem}: interpret {' '.join(o.argv)}\n    {o.err.strip()[-400:]}"
-                      for o in tally.findings[:10])
-    assert not tally.findings, f"{len(tally.findings)} findings of {tally.inputs} {kind} inputs:\n{shown}"
+    campaign(kind, LONG_CAMPAIGN[kind], FUZZ_SEED, tmp_path, monkeypatch)

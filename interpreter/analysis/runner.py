@@ -21,6 +21,7 @@ from pathlib import Path
 from .games import (RESULTS, RUN, AnalysisError, Spec, _init_worker, _play_chunk, _play_line, _worker, chunks,
                     configuration, encode, play_record)
 from .labfiles import complete_results, read_run
+from ..ruleset.paths import shown, too_long
 
 
 def _differences(old: dict, new: dict) -> list[str]:
@@ -54,6 +55,8 @@ class Batch:
         out = Path(out)
         game = game or spec.load()
         config = configuration(spec, game)
+        if too_long(out):
+            raise AnalysisError(f"{shown(out)}: {too_long(out)}")
         if out.exists() and not out.is_dir():
             raise AnalysisError(f"{out}: not a folder (--out names the folder of the results)")
         run, results = out / RUN, out / RESULTS

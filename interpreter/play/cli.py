@@ -188,8 +188,10 @@ def cmd_schema(args) -> int:
     """Write the JSON Schemas so editors can complete and check content files."""
     import shutil
     from pathlib import Path
-    from ..ruleset.paths import schemas_dir
+    from ..ruleset.paths import schemas_dir, shown, too_long
     out = Path(args.out)
+    if too_long(out):
+        raise InterpretError(f"--out {shown(out)}: {too_long(out)}")
     sources = sorted(schemas_dir().glob("*.schema.json"))
     if out.exists() and not out.is_dir():
         raise InterpretError(f"--out {out}: a file, not a folder (the schemas are written into a folder)")
@@ -462,6 +464,25 @@ def main(argv=None) -> int:
         return _run(argv)
 
 
+def _impossible_argument(values):
+    """The first text among `values` (and the lists in them) that no command line can hold: a NUL
+    character, or a character the file system cannot encode (a lone surrogate); None when all can be."""
+    import os
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            inner = _impossible_argument(value)
+            if inner is not None:
+                return inner
+        elif isinstance(value, str):
+            try:
+                os.fsencode(value)
+            except UnicodeError:
+                return value
+            if "\0" in value:
+                return value
+    return None
+
+
 def _run(argv) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -472,6 +493,11 @@ def _run(argv) -> int:
     if getattr(args, "run", None) is None:
         parser.print_help(sys.stderr)
         return 2
+    impossible = _impossible_argument(vars(args).values())
+    if impossible is not None:  # only a caller in Python can give one (a process's arguments cannot): plain English
+        _err(f"error: {repr(impossible)[:80]}: an argument cannot hold a NUL character, nor one that no file name "
+             f"can hold")
+        return 1
     before = language()
     if hasattr(args, "lang"):  # play and replay: the interface and the content's texts in that language
         set_language(args.lang)

@@ -26,7 +26,7 @@ from ..errors import ContentError, InterpretError, Location, Problem
 from ..i18n import _
 from ..core.jsondepth import json_too_deep
 from ..ruleset.loader import content_files
-from ..ruleset.paths import content_dir, game_dir
+from ..ruleset.paths import content_dir, game_dir, shown, too_long
 
 FORMAT = "interpret"
 VERSION = 1
@@ -184,15 +184,6 @@ class LogWriter:
             raise LogError(Location(str(self.path)), _("cannot write the log: {why}").format(why=e.strerror or e)) from None
 
 
-def action_offsets(path) -> list[int]:
-    """Where each action line of a log starts (bytes), after cutting a last line left unfinished by a
-    crash or a kill (it is not in the game: its action was never applied after being written whole).
-    The log is checked first (`read_saved`): a file that is not a log is never changed."""
-    saved = read_saved(path)
-    _cut(Path(path), saved.keep)
-    return saved.offsets
-
-
 _BREAKS = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")  # line breaks of str.splitlines besides \n
 
 
@@ -249,7 +240,6 @@ def _cut(path: Path, keep: int) -> None:
 
 def check_new_log(path, *, force: bool = False) -> None:
     """`play --log FILE`: an earlier game's log is not overwritten without --force."""
-    from ..ruleset.paths import shown, too_long
     if too_long(path):
         raise LogError(Location(shown(path)), _("this name is too long for a file: give a shorter one for the log"))
     p = Path(path)
@@ -266,6 +256,8 @@ def read_log(path: str | Path) -> Record:
 
 
 def _read_bytes(name: str) -> bytes:
+    if too_long(name):  # a NUL, a name over NAME_MAX: no file has it
+        raise LogError(Location(shown(name)), f"cannot read the log: {too_long(name)}")
     try:
         with open(name, "rb") as f:  # bounded: a device such as /dev/zero never ends
             raw = f.read(MAX_LOG_BYTES + 1)

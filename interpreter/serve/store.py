@@ -8,8 +8,9 @@
   then renamed over the old one: it is always the old or the new, never half of one. It holds
   the seats' credentials: owner-only (0600), in a folder of the owner's.
 
-What comes back from the disk is input: `load_all` checks each table, replays its moves (each
-must be legal), and skips a bad one with a message saying why, never stopping the server.
+What comes back from the disk is input: `load_all` checks each table, plays its log back with
+`replay`'s checker (a log `replay` refuses is refused), and skips a bad one with a message saying
+why (its files left as they were), never stopping the server.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import re
 from pathlib import Path
 
 from ..errors import InterpretError
-from ..play.replay import LogError, LogWriter, action_offsets, read_log
+from ..play.replay import LogError, LogWriter, play_back, read_saved
 from .table import Seat, Table, agent_spec, check_kind
 
 SETTINGS = ".table.json"
@@ -119,7 +120,10 @@ def _read_settings(path: Path) -> dict:
 
 
 def load_table(folder: Path, path: Path, load_game) -> Table:
-    """A table read back from its two files, its moves played again (each must still be legal)."""
+    """A table read back from its two files. Its log is read and played back by `replay`'s own checker
+    (`replay.read_saved`, `replay.play_back`) before the table is built: a log `interpret replay`
+    would refuse is refused here, at its line, and the files are left as they were. A last line cut
+    off by a crash is cut from the log only once the table is accepted."""
     s = _read_settings(path)
     try:
         seats = [Seat(check_kind(x.get("kind")), x["token"]) for x in s["seats"]]
@@ -127,31 +131,40 @@ def load_table(folder: Path, path: Path, load_game) -> Table:
         raise BadTable(str(e)) from None
     log_path = folder / f"{s['table']}.jsonl"
     try:
-        offsets = action_offsets(log_path)
-        rec = read_log(log_path)
+        saved = read_saved(log_path)
     except LogError as e:
         raise BadTable(str(e)) from None
-    if (rec.seed, rec.players) != (s["seed"], s["players"]):
-        raise BadTable(f"{log_path.name} is the log of another game (seed or players differ)")
+    rec = saved.record
+    if (rec.seed, rec.players, rec.options) != (s["seed"], s["players"], s["options"]):
+        raise BadTable(f"{log_path.name} is the log of another game (its seed, players or options differ)")
     try:
         game = load_game(s["game"], players=s["players"], options=s["options"], variants=s["variants"], lang=s["lang"])
+        play_back(game, rec, log_path.name, game.new_game(seed=s["seed"]))  # each line as `replay` checks it
         table = Table(tid=s["table"], game=game, ref=s["game"], variants=s["variants"], options=s["options"],
                       seed=s["seed"], seats=seats, timer=s["timer"], lang=s["lang"])
         table.undone, table.undos = s.get("undone", 0), s.get("undos", 0)
-        actions = [text for _line, _who, text in rec.actions]
-        for i, text in enumerate(actions):  # each recorded move must still be legal
-            reason = game.explain(table.st, text) if i >= table.n else None
-            if reason is not None:
-                raise BadTable(f"{log_path.name}: move {i + 1} `{text}` is refused: {reason}")
+        for _line, _who, text in rec.actions:
             table.play_again(text)
     except BadTable:
         raise
     except (InterpretError, ValueError) as e:
         raise BadTable(str(e)) from None
+    _check_result(log_path.name, rec.result, table.result)
     table.log = LogWriter(log_path, game=s["game"], players=s["players"], options=s["options"], seed=s["seed"],
-                          seats=[], sync=True, resume=offsets[:len(actions)])
+                          seats=[], sync=True, resume=saved.offsets, keep=saved.keep)
     table.history.log = table.log
     return table
+
+
+def _check_result(name: str, recorded: dict | None, result: dict | None) -> None:
+    """The result a log records is the one its moves reach (as `replay` checks it)."""
+    if recorded is None:
+        return
+    if result is None:
+        raise BadTable(f"{name}: it records a result, but its moves do not end the game")
+    mine = json.loads(json.dumps(result, default=str))
+    if mine != json.loads(json.dumps({k: recorded.get(k) for k in mine}, default=str)):
+        raise BadTable(f"{name}: its moves do not reach the result it records")
 
 
 def load_all(folder: Path, load_game, warn) -> dict[str, Table]:
