@@ -60,6 +60,16 @@ def overlaid(texts: dict):
         _OVERLAY.reset(token)
 
 
+def is_overlaid(path) -> bool:
+    """Whether `load_yaml` reads this path from the editor's texts (`overlaid`): a file open in an
+    editor and never saved is there all the same."""
+    overlay = _OVERLAY.get()
+    try:
+        return bool(overlay) and str(Path(path).resolve()) in overlay
+    except (OSError, ValueError):
+        return False
+
+
 def load_yaml(path: Path, display: str | None = None):
     """Load a YAML file (round-trip types keep line/column); YAML errors become ContentError."""
     name = display or str(path)
