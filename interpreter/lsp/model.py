@@ -31,6 +31,7 @@ class GameModel:
         self._index_key = None
         self._displays: dict[Path, str] = {}  # path -> display_path (how messages name it)
         self._absolute: dict[Path, Path] = {}  # path listed -> resolved
+        self._roles: dict[Path, str | None] = {}  # path -> documents.role_of
         self.rs = None  # the ruleset last read (keep_going: with its problems)
         self.game = None  # the game last built by a validation that passed
         self.lock = threading.RLock()  # the index and the ruleset, built by one thread at a time
@@ -56,7 +57,10 @@ class GameModel:
         return on_disk + sorted(extra)
 
     def role_of(self, path: Path) -> str | None:
-        return documents.role_of(self.root, Path(path))
+        path = Path(path)
+        if path not in self._roles:  # a path's role does not change: its place in the folder
+            self._roles[path] = documents.role_of(self.root, path)
+        return self._roles[path]
 
     def display(self, path: Path) -> str:
         shown = self._displays.get(path)
@@ -73,8 +77,9 @@ class GameModel:
 
     def paths_of(self):
         """A function giving the file a problem's location names (its display path, as messages
-        write it), or None: the folder's files listed once for all the problems of a check."""
-        by_display = {self.display(p): p for p in self.files()}
+        write it), or None. Problems are found in the rules' files and in the editor's (a variant,
+        a scenario), listed once for all the problems of a check; any other file by its name."""
+        by_display = {self.display(p): p for p in [*map(self._resolved, documents.rules_files(self.root)), *self.open]}
 
         def path_of(location: Location | None) -> Path | None:
             if location is None or not location.file:
@@ -105,8 +110,7 @@ class GameModel:
         (the editor's text, else the saved one) and a learnt evaluation beside them. Equal keys,
         equal problems: an edit of a scenario, a tutorial or a variant leaves it as it was."""
         h = hashlib.blake2b(digest_size=20)
-        for path in [p for p in self.files() if self.role_of(p) in ("content", "texts")] + [
-                self.root / "evaluation.json"]:
+        for path in [*documents.rules_files(self.root), self.root / "evaluation.json"]:
             text = self.text_of(path)
             h.update(f"{path}\0{len(text) if text is not None else -1}\0".encode())
             h.update((text or "").encode("utf-8", "surrogatepass"))
