@@ -117,6 +117,8 @@ def full(model: GameModel, *, early=None, stop=None) -> dict[Path, list[Found]] 
             text = model.open[path]
             seen = model.variants_checked.get(path)
             if seen is None or seen[:2] != (key, text):
+                if stop is not None and stop():
+                    return None
                 seen = model.variants_checked[path] = (key, text, _variant_problems(model, path))
             found += seen[2]
     return _finished(model, found)
@@ -124,11 +126,13 @@ def full(model: GameModel, *, early=None, stop=None) -> dict[Path, list[Found]] 
 
 def _game_problems(model: GameModel, *, early, stop) -> list[Found] | None:
     """validate's problems of the game: the default number of players first (to `early`), then
-    the others one by one, unless `stop()` (then None)."""
+    the others one by one; None as soon as `stop()` says a newer edit is waiting."""
     from ..play.validate import player_counts
     rs, found = _loaded(model)
     if rs is None:
         return found
+    if stop is not None and stop():  # typed on meanwhile: the newer text is checked instead
+        return None
     counts = player_counts(rs)
     first = [rs.default_players] if rs.default_players in counts else counts
     found = _validated(model, rs, only=first)
