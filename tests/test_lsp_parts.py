@@ -93,7 +93,8 @@ def test_after_edits_the_checks_show_what_a_fresh_validate_finds(tmp_path):
     (root / "scenarios").mkdir(parents=True)
     game, actions, scenario = root / "game.yaml", root / "actions.yaml", root / "scenarios" / "one.yaml"
     at = whole.index("actions:")
-    base = {game: whole[:at], actions: whole[at:], scenario: "scenario: {title: One, players: 2}\nsteps:\n  - expect: not game_over\n"}
+    base = {game: whole[:at], actions: whole[at:],
+            scenario: "scenario: {title: One, players: 2}\nsteps:\n  - expect: not game_over\n"}
     for path, text in base.items():
         path.write_text(text, encoding="utf-8")
     shutil.copytree(root, fresh)

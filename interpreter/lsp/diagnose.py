@@ -167,7 +167,6 @@ def _validated(model: GameModel, rs, *, only) -> list[Found]:
     from ..play.validate import validate_ruleset
     try:
         v = validate_ruleset(rs, only=only, where=str(model.root))
-        model.game = v.game
         return [Found(w, warning=True) for w in v.warnings]
     except ContentError as e:
         return [Found(p) for p in e.problems]

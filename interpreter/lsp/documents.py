@@ -207,5 +207,5 @@ def rules_spots(src: SourceText, path=()) -> list[Spot]:
     return out
 
 
-__all__ = ["PROSE", "RulesText", "Spot", "WORD", "Walked", "game_files", "rules_files", "lexed", "parse_text", "role_of",
-           "rules_spots", "walk"]
+__all__ = ["PROSE", "RulesText", "Spot", "WORD", "Walked", "game_files", "lexed", "parse_text", "role_of",
+           "rules_files", "rules_spots", "walk"]

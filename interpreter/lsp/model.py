@@ -1,5 +1,5 @@
 """One game folder as the server holds it: its files, the editor's unsaved texts over them, each
-file walked once per text, the names' index, and the last ruleset and game read from them."""
+file walked once per text, the names' index, the last ruleset read from them and what its checks found."""
 from __future__ import annotations
 
 import hashlib
@@ -33,7 +33,6 @@ class GameModel:
         self._absolute: dict[Path, Path] = {}  # path listed -> resolved
         self._roles: dict[Path, str | None] = {}  # path -> documents.role_of
         self.rs = None  # the ruleset last read (keep_going: with its problems)
-        self.game = None  # the game last built by a validation that passed
         self.lock = threading.RLock()  # the index and the ruleset, built by one thread at a time
         self.coverage_lock = threading.Lock()  # the scenarios' run (lens.py): long, and apart
         self.coverage = None  # scenarios.coverage.CoverageReport, computed on demand (lens.py)

@@ -95,8 +95,8 @@ def validate_ruleset(rs, *, only=None, where: str = "", start: float | None = No
         if game is None or n == rs.default_players:
             game = g
     if game is None and not problems:  # no player count to build the game for
-        problems.append(Problem(Location(rs.files[0] if rs.files else where or str(rs.root)), "no number of players to build "
-                                "the game for", hint="check game.players: min, max and default"))
+        problems.append(Problem(Location(rs.files[0] if rs.files else where or str(rs.root)),
+                                "no number of players to build the game for", hint="check game.players: min, max and default"))
     if problems:
         raise ContentError(problems)
     seconds = time.perf_counter() - start

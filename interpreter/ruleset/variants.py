@@ -36,7 +36,8 @@ from ..errors import ContentError, ErrorList, Location, Problem
 from .paths import display_path, is_there, shown, too_long
 from .ruleset import Ruleset
 from .schema import SECTIONS_LIST, schema_problems, validator
-from .yamlio import MergedMap, SourceText, Snippet, is_overlaid, key_location, load_yaml, node_location, resolve_parent, value_location
+from .yamlio import (MergedMap, SourceText, Snippet, is_overlaid, key_location, load_yaml, node_location,
+                     resolve_parent, value_location)
 
 _PART = re.compile(r"([^.\[\]]+)|\[([^\]]+)\]")
 
