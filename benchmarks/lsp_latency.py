@@ -8,8 +8,9 @@ The server is started as an editor starts it (`python -m interpreter lsp`, stdio
 client); the game's file is opened and its first full check awaited, then edits alternate:
 - a syntax mistake in a rules text, reported by the first pass (the edited file alone: YAML,
   schema, every syntax mistake of its rules texts);
-- an unknown name, which only compiling finds: reported by the second pass (`validate_game` on
-  the editor's texts, every player count), which also clears the mistake of the edit before.
+- an unknown name, which only compiling finds: reported by the second pass (validate's checks on
+  the editor's texts, the default player count first, then the others), which also clears the
+  mistake of the edit before.
 Each figure is a wall-clock time in milliseconds (median, and the slowest); not a timed test.
 On a shared machine the wall clock counts the other processes too: `--cpu` measures the two
 passes in this process instead, in CPU time (the quick pass; the full pass up to the diagnostics

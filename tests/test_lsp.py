@@ -161,6 +161,27 @@ def test_hover_gives_the_text_the_sections_and_the_provenance(server, workspace)
     assert "title: KARA    # " in after and "cards.yaml:5:12" in after  # what it leaves, from the base
 
 
+def test_hover_in_a_variant_never_saved_and_in_unsaved_changes(server, workspace):
+    """A variant open in the editor and not on disk, then a change to it not saved: the hover shows
+    the values as the editor's text sets them, from that text."""
+    text = VARIANT.replace("homebrew", "unsaved").replace("level: 7", "level: 9")
+    path = workspace / "dark-agent" / "variants" / "unsaved.yaml"
+    assert not path.exists()
+    uri = server.open(path, text)
+    at = position(text, "cards.kara.props", offset=len("cards."))
+    shown = _hover(server, uri, at)
+    assert "level: 9    # " in shown and "unsaved.yaml:6:14" in shown
+    changed = text.replace("level: 9", "level: 11")
+    server.notify(server.client.text_document_did_change, T.DidChangeTextDocumentParams(
+        text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[T.TextDocumentContentChangeWholeDocument(text=changed)]))
+    server.texts[uri] = changed
+    assert "level: 11    # " in _hover(server, uri, at)
+    server.notify(server.client.text_document_did_close, T.DidCloseTextDocumentParams(
+        text_document=T.TextDocumentIdentifier(uri)))
+    server.texts.pop(uri)
+
+
 def test_go_to_definition_across_files(server, workspace):
     path = workspace / "dark-agent" / "equipment.yaml"
     text = path.read_text(encoding="utf-8")

@@ -3,6 +3,7 @@ lies where it says (rename and references rewrite exactly there), and the cursor
 being typed (completion reads it)."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,48 @@ def test_a_variant_value_is_read_as_the_content_it_targets():
     (effect,) = walked.texts
     assert effect.path == ("actions", "attack", "effect") and kind_of(effect.path) == "effect"
     assert ("cards", "kara", "tags") in {s.path for s in walked.spots if s.what == "key"}
+
+
+
+def _problems(found: dict) -> set:
+    return {(path.name, f.problem.location.line, f.problem.location.column, f.problem.message)
+            for path, items in found.items() for f in items}
+
+
+def test_after_edits_the_checks_show_what_a_fresh_validate_finds(tmp_path):
+    """The checker reuses what an edit cannot change (the game's problems while its content files
+    read the same, the YAML trees of the files that did not change): after a series of edits in
+    several files, it finds exactly what a fresh `interpret validate` of the same texts finds."""
+    from interpreter.errors import ContentError
+    from interpreter.lsp import diagnose
+    from interpreter.lsp.model import GameModel
+    from interpreter.play.validate import validate_game
+    whole = (Path(__file__).parent / "fixtures" / "mini" / "game.yaml").read_text(encoding="utf-8")
+    root, fresh = tmp_path / "mini", tmp_path / "fresh" / "mini"
+    (root / "scenarios").mkdir(parents=True)
+    game, actions, scenario = root / "game.yaml", root / "actions.yaml", root / "scenarios" / "one.yaml"
+    at = whole.index("actions:")
+    base = {game: whole[:at], actions: whole[at:],
+            scenario: "scenario: {title: One, players: 2}\nsteps:\n  - expect: not game_over\n"}
+    for path, text in base.items():
+        path.write_text(text, encoding="utf-8")
+    shutil.copytree(root, fresh)
+    model = GameModel(root)
+
+    def validated() -> set:
+        try:
+            validate_game(str(fresh))
+        except ContentError as e:
+            return {(Path(p.location.file).name, p.location.line, p.location.column, p.message) for p in e.problems}
+        return set()
+    edits = [(actions, base[actions].replace("do gain(me, c.value)", "do gain(me, c.valu)"), False),
+             (game, base[game].replace("copies: 6,", 'copies: "six",'), False),
+             (scenario, base[scenario] + "# the game's content unchanged\n", True),
+             (actions, base[actions], True)]  # the first mistake mended
+    for path, text, compare in edits:
+        model.open[path.resolve()] = text
+        (fresh / path.relative_to(root)).write_text(text, encoding="utf-8")
+        found = _problems(diagnose.full(model))
+        if compare:
+            assert found == validated(), path.name
+    assert [e[0] for e in found] == ["game.yaml"]

@@ -4,10 +4,6 @@ Nothing heavy is imported here at module level: the command line is built withou
 `interpret lsp` without the `lsp` extra says which extra to install."""
 from __future__ import annotations
 
-import importlib.util
-
-from ..errors import InterpretError
-
 EXTRA = "lsp"
 NEEDS = ("pygls", "lsprotocol")
 
@@ -26,10 +22,8 @@ def add_parser(sub, debug_flag) -> None:
 
 
 def cmd_lsp(args) -> int:
-    missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
-    if missing:
-        raise InterpretError(f"interpret lsp needs {', '.join(missing)}: install the `{EXTRA}` extra "
-                             f"(pip install \"interpret[{EXTRA}]\", or pip install \".[{EXTRA}]\" in a checkout)")
+    from ..play.common import require_extra
+    require_extra("lsp", EXTRA, NEEDS)
     from importlib.metadata import PackageNotFoundError, version
 
     from .server import build

@@ -39,11 +39,12 @@ class Found:
 def _by_file(model: GameModel, found) -> dict[Path, list[Found]]:
     out: dict[Path, list[Found]] = defaultdict(list)
     seen = set()
+    path_of = model.paths_of()
     for f in found:
         if f.key in seen:
             continue
         seen.add(f.key)
-        path = model.path_of(f.problem.location)
+        path = path_of(f.problem.location)
         if path is None:
             path = model.root / "game.yaml"  # a problem of the whole game: shown on its first file
         out[path].append(f)
@@ -98,41 +99,84 @@ def quick(model: GameModel, path: Path) -> dict[Path, list[Found]]:
 
 def full(model: GameModel, *, early=None, stop=None) -> dict[Path, list[Found]] | None:
     """What `interpret validate` reports of the game, of each open variant, and of each open
-    scenario or tutorial, with every syntax mistake of each rules text. The game is compiled for
-    its default number of players first, given to `early` (the problems found so far), then for
-    the other numbers unless `stop()` says a newer edit is waiting (then None)."""
-    from ..play.validate import player_counts
-    rs = model.rs
-    counts = player_counts(rs) if rs is not None else []
-    default = rs.default_players if counts else None
+    scenario or tutorial, with every syntax mistake of each rules text. The folder is read once;
+    the game is compiled for its default number of players first, given to `early` (the problems
+    found so far), then for each other number unless `stop()` says a newer edit is waiting (then
+    None). What the edit cannot change is not checked again: the game's problems while its content
+    files read the same (model.content_key), a variant's while it and they do."""
     with model.overlay():  # no lock: requests read the index and the last ruleset meanwhile
-        if default in counts and len(counts) > 1:
-            found = _validated(model, only=[default])
-            if early is not None:
-                early(_finished(model, found))
-            if stop is not None and stop():
+        key = model.content_key()
+        found = model.checked.get(key)
+        if found is None:
+            found = _game_problems(model, early=early, stop=stop)
+            if found is None:
                 return None
-            found += _validated(model, only=[n for n in counts if n != default])
-        else:
-            found = _validated(model, only=None)
+            model.checked = {key: found}
+        found = list(found)
         for path in [p for p in model.open if model.role_of(p) == "variant"]:
-            found += _variant_problems(model, path)
+            text = model.open[path]
+            seen = model.variants_checked.get(path)
+            if seen is None or seen[:2] != (key, text):
+                if stop is not None and stop():
+                    return None
+                seen = model.variants_checked[path] = (key, text, _variant_problems(model, path))
+            found += seen[2]
     return _finished(model, found)
 
 
-def _validated(model: GameModel, only) -> list[Found]:
-    """`validate_game` of the folder as the editor holds it, for these numbers of players."""
-    from ..play.validate import validate_game
+def _game_problems(model: GameModel, *, early, stop) -> list[Found] | None:
+    """validate's problems of the game: the default number of players first (to `early`), then
+    the others one by one; None as soon as `stop()` says a newer edit is waiting."""
+    from ..play.validate import player_counts
+    rs, found = _loaded(model)
+    if rs is None:
+        return found
+    if stop is not None and stop():  # typed on meanwhile: the newer text is checked instead
+        return None
+    counts = player_counts(rs)
+    first = [rs.default_players] if rs.default_players in counts else counts
+    found = _validated(model, rs, only=first)
+    rest = [n for n in counts if n not in first]
+    if rest and early is not None:
+        early(_finished(model, found))
+    for n in rest:
+        if stop is not None and stop():
+            return None
+        found += _validated(model, rs, only=[n])
+    return found
+
+
+def _loaded(model: GameModel):
+    """(the folder read as the editor holds it, with its problems kept, or None; the problems
+    when it could not be read at all). Hover and completion read its names meanwhile."""
+    from ..ruleset.loader import load_ruleset
+    from ..ruleset.yamlio import shared_trees
     try:
-        v = validate_game(str(model.root), only=only)
-        model.game, model.rs = v.game, v.game.catalog.ruleset
+        with shared_trees(model.trees):  # read, never changed: the files that did not change are not read again
+            model.rs = load_ruleset(model.root, keep_going=True)
+        return model.rs, []
+    except ContentError as e:
+        return None, [Found(p) for p in e.problems]
+    except Exception as e:  # content broken in a way the loader did not foresee
+        return None, [_unforeseen(model, e)]
+
+
+def _validated(model: GameModel, rs, *, only) -> list[Found]:
+    """`validate_game` of the folder as the editor holds it (read once, `rs`), for these numbers
+    of players."""
+    from ..play.validate import validate_ruleset
+    try:
+        v = validate_ruleset(rs, only=only, where=str(model.root))
         return [Found(w, warning=True) for w in v.warnings]
     except ContentError as e:
-        _read_anyway(model)
         return [Found(p) for p in e.problems]
-    except Exception as e:  # content broken in a way the validator did not foresee
-        return [Found(Problem(Location(display_path(model.root / "game.yaml")),
-                              f"the game could not be checked: {type(e).__name__}: {e}"))]
+    except Exception as e:
+        return [_unforeseen(model, e)]
+
+
+def _unforeseen(model: GameModel, e: Exception) -> Found:
+    return Found(Problem(Location(display_path(model.root / "game.yaml")),
+                         f"the game could not be checked: {type(e).__name__}: {e}"))
 
 
 def _variant_problems(model: GameModel, path: Path) -> list[Found]:
@@ -154,15 +198,6 @@ def _finished(model: GameModel, found: list[Found]) -> dict[Path, list[Found]]:
     reported = [f.problem for f in found]
     found += _recovered(model, [p for p in model.open if model.role_of(p)], reported)
     return _by_file(model, found)
-
-
-def _read_anyway(model: GameModel) -> None:
-    """The ruleset as far as it reads (hover and completion need its names), when validation failed."""
-    from ..ruleset.loader import load_ruleset
-    try:
-        model.rs = load_ruleset(model.root, keep_going=True)
-    except ContentError:
-        pass
 
 
 def _scenario_problems(model: GameModel, paths) -> list[Found]:

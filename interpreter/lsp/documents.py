@@ -37,10 +37,14 @@ def role_of(root: Path, path: Path) -> str | None:
     return "content"
 
 
+def rules_files(root: Path) -> list[Path]:
+    """The YAML files that make a game's rules: its content and its languages' texts."""
+    return list(content_files(root)) + sorted(p for p in root.glob("*.yaml") if is_texts_file(p))
+
+
 def game_files(root: Path) -> list[Path]:
     """Every YAML file of a game: content, its languages' texts, variants, scenarios, tutorials."""
-    files = list(content_files(root))
-    files += sorted(p for p in root.glob("*.yaml") if is_texts_file(p))
+    files = rules_files(root)
     for folder in FOLDERS:
         if (root / folder).is_dir():
             files += sorted((root / folder).rglob("*.yaml"))
@@ -204,4 +208,4 @@ def rules_spots(src: SourceText, path=()) -> list[Spot]:
 
 
 __all__ = ["PROSE", "RulesText", "Spot", "WORD", "Walked", "game_files", "lexed", "parse_text", "role_of",
-           "rules_spots", "walk"]
+           "rules_files", "rules_spots", "walk"]

@@ -1,7 +1,8 @@
 """One game folder as the server holds it: its files, the editor's unsaved texts over them, each
-file walked once per text, the names' index, and the last ruleset and game read from them."""
+file walked once per text, the names' index, the last ruleset read from them and what its checks found."""
 from __future__ import annotations
 
+import hashlib
 import threading
 from pathlib import Path
 
@@ -28,11 +29,16 @@ class GameModel:
         self._walked: dict[Path, tuple] = {}  # path -> (text, role, Walked)
         self._index: Index | None = None
         self._index_key = None
+        self._displays: dict[Path, str] = {}  # path -> display_path (how messages name it)
+        self._absolute: dict[Path, Path] = {}  # path listed -> resolved
+        self._roles: dict[Path, str | None] = {}  # path -> documents.role_of
         self.rs = None  # the ruleset last read (keep_going: with its problems)
-        self.game = None  # the game last built by a validation that passed
         self.lock = threading.RLock()  # the index and the ruleset, built by one thread at a time
         self.coverage_lock = threading.Lock()  # the scenarios' run (lens.py): long, and apart
         self.coverage = None  # scenarios.coverage.CoverageReport, computed on demand (lens.py)
+        self.trees: dict = {}  # the YAML trees of the game's last check (yamlio.shared_trees)
+        self.checked: dict = {}  # diagnose.full's problems of the game, by content_key (the last one)
+        self.variants_checked: dict[Path, tuple] = {}  # a variant -> (content_key, its text, its problems)
 
     # ---- texts ---------------------------------------------------------------------------
     def text_of(self, path: Path) -> str | None:
@@ -45,25 +51,43 @@ class GameModel:
             return None
 
     def files(self) -> list[Path]:
-        on_disk = [p.resolve() for p in documents.game_files(self.root)]
+        on_disk = [self._resolved(p) for p in documents.game_files(self.root)]
         extra = [p for p in self.open if p not in set(on_disk) and self.role_of(p)]
         return on_disk + sorted(extra)
 
     def role_of(self, path: Path) -> str | None:
-        return documents.role_of(self.root, Path(path))
+        path = Path(path)
+        if path not in self._roles:  # a path's role does not change: its place in the folder
+            self._roles[path] = documents.role_of(self.root, path)
+        return self._roles[path]
 
     def display(self, path: Path) -> str:
-        return display_path(path)
+        shown = self._displays.get(path)
+        if shown is None:
+            shown = self._displays[path] = display_path(path)
+        return shown
 
-    def path_of(self, location: Location | None) -> Path | None:
-        """The file a problem's location names (its display path, as messages write it)."""
-        if location is None or not location.file:
-            return None
-        by_display = {display_path(p): p for p in self.files()}
-        if location.file in by_display:
-            return by_display[location.file]
-        p = Path(location.file)
-        return p.resolve() if p.is_file() else None
+    def _resolved(self, path: Path) -> Path:
+        """A file's absolute path, links followed (remembered: a check lists every file)."""
+        found = self._absolute.get(path)
+        if found is None:
+            found = self._absolute[path] = path.resolve()
+        return found
+
+    def paths_of(self):
+        """A function giving the file a problem's location names (its display path, as messages
+        write it), or None. Problems are found in the rules' files and in the editor's (a variant,
+        a scenario), listed once for all the problems of a check; any other file by its name."""
+        by_display = {self.display(p): p for p in [*map(self._resolved, documents.rules_files(self.root)), *self.open]}
+
+        def path_of(location: Location | None) -> Path | None:
+            if location is None or not location.file:
+                return None
+            if location.file in by_display:
+                return by_display[location.file]
+            p = Path(location.file)
+            return p.resolve() if p.is_file() else None
+        return path_of
 
     def ruleset(self):
         """The ruleset last read, or the folder read now (with its problems kept) when none was yet."""
@@ -79,6 +103,17 @@ class GameModel:
 
     def overlay(self):
         return overlaid(dict(self.open))
+
+    def content_key(self) -> bytes:
+        """A digest of what `validate` of the game reads: its content files and languages' texts
+        (the editor's text, else the saved one) and a learnt evaluation beside them. Equal keys,
+        equal problems: an edit of a scenario, a tutorial or a variant leaves it as it was."""
+        h = hashlib.blake2b(digest_size=20)
+        for path in [*documents.rules_files(self.root), self.root / "evaluation.json"]:
+            text = self.text_of(path)
+            h.update(f"{path}\0{len(text) if text is not None else -1}\0".encode())
+            h.update((text or "").encode("utf-8", "surrogatepass"))
+        return h.digest()
 
     # ---- structure ---------------------------------------------------------------------------
     def walked(self, path: Path):

@@ -42,6 +42,16 @@ def parse_options(items) -> dict:
     return options
 
 
+def require_extra(command: str, extra: str, modules) -> None:
+    """An InterpretError naming the extra to install when one of `modules` is missing (the commands
+    of an optional extra: `interpret serve` needs `web`, `interpret lsp` needs `lsp`)."""
+    import importlib.util
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    if missing:
+        raise InterpretError(f"interpret {command} needs {', '.join(missing)}: install the `{extra}` extra "
+                             f"(pip install \"interpret[{extra}]\", or pip install \".[{extra}]\" in a checkout)")
+
+
 def _n(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
 

@@ -57,15 +57,22 @@ def validate_game(path: str, variants=(), *, only=None) -> Validation:
     """Load a game and compile it for every player count (`only`: those of them); raise
     ContentError with every problem."""
     from ..ruleset.loader import load_ruleset
-    from ..ruleset.spec import ContentSpec
-    from .render import Renderer
     start = time.perf_counter()
     rs = load_ruleset(game_folder(path), variants=variants, keep_going=True)
+    return validate_ruleset(rs, only=only, where=str(path), start=start)
+
+
+def validate_ruleset(rs, *, only=None, where: str = "", start: float | None = None, spec=None) -> Validation:
+    """`validate_game` of a ruleset already loaded with `keep_going` (the language server loads it
+    once for several calls; `spec`: its ContentSpec, when the caller has it)."""
+    from ..ruleset.spec import ContentSpec
+    from .render import Renderer
+    start = time.perf_counter() if start is None else start
     problems: list[Problem] = list(rs.problems)  # schema and cross-reference problems...
     seen = {p.render() for p in problems}
     game = None
     counts = [n for n in player_counts(rs) if only is None or n in only] or player_counts(rs)
-    spec = None  # the typed content, the same for every player count
+    # spec: the typed content, the same for every player count
     for n in counts:  # ...and those of the rules, compiled for every player count
         try:
             if spec is None:
@@ -88,8 +95,8 @@ def validate_game(path: str, variants=(), *, only=None) -> Validation:
         if game is None or n == rs.default_players:
             game = g
     if game is None and not problems:  # no player count to build the game for
-        problems.append(Problem(Location(rs.files[0] if rs.files else str(path)), "no number of players to build "
-                                "the game for", hint="check game.players: min, max and default"))
+        problems.append(Problem(Location(rs.files[0] if rs.files else where or str(rs.root)),
+                                "no number of players to build the game for", hint="check game.players: min, max and default"))
     if problems:
         raise ContentError(problems)
     seconds = time.perf_counter() - start
@@ -144,4 +151,4 @@ def _legend(entries) -> None:
         _out("# where each global comes from:\n" + "\n".join(f"#   {e}" for e in entries))
 
 
-__all__ = ["Validation", "cmd_validate", "player_counts", "print_source", "validate_game"]
+__all__ = ["Validation", "cmd_validate", "player_counts", "print_source", "validate_game", "validate_ruleset"]

@@ -36,7 +36,8 @@ from ..errors import ContentError, ErrorList, Location, Problem
 from .paths import display_path, is_there, shown, too_long
 from .ruleset import Ruleset
 from .schema import SECTIONS_LIST, schema_problems, validator
-from .yamlio import MergedMap, SourceText, Snippet, key_location, load_yaml, node_location, resolve_parent, value_location
+from .yamlio import (MergedMap, SourceText, Snippet, is_overlaid, key_location, load_yaml, node_location,
+                     resolve_parent, value_location)
 
 _PART = re.compile(r"([^.\[\]]+)|\[([^\]]+)\]")
 
@@ -57,10 +58,10 @@ def variant_path(game_root: Path, ref: str) -> Path:
     if why is not None:
         raise ContentError(Problem(Location(shown(ref)), f"no such variant: {why}"))
     p = Path(ref)
-    if is_there(p):
+    if is_there(p) or is_overlaid(p):  # an editor's unsaved variant counts (yamlio.overlaid)
         return p
     for cand in (game_root / "variants" / f"{ref}.yaml", game_root / "variants" / ref):
-        if is_there(cand):
+        if is_there(cand) or is_overlaid(cand):
             return cand
     known = sorted(x.stem for x in (game_root / "variants").glob("*.yaml")) if (game_root / "variants").is_dir() else []
     hint = did_you_mean(ref, known) or (f"variants of this game: {', '.join(known)}" if known else "this game has no variants/")

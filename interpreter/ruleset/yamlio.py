@@ -60,6 +60,37 @@ def overlaid(texts: dict):
         _OVERLAY.reset(token)
 
 
+_SHARED: ContextVar[tuple | None] = ContextVar("shared", default=None)
+
+
+@contextmanager
+def shared_trees(memo: dict):
+    """Within the block, `load_yaml_text` gives the tree it gave before for the same text and
+    name, kept in `memo` (its owner's), instead of a fresh copy: for a caller that reads the trees
+    and never changes them (the language server's check of a game without variants, again at
+    each edit). At the end, `memo` keeps only the trees of this block."""
+    used: dict = {}
+    token = _SHARED.set((memo, used))
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+        for k in [k for k in memo if k not in used]:
+            del memo[k]
+        memo.update(used)
+        used.clear()
+
+
+def is_overlaid(path) -> bool:
+    """Whether `load_yaml` reads this path from the editor's texts (`overlaid`): a file open in an
+    editor and never saved is there all the same."""
+    overlay = _OVERLAY.get()
+    try:
+        return bool(overlay) and str(Path(path).resolve()) in overlay
+    except (OSError, ValueError):
+        return False
+
+
 def load_yaml(path: Path, display: str | None = None):
     """Load a YAML file (round-trip types keep line/column); YAML errors become ContentError."""
     name = display or str(path)
@@ -146,8 +177,20 @@ def control_problem(text: str, name: str) -> Problem | None:
 
 
 def load_yaml_text(text: str, name: str):
-    cache = diskcache.store("yaml")
     key = diskcache.key_of(text)
+    shared = _SHARED.get()
+    if shared is None:
+        return _read_yaml_text(text, name, key)
+    memo, used = shared
+    data = used.get((name, key)) or memo.get((name, key))
+    if data is None:
+        data = _read_yaml_text(text, name, key)
+    used[(name, key)] = data
+    return data
+
+
+def _read_yaml_text(text: str, name: str, key: bytes):
+    cache = diskcache.store("yaml")
     data = cache.get(key)
     if data is not None:  # read before, with the same text: the same tree and positions
         _attach(data, name, text.splitlines())

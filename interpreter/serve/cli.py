@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import InterpretError
 from ..i18n import language
 
 EXTRA = "web"
@@ -36,16 +35,9 @@ def add_parser(sub, debug_flag, *, lang_flag) -> None:
     q.set_defaults(run=cmd_serve)
 
 
-def _missing() -> list[str]:
-    import importlib.util
-    return [name for name in NEEDS if importlib.util.find_spec(name) is None]
-
-
 def cmd_serve(args) -> int:
-    missing = _missing()
-    if missing:
-        raise InterpretError(f"interpret serve needs {', '.join(missing)}: install the `{EXTRA}` extra "
-                             f"(pip install \"interpret[{EXTRA}]\", or pip install \".[{EXTRA}]\" in a checkout)")
+    from ..play.common import require_extra
+    require_extra("serve", EXTRA, NEEDS)
     from pathlib import Path
 
     import uvicorn
