@@ -126,3 +126,23 @@ def test_a_folder_anyone_may_write_is_not_used(tmp_path):
     assert p.returncode == 0
     assert "others may write the cache folder" in p.stderr
     assert not list(shared.rglob("*.store"))
+
+
+def test_damage_to_entries_a_run_does_not_need_is_repaired_by_that_run(tmp_path, clean):
+    """A damaged entry that a command does not need (one of Dark Agent's, under a simulation of
+    connect four, whose entries were written after them): the command warns once and rewrites the
+    store without it, so the next run is silent (the long fuzz campaign's seed 200040 warned at
+    every run)."""
+    import shutil
+    cache, _expected = clean
+    copy = tmp_path / "c"
+    shutil.copytree(cache, copy)
+    warm = run(["simulate", "connect-four", "-n", "1"], copy)
+    assert warm.returncode == 0 and not warm.stderr, warm.stderr
+    for name in ("rules", "yaml"):
+        flip(store_file(copy, name), store_file(copy, name).stat().st_size // 4)
+    first = run(["simulate", "connect-four", "-n", "1"], copy)
+    assert first.returncode == 0 and first.stderr.count("warning:") == 1 and WARNING in first.stderr, first.stderr
+    again = run(["simulate", "connect-four", "-n", "1"], copy)
+    assert again.returncode == 0 and again.stderr == "", again.stderr
+    assert run(["validate", "dark-agent"], copy).returncode == 0  # the lost entries are simply made again

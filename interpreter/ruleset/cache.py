@@ -256,6 +256,7 @@ class Store:
         self.loads = loads or _pickle_loads
         self.entries: dict[bytes, tuple[bytes, bytes]] | None = None
         self.added: dict[bytes, tuple[bytes, bytes]] = {}
+        self.damaged = False  # entries were left out when read: the file is written again without them
 
     def _path(self) -> Path:
         return cache_dir() / fingerprint() / f"{self.name}.store"
@@ -270,6 +271,7 @@ class Store:
         entries, whole = _unpack(data) if len(data) <= MAX_STORE_BYTES else ({}, False)
         good = {k: e for k, e in entries.items() if hmac.compare_digest(e[0], _mac(self.name, k, e[1]))}
         if report and (not whole or len(good) < len(entries)):
+            self.damaged = True
             warn_once()
         return good
 
@@ -283,6 +285,7 @@ class Store:
             return self.loads(entry[1])
         except Exception:  # checked, yet not readable (a class renamed since): rebuilt
             del self.entries[key]
+            self.damaged = True
             warn_once()
             return None
 
@@ -299,12 +302,16 @@ class Store:
         self.added[key] = entry
 
     def flush(self) -> None:
-        if not self.added or not enabled() or not secret():
+        """Write the entries added, and rewrite a damaged file without its bad entries (even when
+        nothing was added: an entry this run did not need is not warned about again next run)."""
+        if not (self.added or self.damaged) or not enabled() or not secret():
             return
         path = self._path()
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             merged = self._read(report=False)
+            if self.entries is not None:  # what this run found unreadable is not written back
+                merged = {k: e for k, e in merged.items() if k in self.entries or k in self.added}
             merged.update(self.added)
             if sum(len(v[1]) for v in merged.values()) > MAX_STORE_BYTES:
                 merged = dict(self.added)
@@ -316,7 +323,7 @@ class Store:
             finally:
                 if os.path.exists(tmp):
                     os.unlink(tmp)
-            self.added = {}
+            self.added, self.damaged = {}, False
         except OSError:
             pass  # a read-only or full disk: no cache, nothing else changes
 
