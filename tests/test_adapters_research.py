@@ -166,3 +166,13 @@ def test_ismcts_bot_runs_as_shipped_on_every_imperfect_game(params):
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(2)), uct_c=2.0,
                            max_simulations=4, random_state=np.random.RandomState(2))
     assert bot.step(state) in state.legal_actions()
+
+
+def test_an_openspiel_string_with_an_impossible_number_is_a_clear_error():
+    import pyspiel
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
+    with pytest.raises(ValueError, match="utility_bound"):
+        pyspiel.load_game("interpret(game=kuhn-poker,returns=score,utility_bound=1e400)")
+    from interpreter.adapters.openspiel import InterpretGame
+    with pytest.raises(ValueError, match="seed=4294967296: a whole number between"):
+        InterpretGame({"game": "tic-tac-toe", "seed": 2**32})

@@ -137,7 +137,7 @@ def _utility(g: Game, how: str, bound: float) -> tuple[float, float]:
         return -1.0, 1.0
     if how != SCORE:
         raise ValueError(f"returns={how}: write returns=win or returns=score")
-    if bound <= 0:
+    if not 0 < bound < float("inf"):
         raise ValueError("returns=score needs utility_bound, the most a seat can win or lose (a number above 0)")
     return -bound, bound
 
@@ -145,6 +145,9 @@ def _utility(g: Game, how: str, bound: float) -> tuple[float, float]:
 class InterpretGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
+        for key in ("players", "seed"):  # OpenSpiel keeps its parameters as 32-bit integers
+            if not -2**31 <= int(params[key]) < 2**31:
+                raise ValueError(f"{key}={params[key]}: a whole number between {-2**31} and {2**31 - 1} is expected")
         players = int(params["players"]) or None
         self.interpret = Game.load(str(params["game"]), players=players,
                                    options=_options(params["options"]) or None,
