@@ -21,6 +21,7 @@ from pathlib import Path
 from .games import (RESULTS, RUN, AnalysisError, Spec, _init_worker, _play_chunk, _play_line, _worker, chunks,
                     configuration, encode, play_record)
 from .labfiles import complete_results, read_run
+from .repro import command_of
 
 
 def _differences(old: dict, new: dict) -> list[str]:
@@ -125,8 +126,9 @@ class Batch:
                 else:
                     lines = self._lines(todo, pool, jobs)
                 for index, line, error in lines:
-                    if error is not None:
-                        raise AnalysisError(error)
+                    if error is not None:  # with the command that plays that game again (repro.py)
+                        again = command_of(self.spec, self.config, self.config["seed"] + index)
+                        raise AnalysisError(f"{error}\n(watch that game with: {again})")
                     f.write(line + "\n")
                     f.flush()
                     self.done = index + 1
