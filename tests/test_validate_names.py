@@ -48,7 +48,7 @@ def test_a_text_naming_nothing_declared_is_refused_at_its_position(write_game, e
     assert len(found) == 1, "\n\n".join(p.render() for p in found)
     p = found[0]
     assert said in p.message and meant in p.hint
-    assert (p.location.line, p.location.column) == (LINE, 7 + len(PROBE) + expr.index(f'"{wrong}"'))
+    assert (p.location.line, p.location.column) == (LINE, 7 + len(PROBE) + expr.index(f'"{wrong}"') + 1)  # its name
 
 
 @pytest.mark.parametrize("expr", [

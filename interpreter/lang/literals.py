@@ -31,6 +31,13 @@ def _texts(node) -> list:
     return []
 
 
+def _inside(text):
+    """The text literal `text` placed at its first letter, past the quote: the caret, and an editor's
+    quick fix (the name there replaced by the one meant), take the name, not the quotes."""
+    at = text.at
+    return A.Str(text.token, None if at is None else (at[0], at[1] + 1, at[2] + 1, at[3] - 1))
+
+
 def edge_kinds(board) -> set:
     """The kinds of the board's edges, from its section (`board:` as written, variants applied)."""
     kinds = set()
@@ -120,9 +127,9 @@ class Literals:
             if known and value not in known:
                 hint = did_you_mean(value, known) or (f"{listed}: " + ", ".join(sorted(known)[:12])
                                                       + (", ..." if len(known) > 12 else ""))
-                raise CompileError(f'{said} "{value}"', text, hint=hint)
+                raise CompileError(f'{said} "{value}"', _inside(text), hint=hint)
             if not known:
-                raise CompileError(f'{said} "{value}" (there are none)', text)
+                raise CompileError(f'{said} "{value}" (there are none)', _inside(text))
 
 
 __all__ = ["Literals", "edge_kinds", "EDGE_ARGUMENT"]
