@@ -30,6 +30,7 @@ def refused(make_game, effect):
     ("count([1, 0, 2])", "these are numbers"),
     ("count(c for c in pile.cards)", "these are cards"),
     ("count(c.value for c in pile.cards)", "these are numbers"),
+    ("count([x for x in [1, true]])", "these are numbers"),  # the items of a list of several types
     ("sum(p for p in players)", "`sum` adds numbers, and these are players"),
     ("first(pile.cards) + 1", "`+` needs numbers, and this is a card"),
     ("2 * cell(1, 1)", "this is a cell"),
@@ -66,6 +67,7 @@ def test_a_parameter_carries_its_domains_type(make_game):
     '"a" + "b"', "[1] + [2]", '"ab" * 2', "2 * [1]", "true + 1", "first(pile.cards).value + 1",
     "total + 1", "me.score + 1", "[[1], 2][0] + 1", "count(x for x in [[true]][0])",
     "text(\"n \", 3)", "(leader.index if leader != none else 0) + 1", '"a" < "b"', "sum(c.value for c in pile.cards)",
+    "count([x for x in [1, true] where x == true])",
 ])
 def test_what_may_work_is_left_alone(make_game, expr):
     make_game(with_action("probe", f"let probe = {expr}"))

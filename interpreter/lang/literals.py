@@ -11,8 +11,6 @@ alone. ValueTypes (valuetypes.py) asks these as it walks an expression; this mod
 """
 from __future__ import annotations
 
-import re
-
 from ..errors import did_you_mean
 from . import ast as A
 from .scope import CompileError
@@ -29,6 +27,18 @@ def _texts(node) -> list:
     if type(node) is A.ListOf and all(type(x) is A.Str for x in node.items):
         return list(node.items)
     return []
+
+
+def _unquoted(token: str) -> str:
+    """The text a literal token gives: its quotes off, `\\x` read as x (as Compiler.string reads it)."""
+    out, escaped = [], False
+    for ch in token[1:-1]:
+        if ch == "\\" and not escaped:
+            escaped = True
+            continue
+        out.append(ch)
+        escaped = False
+    return "".join(out)
 
 
 def _inside(text):
@@ -123,7 +133,7 @@ class Literals:
     @staticmethod
     def _known(texts, known, said, listed) -> None:
         for text in texts:
-            value = re.sub(r"\\(.)", r"\1", str(text.token)[1:-1])  # as compiler.string reads it
+            value = _unquoted(str(text.token))
             if known and value not in known:
                 hint = did_you_mean(value, known) or (f"{listed}: " + ", ".join(sorted(known)[:12])
                                                       + (", ..." if len(known) > 12 else ""))

@@ -269,6 +269,10 @@ class ValueTypes:
             return List(self._item(self.of(node.coll, scope, env)))
         if t is A.ListOf:
             return _list_of({self.of(x, scope, env) for x in node.items})
+        if t is A.ListFor and node.cond is None and type(node.value) is A.Name \
+                and str(node.value.name) == str(node.var):  # `[x for x in xs]`: xs's items, of several types too
+            coll = self.of(node.coll, scope, env)
+            return coll if type(coll) is List else List(None)
         if t is A.ListFor or t is A.Aggregate:
             inner = dict(env)
             inner[str(node.var)] = self._item(self.of(node.coll, scope, env))
