@@ -12,28 +12,12 @@ import pytest
 
 from interpreter.errors import ContentError
 from interpreter.play.validate import validate_game
+from tests.tiny_game import TINY
 
 ROOT = Path(__file__).resolve().parent.parent
 TEN = ROOT / "tests" / "fixtures" / "ten-mistakes"
 
-BASE = """\
-game: {name: t, title: Tiny, players: {min: 1, max: 4, default: 2}}
-cards:
-  coin: {copies: 3, props: {value: 1}, tags: [token]}
-  gem: {props: {value: 3}, tags: [token]}
-  ruby: {props: {value: 5}, tags: [token]}
-zones:
-  pile: {}
-  hand: {per_player: true, visibility: owner}
-vars:
-  player: {score: 0}
-flow:
-  setup: |
-    for c in cards do move c to pile end
-actions:
-  noop:
-    effect: finish turn
-"""
+BASE = TINY  # tests/tiny_game.py
 
 
 def problems(write_game, text):
@@ -178,7 +162,7 @@ def test_the_bundled_games_and_fixtures_have_none_of_these_problems():
 
 
 def test_grant_of_an_undeclared_effect_points_at_the_cards_effects(write_game):
-    text = BASE.replace("  coin: {copies: 3, props: {value: 1}, tags: [token]}",
+    text = BASE.replace("  coin: {copies: 3, props: {value: 1, word: a}, tags: [token]}",
                         "  coin:\n    copies: 1\n    props: {value: 1}\n    tags: [token]\n    effects:\n"
                         "      lucky: {until: turn}\n    actions:\n      rub: {effect: grant luck}")
     found = problems(write_game, text)

@@ -9,34 +9,16 @@ import pytest
 
 from interpreter.errors import ContentError
 from interpreter.lang import changes
+from tests.tiny_game import TINY, with_action
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BASE = """\
-game: {name: t, title: Tiny, players: {min: 1, max: 4, default: 2}}
-cards:
-  coin: {copies: 3, props: {value: 1, word: a}, tags: [token]}
-  gem: {props: {value: 3, word: b}, tags: [token]}
-zones:
-  pile: {}
-  hand: {per_player: true, visibility: owner}
-board:
-  grid: {columns: 2, rows: [{rows: 1-2}]}
-vars:
-  game: {leader: {type: player}, total: {type: int, default: 0}}
-  player: {score: 0}
-flow:
-  setup: |
-    for c in cards do move c to pile end
-actions:
-  noop:
-    effect: finish turn
-"""
+BASE = TINY  # tests/tiny_game.py
 
 
 def refused(make_game, effect):
     with pytest.raises(ContentError) as info:
-        make_game(BASE + f"  probe:\n    effect: |\n      {effect}\n")
+        make_game(with_action("probe", effect))
     assert len(info.value.problems) == 1, info.value
     return info.value.problems[0]
 
@@ -48,6 +30,7 @@ def refused(make_game, effect):
     ("count([1, 0, 2])", "these are numbers"),
     ("count(c for c in pile.cards)", "these are cards"),
     ("count(c.value for c in pile.cards)", "these are numbers"),
+    ("count([x for x in [1, true]])", "these are numbers"),  # the items of a list of several types
     ("sum(p for p in players)", "`sum` adds numbers, and these are players"),
     ("first(pile.cards) + 1", "`+` needs numbers, and this is a card"),
     ("2 * cell(1, 1)", "this is a cell"),
@@ -69,7 +52,7 @@ def test_what_cannot_work_is_refused_at_load_time(make_game, expr, said):
 
 
 def test_a_let_carries_its_type_to_what_reads_it(make_game):
-    p = refused(make_game, "let c = first(pile.cards)\n      let n = c + 1")
+    p = refused(make_game, "let c = first(pile.cards)\nlet n = c + 1")
     assert "this is a card" in p.message and p.location.line == len(BASE.splitlines()) + 4
 
 
@@ -84,9 +67,10 @@ def test_a_parameter_carries_its_domains_type(make_game):
     '"a" + "b"', "[1] + [2]", '"ab" * 2', "2 * [1]", "true + 1", "first(pile.cards).value + 1",
     "total + 1", "me.score + 1", "[[1], 2][0] + 1", "count(x for x in [[true]][0])",
     "text(\"n \", 3)", "(leader.index if leader != none else 0) + 1", '"a" < "b"', "sum(c.value for c in pile.cards)",
+    "count([x for x in [1, true] where x == true])",
 ])
 def test_what_may_work_is_left_alone(make_game, expr):
-    make_game(BASE + f"  probe:\n    effect: let probe = {expr}\n")
+    make_game(with_action("probe", f"let probe = {expr}"))
 
 
 def test_count_of_a_list_names_length(make_game):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .games import AnalysisError, Spec
+from .repro import watch_list
 from .runner import Batch
 from .summary import summarize, text_report, write_csv, write_summary
 
@@ -44,6 +45,7 @@ def analyze(spec: Spec, *, games: int, out, jobs: int = 1, progress=None, game=N
     seconds = time.perf_counter() - start
     played = max(0, min(games, batch.done) - before)
     summary = summarize(records, batch.config)
+    summary["watch"] = watch_list(records, spec, batch.config)  # each with the command that plays it again
     timing = {"backend": backend, "jobs": jobs, "played": played, "resumed": min(before, games), "seconds": round(seconds, 3),
               "games_per_second": round(played / seconds, 2) if seconds > 0 and played else None}
     from .report import write_report

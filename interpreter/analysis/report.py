@@ -164,6 +164,10 @@ def render(summary: dict, records: list[dict]) -> str:
     parts.append(f'<p class="muted">{_e(_config_line(c))}. Written by <code>interpret analyze</code>; '
                  f"docs/analysis.md explains each statistic.</p>")
     parts += batch_sections(summary, records)
+    if summary.get("watch"):  # each game with the command that plays it again (repro.py)
+        parts.append("<h2>Games to watch again</h2>")
+        parts.append(_table(["game", "seed", "command"], [[w["what"], w["seed"], Markup(f"<code>{_e(w['command'])}</code>")]
+                                                          for w in summary["watch"]], numeric=(1,)))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

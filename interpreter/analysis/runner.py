@@ -22,6 +22,7 @@ from .games import (RESULTS, RUN, AnalysisError, Spec, _init_worker, _play_chunk
                     configuration, encode, play_record)
 from .labfiles import complete_results, read_run
 from ..ruleset.paths import shown, too_long
+from .repro import command_of
 
 
 def _differences(old: dict, new: dict) -> list[str]:
@@ -128,8 +129,9 @@ class Batch:
                 else:
                     lines = self._lines(todo, pool, jobs)
                 for index, line, error in lines:
-                    if error is not None:
-                        raise AnalysisError(error)
+                    if error is not None:  # with the command that plays that game again (repro.py)
+                        again = command_of(self.spec, self.config, self.config["seed"] + index)
+                        raise AnalysisError(f"{error}\n(watch that game with: {again})")
                     f.write(line + "\n")
                     f.flush()
                     self.done = index + 1

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from .outcome import is_tiebreak
+from .repro import watch_text
 from .stats import ALPHA, chi_square_even, homogeneity, quantiles, rate
 
 
@@ -215,6 +216,7 @@ def text_report(s: dict) -> str:
         t = f["test"]
         lines.append(f"  chi-square {t['statistic']:.2f} ({t['df']} df): {t['verdict']}" if t["statistic"] is not None
                      else f"  chi-square: {t['verdict']}")
+    lines += watch_text(s.get("watch") or [])  # with the command that plays each again (repro.py)
     return "\n".join(lines)
 
 

@@ -24,6 +24,7 @@ from . import ast as A
 from .analysis import NODES
 from .changes import COUNT_OF_ITEMS
 from .kindfacts import Ints
+from .literals import Literals
 from .scope import _MISS, CompileError
 
 NUMBER, BOOL, TEXT, CARD, CELL, ZONE, PLAYER = "number", "yes/no", "text", "card", "cell", "zone", "player"
@@ -110,6 +111,7 @@ class ValueTypes:
     def __init__(self, symbols):
         self.symbols = symbols
         self._props = None
+        self.literals = Literals(symbols)  # names written as texts (an edge kind, a card's name...)
 
     # ---- checks ----------------------------------------------------------------------------
 
@@ -166,6 +168,12 @@ class ValueTypes:
             self._operand(node, self.of(node.operand, scope, env), "-")
         elif t is A.Compare and str(node.op) in _ORDERS:
             self._order(node, scope, env)
+        elif t is A.Compare:  # `==`, `!=`: a text against a name or a printed value
+            for attr, other in ((node.left, node.right), (node.right, node.left)):
+                if type(attr) is A.Attr:
+                    self.literals.compared(attr, other, self.of(attr.obj, scope, env))
+        elif t is A.In and type(node.item) is A.Attr:
+            self.literals.compared(node.item, node.coll, self.of(node.item.obj, scope, env))
         elif t is A.Call and str(node.fn) in ("count", "sum") and len(node.args) == 1 \
                 and str(node.fn) not in self.symbols.function_defs:
             listed = self.of(node.args[0], scope, env)
@@ -176,6 +184,8 @@ class ValueTypes:
             inner = dict(env)
             inner[str(node.var)] = self._item(self.of(node.coll, scope, env))
             self._counted(node, str(node.fn), self.of(node.value, scope, inner), node.value)
+        if t is A.Call:
+            self.literals.call(node)
 
     def _counted(self, node, fn, item, where) -> None:
         if fn == "count" and item is not None and item != BOOL:
@@ -259,6 +269,10 @@ class ValueTypes:
             return List(self._item(self.of(node.coll, scope, env)))
         if t is A.ListOf:
             return _list_of({self.of(x, scope, env) for x in node.items})
+        if t is A.ListFor and node.cond is None and type(node.value) is A.Name \
+                and str(node.value.name) == str(node.var):  # `[x for x in xs]`: xs's items, of several types too
+            coll = self.of(node.coll, scope, env)
+            return coll if type(coll) is List else List(None)
         if t is A.ListFor or t is A.Aggregate:
             inner = dict(env)
             inner[str(node.var)] = self._item(self.of(node.coll, scope, env))

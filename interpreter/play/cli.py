@@ -140,6 +140,7 @@ def cmd_test(args) -> int:
         if not r.ok:
             for f in r.failures:
                 _out(f"FAIL {r.title}\n  {f.render()}")
+            _out(f"  (run it again with: {r.again})")
         elif args.verbose:
             _out(f"ok   {r.title} ({r.path})")
     seconds = time.perf_counter() - start

@@ -5,15 +5,21 @@ schema cannot see and no rule reads, so that nothing else would ever report it.
   (`tags: [equipement]`);
 - a card property whose type differs from every other card's (`defense: "high"` where all
   the others are numbers);
-- an option whose default is outside its own bounds or choices.
-Each is a problem at the value, with did-you-mean where there is one to give.
+- an option whose default is outside its own bounds or choices;
+- a card's `back` written on that card only and close to a back in use (on several cards, or a
+  card's first tag, the back of a card that declares none): a misspelling that lets every seat
+  tell that card apart face down (`back: agnet` beside cards whose back is `agent`);
+- a grid's `join_same` naming an attribute no cell has (then no edge is made at all).
+Each is a problem at the value, with did-you-mean where there is one to give. The names written
+as texts in rules (an edge's kind, a card's name...) are checked as they are compiled
+(lang/literals.py).
 """
 from __future__ import annotations
 
 import difflib
 import re
 
-from ..errors import ErrorList
+from ..errors import ErrorList, did_you_mean
 from .yamlio import SourceText, resolve_parent, to_plain, value_location
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -24,6 +30,8 @@ def check_content(rs, errors: ErrorList) -> None:
     _check_tags(rs, errors)
     _check_props(rs, errors)
     _check_option_defaults(rs, errors)
+    _check_backs(rs, errors)
+    _check_join_same(rs, errors)
 
 
 # ---- tags ------------------------------------------------------------------------------------
@@ -136,6 +144,54 @@ def _check_option_defaults(rs, errors: ErrorList) -> None:
         elif type(default) is int and ((type(lo) is int and default < lo) or (type(hi) is int and default > hi)):
             errors.add(where, f"option `{name}`: its default {default} is outside its own bounds",
                        hint=f"from {lo if lo is not None else '...'} to {hi if hi is not None else '...'}")
+
+
+# ---- backs and the board's attributes ---------------------------------------------------------
+
+def _check_backs(rs, errors: ErrorList) -> None:
+    written: dict = {}  # back -> [card spec]
+    established = set()
+    for spec in rs.cards.values():
+        if not isinstance(spec, dict):
+            continue
+        back, tags = spec.get("back"), spec.get("tags")
+        if isinstance(back, str):
+            written.setdefault(back, []).append(spec)
+        elif isinstance(tags, list) and tags and isinstance(tags[0], str):
+            established.add(tags[0])  # the back of a card that declares none
+    established |= {b for b, specs in written.items() if len(specs) > 1}
+    for back, specs in written.items():
+        if back in established:
+            continue
+        close = difflib.get_close_matches(back, sorted(established), n=1, cutoff=0.75)
+        if close:
+            node, key = resolve_parent(specs[0], "back")
+            errors.add(value_location(node, key), f"back `{back}` is written on this card only: face down, "
+                       "every seat can tell it from the others",
+                       hint=f"did you mean `{close[0]}`? (a back of its own is a card every seat recognises)")
+
+
+def _check_join_same(rs, errors: ErrorList) -> None:
+    board = rs.board if isinstance(rs.board, dict) else {}
+    grid = board.get("grid")
+    same = grid.get("join_same") if isinstance(grid, dict) else None
+    if not isinstance(same, str):
+        return
+    known = {"row", "column"}
+    ring = board.get("ring")
+    parts = list(grid.get("rows") or []) + list(board.get("cells") or [])
+    if isinstance(ring, dict):
+        known.add("index")
+        parts.append(ring)
+    for part in parts:
+        attrs = part.get("attrs") if isinstance(part, dict) else None
+        if isinstance(attrs, dict):
+            known.update(str(k) for k in attrs)
+    if same not in known:
+        node, key = resolve_parent(grid, "join_same")
+        errors.add(value_location(node, key), f"`join_same: {same}`: no cell has an attribute `{same}`, "
+                   "so it leaves out no edge (every neighbour is joined)", hint=did_you_mean(same, known) or
+                   "attributes of the cells: " + ", ".join(sorted(known)))
 
 
 __all__ = ["check_content"]

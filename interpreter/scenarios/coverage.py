@@ -33,8 +33,8 @@ from pathlib import Path
 
 from ..errors import ContentError, Location
 from ..ruleset.loader import load_ruleset
-from ..ruleset.yamlio import resolve_parent
-from ..ruleset.yamlio import SourceText, key_location
+from ..ruleset.yamlio import SourceText, key_location, resolve_parent
+from .runner import again_command
 
 KINDS = ("action", "requirement", "trigger", "power", "procedure", "function")
 
@@ -391,7 +391,7 @@ class CoverageReport:
         if self.not_rules:
             lines.append(f"not counted, called by no rule (render templates, invariants): {', '.join(self.not_rules)}")
         for s, f in self.failures.items():
-            lines.append(f"FAIL {s}\n  {f}")
+            lines.append(f"FAIL {s}\n  {f}\n  (run it again with: {again_command(s)})")
         gaps = self.unexercised()
         if gaps:
             lines.append(f"not exercised ({len(gaps)}):")
@@ -543,7 +543,7 @@ class MutationReport:
                  + (f", {c['invalid']} invalid" if c["invalid"] else "")
                  + f"; mutation score {self.score:.0f}% ({self.seconds:.1f} s)"]
         for s, f in self.coverage.failures.items():
-            lines.append(f"FAIL {s} (left out: it fails without any mutation)\n  {f}")
+            lines.append(f"FAIL {s} (left out: fails with no mutation)\n  {f}\n  (run it again with: {again_command(s)})")
         survivors = [m for m in self.mutants if m.survived]
         if survivors:
             lines.append(f"surviving mutants ({len(survivors)}):")

@@ -25,6 +25,7 @@ file:line, the expectation and the values it saw.
 from __future__ import annotations
 
 import re
+import shlex
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,17 @@ class Result:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    @property
+    def again(self) -> str:
+        """The command that runs this scenario file again, alone (again_command)."""
+        return again_command(self.path)
+
+
+def again_command(path) -> str:
+    """`interpret test FILE`: a scenario (or tutorial) file names its own game, variants, options,
+    players and seed, so running the file alone plays it again as it failed (from the same folder)."""
+    return " ".join(shlex.quote(w) for w in ("interpret", "test", display_path(Path(path))))
 
 
 class ScenarioFailed(Exception):
