@@ -498,8 +498,8 @@ class Domains:
             hidden = not vals.shown and self.concealable(c)
             for z in where:
                 plan = m.handle_plan[z.id]
-                if hidden or not (plan is None or (vals.own and plan[0] == "seats" and z.owner is not None
-                                                   and z.owner.id in plan[1])):
+                if hidden or not (plan is None or (vals.own and plan[0] in ("seats", "side") and z.owner is not None
+                                                   and z.owner.id in plan[1])):  # its owner sees it
                     out |= self.places_in(z)
         return out
 
@@ -560,7 +560,7 @@ def _order(v):
 
 def argument_keys(m) -> dict:
     """Action name -> a tuple per argument position of the keys it may take (sorted), for every
-    action of `m`, `choose` and each window's `decline`."""
+    action of `m`, `choose` (when the rules ask one) and each window's `decline`."""
     from .reach import reach
     actions = list(_parameters(m))
     lying, changed, options = reach(m, lambda dom: _effects(m, dom, actions))
@@ -568,7 +568,8 @@ def argument_keys(m) -> dict:
     out = {}
     for name, params, _ in actions:
         out[name] = tuple(tuple(sorted(dom.keys(v), key=_key_order)) for v in _bound(m, dom, params).values())
-    out["choose"] = (tuple(sorted(dom.keys(options) | {"none"}, key=_key_order)),)
+    if options is not None:  # a pending choice (`choose`): any option of any of them, or none
+        out["choose"] = (tuple(sorted(dom.keys(options) | {"none"}, key=_key_order)),)
     for w in m.windows:
         out.setdefault(w.decline, ())
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..core.model import Card, Zone
 from ..lang import ast as A
-from .domains import NOTHING, Domains, Vals
+from .domains import Domains, Vals
 
 _ROUNDS = 50  # the walk settles in a few rounds; a guard, never reached by the bundled games
 
@@ -34,7 +34,7 @@ class Walk:
         self.moves = []  # (cards, zones): those cards may go to those zones
         self.swaps = []  # (Vals, Vals): each side may go where the other lies
         self.cycles = []  # zones whose cards may go to each other
-        self.options = NOTHING  # what a `choose` may offer
+        self.options = None  # what a `choose` may offer (None: the rules never ask one)
         self.called = {}  # procedure -> its arguments' {name: Vals}, joined over the `do`s seen
         self.todo = []  # procedures whose arguments grew: walked again
 
@@ -105,7 +105,8 @@ class Walk:
             return _joined(env, self.body(s.body, self.body(s.body, dict(env), scope), scope))
         if t is A.Choose:
             options = dom.items(s.options, env, scope)
-            self.options |= options if s.by is None else options._replace(own=False)
+            options = options if s.by is None else options._replace(own=False)
+            self.options = options if self.options is None else self.options | options
             return {**env, str(s.var): options}
         if t is A.Move:
             self.moves.append((dom.value(s.what, env, scope), dom.value(s.to, env, scope)))
