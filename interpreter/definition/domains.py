@@ -19,9 +19,7 @@ A card a seat cannot identify is given to it by its place (`ZONE@N`, information
 card parameter also takes the places of the zones its cards may lie in that hide a card from a seat
 (a zone not public, or any zone when some card variable conceals its card).
 
-`argument_keys(m)` gives, per action name, a tuple per argument of the keys it may take (sorted:
-the same content gives the same keys), with `choose` (a pending choice: the options of every
-`choose` of the rules) and the moves that decline an out-of-turn window.
+arguments.py gives, per action name, the keys each argument may take, from these.
 """
 from __future__ import annotations
 
@@ -29,13 +27,11 @@ import operator
 import re
 from typing import NamedTuple
 
-from ..core.model import Card, Seat, Zone, key_of
-from ..information.handles import HANDLE
+from ..core.model import HANDLE, Card, Seat, Zone, key_of
 from ..runtime.library import _CARD_ATTRS, _SEAT_ATTRS, _ZONE_ATTRS
 from ..lang import ast as A
 from ..lang import valuetypes as T
 from ..lang.kinds import declared_type
-from ..lang.parser import parse
 from ..lang.scope import Scope
 
 MAX_INT_ARG = 100  # a number nothing bounds is numbered from 0 to this (board columns, counts...)
@@ -473,7 +469,6 @@ class Domains:
 
     def keys(self, vals: Vals) -> set:
         """The keys of the values `vals` may be, with the places of its cards a seat may not see."""
-        m = self.m
         out = set()
         for v in vals.values:
             if type(v) in (Card, Zone, Seat, int, bool, str, type(None)):
@@ -556,81 +551,3 @@ def _compared(a, op: str, b):
 
 def _order(v):
     return (type(v).__name__, getattr(v, "id", 0), str(v))
-
-
-def argument_keys(m) -> dict:
-    """Action name -> a tuple per argument position of the keys it may take (sorted), for every
-    action of `m`, `choose` (when the rules ask one) and each window's `decline`."""
-    from .reach import reach
-    actions = list(_parameters(m))
-    lying, changed, options = reach(m, lambda dom: _effects(m, dom, actions))
-    dom = Domains(m, lying, changed)
-    out = {}
-    for name, params, _ in actions:
-        out[name] = tuple(tuple(sorted(dom.keys(v), key=_key_order)) for v in _bound(m, dom, params).values())
-    if options is not None:  # a pending choice (`choose`): any option of any of them, or none
-        out["choose"] = (tuple(sorted(dom.keys(options) | {"none"}, key=_key_order)),)
-    for w in m.windows:
-        out.setdefault(w.decline, ())
-    return out
-
-
-def _bound(m, dom: Domains, params) -> dict:
-    """{parameter name: Vals} of an action's parameters, in order, each read with those before it
-    bound to theirs."""
-    env = {}
-    for pname, tree, card, optional in params:
-        if card is not None:  # the card of an action played `from:` a zone: one of its copies there
-            places = dom.value(tree, {}, Scope()) if tree is not None else Vals(places=None)
-            vals = Vals(frozenset(m.copies_of(card)), frozenset(z for z in places.values if type(z) is Zone)
-                        if not places.numbers else None, own=places.own)
-        else:
-            vals = dom.items(tree, env, Scope())
-        if optional:  # `optional: true`: none too
-            vals |= Vals(frozenset({None}))
-        env[pname] = vals
-    return env
-
-
-def _effects(m, dom: Domains, actions) -> dict:
-    """(file, line, column, text) of each action's effect (and of its group's) -> [the
-    {name: Vals} of its parameters] (reach.py binds them where the effect is walked)."""
-    out = {}
-    for _, params, effects in actions:
-        env = None
-        for src in effects:
-            if env is None:
-                env = _bound(m, dom, params)
-            out.setdefault((src.file, src.line, src.column, src.text), []).append(env)
-    return out
-
-
-def _key_order(k: str):
-    return (not k.isdigit(), int(k) if k.isdigit() else 0, k)
-
-
-def _parameters(m):
-    """(action name, [(parameter name, domain tree, card)], [source of its effects]) of every
-    action of `m`; `card`: for the card of an action played `from:` a zone (its first argument),
-    the card's name, and the tree is the zone's."""
-    specs = {name: (spec, None) for name, spec in m.spec.actions.items()}
-    for c in m.spec.cards.values():
-        for spec in c.actions:
-            specs[spec.name] = (spec, c.name)
-    for a in m.actions:
-        spec, card = specs[a.name]
-        trees = {p.name: parse(p.text(f"action {a.name}.params.{p.name}").src, "expr") for p in spec.params}
-        optional = {p.name for p in spec.params if p.optional}
-        group = m.spec.actions.get(spec.group) if spec.group is not None else None
-        holder = spec if spec.has_from or group is None else group  # as rules.py reads `from:`
-        params = []
-        for i, (pname, _, _) in enumerate(a.params):
-            if i == 0 and card is not None and holder.has_from:
-                snip = holder.text("from", label=f"action {a.name}.from")
-                params.append(("this", parse(snip.src, "expr") if snip is not None else None, card, False))
-            else:
-                params.append((pname, trees.get(pname), None, pname in optional))
-        effects = [snip.src for snip in (spec.text("effect", label=f"action {a.name}.effect"),
-                                         group.text("effect", label=f"action {a.name}.effect")
-                                         if group is not None and group.has_effect else None) if snip is not None]
-        yield a.name, params, effects

@@ -78,9 +78,9 @@ class Catalog:
 
     def argument_keys(self):
         """Action name (with `choose` and each window's decline) -> a tuple per argument of the keys
-        it may ever take, read from the content alone (definition/domains.py); made on first use."""
+        it may ever take, read from the content alone (definition/arguments.py); made on first use."""
         if self._argument_keys is None:
-            from ..definition.domains import argument_keys
+            from ..definition.arguments import argument_keys
             self._argument_keys = MappingProxyType(argument_keys(self._definition))
         return self._argument_keys
 
