@@ -61,8 +61,8 @@ def spaces() -> list[str]:
             players = VARIANT_PLAYERS.get(variant, PLAYERS.get(name))
             size, shown, spent = space(name, players, (variant,))
             if size != base or players != PLAYERS.get(name):
-                out.append(f"| {name} | {variant}{f' ({players} players)' if players != PLAYERS.get(name) else ''} "
-                           f"| {size:,} | {shown} | {spent:.2f} |")
+                count = f" ({players} player{'s' if players != 1 else ''})" if players != PLAYERS.get(name) else ""
+                out.append(f"| {name} | {variant}{count} | {size:,} | {shown} | {spent:.2f} |")
     return out
 
 
