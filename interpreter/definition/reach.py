@@ -108,6 +108,28 @@ class Walk:
             options = options if s.by is None else options._replace(own=False)
             self.options = options if self.options is None else self.options | options
             return {**env, str(s.var): options}
+        if t in (A.Move, A.Draw, A.Swap, A.Cycle):
+            self.moved(s, env, scope)
+            # cards moved: where the names' cards lay when they were bound no longer holds
+            return {k: v._replace(places=None) if v.places else v for k, v in env.items()}
+        if t is A.Do or (t is A.Super and scope.replacing is not None):
+            name = str(s.name) if t is A.Do else scope.replacing[0]
+            params = self.m.procedure_params.get(name)
+            if params is not None:
+                if t is A.Super and s.args is None:  # `super`: the procedure with the handler's own arguments
+                    args = {str(p): env.get(str(p), dom.every(None)) for p in params}
+                else:
+                    args = {str(p): dom.value(a, env, scope) for p, a in zip(params, s.args)}
+                before = self.called.get(name)
+                after = args if before is None else _joined(before, args)
+                if after != before:
+                    self.called[name] = after
+                    self.todo.append(name)
+        return env
+
+    def moved(self, s, env, scope):
+        """A `move`, `draw`, `swap` or `cycle`: what it may move, and where."""
+        dom, t = self.dom, type(s)
         if t is A.Move:
             self.moves.append((dom.value(s.what, env, scope), dom.value(s.to, env, scope)))
         elif t is A.Draw:
@@ -122,20 +144,6 @@ class Walk:
             self.swaps.append((dom.value(s.a, env, scope), dom.value(s.b, env, scope)))
         elif t is A.Cycle:
             self.cycles.append(self.zones(dom.items(s.zones, env, scope)))
-        elif t is A.Do or (t is A.Super and scope.replacing is not None):
-            name = str(s.name) if t is A.Do else scope.replacing[0]
-            params = self.m.procedure_params.get(name)
-            if params is not None:
-                if t is A.Super and s.args is None:  # `super`: the procedure with the handler's own arguments
-                    args = {str(p): env.get(str(p), dom.every(None)) for p in params}
-                else:
-                    args = {str(p): dom.value(a, env, scope) for p, a in zip(params, s.args)}
-                before = self.called.get(name)
-                after = args if before is None else _joined(before, args)
-                if after != before:
-                    self.called[name] = after
-                    self.todo.append(name)
-        return env
 
     def assigned(self, target, env, scope):
         """`card.V = ...` (or `card.V[i] = ...`): the cards whose V may change."""
