@@ -37,7 +37,7 @@ from ..lang.scope import Scope
 MAX_INT_ARG = 100  # a number nothing bounds is numbered from 0 to this (board columns, counts...)
 _DEPTH = 16  # content functions followed into each other at most this deep
 _SEQUENCE = ("distinct", "sorted", "reversed", "shuffled", "take", "drop", "without")  # the items of their first argument
-_LISTING = _SEQUENCE + ("contents", "tagged_cells", "flatten", "range")  # (row_cells, column_cells: in `value`)  # built-ins giving a list
+_LISTING = _SEQUENCE + ("contents", "tagged_cells", "flatten", "range")  # built-ins giving a list (and row_cells...)
 _LISTS = (A.Where, A.ListFor, A.ListOf)  # (an Aggregate of _SEQUENCE too: `value`)
 # what a built-in gives (its items, for a list), where the compiler's types do not say
 _GIVES = {"walk": T.CELL, "cell": T.CELL, "walk_path": T.CELL, "path": T.CELL, "neighbors": T.CELL, "within": T.CELL,
