@@ -94,6 +94,9 @@ _INT_KEYS: dict = {}  # a whole number -> its key (kept apart from texts: 1 and 
 _STR_KEYS: dict = {}  # a text -> its key
 
 
+HANDLE = "@"  # an argument naming a card by its place, ZONE@N (information/handles.py)
+
+
 def key_of(value) -> str:
     """The stable key of a value used as an action argument. The keys of whole numbers and texts,
     which domains list again at every listing, are written once and kept (a key is a function

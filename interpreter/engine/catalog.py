@@ -64,6 +64,7 @@ class Catalog:
         self.has_sides = getattr(d, "side", None) is not None  # scoring.side is declared
         self._generated = d.generated
         self._options = d.options
+        self._definition, self._argument_keys = d, None
 
     @property
     def options(self) -> dict:
@@ -74,6 +75,14 @@ class Catalog:
     def generated(self) -> tuple:
         """(position, Python source) of every expression compiled so far (`validate --source`)."""
         return tuple(self._generated)
+
+    def argument_keys(self):
+        """Action name (with `choose` and each window's decline) -> a tuple per argument of the keys
+        it may ever take, read from the content alone (definition/arguments.py); made on first use."""
+        if self._argument_keys is None:
+            from ..definition.arguments import argument_keys
+            self._argument_keys = MappingProxyType(argument_keys(self._definition))
+        return self._argument_keys
 
     def card(self, key: str):
         return self.card_by_key.get(key)

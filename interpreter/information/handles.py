@@ -17,10 +17,8 @@ named by key, in the order of their ids (so the order does not tell either).
 """
 from __future__ import annotations
 
-from ..core.model import Card, Seat, Zone, key_of
+from ..core.model import HANDLE, Card, Seat, Zone, key_of
 from ..runtime.visibility import place_of, seat_sides, seats_identifying, unseen_slots, zone_plan
-
-HANDLE = "@"
 
 
 def arg_key(m, st, seat: int | None, v, cache: dict | None = None) -> str:

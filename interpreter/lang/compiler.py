@@ -79,6 +79,7 @@ class Compiler:
 
     def seq(self, stmts, scope, k):
         """Statements followed by `k(ctx)` (resumable.py)."""
+        self.output.bodies.append((stmts, scope))
         return self.resumable.seq(stmts, scope, k)
 
     def suspends(self, node, scope) -> bool:

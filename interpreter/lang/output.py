@@ -13,13 +13,16 @@ class CompileOutput:
     - `prompts`: continuation id of a `choose` -> its prompt's template (written again for each
       viewer);
     - `generated`: every generated module (sources.Generated: where its text starts, its last line,
-      its source and globals), for `--source`."""
+      its source and globals), for `--source`;
+    - `bodies`: (statements, scope) of every body compiled (an action's effect, a procedure, a
+      trigger...): where cards may go and what a player may be asked (definition/reach.py)."""
 
     def __init__(self):
         self.uses_chance = False
         self.conts: list = []
         self.prompts: dict = {}
         self.generated: list = []
+        self.bodies: list = []
 
     def register(self, fn) -> int:
         """The id of a new continuation `fn` (None: set once its function is compiled)."""
