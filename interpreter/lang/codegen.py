@@ -196,7 +196,10 @@ class ExprCodegen:
         if pure:
             miss = self.const(_MISS)
             key = self.const((name,)) if not args else f"({', '.join([self.const(name)] + args)},)"
-            body += ["memo = ctx.memo", "if memo is not None:",
+            body += ["memo = ctx.memo"]
+            if args:  # a list argument has no hash: not remembered, told at once rather than by an exception
+                body += [f"if {' or '.join(f'_type({a}) is list' for a in args)}:", "    memo = None"]
+            body += ["if memo is not None:",
                      f"    key = {key}", "    try:",
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
                      "    else:", f"        if v is not {miss}:", "            return v"]
