@@ -94,3 +94,45 @@ def test_a_walk_off_the_kept_answers_keeps_its_error_at_the_call(board):
     with pytest.raises(RuleRuntimeError, match="forks at r1c1"):
         board.evaluate(st, 'walk(cell(1, 1), 2, "orthogonal")')
     assert board.evaluate(st, 'walk(cell(1, 1), 0, "orthogonal")').key == "r1c1"
+
+
+TALKING = """\
+game: {name: talking, players: {min: 2, max: 2}}
+cards:
+  coin: {copies: 3, tags: [token]}
+zones:
+  deck: {}
+  hand: {per_player: true}
+flow:
+  setup: |
+    for c in cards do move c to deck end
+  round:
+    end: "if round >= 3 then finish game end"
+actions:
+  take:
+    params: {c: deck.cards}
+    effect: |
+      move c to me.hand
+      log "{me.name} takes {c} and holds {length(me.hand.cards)}: {me.hand.cards}"
+      finish turn
+"""
+
+
+def test_a_message_is_written_when_read_not_when_said(tmp_path):
+    from interpreter.core import model
+    g = Game.load(str(game_dir(tmp_path, base=TALKING)))
+    st = g.new_game(seed=1)
+    action = g.legal_actions(st)[0]
+    labels = []
+    real = model.label_of
+    try:
+        import interpreter.lang.templates as templates
+        templates.label_of = lambda v: labels.append(v) or real(v)
+        step = g.apply_in_place(st, action, checked=False)
+        (said,), = [args for name, args in step.events if name == "log"]
+        assert labels == []  # nothing written while playing
+        assert str(said) == "Player 1 takes coin#1 and holds 1: [coin#1]" and labels
+    finally:
+        templates.label_of = real
+    assert said == "Player 1 takes coin#1 and holds 1: [coin#1]" and "holds 1" in said
+    assert said.for_viewer(None) == str(said)
