@@ -16,6 +16,8 @@ from .analysis import facts
 from .kindfacts import whole
 from .scope import CompileError, Scope, stamped
 
+_NOT_KEPT = object()  # a walk or distance not among the answers kept (Calls._kept_answer)
+
 
 class Calls:
     """Writes calls for the ExprCodegen `g`."""
@@ -90,9 +92,40 @@ class Calls:
                 if not tests:
                     return key
                 return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
+            fast = self._kept_answer(fname, fn, argnodes, args, site)
+            if fast is not None:
+                return fast
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
+
+    def _kept_answer(self, fname, fn, argnodes, args, site):
+        """A built-in whose frequent answer needs no call, written in place with the call `site`
+        (its arguments evaluated once, in order) for every other case: `length` of a list, and
+        `walk`/`distance` along a kind named by a literal text, found among the answers the
+        board's walks keep (runtime/walks.py: the same keys, a table changed in place only).
+        None for any other call."""
+        from ..runtime.library import _distance, _length, _walk
+        g = self.g
+        if fn is _length and len(args) == 1:
+            t = g.tmp()
+            return f"(_len({t}) if _type({t} := {args[0]}) is list else (\n{site}(\nctx, {t})))"
+        walks = getattr(self.symbols, "walks", None)
+        if walks is None or len(args) != 3 or type(argnodes[2]) is not A.Str or fn not in (_walk, _distance):
+            return None
+        kind = g.const(self.c.string(argnodes[2].token))
+        a, b, got = g.tmp(), g.tmp(), g.tmp()
+        unknown = g.const(_NOT_KEPT, "no answer kept")
+        if fn is _walk:  # walks._walk: (cell id, steps, kind) -> the cell reached, or none
+            table = g.const(walks._walk, "the walks' answers kept (runtime/walks.py)")
+            test = f"(_type({a} := {args[0]}) is _Zone) & (_type({b} := {args[1]}) is int)"
+            key = f"({a}.id, {b}, {kind})"
+        else:  # walks._dist: (cell id, cell id, kind) -> the fewest steps, or none
+            table = g.const(walks._dist, "the distances kept (runtime/walks.py)")
+            test = f"(_type({a} := {args[0]}) is _Zone) & (_type({b} := {args[1]}) is _Zone)"
+            key = f"({a}.id, {b}.id, {kind})"
+        return (f"({got} if {test} and ({got} := {table}.get({key}, {unknown})) is not {unknown} else (\n{site}("
+                f"\nctx, {a}, {b}, {kind})))")
 
     def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain

@@ -196,9 +196,17 @@ class ExprCodegen:
         if pure:
             miss = self.const(_MISS)
             key = self.const((name,)) if not args else f"({', '.join([self.const(name)] + args)},)"
-            body += ["memo = ctx.memo", "if memo is not None:",
+            body += ["memo = ctx.memo"]
+            failed = ["        memo = None"]
+            if args:
+                # a list argument has no hash: not remembered. Once a call has met one, the arguments'
+                # types are tested first (an exception at each call costs more than the tests)
+                lists = self.const([False], f"whether `{name}` was called with a list")
+                body += [f"if {lists}[0] and ({' or '.join(f'_type({a}) is list' for a in args)}):", "    memo = None"]
+                failed.append(f"        {lists}[0] = True")
+            body += ["if memo is not None:",
                      f"    key = {key}", "    try:",
-                     f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", "        memo = None",
+                     f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", *failed,
                      "    else:", f"        if v is not {miss}:", "            return v"]
         # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
         if any("L[" in t or "(ctx, L)" in t for t in lines):

@@ -160,11 +160,45 @@ def _cards_in(v, out: list) -> None:
                 _cards_in(x, out)
 
 
-class Said(str):
-    """A message from the rules (`log`): its text for everyone, the values it was written from,
-    and where each card it names lay when it was said, so that it is written again for each
-    reader (`for_viewer`): a card counts as identified by a reader who identifies it now or did
-    when it was said. Equal to its text."""
+class Said:
+    """A message from the rules (`log`): the values it was written from and where each card it
+    names lay when it was said, so that it is written for each reader (`for_viewer`): a card
+    counts as identified by a reader who identifies it now or did when it was said. Its text for
+    everyone (`str`) is written when first read: random play and searches say many messages
+    that nobody reads (issue 29). Equal to its text, and to a text equal to it."""
+
+    __slots__ = ("parts", "m", "where", "_text")
+
+    def __init__(self, parts: tuple, m, where: dict):
+        self.parts = parts  # texts, and (piece, value, reads) of each {expression}
+        self.m = m
+        self.where = where
+        self._text = None
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = "".join(p if type(p) is str else label_of(p[1]) for p in self.parts)
+        return text
+
+    def __eq__(self, other):
+        if type(other) is Said:
+            return str(self) == str(other)
+        if isinstance(other, str):
+            return str(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __contains__(self, part) -> bool:
+        return part in str(self)
 
     def for_viewer(self, viewer, seat=None) -> str:
         """The message written for `viewer` (a Reader or a set of card ids; None: everything),
@@ -269,30 +303,21 @@ class Templates:
             return "".join(out)
 
         def said(ctx) -> Said:
-            written, text, cards = [], [], []
+            """The message with the values it is written from; its text is written when read."""
+            written, cards = [], []
             for p in parts:
                 if type(p) is str:
                     written.append(p)
-                    text.append(p)
                     continue
                 value, reads = p.read(ctx) if p.reads else (p.value(ctx), ())
                 written.append((p, value, reads))
                 t = type(value)
-                if t is str:  # label_of's cases, the frequent ones first
-                    text.append(value)
-                elif t is Card:
-                    text.append(value.key)
+                if t is Card:
                     cards.append(value)
-                else:
-                    text.append(label_of(value))
-                    if t is list or t is tuple:
-                        _cards_in(value, cards)
+                elif t is list or t is tuple:
+                    _cards_in(value, cards)
                 for r in reads:
                     _cards_in(r, cards)
-            s = Said("".join(text))
-            s.parts = written
-            s.m = ctx.m
-            s.where = _where_said(ctx, cards) if cards else {}
-            return s
+            return Said(tuple(written), ctx.m, _where_said(ctx, cards) if cards else {})
         render.said = said
         return render
