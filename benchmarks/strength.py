@@ -121,6 +121,20 @@ def tested_seats(match: Match, game: Game, st, g: int) -> set:
     raise ValueError(match.sides)
 
 
+def tally(match: Match, winners: set, mine: set, decisions: int) -> None:
+    """Count a finished game: won when only the tested seats win, lost when only the others do."""
+    ours, theirs = len(winners & mine), len(winners - mine)
+    if match.sides == "company":  # the winning company's loyal members, and the other's double agent, win
+        ours, theirs = ours > theirs, theirs > ours
+    if ours and not theirs:
+        match.wins += 1
+    elif theirs and not ours:
+        match.losses += 1
+    else:
+        match.draws += 1
+    match.decisions.append(decisions)
+
+
 def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
     game = Game.load(match.game, players=match.players, variants=match.variants)
     st = game.new_game(seed=seed)
@@ -132,17 +146,7 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
         a = agents[p].act(make_decision(game, st, p, keep=agents[p].keeps_decisions))
         game.apply_in_place(st, a, checked=False)
         n += 1
-    winners = set(game.winners(st)) if game.is_terminal(st) else set()
-    ours, theirs = len(winners & mine), len(winners - mine)
-    if match.sides == "company":  # the winning company's loyal members, and the other's double agent, win
-        ours, theirs = ours > theirs, theirs > ours
-    if ours and not theirs:
-        match.wins += 1
-    elif theirs and not ours:
-        match.losses += 1
-    else:
-        match.draws += 1
-    match.decisions.append(n)
+    tally(match, set(game.winners(st)) if game.is_terminal(st) else set(), mine, n)
     for agent in agents:
         getattr(agent, "close", lambda: None)()  # a parallel search's worker processes
 
@@ -244,15 +248,7 @@ def play_ismctsbot(match: Match, g: int, seed: int, max_decisions: int = 20_000)
             spent, moves = spent + time.perf_counter() - t0, moves + 1
             state.apply_action(action)
         n += 1
-    winners = set(eng.winners(state._st)) if state.is_terminal() else set()
-    ours, theirs = len(winners & mine), len(winners - mine)
-    if ours and not theirs:
-        match.wins += 1
-    elif theirs and not ours:
-        match.losses += 1
-    else:
-        match.draws += 1
-    match.decisions.append(n)
+    tally(match, set(eng.winners(state._st)) if state.is_terminal() else set(), mine, n)
 
 
 def double(budget: str) -> str:

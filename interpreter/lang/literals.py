@@ -3,7 +3,7 @@
   `distance(a, b, ["next", "entry"])`): the kinds the board's grid, ring and edges make;
 - a zone or a card named (`zone_named("pile")`, `card_named("gem")`);
 - a text compared with the kind of a card (`c.name == "gem"`), the name of a zone or cell, or a
-  value printed on the cards or the cells (`cell.kind == "field"`, `c.company in ["cia", "kgb"]`):
+  value printed on the cards or the cells (`cell.kind == "field"`, `c.side in ["red", "blue"]`):
   the values that name or property has somewhere.
 A text none of them has can never match: a CompileError at the text, with did-you-mean. A value
 that changes during play (a variable of the same name) or a text computed while playing is left
