@@ -151,6 +151,33 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
         getattr(agent, "close", lambda: None)()  # a parallel search's worker processes
 
 
+class Mirror:
+    """The time an OpenSpiel bot takes a move, in one process (wall clock: both sides meet the same
+    load): our search is given its mean so far (equal time a move)."""
+
+    def __init__(self, bot, state, *, timed: bool = True):
+        self.clock = time.perf_counter
+        self.spent, self.moves = 0.0, 0
+        if timed:  # its think time at the first position (its move not played; its generator moves on)
+            t0 = self.clock()
+            bot.step(state.clone())
+            self.spent, self.moves = self.clock() - t0, 1
+
+    def step(self, bot, state) -> int:
+        """The bot's move at `state`, timed."""
+        t0 = self.clock()
+        action = bot.step(state)
+        self.spent, self.moves = self.spent + self.clock() - t0, self.moves + 1
+        return action
+
+    def ours(self, agent, game, state, seat: int, *, equal: bool = True) -> int:
+        """Our agent's move at `state`, as the id the adapter's state gives it."""
+        if equal:
+            agent.iterations, agent.seconds = None, self.spent / self.moves
+        a = agent.act(make_decision(game.interpret, state._st, seat, keep=agent.keeps_decisions))
+        return state.id_of_action(a)  # identical pieces named as the seat's view names them
+
+
 def play_openspiel(match: Match, g: int, seed: int) -> None:
     """Our `mcts` against OpenSpiel's own MCTSBot (random rollouts, MCTS-Solver, uct_c 2, as in
     OpenSpiel's examples) at the same number of simulations, both on the game loaded through our
@@ -158,7 +185,6 @@ def play_openspiel(match: Match, g: int, seed: int) -> None:
     With `equal_cpu`, our search (one worker) thinks each move for the time MCTSBot has taken a move
     so far in the game (its first move: the time of MCTSBot's first move, timed before): wall-clock
     time in one process, so both meet the same load."""
-    import time
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts as os_mcts
@@ -171,23 +197,13 @@ def play_openspiel(match: Match, g: int, seed: int) -> None:
     rng = np.random.RandomState(seed)
     theirs = os_mcts.MCTSBot(game, 2.0, sims, os_mcts.RandomRolloutEvaluator(1, rng), random_state=rng, solve=True)
     agent = make_agent(match.tested, bot_seed(seed, ours))
-    spent, moves = 0.0, 0  # MCTSBot's think time and moves, for equal_cpu
-    if match.equal_cpu:
-        t0 = time.perf_counter()
-        theirs.step(state.clone())  # its think time at the first position (its move not played)
-        spent, moves = time.perf_counter() - t0, 1
+    mirror = Mirror(theirs, state, timed=match.equal_cpu)
     n = 0
     while not state.is_terminal():
         if state.current_player() == ours:
-            if match.equal_cpu:
-                agent.iterations, agent.seconds = None, spent / moves
-            a = agent.act(make_decision(game.interpret, state._st, ours, keep=agent.keeps_decisions))
-            state.apply_action(game.index.id_of(a))
+            state.apply_action(mirror.ours(agent, game, state, ours, equal=match.equal_cpu))
         else:
-            t0 = time.perf_counter()
-            action = theirs.step(state)
-            spent, moves = spent + time.perf_counter() - t0, moves + 1
-            state.apply_action(action)
+            state.apply_action(mirror.step(theirs, state))
         n += 1
     mine, other = state.returns()[ours], state.returns()[1 - ours]
     if mine > other:
@@ -205,8 +221,6 @@ def play_ismctsbot(match: Match, g: int, seed: int, max_decisions: int = 20_000)
     all through our OpenSpiel adapter (explicit chance, drawn at random). Each of our decisions gets
     the mean time ISMCTSBot has taken a decision so far in the game (wall-clock, one process: both
     meet the same load; its first: ISMCTSBot timed at the first decision, its move not played)."""
-    import time
-
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts as os_ismcts
@@ -227,9 +241,7 @@ def play_ismctsbot(match: Match, g: int, seed: int, max_decisions: int = 20_000)
     nrng = np.random.RandomState(seed)
     bot = os_ismcts.ISMCTSBot(game, os_mcts.RandomRolloutEvaluator(1, nrng), 2.0, sims, random_state=nrng)
     agents = {s: make_agent(match.tested, bot_seed(seed, s)) for s in mine}
-    t0 = time.perf_counter()
-    bot.step(state.clone())
-    spent, moves = time.perf_counter() - t0, 1
+    mirror = Mirror(bot, state)
     n = 0
     while not state.is_terminal() and n < max_decisions:
         if state.is_chance_node():
@@ -237,16 +249,7 @@ def play_ismctsbot(match: Match, g: int, seed: int, max_decisions: int = 20_000)
             state.apply_action(rng.choices(outcomes, probs)[0])
             continue
         p = state.current_player()
-        if p in agents:
-            agent = agents[p]
-            agent.iterations, agent.seconds = None, spent / moves
-            a = agent.act(make_decision(eng, state._st, p, keep=agent.keeps_decisions))
-            state.apply_action(state.id_of_action(a))  # identical pieces named as the seat's view names them
-        else:
-            t0 = time.perf_counter()
-            action = bot.step(state)
-            spent, moves = spent + time.perf_counter() - t0, moves + 1
-            state.apply_action(action)
+        state.apply_action(mirror.ours(agents[p], game, state, p) if p in agents else mirror.step(bot, state))
         n += 1
     tally(match, set(eng.winners(state._st)) if state.is_terminal() else set(), mine, n)
 
