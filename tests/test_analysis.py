@@ -204,10 +204,24 @@ def test_decided_by_names_the_tiebreak_that_decided(tmp_path):
     assert s["tiebreak"]["k"] == len(draws)
 
 
-def test_decided_by_seat_order_when_every_key_is_equal(tmp_path):
+def test_a_tie_nothing_separates_is_a_shared_win(tmp_path):
+    # seat order never decides a winner: the lab, the bots, the adapters and the end screen agree
     game = _ttt_with_scoring(tmp_path, '  score: "1 if winner == me else 0"\n  tiebreak: ["0"]\n')
     recs = analyze(Spec(str(game)), games=60, out=tmp_path / "o").records
-    assert {r["decided_by"] for r in recs if r["scores"] == [0, 0]} == {"seat order"}
+    draws = [r for r in recs if r["scores"] == [0, 0]]
+    assert draws and {r["decided_by"] for r in draws} == {"a shared win"}
+    assert all(r["winners"] == [0, 1] for r in draws)
+    s = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert s["shared_wins"]["k"] == len(draws)
+    # the bots value such an end as a draw, the adapters return nothing to either seat
+    from interpreter.adapters import terminal_returns
+    from interpreter.agents.evaluate import Evaluator
+    from interpreter.analysis.simulate import play_out
+    from interpreter.engine.game import Game
+    g = Game.load(str(game))
+    last = play_out(g, draws[0]["seed"], keep_state=True).state
+    assert g.winners(last) == [0, 1]
+    assert Evaluator(g).terminal_values(last) == [0.5, 0.5] and terminal_returns(g, last) == [0.0, 0.0]
 
 
 def test_decided_by_a_winner_rule(tmp_path):
@@ -236,7 +250,7 @@ def test_simulate_shows_intervals_and_the_tiebreak_share(capsys):
     assert main(["simulate", "dark-agent", "--players", "4", "--games", "12", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     recs = analyze(Spec("dark-agent", players=4), games=12, out=Path(__import__("tempfile").mkdtemp()) / "o").records
-    assert d["tiebreak_games"] == sum(1 for r in recs if r["decided_by"].startswith(("tiebreak", "seat order")))
+    assert d["tiebreak_games"] == sum(1 for r in recs if r["decided_by"].startswith(("tiebreak", "a shared win")))
     assert all(s["win_rate_low"] <= s["wins"] / 12 <= s["win_rate_high"] for s in d["seats"])
 
 

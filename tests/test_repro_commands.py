@@ -100,7 +100,7 @@ def test_analyzes_games_to_watch_are_the_games_it_counted(race, capsys):
     assert [(w["what"], str(w["seed"]), w["command"]) for w in summary["watch"]] == printed
     whats = [what for what, _, _ in printed]
     assert whats[0].startswith("the longest game") and any("decided by tiebreak 1: me.best" in w for w in whats)
-    assert any("decided by seat order" in w for w in whats)
+    assert any("decided by a shared win" in w for w in whats)
     for what, seed, command in dict((seed, (what, seed, command)) for what, seed, command in printed).values():
         assert f"<code>{command}</code>" in report
         words = shlex.split(command)

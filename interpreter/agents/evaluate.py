@@ -1,7 +1,7 @@
 """How good a position is for each seat: the value search agents back up and greedy maximises.
 
 A finished game is worth 1 to each winner and 0 to the others (0.5 to everyone when nobody
-wins: a draw). An unfinished one is judged on the declared score, or on the content's
+wins: a draw); seats the ranking puts first together, with no `scoring.winner` rule, share the 1. An unfinished one is judged on the declared score, or on the content's
 `scoring.evaluation` when it declares one (a designer's hint about the position, in the same
 units as the score, evaluated with `me` as each seat): `heuristic(st)` gives these raw numbers,
 `values(st)` turns them into a chance of winning per seat in [0, 1] (a softmax over the sides,
@@ -40,9 +40,12 @@ class Evaluator:
         winners = self.game.winners(st)
         if not winners:
             return [0.5] * self.n
+        # the winners of a `scoring.winner` rule (a side) each win; seats that only the ranking puts
+        # first together (nothing separates them) share one win: two seats tied at the top of two are a draw
+        share = 1.0 if self.game.catalog.has_winner_rule else 1.0 / len(winners)
         out = [0.0] * self.n
         for w in winners:
-            out[w] = 1.0
+            out[w] = share
         return out
 
     def values(self, st) -> list[float]:

@@ -1,12 +1,13 @@
 """What decided a finished game, and the facets the content declares for each seat.
 
 `decided_by` is generic: it compares what the engine's ranking compares (the score, then each
-tie-break the content declares under `scoring.tiebreak`, in order, then the seat order).
+tie-break the content declares under `scoring.tiebreak`, in order); seats that nothing separates
+share the win.
 """
 from __future__ import annotations
 
 SCORE = "score"
-SEAT_ORDER = "seat order"
+SHARED = "a shared win"
 WINNER_RULE = "winner rule"
 NO_WINNER = "no winner"
 
@@ -19,7 +20,7 @@ def tiebreak_label(game, j: int) -> str:
 
 
 def decided_by(game, st, winners: list[int]) -> str:
-    """"score", "tiebreak J: TEXT", "seat order" (the full ranking key was equal), or, for content
+    """"score", "tiebreak J: TEXT", "a shared win" (the full ranking key was equal), or, for content
     whose winners are declared by `scoring.winner`, "winner rule" / "no winner"."""
     if game.catalog.has_winner_rule:
         return WINNER_RULE if winners else NO_WINNER
@@ -31,11 +32,11 @@ def decided_by(game, st, winners: list[int]) -> str:
     for j, (a, b) in enumerate(zip(first, second)):
         if a != b:
             return SCORE if j == 0 else tiebreak_label(game, j)
-    return SEAT_ORDER
+    return SHARED
 
 
 def is_tiebreak(decision: str) -> bool:
-    return decision.startswith("tiebreak ") or decision == SEAT_ORDER
+    return decision.startswith("tiebreak ") or decision == SHARED
 
 
 def plain(value):

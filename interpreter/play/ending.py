@@ -43,11 +43,10 @@ def places(game, st, ranking: list[int]) -> list[int]:
 
 
 def winners(game, st, ranking: list[int]) -> list[int]:
-    """The seats that won: the content's `scoring.winner`, else every seat first in `places`."""
-    if game.catalog.has_winner_rule:
-        return list(game.winners(st))
-    first = places(game, st, ranking)
-    return [seat for seat, place in zip(ranking, first) if place == 1]
+    """The seats that won (the engine's: the content's `scoring.winner`, else every seat that nothing
+    separates from the first), in the order of `ranking`."""
+    won = set(game.winners(st))
+    return [seat for seat in ranking if seat in won]
 
 
 def _names(game, seats) -> str:

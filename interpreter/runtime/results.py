@@ -36,6 +36,9 @@ def ranking(m, st) -> list[int]:
 
 
 def winners(m, st) -> list[int]:
+    """The seats that won: the content's `scoring.winner`, else every seat first on the score and on
+    every tie-break: seats that nothing separates share the win (seat order never decides a winner,
+    only the order a ranking lists them in)."""
     if m.winner is not None:
         ctx = rt.Ctx(st, m)
         out = []
@@ -45,7 +48,9 @@ def winners(m, st) -> list[int]:
             if m.winner(ctx):
                 out.append(s.id)
         return out
-    return ranking(m, st)[:1]
+    keys = ranking_keys(m, st)
+    best = max(keys)
+    return [i for i, k in enumerate(keys) if k == best]
 
 
 def facet_values(m, st) -> dict:
