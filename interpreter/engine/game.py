@@ -347,6 +347,13 @@ class Game:
         from ..information.observation import determinize
         return determinize(self, st, seat, rng)
 
+    def sampler(self, st, seat: int | None, *, memory: dict | None = None):
+        """`determinize` for many draws of `st`, unchanged meanwhile: `.draw(rng)` gives what
+        `determinize(st, seat, rng)` gives (`memory`: what the seat remembers, memory.Memory.of),
+        with what every draw needs found once (observation.Sampler)."""
+        from ..information.observation import Sampler
+        return Sampler(self, st, seat, memory=memory)
+
     def scores(self, st) -> list:
         m = self.m
         if m.score is None:
