@@ -30,11 +30,10 @@ from interpreter.agents import make_agent, make_decision  # noqa: E402
 from interpreter.engine.game import Game, clone  # noqa: E402
 
 PARTS = {  # function (file suffix, name) -> part of the forward model
-    ("observation.py", "determinize"): "determinize (re-deal unseen cards, check invariants)",
-    ("engine.py", "_has_action"): "legal actions (listed when the flow stops, in apply)",
-    ("engine.py", "legal_actions"): "legal actions (asked)",
-    ("engine.py", "apply_in_place"): "apply (whole, listing included)",
-    ("engine.py", "clone"): "clone",
+    ("observation.py", "draw"): "determinize (re-deal unseen cards, check invariants)",
+    ("listing.py", "actions"): "legal actions (listed when the flow stops, in apply, or asked)",
+    ("game.py", "apply_in_place"): "apply (whole, listing included)",
+    ("state.py", "clone"): "clone",
     ("evaluate.py", "values"): "evaluation",
 }
 
