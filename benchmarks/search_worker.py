@@ -19,6 +19,8 @@ import random
 import sys
 import time
 
+from playout_worker import use_tree
+
 
 def main() -> int:
     p = argparse.ArgumentParser()
@@ -28,12 +30,7 @@ def main() -> int:
     p.add_argument("--agent", default="ismcts:100")
     p.add_argument("--positions", type=int, default=5)
     a = p.parse_args()
-    sys.path.insert(0, os.path.abspath(a.tree))
-    if hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})
-        except OSError:
-            pass
+    use_tree(a.tree)
     import interpreter
     from interpreter import Game
     from interpreter.agents import make_agent, make_decision
