@@ -23,18 +23,23 @@ import sys
 import time
 
 
+def use_tree(tree: str) -> None:
+    """Import `interpreter` from `tree` first, and run on one core (the last one this process may use)."""
+    sys.path.insert(0, os.path.abspath(tree))
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})
+        except OSError:
+            pass
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--tree", required=True)
     p.add_argument("--game", default="dark-agent")
     p.add_argument("--players", type=int)
     a = p.parse_args()
-    sys.path.insert(0, os.path.abspath(a.tree))
-    if hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[-1]})
-        except OSError:
-            pass
+    use_tree(a.tree)
     start = time.process_time()
     from interpreter import Game  # the public face: the same import in every tree
     game = Game.load(a.game, players=a.players)

@@ -6,6 +6,13 @@
 Plays random games to a few decisions with several legal actions, runs the agent there with a
 fixed number of iterations, and reports iterations per second of CPU time. With --profile it runs
 one decision under cProfile and splits the time among the forward model's parts.
+
+    python benchmarks/search_speed.py --baseline 1d4b993 --iterations 100 --rounds 3
+
+With --baseline REV, this tree and git revision REV (unpacked as bench.py does) each run the agent
+in a child process of its own (benchmarks/search_worker.py), on the same core, position by
+position, alternately (who goes first alternates too), `--rounds` times over the positions; it
+prints the iterations per CPU second of both, per round, and their ratio.
 """
 from __future__ import annotations
 
@@ -23,11 +30,10 @@ from interpreter.agents import make_agent, make_decision  # noqa: E402
 from interpreter.engine.game import Game, clone  # noqa: E402
 
 PARTS = {  # function (file suffix, name) -> part of the forward model
-    ("observation.py", "determinize"): "determinize (re-deal unseen cards, check invariants)",
-    ("engine.py", "_has_action"): "legal actions (listed when the flow stops, in apply)",
-    ("engine.py", "legal_actions"): "legal actions (asked)",
-    ("engine.py", "apply_in_place"): "apply (whole, listing included)",
-    ("engine.py", "clone"): "clone",
+    ("observation.py", "draw"): "determinize (re-deal unseen cards, check invariants)",
+    ("listing.py", "actions"): "legal actions (listed when the flow stops, in apply, or asked)",
+    ("game.py", "apply_in_place"): "apply (whole, listing included)",
+    ("state.py", "clone"): "clone",
     ("evaluate.py", "values"): "evaluation",
 }
 
@@ -53,7 +59,11 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=5)
     ap.add_argument("--depth", type=int, default=None, help="rollout depth (default: the agent's)")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--baseline", metavar="REV", help="compare with git revision REV, in the same run")
+    ap.add_argument("--rounds", type=int, default=2, help="with --baseline: passes over the positions")
     args = ap.parse_args(argv)
+    if args.baseline:
+        return compare(args)
     game = Game.load(args.game, players=args.players)
     opts = {} if args.depth is None else {"rollout_depth": args.depth}
     total_it = total_cpu = 0.0
@@ -82,6 +92,54 @@ def main(argv=None) -> int:
             for (suffix, fname), part in PARTS.items():
                 if file.endswith(suffix) and name == fname:
                     print(f"  {100 * ct / whole:5.1f} %  {part}")
+    return 0
+
+
+def compare(args) -> int:
+    """This tree against `args.baseline`, alternately, position by position (see the module's text)."""
+    import json
+    import subprocess
+    import tempfile
+    from bench import ROOT, unpack_revision
+
+    spec = f"{args.agent}:{args.iterations}"
+    with tempfile.TemporaryDirectory(prefix="interpret-search-") as tmp:
+        short = unpack_revision(args.baseline, Path(tmp))
+        trees = {"current": ROOT, f"baseline {short}": Path(tmp) / "tree"}
+        procs = {}
+        for name, tree in trees.items():
+            cmd = [sys.executable, str(Path(__file__).with_name("search_worker.py")), "--tree", str(tree),
+                   "--game", args.game, "--players", str(args.players), "--agent", spec,
+                   "--positions", str(args.positions)]
+            procs[name] = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            ready = {name: json.loads(p.stdout.readline()) for name, p in procs.items()}
+            for name, tree in trees.items():
+                if not Path(ready[name]["module"]).resolve().is_relative_to(tree.resolve()):
+                    raise SystemExit(f"the worker for {tree} imported {ready[name]['module']}")
+            count = min(r["positions"] for r in ready.values())
+            rounds = []
+            for r in range(args.rounds):
+                tally = {name: [0, 0.0] for name in procs}
+                for i in range(count):
+                    order = list(procs) if (r * count + i) % 2 == 0 else list(reversed(procs))
+                    for name in order:
+                        procs[name].stdin.write(f"{i}\n")
+                        procs[name].stdin.flush()
+                        got = json.loads(procs[name].stdout.readline())
+                        tally[name][0] += got["iterations"]
+                        tally[name][1] += got["cpu_s"]
+                rounds.append({name: it / cpu for name, (it, cpu) in tally.items()})
+        finally:
+            for p in procs.values():
+                p.stdin.close()
+                p.wait()
+    print(f"{spec} in {args.game} ({args.players} players), {count} positions, iterations per CPU second, "
+          f"one core, alternately:")
+    for r, figures in enumerate(rounds, 1):
+        cur, base = figures.values()
+        print(f"  round {r}: " + ", ".join(f"{k} {v:,.0f}" for k, v in figures.items())
+              + f"; ratio current / baseline {cur / base:.2f}x")
     return 0
 
 

@@ -11,6 +11,7 @@ many more decisions with larger budgets.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -138,6 +139,9 @@ def test_the_check_catches_an_agent_that_samples_the_true_state(monkeypatch, bud
         out["rng"] = rng.getrandbits(64)
         return out
     monkeypatch.setattr(Game, "determinize", cheat)
+    # agents draw many samples of a decision through a sampler (Game.sampler): it cheats the same way
+    monkeypatch.setattr(Game, "sampler", lambda self, st, seat, memory=None: SimpleNamespace(
+        draw=lambda rng: cheat(self, st, seat, rng)))
     game = Game.load("dark-agent", players=4, variants=("hidden-cards",))
     _, differ = _check(game, budget)
     assert differ

@@ -100,9 +100,16 @@ def make_decision(game, st, seat: int | None = None, *, keep: bool = True, memor
 
 
 def _decision(game, seat: int, actions: tuple, held: dict, remembered) -> Decision:
+    sampler = None  # made at the first sample: what every sample of `held` needs, found once
+
+    def sample(rng):
+        nonlocal sampler
+        if sampler is None:
+            sampler = game.sampler(held, seat, memory=remembered or None)
+        return sampler.draw(rng)
     return Decision(seat, actions, game,
                     lambda: observe(game, held, seat),
-                    lambda rng: determinize(game, held, seat, rng, remembered),
+                    sample,
                     lambda: (seat, actions, held, remembered))
 
 

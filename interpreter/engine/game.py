@@ -198,14 +198,17 @@ class Game:
             return [(a, None) for a in _chance.outcome_actions(st)]
         if st["pending"]:
             p = st["pending"][-1]
-            out = []
+            # a card the chooser cannot identify is named by its place (handles.py)
+            values, keys = self._options(st, p)
             if labels:
                 from ..information.views import prompt_for
                 prompt = prompt_for(self, st, p, viewer)  # written for the viewer, from values
-            # a card the chooser cannot identify is named by its place (handles.py)
-            for v, key in zip(*self._options(st, p)):
-                shown = label_of(v) if viewer is None else label_for(v, viewer)
-                out.append((Action("choose", (key,)), f"{prompt}: {shown}" if labels else None))
+                out = []
+                for v, key in zip(values, keys):
+                    shown = label_of(v) if viewer is None else label_for(v, viewer)
+                    out.append((Action("choose", (key,)), f"{prompt}: {shown}"))
+            else:  # the actions alone: no option's text written
+                out = [(Action("choose", (key,)), None) for key in keys]
             if p["optional"]:
                 out.append((Action("choose", ("none",)), f"{prompt}: none" if labels else None))
             return out
@@ -346,6 +349,13 @@ class Game:
         """A full state consistent with what `seat` knows, sampled with `rng` (observation.py)."""
         from ..information.observation import determinize
         return determinize(self, st, seat, rng)
+
+    def sampler(self, st, seat: int | None, *, memory: dict | None = None):
+        """`determinize` for many draws of `st`, unchanged meanwhile: `.draw(rng)` gives what
+        `determinize(st, seat, rng)` gives (`memory`: what the seat remembers, memory.Memory.of),
+        with what every draw needs found once (observation.Sampler)."""
+        from ..information.observation import Sampler
+        return Sampler(self, st, seat, memory=memory)
 
     def scores(self, st) -> list:
         m = self.m

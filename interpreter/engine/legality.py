@@ -283,10 +283,11 @@ class Binder:
 
     def decode_choice(self, st, p, key):
         """The value of option `key` of the pending choice `p`."""
-        for v, k in zip(*self.options(st, p)):
-            if k == key:
-                return v
-        return None
+        values, keys = self.options(st, p)
+        try:
+            return values[keys.index(key)]  # the first option of that key
+        except ValueError:
+            return None
 
     def options(self, st, p) -> tuple[list, list]:
         """(values, keys) of the options of the pending choice `p` (the last of st["pending"]),

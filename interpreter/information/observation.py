@@ -31,7 +31,7 @@ from ..core.rng import seed_state
 from ..runtime import visibility as vis
 from .views import _seat_index, view
 
-__all__ = ["observe", "unseen_slots", "identified_place", "relabel", "determinize"]
+__all__ = ["observe", "unseen_slots", "identified_place", "relabel", "determinize", "Sampler"]
 
 
 def observe(game, st, seat: int | None) -> dict:
@@ -186,34 +186,55 @@ def determinize(game, st, seat: int | None, rng: random.Random, *, memory: dict 
     then the last one is returned, as any sample is consistent with the observation). The secret
     choices other seats made in a pending simultaneous step are drawn again among their legal
     actions in the sample: the seat only knows that they have chosen."""
-    for _ in range(MAX_TRIES - 1):
-        out = _sample(game, st, seat, rng, memory)
-        if not game.m.invariants or _rules_hold(game, out):
-            break
-    else:
-        out = _sample(game, st, seat, rng, memory)
-    if out["flow"].get("sim"):
-        game.simultaneous.redraw(out, _seat_index(game, seat), rng)
-    return out
+    return Sampler(game, st, seat, memory=memory).draw(rng)
 
 
-def _sample(game, st, seat, rng, memory=None) -> dict:
-    m = game.m
-    slots = unseen_slots(game, st, seat)
-    by_back: dict[str, list] = {}
-    for z, pos in slots:
-        cid = st["z"][z][pos]
-        by_back.setdefault(m.cards[cid].back, []).append((z, cid))
-    mapping = {}
-    for back in sorted(by_back):
-        places = by_back[back]
-        new = sorted(cid for _, cid in places)  # the unseen cards of this back, whatever their arrangement
-        rng.shuffle(new)
-        if memory:
-            new = _remembered_first(places, new, memory, rng)
-        for (_, a), b in zip(places, new):
-            if a != b:
-                mapping[a] = b
-    out = relabel(game, st, mapping) if mapping else clone(st)
-    out["rng"] = seed_state(rng.getrandbits(64))
-    return out
+class Sampler:
+    """`determinize(game, st, seat, ..., memory=memory)` for many draws of one state: the places
+    the seat cannot identify, grouped by back, are found once (a search samples the same decision
+    at each iteration). Each `draw(rng)` gives what `determinize` gives with that `rng` (the same
+    draws, in the same order). `st` must not change while the sampler is in use (a decision holds
+    a copy of its own: agents/base.py)."""
+
+    __slots__ = ("game", "st", "seat", "memory", "groups")
+
+    def __init__(self, game, st, seat: int | None, *, memory: dict | None = None):
+        self.game, self.st, self.seat, self.memory = game, st, seat, memory
+        m = game.m
+        by_back: dict[str, list] = {}
+        zl = st["z"]
+        for z, pos in unseen_slots(game, st, seat):
+            cid = zl[z][pos]
+            by_back.setdefault(m.cards[cid].back, []).append((z, cid))
+        # per back, in the order of the backs: its places, and its unseen cards whatever their arrangement
+        self.groups = tuple((places, tuple(sorted(cid for _, cid in places))) for _, places in sorted(by_back.items()))
+
+    def draw(self, rng: random.Random) -> dict:
+        """A full state consistent with what the seat sees (determinize)."""
+        game = self.game
+        invariants = game.m.invariants
+        for _ in range(MAX_TRIES - 1):
+            out = self._sample(rng)
+            if not invariants or _rules_hold(game, out):
+                break
+        else:
+            out = self._sample(rng)
+        if out["flow"].get("sim"):
+            game.simultaneous.redraw(out, _seat_index(game, self.seat), rng)
+        return out
+
+    def _sample(self, rng: random.Random) -> dict:
+        memory = self.memory
+        mapping = {}
+        for places, cards in self.groups:
+            new = list(cards)
+            rng.shuffle(new)
+            if memory:
+                new = _remembered_first(places, new, memory, rng)
+            for (_, a), b in zip(places, new):
+                if a != b:
+                    mapping[a] = b
+        st = self.st
+        out = relabel(self.game, st, mapping) if mapping else clone(st)
+        out["rng"] = seed_state(rng.getrandbits(64))
+        return out

@@ -125,6 +125,8 @@ def encode(v):
                 add({"c": x.id})
             elif tx is Zone:
                 add({"z": x.id})
+            elif tx is Seat:
+                add({"p": x.id})
             else:
                 add(encode(x))
         return out
@@ -155,6 +157,10 @@ def decode(m, v):
                 z = x.get("z")
                 if z is not None:
                     add(m.zones[z])
+                    continue
+                p = x.get("p")
+                if p is not None:
+                    add(m.seats[p])
                     continue
             if tx is dict or tx is list:
                 add(decode(m, x))

@@ -115,12 +115,13 @@ def _sort_key(v):
 
 
 def _distinct(vs):
-    if type(vs) is list:  # numbers only (columns, rows): the same values in the same order, at once
-        for v in vs:
-            if type(v) is not int:
-                break
-        else:
-            return sorted(set(vs))
+    if type(vs) is not list:  # a generator (`distinct(x for x in ...)`): its values, then as a list
+        vs = list(vs)
+    for v in vs:  # numbers only (columns, rows): the same values in the same order, at once
+        if type(v) is not int:
+            break
+    else:
+        return sorted(set(vs))
     out = []
     seen = set()
     for v in vs:
