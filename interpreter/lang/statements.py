@@ -26,6 +26,7 @@ writers for the statements between its waiting points.
 from __future__ import annotations
 
 from ..core.model import Card, Seat, Zone
+from ..runtime import context as rt
 from . import ast as A
 from . import kinds
 from ..runtime.ops import _NUMBER, _arith
@@ -271,6 +272,8 @@ class Statements:
         call = f"{self.g.const(dispatch, f'runs {what}')}(ctx, {t})"
         if name is None:
             return [mark] + lines + [call]
+        if dispatch is rt.no_handlers:  # an event nothing handles: logged with its cause, nothing run
+            return [mark] + lines + [f"ctx.events.append(({self.g.const(name)}, {t}))", "ctx.causes.append(ctx.cause)"]
         # the event logged with its cause; what its handlers emit has it for cause (Ctx.causes)
         c = self.g.tmp()
         lines += [f"ctx.events.append(({self.g.const(name)}, {t}))", f"{c} = ctx.cause", f"ctx.causes.append({c})",
