@@ -220,7 +220,8 @@ class Statements:
             if len(fast) != 1:
                 return lambda v: [f"{o} = {obj}", slow.format(v=v)]
             # the frequent case written in place: a variable that needs no encoding, of the one
-            # kind of thing that has it; its table is a tuple, replaced (state.put)
+            # kind of thing that has it; its table is a tuple, replaced (state.put), unless the
+            # variable holds that very value already (`x.killed = false` of a card never killed)
             typ, kind = fast[0]
             tt, tv, ti = self.g.tmp(), self.g.tmp(), self.g.tmp()
             name_k = self.g.const(name)
@@ -228,7 +229,8 @@ class Statements:
                               f"if _type({o}) is {_TYPE_NAMES[typ]}:",
                               f"    {tt} = ctx.st[{self.g.const(kind)}]",
                               f"    {ti} = {o}.id",
-                              f"    {tt}[{name_k}] = ({tv} := {tt}[{name_k}])[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
+                              f"    if ({tv} := {tt}[{name_k}])[{ti}] is not {v}:",
+                              f"        {tt}[{name_k}] = {tv}[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
                               "else:",
                               "    " + slow.format(v=v)]
         raise CompileError("only a variable, or `thing.variable`, can be assigned", node)
