@@ -261,5 +261,7 @@ class Dispatch(Part):
         return lambda ctx, args: chains[(name, i)](ctx, args)
 
     def event_direct(self, name):
+        if not self.links.triggers["on"].get(name) and self.d.observer is None:
+            return rt.no_handlers  # known at load: nothing handles it (the call is left out)
         evs = self._event_direct
         return lambda ctx, args: evs[name](ctx, args)

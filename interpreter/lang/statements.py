@@ -26,6 +26,7 @@ writers for the statements between its waiting points.
 from __future__ import annotations
 
 from ..core.model import Card, Seat, Zone
+from ..runtime import context as rt
 from . import ast as A
 from . import kinds
 from ..runtime.ops import _NUMBER, _arith
@@ -219,7 +220,8 @@ class Statements:
             if len(fast) != 1:
                 return lambda v: [f"{o} = {obj}", slow.format(v=v)]
             # the frequent case written in place: a variable that needs no encoding, of the one
-            # kind of thing that has it; its table is a tuple, replaced (state.put)
+            # kind of thing that has it; its table is a tuple, replaced (state.put), unless the
+            # variable holds that very value already (`x.killed = false` of a card never killed)
             typ, kind = fast[0]
             tt, tv, ti = self.g.tmp(), self.g.tmp(), self.g.tmp()
             name_k = self.g.const(name)
@@ -227,7 +229,8 @@ class Statements:
                               f"if _type({o}) is {_TYPE_NAMES[typ]}:",
                               f"    {tt} = ctx.st[{self.g.const(kind)}]",
                               f"    {ti} = {o}.id",
-                              f"    {tt}[{name_k}] = ({tv} := {tt}[{name_k}])[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
+                              f"    if ({tv} := {tt}[{name_k}])[{ti}] is not {v}:",
+                              f"        {tt}[{name_k}] = {tv}[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
                               "else:",
                               "    " + slow.format(v=v)]
         raise CompileError("only a variable, or `thing.variable`, can be assigned", node)
@@ -271,6 +274,8 @@ class Statements:
         call = f"{self.g.const(dispatch, f'runs {what}')}(ctx, {t})"
         if name is None:
             return [mark] + lines + [call]
+        if dispatch is rt.no_handlers:  # an event nothing handles: logged with its cause, nothing run
+            return [mark] + lines + [f"ctx.events.append(({self.g.const(name)}, {t}))", "ctx.causes.append(ctx.cause)"]
         # the event logged with its cause; what its handlers emit has it for cause (Ctx.causes)
         c = self.g.tmp()
         lines += [f"ctx.events.append(({self.g.const(name)}, {t}))", f"{c} = ctx.cause", f"ctx.causes.append({c})",

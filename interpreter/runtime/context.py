@@ -39,6 +39,11 @@ class Ctx:
         self.viewer = None  # while texts are written for one seat: the ids of the cards it can identify
 
 
+def no_handlers(ctx, args) -> None:
+    """What `emit E(...)` runs for an event E that nothing handles (no trigger, no card's power):
+    nothing. Generated code that finds it does not call it (lang/statements.py)."""
+
+
 def turn_player(m, st):
     """The seat whose turn it is (a Seat), or None outside play."""
     flow = st["flow"]
