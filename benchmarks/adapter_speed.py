@@ -30,7 +30,8 @@ import interpreter.adapters.openspiel  # noqa: E402,F401
 from interpreter.core.model import Action  # noqa: E402
 from interpreter.engine.game import EXPLICIT, SAMPLED, clone, touch  # noqa: E402
 
-GAMES = [("tic-tac-toe", 0), ("connect-four", 0), ("agents-secrets", 6), ("dark-agent", 4), ("agent-dog", 0)]
+GAMES = [("tic-tac-toe", 0), ("connect-four", 0), ("agents-secrets", 6), ("dark-agent", 4), ("agent-dog", 0),
+         ("kuhn-poker", 0), ("leduc-poker", 0)]
 
 
 def _load(name: str, players: int):

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from interpreter.core.state import to_json
+from interpreter.engine import chance as game_chance
 from interpreter.engine import suspend
 from interpreter.engine.game import Game
 from interpreter.runtime.draws import Feed
@@ -50,6 +51,26 @@ def test_leduc_random_draws_continue_the_decision_instead_of_running_it_again():
     assert runs.count("s") == games  # three per game when each draw ran the setup again
     again = runs.count("a") - decisions
     assert nodes >= 2 * games and again <= nodes // 4, (again, nodes)
+
+
+def test_a_costly_decision_that_draws_again_and_again_continues_in_a_thread():
+    """Agents Secrets: one seat's choice in six ends the round, whose rules shuffle several small
+    piles one after the other (a stop each) and cost far more than a thread's hand-off: such a
+    decision, once known, continues from each draw instead of running again at each (engine/
+    chance.py's _Tally). Before, every choice of that name ran again at each of its stops."""
+    game = Game.load("agents-secrets", players=6)
+    pick = random.Random(5)
+    _play(game, game.new_game(0, chance="explicit"), pick)  # what its decisions cost, learnt
+    runs = _counted(game)
+    stops = []
+    stop = game_chance._stop
+    game_chance._stop = lambda st, do, outcomes, draws, waiting: (stops.append(waiting), stop(st, do, outcomes, draws, waiting))[1]
+    try:
+        decisions = sum(_play(game, game.new_game(seed, chance="explicit"), pick)[0] for seed in (1, 2))
+    finally:
+        game_chance._stop = stop
+    again = runs.count("a") - decisions
+    assert len(stops) > 50 and again <= len(stops) // 5, (again, len(stops))
 
 
 def test_a_continued_decision_and_one_run_again_give_the_same_state():

@@ -2,13 +2,15 @@
 runtime/draws.py for how every random event is one draw). A state at a chance node is the state
 before the decision being resolved, with `flow["node"]`: the decision and its outcomes so far.
 
-A decision that draws runs in a thread of its own (suspend.py) that waits at each draw: applying an
-outcome continues it from where it stopped, so it runs once however many draws it makes. Which
-decisions draw is learnt: the setup always; an action once at least half of those of its name drew
-(the first time, the decision stops at its first draw and runs again; a decision that seldom draws
-is not worth a thread). Without its thread (a copy of
-the node took it, or too many wait), applying an outcome runs the decision again from its start
-with the outcomes so far, until the next draw or its end: the rules are deterministic given them.
+A decision that draws may run in a thread of its own (suspend.py) that waits at each draw:
+applying an outcome continues it from where it stopped, so it runs once however many draws it
+makes. A thread's hand-off costs about what a cheap decision costs to run again, so which do is
+learnt (`_Tally`): the setup always; an action from its start, or when it runs again after a stop,
+once the runs again it would spare (how often decisions of its name stopped, what one costs to run)
+are known to cost more than the thread's hand-offs (suspend.handoff). The first times a decision
+of a name runs here, so it is measured. Without its thread (a copy of the node took it, or too many
+wait), applying an outcome runs the decision again from its start with the outcomes so far, until
+the next draw or its end: the rules are deterministic given them.
 
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle) are
 known when the first stops the decision: the node keeps them (`more`), and their outcomes are
@@ -16,6 +18,7 @@ only noted, one chance node each, until the last; then the decision goes on."""
 from __future__ import annotations
 
 import weakref
+from time import perf_counter
 
 from ..core.model import Action, Step
 from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
@@ -71,9 +74,46 @@ def _node(data: dict, waiting=None) -> _Node:
     return nd
 
 
-# by game, by the name of a decision (the setup: ""), [its fresh starts, those that drew at random]:
-# a decision that drew at least half of the times starts in a thread of its own
+class _Tally:
+    """What the decisions of one name (the setup: "") cost a game in explicit mode: their fresh
+    starts, those that stopped at a draw, their stops in all, and the seconds a run of one from its
+    start takes to its end or its next draw (a moving average, measured on runs outside a thread)."""
+
+    __slots__ = ("fresh", "drew", "stops", "cost")
+
+    def __init__(self):
+        self.fresh = self.drew = self.stops = 0
+        self.cost = None
+
+    def threaded(self, again: bool, handoff: float) -> bool:
+        """Whether a run (`again`: one again after a stop) saves time in a thread: the runs again it
+        is expected to spare cost more than the hand-offs it takes (one a draw, one at its start)."""
+        if self.cost is None:
+            return False
+        if again:  # the stops expected after the first, for a decision that stopped once
+            more = (self.stops - self.drew) / max(self.drew, 1)
+        else:
+            more = self.stops / max(self.fresh, 1)
+        return more * self.cost > handoff * (1 + more)
+
+    def measured(self, seconds: float) -> None:
+        cost = self.cost
+        self.cost = seconds if cost is None else cost + (seconds - cost) / 8
+
+
+# by game, by the name of a decision: its _Tally
 _SEEN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _tally(game, do) -> _Tally:
+    seen = _SEEN.get(game)
+    if seen is None:
+        seen = _SEEN[game] = {}
+    name = "" if do is None else Action.parse(do).name
+    tally = seen.get(name)
+    if tally is None:
+        tally = seen[name] = _Tally()
+    return tally
 
 
 def run_explicit(game, st, action, *, start=None, checked=True):
@@ -83,11 +123,13 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     again). Returns the Step of
     the decision once it ran to its end, or a Step without events when it stopped at a draw.
 
-    A decision likely to draw (the setup, or one named like decisions that drew half of the times) starts in
-    a thread that waits at each draw (suspend.py): an outcome then continues it from where it
-    stopped. Else, or when its thread is gone, the decision runs again from its start here (a
-    search that tries every outcome of a node from copies of it runs all but the first again: a
-    thread would cost it more than it saves)."""
+    The setup starts in a thread that waits at each draw (suspend.py): an outcome then continues
+    it from where it stopped. A decision does so, from its start or when it runs again after a
+    stop, only where that is known to cost less than running it again at each of its draws (its
+    name's _Tally: how often such decisions stop, what a run of one costs, against a thread's
+    hand-off, suspend.handoff). Else, or when its thread is gone, the decision runs again from its
+    start here (a search that tries every outcome of a node from copies of it runs all but the
+    first again)."""
     nd = node(st)
     if nd is not None and start is None:
         outcomes = nd["outcomes"] + [outcome_of(st, action)]
@@ -101,11 +143,14 @@ def run_explicit(game, st, action, *, start=None, checked=True):
             st["flow"] = flow
             touch(st)
             return Step(action, CHANCE, [])
+        tally = _tally(game, do)
         if waiting is not None and waiting.take():  # the decision waits at this draw: it goes on
-            return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work)
+            return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work, tally)
     else:
         outcomes = []
         do = None if start is not None else str(action)
+        tally = _tally(game, do)
+        tally.fresh += 1
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
     if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
@@ -115,15 +160,6 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     else:
         work["flow"].pop("node", None)
     work["_feed"] = Feed(outcomes, bound)
-    seen = _SEEN.get(game)
-    if seen is None:
-        seen = _SEEN[game] = {}
-    name = "" if do is None else Action.parse(do).name
-    tally = seen.get(name)
-    if tally is None:
-        tally = seen[name] = [0, 0]
-    if not outcomes:
-        tally[0] += 1
     if do is None:
         def decide():
             game._start(work)
@@ -133,21 +169,23 @@ def run_explicit(game, st, action, *, start=None, checked=True):
 
         def decide():
             return game._apply_plain(work, act, trusted)
-    if (do is None or 2 * tally[1] >= tally[0]) and not outcomes:  # a fresh start (a run again: see below)
+    if (do is None and not outcomes) or tally.threaded(bool(outcomes), suspend.handoff()):
         answer = suspend.start(decide, work)
         if answer is not None:
-            if answer[0] == "need":
-                tally[1] += 1
-            return _answered(st, action, do, outcomes, answer, work)
+            return _answered(st, action, do, outcomes, answer, work, tally)
+    t0 = perf_counter()
     try:
         step = decide()
     except NeedChance as e:
+        tally.measured(perf_counter() - t0)
+        tally.stops += 1
         if not outcomes:
-            tally[1] += 1
+            tally.drew += 1
         _stop(st, do, outcomes, [[e.n, e.what]] + e.more, None)
         return Step(action, CHANCE, [])
     finally:
         work.pop("_feed", None)
+    tally.measured(perf_counter() - t0)
     st.clear()
     st.update(work)  # with what the forward model noted of it (its listing): it ran through the forward model
     return step
@@ -162,9 +200,12 @@ def _stop(st, do, outcomes, draws, waiting) -> None:
     touch(st)
 
 
-def _answered(st, action, do, outcomes, answer, work):
+def _answered(st, action, do, outcomes, answer, work, tally: _Tally):
     """`st` after what a decision running in its thread answered (suspend.start)."""
     if answer[0] == "need":
+        tally.stops += 1
+        if not outcomes:
+            tally.drew += 1
         _, draws, waiting = answer
         _stop(st, do, list(outcomes), draws, waiting)
         return Step(action, CHANCE, [])
