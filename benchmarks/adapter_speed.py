@@ -89,12 +89,15 @@ def ismcts_rates(name: str, players: int, *, positions: int, iterations: int, se
     from interpreter.agents import make_agent, make_decision
     game = _load(name, players)
     rng = random.Random(seed)
-    state = game.new_initial_state()
     spots = []
-    while len(spots) < positions and not state.is_terminal():
-        if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
-            spots.append(state.clone())
-        state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(100):  # random games until `positions` are found (a poker hand has few decisions)
+        state = game.new_initial_state()
+        while len(spots) < positions and not state.is_terminal():
+            if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
+                spots.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+        if len(spots) >= positions:
+            break
     theirs = ours = 0.0
     for st in spots:
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), uct_c=2.0,

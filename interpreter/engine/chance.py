@@ -2,15 +2,15 @@
 runtime/draws.py for how every random event is one draw). A state at a chance node is the state
 before the decision being resolved, with `flow["node"]`: the decision and its outcomes so far.
 
-A decision that draws may run in a thread of its own (suspend.py) that waits at each draw:
-applying an outcome continues it from where it stopped, so it runs once however many draws it
-makes. A thread's hand-off costs about what a cheap decision costs to run again, so which do is
-learnt (`_Tally`): the setup always; an action from its start, or when it runs again after a stop,
-once the runs again it would spare (how often decisions of its name stopped, what one costs to run)
-are known to cost more than the thread's hand-offs (suspend.handoff). The first times a decision
-of a name runs here, so it is measured. Without its thread (a copy of the node took it, or too many
-wait), applying an outcome runs the decision again from its start with the outcomes so far, until
-the next draw or its end: the rules are deterministic given them.
+A decision stopped at a draw runs again from its start once the outcome is applied, with the
+outcomes so far, until its next draw or its end: the rules are deterministic given them. Where
+that is known to cost more, it runs again in a thread of its own (suspend.py) that waits at each
+later draw: applying an outcome then continues it from where it stopped, so it runs twice however
+many draws it makes. A thread's hand-off costs about what a cheap decision costs to run again, so
+which do is learnt by name (`_Tally`: how many draws decisions of that name make after their
+first, what a run of one to a draw costs, against the hand-offs, suspend.handoff): Agents Secrets'
+round ends (a small shuffle after another) do, Leduc's cheap deals do not. Without its thread (a
+copy of the node took it, or too many wait), applying an outcome runs the decision again.
 
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle) are
 known when the first stops the decision: the node keeps them (`more`), and their outcomes are
@@ -75,26 +75,27 @@ def _node(data: dict, waiting=None) -> _Node:
 
 
 class _Tally:
-    """What the decisions of one name (the setup: "") cost a game in explicit mode: their fresh
-    starts, those that stopped at a draw, their stops in all, and the seconds a run of one from its
-    start takes to its end or its next draw (a moving average, measured on runs outside a thread)."""
+    """What the decisions of one name (the setup: "") cost a game in explicit mode: how many stopped
+    at a draw from their start, their stops in all, and the seconds a run of one takes from its
+    start to a draw (a moving average of runs outside a thread that stopped: what a run again costs)."""
 
-    __slots__ = ("fresh", "drew", "stops", "cost")
+    __slots__ = ("drew", "stops", "cost")
 
     def __init__(self):
-        self.fresh = self.drew = self.stops = 0
+        self.drew = self.stops = 0
         self.cost = None
 
-    def threaded(self, again: bool, handoff: float) -> bool:
-        """Whether a run (`again`: one again after a stop) saves time in a thread: the runs again it
-        is expected to spare cost more than the hand-offs it takes (one a draw, one at its start)."""
-        if self.cost is None:
+    def worth_a_thread(self, handoff: float) -> bool:
+        """Whether a decision of this name that stopped at a draw goes on in a thread when it runs
+        again: the runs again it is expected to spare (its stops after the first, on average) cost
+        more than the thread's hand-offs (one at its start, one a draw), counted twice: a hand-off
+        in a real decision costs more than suspend.handoff's bare one (measured with
+        benchmarks/adapter_chance.py). A decision never starts in a thread: most draw seldom, or
+        once, and a fresh start in a thread cost Agents Secrets more than it spared."""
+        if self.cost is None or not self.drew:
             return False
-        if again:  # the stops expected after the first, for a decision that stopped once
-            more = (self.stops - self.drew) / max(self.drew, 1)
-        else:
-            more = self.stops / max(self.fresh, 1)
-        return more * self.cost > handoff * (1 + more)
+        more = (self.stops - self.drew) / self.drew
+        return more * self.cost > 2 * handoff * (1 + more)
 
     def measured(self, seconds: float) -> None:
         cost = self.cost
@@ -123,13 +124,11 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     again). Returns the Step of
     the decision once it ran to its end, or a Step without events when it stopped at a draw.
 
-    The setup starts in a thread that waits at each draw (suspend.py): an outcome then continues
-    it from where it stopped. A decision does so, from its start or when it runs again after a
-    stop, only where that is known to cost less than running it again at each of its draws (its
-    name's _Tally: how often such decisions stop, what a run of one costs, against a thread's
-    hand-off, suspend.handoff). Else, or when its thread is gone, the decision runs again from its
-    start here (a search that tries every outcome of a node from copies of it runs all but the
-    first again)."""
+    A decision (the setup too) runs here to its first draw. When it runs again after it, it does
+    so in a thread that waits at each later draw (suspend.py) only where that is known to cost
+    less than running it again at each of them (its name's _Tally); then an outcome continues it
+    from where it stopped. Else, or when its thread is gone, it runs again from its start here (a
+    search that tries every outcome of a node from copies of it runs all but the first again)."""
     nd = node(st)
     if nd is not None and start is None:
         outcomes = nd["outcomes"] + [outcome_of(st, action)]
@@ -150,7 +149,6 @@ def run_explicit(game, st, action, *, start=None, checked=True):
         outcomes = []
         do = None if start is not None else str(action)
         tally = _tally(game, do)
-        tally.fresh += 1
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
     if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
@@ -169,7 +167,7 @@ def run_explicit(game, st, action, *, start=None, checked=True):
 
         def decide():
             return game._apply_plain(work, act, trusted)
-    if (do is None and not outcomes) or tally.threaded(bool(outcomes), suspend.handoff()):
+    if outcomes and tally.worth_a_thread(suspend.handoff()):
         answer = suspend.start(decide, work)
         if answer is not None:
             return _answered(st, action, do, outcomes, answer, work, tally)
@@ -185,7 +183,6 @@ def run_explicit(game, st, action, *, start=None, checked=True):
         return Step(action, CHANCE, [])
     finally:
         work.pop("_feed", None)
-    tally.measured(perf_counter() - t0)
     st.clear()
     st.update(work)  # with what the forward model noted of it (its listing): it ran through the forward model
     return step
