@@ -336,6 +336,11 @@ class InterpretState(pyspiel.State):
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
                 g.apply_in_place(st, a, checked=noted is None or a not in noted)
         box.trail.push(st)  # a decision and its chance events are resolved
+        notes = st.get(NOTES, NO_NOTES)
+        if notes.listing is not None and st["flow"]["phase"] != "over":
+            # the flow stopped for the turn's seat, no choice pending nor window open (Notes):
+            # the player OpenSpiel asks for before the next move
+            box.player = notes.seat.id
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE or player == CHANCE:
