@@ -106,11 +106,10 @@ class _Tally:
 _SEEN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _tally(game, do) -> _Tally:
+def _tally(game, name: str) -> _Tally:
     seen = _SEEN.get(game)
     if seen is None:
         seen = _SEEN[game] = {}
-    name = "" if do is None else Action.parse(do).name
     tally = seen.get(name)
     if tally is None:
         tally = seen[name] = _Tally()
@@ -142,13 +141,13 @@ def run_explicit(game, st, action, *, start=None, checked=True):
             st["flow"] = flow
             touch(st)
             return Step(action, CHANCE, [])
-        tally = _tally(game, do)
+        tally = _tally(game, "" if do is None else Action.parse(do).name)
         if waiting is not None and waiting.take():  # the decision waits at this draw: it goes on
             return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work, tally)
     else:
         outcomes = []
-        do = None if start is not None else str(action)
-        tally = _tally(game, do)
+        do = None  # the decision as the node keeps it, written when it stops (str(action))
+        tally = _tally(game, "" if start is not None else action.name)
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
     if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
@@ -158,7 +157,7 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     else:
         work["flow"].pop("node", None)
     work["_feed"] = Feed(outcomes, bound)
-    if do is None:
+    if start is not None or (nd is not None and do is None):
         def decide():
             game._start(work)
             return Step(Action("setup"), None, [])
@@ -179,6 +178,8 @@ def run_explicit(game, st, action, *, start=None, checked=True):
         tally.stops += 1
         if not outcomes:
             tally.drew += 1
+        if nd is None and start is None:
+            do = str(action)
         _stop(st, do, outcomes, [[e.n, e.what]] + e.more, None)
         return Step(action, CHANCE, [])
     finally:
