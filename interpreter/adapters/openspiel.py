@@ -32,8 +32,8 @@ explicit chance mode (engine/chance.py): every random draw is a chance node of O
 player, with its outcomes listed and uniform: one die per node, and a shuffle of n cards as n - 1
 nodes that each deal one card to one place (the steps of Fisher-Yates), as OpenSpiel's card games
 deal one card per node. A draw from a hidden pile takes the card its shuffle put on top. A
-decision stopped at a draw continues from there once the outcome is applied (engine/suspend.py).
-`seed`
+decision stopped at a draw runs again once the outcome is applied, or goes on from there in a
+thread where that costs less (engine/chance.py, suspend.py). `seed`
 does not pick outcomes here (OpenSpiel's chance player does); the seat's information state is
 updated once a decision and its chance events are resolved, so it does not count the draws.
 """
@@ -181,8 +181,8 @@ class InterpretGame(pyspiel.Game):
             return self._initial.clone()
         state = InterpretState(self)
         if state.is_chance_node():
-            # a setup stopped at a draw waits for it in a thread (engine/suspend.py), which only
-            # one game can take: each game starts its own
+            # a setup stopped at a draw may wait for it in a thread (engine/suspend.py), which
+            # only one game can take: each game starts its own
             return state
         self._initial = state
         return state.clone()
