@@ -13,6 +13,8 @@ waits at a draw in a thread of its own, engine/suspend.py).
 
 ISMCTS (--ismcts): OpenSpiel's ISMCTSBot (random rollouts, as shipped) and our `ismcts` agent each
 decide at the same positions with a fixed number of iterations; iterations per second of CPU time.
+For Kuhn and Leduc poker, also ISMCTSBot on OpenSpiel's native (C++) game: the most any adapter of
+a Python game could give it.
 """
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ import interpreter.adapters.openspiel  # noqa: E402,F401
 from interpreter.core.model import Action  # noqa: E402
 from interpreter.engine.game import EXPLICIT, SAMPLED, clone, touch  # noqa: E402
 
-GAMES = [("tic-tac-toe", 0), ("connect-four", 0), ("agents-secrets", 6), ("dark-agent", 4), ("agent-dog", 0)]
+GAMES = [("tic-tac-toe", 0), ("connect-four", 0), ("agents-secrets", 6), ("dark-agent", 4), ("agent-dog", 0),
+         ("kuhn-poker", 0), ("leduc-poker", 0)]
 
 
 def _load(name: str, players: int):
@@ -88,12 +91,15 @@ def ismcts_rates(name: str, players: int, *, positions: int, iterations: int, se
     from interpreter.agents import make_agent, make_decision
     game = _load(name, players)
     rng = random.Random(seed)
-    state = game.new_initial_state()
     spots = []
-    while len(spots) < positions and not state.is_terminal():
-        if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
-            spots.append(state.clone())
-        state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(100):  # random games until `positions` are found (a poker hand has few decisions)
+        state = game.new_initial_state()
+        while len(spots) < positions and not state.is_terminal():
+            if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
+                spots.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+        if len(spots) >= positions:
+            break
     theirs = ours = 0.0
     for st in spots:
         bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), uct_c=2.0,
@@ -111,6 +117,35 @@ def ismcts_rates(name: str, players: int, *, positions: int, iterations: int, se
         ours += time.process_time() - t0
     n = len(spots) * iterations
     return n / theirs, n / ours
+
+
+NATIVE = {"kuhn-poker": "kuhn_poker", "leduc-poker": "leduc_poker"}  # OpenSpiel's own (C++) implementations
+
+
+def native_rate(name: str, *, positions: int, iterations: int, seed: int) -> float:
+    """OpenSpiel's ISMCTSBot on OpenSpiel's native implementation of the game, iterations per CPU
+    second, positions picked as ismcts_rates picks them: what the bot costs without our adapter."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    spots = []
+    for _ in range(100):
+        state = game.new_initial_state()
+        while len(spots) < positions and not state.is_terminal():
+            if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
+                spots.append(state.clone())
+            state.apply_action(rng.choice(state.legal_actions()))
+        if len(spots) >= positions:
+            break
+    spent = 0.0
+    for st in spots:
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), uct_c=2.0,
+                               max_simulations=iterations, random_state=np.random.RandomState(seed))
+        t0 = time.process_time()
+        bot.step(st)
+        spent += time.process_time() - t0
+    return len(spots) * iterations / spent
 
 
 def main(argv=None) -> int:
@@ -134,6 +169,9 @@ def main(argv=None) -> int:
             theirs, ours = ismcts_rates(name, players, positions=args.positions, iterations=args.iterations, seed=1,
                                         depth=args.depth)
             line += f"  ISMCTSBot {theirs:7.1f} it/s  ours {ours:7.1f} it/s  ratio {theirs / ours:5.2f}"
+            if name in NATIVE:  # the bot on OpenSpiel's own implementation: its ceiling
+                native = native_rate(NATIVE[name], positions=args.positions, iterations=args.iterations, seed=1)
+                line += f"  (on native {NATIVE[name]}: {native:7.1f} it/s, ratio {native / ours:5.2f})"
         print(line, flush=True)
     return 0
 

@@ -150,7 +150,7 @@ def test_a_shuffle_is_dealt_node_by_node_without_running_the_decision_again(monk
 
 @pytest.mark.parametrize("params", ["game=agents-secrets,players=6", "game=dark-agent,players=4",
                                     "game=dark-agent,players=4,variants=hidden-cards", "game=agent-dog",
-                                    f"game={PENNIES}"])
+                                    "game=kuhn-poker", "game=leduc-poker", f"game={PENNIES}"])
 def test_ismcts_bot_runs_as_shipped_on_every_imperfect_game(params):
     """ISMCTSBot samples a state from the decider's information state each iteration, and asserts
     that the sample's information-state string is the decider's own."""

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from interpreter.core.state import to_json
+from interpreter.engine import chance as game_chance
 from interpreter.engine import suspend
 from interpreter.engine.game import Game
 from interpreter.runtime.draws import Feed
@@ -36,20 +37,48 @@ def _play(game: Game, st, pick: random.Random) -> tuple[int, int]:
     return decisions, nodes
 
 
-def test_leduc_random_draws_continue_the_decision_instead_of_running_it_again():
-    """Leduc deals each card with `random(length(cards))`: the setup deals two (two chance nodes)
-    and runs once; a decision that deals the public card runs once too, but the first few times,
-    before its name is known to draw. Running again at each node gave a run per chance node."""
+def test_leduc_decisions_that_draw_once_run_again_rather_than_wait_in_a_thread():
+    """Leduc deals each card with `random(length(cards))`; a decision that deals the public card
+    draws once: a thread could spare it nothing (it runs again once either way) and its hand-offs
+    cost more than the decision, so it runs again at its draw, never in a thread (engine/chance.py's
+    _Tally). The setup deals two cards: it runs two or three times. When decisions named like those
+    that drew half of the times started in a thread, those decisions ran once."""
     game = Game.load("leduc-poker")
     runs = _counted(game)
+    stops = []
+    stop = game_chance._stop
+    game_chance._stop = lambda st, do, outcomes, draws, waiting: (stops.append(do), stop(st, do, outcomes, draws, waiting))[1]
     pick = random.Random(3)
-    games, decisions, nodes = 40, 0, 0
-    for _ in range(games):
-        d, n = _play(game, game.new_game(0, chance="explicit"), pick)
-        decisions, nodes = decisions + d, nodes + n
-    assert runs.count("s") == games  # three per game when each draw ran the setup again
+    games, decisions = 40, 0
+    try:
+        for _ in range(games):
+            decisions += _play(game, game.new_game(0, chance="explicit"), pick)[0]
+    finally:
+        game_chance._stop = stop
     again = runs.count("a") - decisions
-    assert nodes >= 2 * games and again <= nodes // 4, (again, nodes)
+    dealt = sum(do is not None for do in stops)
+    assert dealt > games // 4 and again == dealt, (again, dealt)
+    assert 2 * games <= runs.count("s") <= 3 * games
+
+
+def test_a_costly_decision_that_draws_again_and_again_continues_in_a_thread():
+    """Agents Secrets: one seat's choice in six ends the round, whose rules shuffle several small
+    piles one after the other (a stop each) and cost far more than a thread's hand-off: such a
+    decision, once known, continues from each draw instead of running again at each (engine/
+    chance.py's _Tally). Before, every choice of that name ran again at each of its stops."""
+    game = Game.load("agents-secrets", players=6)
+    pick = random.Random(5)
+    _play(game, game.new_game(0, chance="explicit"), pick)  # what its decisions cost, learnt
+    runs = _counted(game)
+    stops = []
+    stop = game_chance._stop
+    game_chance._stop = lambda st, do, outcomes, draws, waiting: (stops.append(waiting), stop(st, do, outcomes, draws, waiting))[1]
+    try:
+        decisions = _play(game, game.new_game(1, chance="explicit"), pick)[0]
+    finally:
+        game_chance._stop = stop
+    again = runs.count("a") - decisions
+    assert len(stops) > 25 and again <= len(stops) // 3, (again, len(stops))
 
 
 def test_a_continued_decision_and_one_run_again_give_the_same_state():
@@ -68,17 +97,25 @@ def test_a_continued_decision_and_one_run_again_give_the_same_state():
 
 
 def test_a_dropped_chance_node_gives_its_thread_back():
-    """States left at a chance node (a search that drops them) do not hold threads for ever: a
-    game started after many were dropped still has its setup continued, not run again."""
-    game = Game.load("leduc-poker")
-    for _ in range(3 * suspend.MAX_WAITING):
-        st = game.new_game(0, chance="explicit")
-        assert game.is_chance(st)
+    """States left at a chance node whose decision waits in a thread (a search that drops them)
+    do not hold threads for ever: after many were dropped, a decision may still have one."""
+    game = Game.load("agents-secrets", players=6)
+    _play(game, game.new_game(0, chance="explicit"), random.Random(4))  # learnt: its round ends go on in a thread
+    pick = random.Random(5)
+    for seed in range(suspend.MAX_WAITING + 4):
+        st = game.new_game(seed, chance="explicit")
+        while getattr(game_chance.node(st), "waiting", None) is None:  # to a round end waiting at a draw
+            if game.is_chance(st):
+                game.apply_in_place(st, f"chance {pick.randrange(len(game.chance_outcomes(st)))}")
+            else:
+                game.apply_in_place(st, pick.choice(game.legal_actions(st)))
         del st
     gc.collect()
-    runs = _counted(game)
-    _play(game, game.new_game(0, chance="explicit"), random.Random(1))
-    assert runs.count("s") == 1, runs
+    work = {"_feed": Feed([])}
+    answer = suspend.start(lambda: work["_feed"].next(2, "a coin"), work)
+    assert answer is not None and answer[0] == "need"
+    answer[2].take()
+    assert answer[2].resume([1]) == ("done", 1)
 
 
 def test_an_error_after_a_draw_reaches_whoever_applied_the_outcome():

@@ -32,8 +32,8 @@ explicit chance mode (engine/chance.py): every random draw is a chance node of O
 player, with its outcomes listed and uniform: one die per node, and a shuffle of n cards as n - 1
 nodes that each deal one card to one place (the steps of Fisher-Yates), as OpenSpiel's card games
 deal one card per node. A draw from a hidden pile takes the card its shuffle put on top. A
-decision stopped at a draw continues from there once the outcome is applied (engine/suspend.py).
-`seed`
+decision stopped at a draw runs again once the outcome is applied, or goes on from there in a
+thread where that costs less (engine/chance.py, suspend.py). `seed`
 does not pick outcomes here (OpenSpiel's chance player does); the seat's information state is
 updated once a decision and its chance events are resolved, so it does not count the draws.
 """
@@ -60,6 +60,7 @@ _MAX_PLAYERS = 64
 DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit per feature
 _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
+_UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
 _Utility = pyspiel.GameType.Utility
 
 
@@ -180,8 +181,8 @@ class InterpretGame(pyspiel.Game):
             return self._initial.clone()
         state = InterpretState(self)
         if state.is_chance_node():
-            # a setup stopped at a draw waits for it in a thread (engine/suspend.py), which only
-            # one game can take: each game starts its own
+            # a setup stopped at a draw may wait for it in a thread (engine/suspend.py), which
+            # only one game can take: each game starts its own
             return state
         self._initial = state
         return state.clone()
@@ -207,28 +208,31 @@ class _Parts:
 
 
 class _Box:
-    """A state and its trail. OpenSpiel clones a Python state by deep-copying each of its
-    attributes: this one copies as the forward model copies a state (core/state.clone)."""
+    """A state, its trail, and what was asked of it since its last move. OpenSpiel clones a Python
+    state by deep-copying each of its attributes: this one copies as the forward model copies a
+    state (core/state.clone)."""
 
-    __slots__ = ("st", "trail", "listed")
+    __slots__ = ("st", "trail", "listed", "ids", "player")
 
-    def __init__(self, st, trail: Trail, listed=None):
+    def __init__(self, st, trail: Trail, listed=None, ids=None, player=None):
         self.st, self.trail = st, trail
         self.listed = listed  # the legal ids of the seat deciding, once listed: id -> action (never changed)
+        self.ids = ids  # those ids in order (never changed)
+        self.player = player  # current_player() once asked (OpenSpiel asks it at every move)
 
     def __deepcopy__(self, memo):
-        return _Box(clone(self.st), self.trail.copy(), self.listed)
+        return _Box(clone(self.st), self.trail.copy(), self.listed, self.ids, self.player)
 
 
 class InterpretState(pyspiel.State):
-    def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None, listed=None):
+    def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None, box=None):
         super().__init__(game)
         self._parts = parts = parts or _Parts(game)
         self._g = parts.interpret
         self._index = parts.index
         st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
         # what each seat observed after each decision, folded into its digest when asked
-        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st), listed)
+        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st)) if box is None else box
 
     @property
     def _st(self):
@@ -255,55 +259,72 @@ class InterpretState(pyspiel.State):
         return np.concatenate([self.observation_vector(seat), bits])
 
     # ---- the pyspiel.State contract ----
-    def current_player(self):  # asked by OpenSpiel at every move: the flow read once
-        st = self._box.st
-        flow = st["flow"]
-        if flow["phase"] == "over":
-            return _TERMINAL
-        if flow.get("node") is not None:
-            return _CHANCE
-        return int(self._g.current_player(st))
+    def current_player(self):  # asked by OpenSpiel at every move: kept until the next move
+        box = self._box
+        p = box.player
+        if p is None:
+            flow = box.st["flow"]
+            if flow["phase"] == "over":
+                p = _TERMINAL
+            elif flow.get("node") is not None:
+                p = _CHANCE
+            else:
+                p = int(self._g.current_player(box.st))
+            box.player = p
+        return p
 
     def is_chance_node(self):
-        return self._g.is_chance(self._st)
+        return self._box.st["flow"].get("node") is not None
 
     def chance_outcomes(self):
-        return self._g.chance_outcomes(self._st)
+        nd = self._box.st["flow"].get("node")
+        if nd is None:
+            return []
+        n = nd["n"]
+        uniform = _UNIFORM.get(n)
+        if uniform is None:
+            p = 1.0 / n
+            uniform = _UNIFORM[n] = [(k, p) for k in range(n)]
+        return uniform[:]
 
     def _legal_actions(self, player):
-        if self._g.is_terminal(self._st) or player != self._g.current_player(self._st):
+        box = self._box
+        if player < 0:
+            nd = box.st["flow"].get("node") if player == CHANCE else None
+            return list(range(nd["n"])) if nd is not None else []
+        if box.ids is not None:  # listed since the last move, for the seat deciding
+            return box.ids if player == box.player else []
+        if player != self.current_player() or type(box.player) is not int:
             return []
-        if player == CHANCE:
-            return [k for k, _ in self._g.chance_outcomes(self._st)]
-        listed = self._box.listed
-        if listed is None:
-            id_of = self._index.id_of
-            actions = self._g.legal_actions(self._st)
-            canon = self._parts.canon  # identical pieces named as the seat's view names them
-            named = canon.renamed(self._st, player, actions) if canon.copy_keys else actions
-            # id -> the action of the forward model's listing (applied as a trusted one)
-            listed = self._box.listed = {id_of(n): a for n, a in zip(named, actions)}
-        return sorted(listed)
+        st = box.st
+        id_of = self._index.id_of
+        actions = self._g.legal_actions(st)
+        canon = self._parts.canon  # identical pieces named as the seat's view names them
+        named = canon.renamed(st, player, actions) if canon.copy_keys else actions
+        # id -> the action of the forward model's listing (applied as a trusted one)
+        box.listed = {id_of(n): a for n, a in zip(named, actions)}
+        box.ids = ids = sorted(box.listed)
+        return ids
 
     def id_of_action(self, action: Action) -> int:
         """The id of the forward model's `action`, legal here, as the deciding seat's view names it
         (identical pieces renamed): what an agent of the engine playing through this state applies."""
         if self._box.listed is None:
-            self._legal_actions(self._g.current_player(self._st))
+            self._legal_actions(self.current_player())
         for i, a in (self._box.listed or {}).items():
             if a == action:
                 return i
         raise ValueError(f"{action} is not legal here")
 
     def _apply_action(self, action):
-        g, st = self._g, self._box.st
+        box = self._box
+        g, st = self._g, box.st
+        listed, box.listed, box.ids, box.player = box.listed, None, None, None
         if self._parts.chance and st["flow"].get("node") is not None:
             g.apply_in_place(st, Action("chance", (str(action),)))
             if st["flow"].get("node") is not None:
                 return  # more chance events to resolve before the decision is done
         else:
-            box = self._box
-            listed, box.listed = box.listed, None
             a = listed.get(action) if listed is not None else None
             if a is not None:  # an action of the forward model's listing: done as a trusted one
                 g.apply_in_place(st, a, checked=False)
@@ -314,7 +335,12 @@ class InterpretState(pyspiel.State):
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
                 g.apply_in_place(st, a, checked=noted is None or a not in noted)
-        self._box.trail.push(st)  # a decision and its chance events are resolved
+        box.trail.push(st)  # a decision and its chance events are resolved
+        notes = st.get(NOTES, NO_NOTES)
+        if notes.listing is not None and st["flow"]["phase"] != "over":
+            # the flow stopped for the turn's seat, no choice pending nor window open (Notes):
+            # the player OpenSpiel asks for before the next move
+            box.player = notes.seat.id
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE or player == CHANCE:
@@ -323,7 +349,7 @@ class InterpretState(pyspiel.State):
         return str(self._index.action_of(action))
 
     def is_terminal(self):
-        return self._g.is_terminal(self._st)
+        return self._box.st["flow"]["phase"] == "over"
 
     def returns(self):
         return returns_of(self._g, self._st, self._parts.returns_how)
@@ -338,7 +364,9 @@ class InterpretState(pyspiel.State):
         return InterpretState(self.get_game(), st, self._trail.rooted(player_id, st, text, digest), self._parts)
 
     def clone(self):
-        return InterpretState(self.get_game(), clone(self._st), self._trail.copy(), self._parts, self._box.listed)
+        box = self._box
+        return InterpretState(self.get_game(), parts=self._parts,
+                              box=_Box(clone(box.st), box.trail.copy(), box.listed, box.ids, box.player))
 
     def __deepcopy__(self, memo):
         return self.clone()

@@ -2,13 +2,15 @@
 runtime/draws.py for how every random event is one draw). A state at a chance node is the state
 before the decision being resolved, with `flow["node"]`: the decision and its outcomes so far.
 
-A decision that draws runs in a thread of its own (suspend.py) that waits at each draw: applying an
-outcome continues it from where it stopped, so it runs once however many draws it makes. Which
-decisions draw is learnt: the setup always; an action once at least half of those of its name drew
-(the first time, the decision stops at its first draw and runs again; a decision that seldom draws
-is not worth a thread). Without its thread (a copy of
-the node took it, or too many wait), applying an outcome runs the decision again from its start
-with the outcomes so far, until the next draw or its end: the rules are deterministic given them.
+A decision stopped at a draw runs again from its start once the outcome is applied, with the
+outcomes so far, until its next draw or its end: the rules are deterministic given them. Where
+that is known to cost more, it runs again in a thread of its own (suspend.py) that waits at each
+later draw: applying an outcome then continues it from where it stopped, so it runs twice however
+many draws it makes. A thread's hand-off costs about what a cheap decision costs to run again, so
+which do is learnt by name (`_Tally`: how many draws decisions of that name make after their
+first, what a run of one to a draw costs, against the hand-offs, suspend.handoff): Agents Secrets'
+round ends (a small shuffle after another) do, Leduc's cheap deals do not. Without its thread (a
+copy of the node took it, or too many wait), applying an outcome runs the decision again.
 
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle) are
 known when the first stops the decision: the node keeps them (`more`), and their outcomes are
@@ -16,6 +18,7 @@ only noted, one chance node each, until the last; then the decision goes on."""
 from __future__ import annotations
 
 import weakref
+from time import perf_counter
 
 from ..core.model import Action, Step
 from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
@@ -71,9 +74,46 @@ def _node(data: dict, waiting=None) -> _Node:
     return nd
 
 
-# by game, by the name of a decision (the setup: ""), [its fresh starts, those that drew at random]:
-# a decision that drew at least half of the times starts in a thread of its own
+class _Tally:
+    """What the decisions of one name (the setup: "") cost a game in explicit mode: how many stopped
+    at a draw from their start, their stops in all, and the seconds a run of one takes from its
+    start to a draw (a moving average of runs outside a thread that stopped: what a run again costs)."""
+
+    __slots__ = ("drew", "stops", "cost")
+
+    def __init__(self):
+        self.drew = self.stops = 0
+        self.cost = None
+
+    def worth_a_thread(self, handoff: float) -> bool:
+        """Whether a decision of this name that stopped at a draw goes on in a thread when it runs
+        again: the runs again it is expected to spare (its stops after the first, on average) cost
+        more than the thread's hand-offs (one at its start, one a draw), counted twice: a hand-off
+        in a real decision costs more than suspend.handoff's bare one (measured with
+        benchmarks/adapter_chance.py). A decision never starts in a thread: most draw seldom, or
+        once, and a fresh start in a thread cost Agents Secrets more than it spared."""
+        if self.cost is None or not self.drew:
+            return False
+        more = (self.stops - self.drew) / self.drew
+        return more * self.cost > 2 * handoff * (1 + more)
+
+    def measured(self, seconds: float) -> None:
+        cost = self.cost
+        self.cost = seconds if cost is None else cost + (seconds - cost) / 8
+
+
+# by game, by the name of a decision: its _Tally
 _SEEN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _tally(game, name: str) -> _Tally:
+    seen = _SEEN.get(game)
+    if seen is None:
+        seen = _SEEN[game] = {}
+    tally = seen.get(name)
+    if tally is None:
+        tally = seen[name] = _Tally()
+    return tally
 
 
 def run_explicit(game, st, action, *, start=None, checked=True):
@@ -83,11 +123,11 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     again). Returns the Step of
     the decision once it ran to its end, or a Step without events when it stopped at a draw.
 
-    A decision likely to draw (the setup, or one named like decisions that drew half of the times) starts in
-    a thread that waits at each draw (suspend.py): an outcome then continues it from where it
-    stopped. Else, or when its thread is gone, the decision runs again from its start here (a
-    search that tries every outcome of a node from copies of it runs all but the first again: a
-    thread would cost it more than it saves)."""
+    A decision (the setup too) runs here to its first draw. When it runs again after it, it does
+    so in a thread that waits at each later draw (suspend.py) only where that is known to cost
+    less than running it again at each of them (its name's _Tally); then an outcome continues it
+    from where it stopped. Else, or when its thread is gone, it runs again from its start here (a
+    search that tries every outcome of a node from copies of it runs all but the first again)."""
     nd = node(st)
     if nd is not None and start is None:
         outcomes = nd["outcomes"] + [outcome_of(st, action)]
@@ -101,11 +141,13 @@ def run_explicit(game, st, action, *, start=None, checked=True):
             st["flow"] = flow
             touch(st)
             return Step(action, CHANCE, [])
+        tally = _tally(game, "" if do is None else Action.parse(do).name)
         if waiting is not None and waiting.take():  # the decision waits at this draw: it goes on
-            return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work)
+            return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work, tally)
     else:
         outcomes = []
-        do = None if start is not None else str(action)
+        do = None  # the decision as the node keeps it, written when it stops (str(action))
+        tally = _tally(game, "" if start is not None else action.name)
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
     if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
@@ -115,16 +157,7 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     else:
         work["flow"].pop("node", None)
     work["_feed"] = Feed(outcomes, bound)
-    seen = _SEEN.get(game)
-    if seen is None:
-        seen = _SEEN[game] = {}
-    name = "" if do is None else Action.parse(do).name
-    tally = seen.get(name)
-    if tally is None:
-        tally = seen[name] = [0, 0]
-    if not outcomes:
-        tally[0] += 1
-    if do is None:
+    if start is not None or (nd is not None and do is None):
         def decide():
             game._start(work)
             return Step(Action("setup"), None, [])
@@ -133,17 +166,20 @@ def run_explicit(game, st, action, *, start=None, checked=True):
 
         def decide():
             return game._apply_plain(work, act, trusted)
-    if (do is None or 2 * tally[1] >= tally[0]) and not outcomes:  # a fresh start (a run again: see below)
+    if outcomes and tally.worth_a_thread(suspend.handoff()):
         answer = suspend.start(decide, work)
         if answer is not None:
-            if answer[0] == "need":
-                tally[1] += 1
-            return _answered(st, action, do, outcomes, answer, work)
+            return _answered(st, action, do, outcomes, answer, work, tally)
+    t0 = perf_counter()
     try:
         step = decide()
     except NeedChance as e:
+        tally.measured(perf_counter() - t0)
+        tally.stops += 1
         if not outcomes:
-            tally[1] += 1
+            tally.drew += 1
+        if nd is None and start is None:
+            do = str(action)
         _stop(st, do, outcomes, [[e.n, e.what]] + e.more, None)
         return Step(action, CHANCE, [])
     finally:
@@ -162,9 +198,12 @@ def _stop(st, do, outcomes, draws, waiting) -> None:
     touch(st)
 
 
-def _answered(st, action, do, outcomes, answer, work):
+def _answered(st, action, do, outcomes, answer, work, tally: _Tally):
     """`st` after what a decision running in its thread answered (suspend.start)."""
     if answer[0] == "need":
+        tally.stops += 1
+        if not outcomes:
+            tally.drew += 1
         _, draws, waiting = answer
         _stop(st, do, list(outcomes), draws, waiting)
         return Step(action, CHANCE, [])
