@@ -3,6 +3,7 @@
     random            uniform among the legal actions
     greedy            one ply on the score (or the content's `scoring.evaluation`)
     greedy:16         ... averaged over 16 sampled states per action
+    rollout:6         normal's best few actions, each played on past the others' replies, on 6 sampled states
     mcts:5000         UCT, 5000 iterations a decision
     ismcts:2s         information-set MCTS, 2 seconds a decision (`1.5s`, `500ms` too)
     ismcts:0.3s@2     ... searched by 2 workers at once, each 0.3 s (agents/parallel.py); `@all`: one per core
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import InterpretError
 
-KINDS = ("random", "greedy", "mcts", "ismcts")
+KINDS = ("random", "greedy", "rollout", "mcts", "ismcts")
 LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
 EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)

@@ -1,0 +1,44 @@
+"""The policy rollout (interpreter/agents/rollout.py): `normal`'s best moves played on past the
+others' replies. Strength is measured by benchmarks/strength.py; these tests hold the mechanism."""
+from __future__ import annotations
+
+import time
+
+from interpreter.agents import GreedyAgent, RolloutAgent, make_agent, make_decision, parse_spec
+from interpreter.engine.game import Game
+
+
+def _o_threatens(game):
+    """X to move, three cells free, no win for X, and O wins at r3c1 unless X takes it first."""
+    st = game.new_game(seed=0)
+    for cell in ("r1c1", "r1c3", "r1c2", "r2c2", "r2c3", "r2c1"):  # X, O, X, O, X, O
+        action = next(a for a in game.legal_actions(st) if cell in str(a))
+        game.apply_in_place(st, action)
+    return st
+
+
+def test_the_rollout_sees_the_reply_its_move_allows():
+    """`normal` judges X's three moves alike (nothing scores before O's reply) and plays any of them;
+    the rollout follows each with O's own judgement, which takes the win left open: it blocks."""
+    game = Game.load("tic-tac-toe")
+    decision = make_decision(game, _o_threatens(game))
+    assert len(decision.actions) == 3
+    block = next(a for a in decision.actions if "r3c1" in str(a))
+    assert {RolloutAgent(seed, iterations=1).act(decision) for seed in range(10)} == {block}
+    assert {GreedyAgent(seed).act(decision) for seed in range(10)} != {block}
+    cut = {RolloutAgent(seed, iterations=1, horizon=0).act(decision) for seed in range(10)}
+    assert cut != {block}  # without the play-out, the same tie as normal's
+
+
+def test_the_rollout_keeps_to_its_time_and_names_its_candidates():
+    game = Game.load("dark-agent", players=4)
+    st = game.new_game(seed=2)
+    while len(game.legal_actions(st)) < 4 or game.is_chance(st):
+        game.apply_in_place(st, game.legal_actions(st)[0], checked=False)
+    agent = make_agent("rollout:0.05s", seed=1)
+    t = time.perf_counter()
+    action = agent.act(make_decision(game, st))
+    assert time.perf_counter() - t < 1.5  # normal's judgement, then one sample at least of each candidate
+    assert action in [a for a, _, _ in agent.last_values]
+    assert len(agent.last_values) == 3 and all(k >= 1 for _, _, k in agent.last_values)
+    assert str(parse_spec("rollout:6")) == "rollout:6"
