@@ -42,3 +42,21 @@ def test_the_rollout_keeps_to_its_time_and_names_its_candidates():
     assert action in [a for a, _, _ in agent.last_values]
     assert len(agent.last_values) == 3 and all(k >= 1 for _, _, k in agent.last_values)
     assert str(parse_spec("rollout:6")) == "rollout:6"
+
+
+def test_the_leader_evaluation_counts_the_best_other_side():
+    from interpreter.agents.evaluate import Evaluator
+    from interpreter.agents.rollout import lead
+    game = Game.load("dark-agent", players=4)
+    st = game.new_game(seed=2)
+    st["pv"]["score"] = [3, 9, 1, 2]
+    ev = Evaluator(game)
+    assert lead(ev, st, 0) == 3 - 9 and lead(ev, st, 1) == 9 - 3
+    assert ev.margin(st, 0) == 3 - 4  # normal's margin: over the others' mean
+    assert make_agent("rollout:4,eval=leader").evaluation == "leader"
+    import pytest
+    from interpreter.agents import AgentSpecError
+    with pytest.raises(AgentSpecError):
+        parse_spec("greedy,eval=leader")
+    with pytest.raises(AgentSpecError):
+        parse_spec("rollout:4,eval=learnt")

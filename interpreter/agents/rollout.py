@@ -19,7 +19,8 @@ every seat, then keeping the action whose continuation ends best. Here:
 What it sees that `normal` does not: what the others do with the position the move leaves them (an
 objective left open to them, a reply the move makes possible). Nothing in it knows a game. The
 budget is samples a decision (`rollout:6`: each candidate followed on 6 sampled states) or time
-(`rollout:0.3s`: samples until the time is spent, at least one).
+(`rollout:0.3s`: `normal`'s judgement cut at JUDGE_SHARE of it, then whole samples until the time is
+spent, at least one).
 """
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ DEFAULT_WIDTH = 3  # the candidates: normal's best few
 DEFAULT_HORIZON = 40  # decisions of a rollout at most
 DEFAULT_DEPTH = 2  # decisions of the mover's own move the rollout's policy follows when it judges an action
 CANDIDATE_SAMPLES = 4  # normal's own judgement of the root (greedy.DEFAULT_SAMPLES)
+JUDGE_SHARE = 0.3  # with a time budget, normal's judgement of the root may take at most this share of it
 POLICY_ACTIONS = 12  # the rollout's policy judges at most this many actions a decision (drawn at random)
 
 
@@ -44,12 +46,14 @@ class RolloutAgent(Agent):
     kind = "rollout"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None, *,
-                 width: int = DEFAULT_WIDTH, horizon: int = DEFAULT_HORIZON, depth: int = DEFAULT_DEPTH):
+                 width: int = DEFAULT_WIDTH, horizon: int = DEFAULT_HORIZON, depth: int = DEFAULT_DEPTH,
+                 evaluation: str = "plain"):
         super().__init__(seed)
         self.samples = iterations if iterations is not None else (None if seconds else DEFAULT_SAMPLES)
         self.seconds = seconds
         self.width = width
         self.horizon = horizon
+        self.evaluation = evaluation  # the margin at the horizon: over the others' mean ("plain") or the best of them ("leader")
         self.judge = GreedyAgent(seed ^ 0x5DEECE66D, iterations=CANDIDATE_SAMPLES)  # normal, for the candidates
         self.policy = GreedyAgent(seed, depth=depth)  # its `follow` is the rollout's judgement of an action
         self.last_values = None  # each candidate's (action, mean margin, samples) at the last decision
@@ -61,14 +65,15 @@ class RolloutAgent(Agent):
             self.last_values = None
             return actions[0]
         start = time.perf_counter()
-        judged = self.judge.judge(decision)
+        deadline = start + self.seconds if self.seconds else None
+        judged = self.judge.judge(decision, deadline=None if deadline is None else start + JUDGE_SHARE * self.seconds)
         order = list(range(len(judged)))
         self.rng.shuffle(order)  # actions judged alike: drawn at random
         ranked = sorted(order, key=lambda i: -judged[i][1])
         candidates = [judged[i][0] for i in ranked[:self.width]]
         if len(candidates) == 1:
             return candidates[0]
-        totals = self.follow_candidates(decision, candidates, deadline=start + self.seconds if self.seconds else None)
+        totals = self.follow_candidates(decision, candidates, deadline=deadline)
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))  # a tie: normal's order
         return candidates[best]
 
@@ -85,11 +90,17 @@ class RolloutAgent(Agent):
                 break
             st = decision.sample(self.rng)
             common = self.rng.getrandbits(48)
-            for i, action in enumerate(candidates):
+            margins = []
+            for action in candidates:
+                if deadline is not None and k > 0 and time.perf_counter() >= deadline:
+                    break  # a sample is kept whole or not at all: candidates are compared on the same luck
                 s = clone(st)
                 game.apply_in_place(s, action, checked=False)
-                totals[i] += self.play_out(game, s, decision.seat, ev, random.Random(common))
+                margins.append(self.play_out(game, s, decision.seat, ev, random.Random(common)))
                 self.stats["rollouts"] += 1
+            if len(margins) < len(candidates):
+                break
+            totals = [t + m for t, m in zip(totals, margins)]
             k += 1
         self.stats["decisions"] += 1
         self.last_values = tuple((a, t / max(1, k), k) for a, t in zip(candidates, totals))
@@ -110,7 +121,17 @@ class RolloutAgent(Agent):
                 elif others_moved:
                     break
             st = policy_step(game, st, self.policy, ev, rng)
+        return ev.margin(st, seat) if self.evaluation == "plain" else lead(ev, st, seat)
+
+
+def lead(ev: Evaluator, st, seat: int) -> float:
+    """`seat`'s raw value over the best of the other sides' (a finished game: a large win or loss)."""
+    if ev.game.is_terminal(st):
         return ev.margin(st, seat)
+    h = ev.heuristic(st)
+    sides = ev.sides(st)
+    others = [x for s, x in zip(sides, h) if s != sides[seat]]
+    return h[seat] - (max(others) if others else 0.0)
 
 
 def policy_step(game, st, policy: GreedyAgent, ev: Evaluator, rng: random.Random) -> dict:

@@ -9,6 +9,8 @@
     ismcts:0.3s@2     ... searched by 2 workers at once, each 0.3 s (agents/parallel.py); `@all`: one per core
     ismcts:1s,eval=learnt   ... a rollout's cut-off judged by the game's learnt evaluation (agents/learnt.py;
                       `eval=plain`: by the score so far)
+    rollout:4,eval=leader   ... the end of each rollout judged by the margin over the leading other side
+                      (`eval=plain`: over the others' mean, as normal judges)
 
 Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
 (a search on every core of the machine, 0.3 s a decision).
@@ -24,6 +26,7 @@ KINDS = ("random", "greedy", "rollout", "mcts", "ismcts")
 LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
 EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)
+KIND_EVALUATIONS = {"ismcts": EVALUATIONS, "rollout": ("plain", "leader")}  # rollout: the margin over the others' mean, or over the leader
 DEFAULT_LEVEL = "hard"
 
 
@@ -70,11 +73,12 @@ def parse_spec(text: str) -> AgentSpec:
 
 def _evaluation(raw: str, kind: str, extra: str) -> str:
     name, eq, value = extra.partition("=")
-    if name.strip() != "eval" or not eq or value.strip() not in EVALUATIONS:
+    if kind not in KIND_EVALUATIONS:
+        raise AgentSpecError(f"{raw!r}: only ismcts and rollout take `eval=` (`ismcts:1s,eval=learnt`)")
+    allowed = KIND_EVALUATIONS[kind]
+    if name.strip() != "eval" or not eq or value.strip() not in allowed:
         raise AgentSpecError(f"{raw!r}: after the comma comes `eval=` and an evaluation "
-                             f"({', '.join(EVALUATIONS)}): `ismcts:1s,eval=learnt`")
-    if kind != "ismcts":
-        raise AgentSpecError(f"{raw!r}: only ismcts takes `eval=` (`ismcts:1s,eval=learnt`)")
+                             f"({', '.join(allowed)}): `{kind}:1s,eval={allowed[1]}`")
     return value.strip()
 
 
