@@ -30,18 +30,38 @@ def test_the_rollout_sees_the_reply_its_move_allows():
     assert cut != {block}  # without the play-out, the same tie as normal's
 
 
-def test_the_rollout_keeps_to_its_time_and_names_its_candidates():
+def test_the_rollout_keeps_to_its_time_and_falls_back_on_normals_choice():
     game = Game.load("dark-agent", players=4)
     st = game.new_game(seed=2)
     while len(game.legal_actions(st)) < 4 or game.is_chance(st):
         game.apply_in_place(st, game.legal_actions(st)[0], checked=False)
-    agent = make_agent("rollout:0.05s", seed=1)
+    decision = make_decision(game, st)
+    agent = make_agent("rollout:0.2s", seed=1)
     t = time.perf_counter()
-    action = agent.act(make_decision(game, st))
-    assert time.perf_counter() - t < 1.5  # normal's judgement, then one sample at least of each candidate
-    assert action in [a for a, _, _ in agent.last_values]
-    assert len(agent.last_values) == 3 and all(k >= 1 for _, _, k in agent.last_values)
+    action = agent.act(decision)
+    assert time.perf_counter() - t < 1.0  # a rollout stops at the deadline (one takes ~40 ms of CPU here)
+    assert action in [a for a, _, _ in agent.last_values] and len(agent.last_values) == 3
     assert str(parse_spec("rollout:6")) == "rollout:6"
+
+
+def test_a_rollout_cut_by_the_deadline_leaves_normals_choice(monkeypatch):
+    """With a policy that takes 0.1 s a decision, no rollout of a 0.05 s budget ends: the sample
+    is dropped (candidates are compared on whole samples only) and normal's best is played."""
+    from interpreter.agents import rollout
+    slow = rollout.policy_step
+
+    def policy_step(*args, **kw):
+        time.sleep(0.1)
+        return slow(*args, **kw)
+    monkeypatch.setattr(rollout, "policy_step", policy_step)
+    game = Game.load("tic-tac-toe")
+    decision = make_decision(game, _o_threatens(game))
+    agent = RolloutAgent(1, seconds=0.05)
+    t = time.perf_counter()
+    action = agent.act(decision)
+    assert time.perf_counter() - t < 0.25
+    assert [k for _, _, k in agent.last_values] == [0, 0, 0]
+    assert action == agent.last_values[0][0]  # normal's order (all three judged alike, drawn)
 
 
 def test_the_leader_evaluation_counts_the_best_other_side():

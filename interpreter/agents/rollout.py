@@ -20,7 +20,7 @@ What it sees that `normal` does not: what the others do with the position the mo
 objective left open to them, a reply the move makes possible). Nothing in it knows a game. The
 budget is samples a decision (`rollout:6`: each candidate followed on 6 sampled states) or time
 (`rollout:0.3s`: `normal`'s judgement cut at JUDGE_SHARE of it, then whole samples until the time is
-spent, at least one).
+spent; when not even one fits, `normal`'s choice).
 """
 from __future__ import annotations
 
@@ -71,10 +71,11 @@ class RolloutAgent(Agent):
         self.rng.shuffle(order)  # actions judged alike: drawn at random
         ranked = sorted(order, key=lambda i: -judged[i][1])
         candidates = [judged[i][0] for i in ranked[:self.width]]
-        if len(candidates) == 1:
+        if len(candidates) == 1:  # one action judged in the time given
+            self.last_values = ((candidates[0], 0.0, 0),)
             return candidates[0]
         totals = self.follow_candidates(decision, candidates, deadline=deadline)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))  # a tie: normal's order
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))  # a tie (no sample in time): normal's order
         return candidates[best]
 
     def follow_candidates(self, decision: Decision, candidates: list, *, deadline: float | None) -> list:
@@ -92,11 +93,14 @@ class RolloutAgent(Agent):
             common = self.rng.getrandbits(48)
             margins = []
             for action in candidates:
-                if deadline is not None and k > 0 and time.perf_counter() >= deadline:
+                if deadline is not None and time.perf_counter() >= deadline:
                     break  # a sample is kept whole or not at all: candidates are compared on the same luck
                 s = clone(st)
                 game.apply_in_place(s, action, checked=False)
-                margins.append(self.play_out(game, s, decision.seat, ev, random.Random(common)))
+                m = self.play_out(game, s, decision.seat, ev, random.Random(common), deadline=deadline)
+                if m is None:
+                    break
+                margins.append(m)
                 self.stats["rollouts"] += 1
             if len(margins) < len(candidates):
                 break
@@ -106,14 +110,18 @@ class RolloutAgent(Agent):
         self.last_values = tuple((a, t / max(1, k), k) for a, t in zip(candidates, totals))
         return totals
 
-    def play_out(self, game, st, seat: int, ev: Evaluator, rng: random.Random) -> float:
+    def play_out(self, game, st, seat: int, ev: Evaluator, rng: random.Random, *,
+                 deadline: float | None = None) -> float | None:
         """`seat`'s margin once every seat has played on from `st` by the rollout's policy until
-        `seat` moves again after someone else did (or `horizon` decisions, or the end)."""
-        current, over = game.current_player, game.is_terminal
+        `seat` moves again after someone else did (or `horizon` decisions, or the end); None when
+        the `deadline` passes first."""
+        current, over, clock = game.current_player, game.is_terminal, time.perf_counter
         others_moved = False
         for _ in range(self.horizon):
             if over(st):
                 break
+            if deadline is not None and clock() >= deadline:
+                return None
             if not game.is_chance(st) and not game.simultaneous.waiting(st):
                 mover = current(st)
                 if mover != seat:
