@@ -78,6 +78,7 @@ class Match:
     draws: int = 0
     losses: int = 0
     decisions: list = field(default_factory=list)
+    margins: list = field(default_factory=list)  # each game's final score of the tested seats over the others' (means)
     seconds: float = 0.0
     command: str = ""  # the command line that plays this match again (set by main)
     flags: tuple = ()  # the options of main the match depends on ("budget", "mcts", "hard")
@@ -147,8 +148,27 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
         game.apply_in_place(st, a, checked=False)
         n += 1
     tally(match, set(game.winners(st)) if game.is_terminal(st) else set(), mine, n)
+    match.margins.append(score_margin(game, st, mine))
     for agent in agents:
         getattr(agent, "close", lambda: None)()  # a parallel search's worker processes
+
+
+def score_margin(game: Game, st, mine: set) -> float:
+    """The tested seats' mean score over the other seats' at the end of a game: a finer figure than
+    the win rate (it moves with every point), to compare two agents on a few games."""
+    h = game.estimates(st)
+    ours = [h[s] for s in mine]
+    theirs = [h[s] for s in range(len(h)) if s not in mine]
+    return sum(ours) / len(ours) - (sum(theirs) / len(theirs) if theirs else 0.0)
+
+
+def mean_margin(match: Match) -> str:
+    m = match.margins
+    if not m:
+        return "no margin"
+    mean = sum(m) / len(m)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in m) / (len(m) - 1)) if len(m) > 1 else 0.0
+    return f"score margin {mean:+.1f} ± {1.96 * sd / math.sqrt(len(m)):.1f}"
 
 
 class Mirror:
@@ -382,7 +402,7 @@ def main(argv=None) -> int:
                           play_ismctsbot if m.others.startswith("openspiel-ismcts:") else play)
                 runner(m, g, args.seed + g)
                 if args.progress:
-                    print(f"  {m.name}: game {g + 1}: {m.wins}/{m.draws}/{m.losses} "
+                    print(f"  {m.name}: game {g + 1}: {m.wins}/{m.draws}/{m.losses}, {mean_margin(m)} "
                           f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
             m.seconds = time.perf_counter() - start
             done.append(m)
@@ -390,7 +410,8 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps([{"match": m.name, "tested": m.tested, "others": m.others, "n": m.n, "wins": m.wins,
                            "draws": m.draws, "losses": m.losses, "ci": wilson(m.wins, m.n), "seconds": m.seconds, "command": m.command,
-                           "decisions_avg": sum(m.decisions) / max(1, len(m.decisions))} for m in done], indent=2))
+                           "decisions_avg": sum(m.decisions) / max(1, len(m.decisions)),
+                           "margins": m.margins} for m in done], indent=2))
     else:
         print(HEADER)
         for m in done:

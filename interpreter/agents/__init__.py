@@ -14,9 +14,10 @@ from .ismcts import ISMCTSAgent
 from .mcts import MCTSAgent
 from .parallel import ParallelAgent
 from .random import RandomAgent
+from .rollout import RolloutAgent
 from .spec import DEFAULT_LEVEL, KINDS, LEVELS, AgentSpec, AgentSpecError, parse_spec
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "rollout": RolloutAgent, "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
 
 
 def make_agent(spec, seed: int = 0, **options) -> Agent:
@@ -41,5 +42,5 @@ def decide(agent: Agent, game, st, memory=None):
 
 
 __all__ = ["Agent", "Decision", "make_decision", "make_agent", "decide", "bot_seed", "AGENTS", "KINDS", "LEVELS",
-           "DEFAULT_LEVEL", "AgentSpec", "AgentSpecError", "parse_spec", "RandomAgent", "GreedyAgent", "MCTSAgent",
+           "DEFAULT_LEVEL", "AgentSpec", "AgentSpecError", "parse_spec", "RandomAgent", "GreedyAgent", "RolloutAgent", "MCTSAgent",
            "ISMCTSAgent", "ParallelAgent", "stuck"]

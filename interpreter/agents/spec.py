@@ -3,11 +3,14 @@
     random            uniform among the legal actions
     greedy            one ply on the score (or the content's `scoring.evaluation`)
     greedy:16         ... averaged over 16 sampled states per action
+    rollout:6         normal's best few actions, each played on past the others' replies, on 6 sampled states
     mcts:5000         UCT, 5000 iterations a decision
     ismcts:2s         information-set MCTS, 2 seconds a decision (`1.5s`, `500ms` too)
     ismcts:0.3s@2     ... searched by 2 workers at once, each 0.3 s (agents/parallel.py); `@all`: one per core
     ismcts:1s,eval=learnt   ... a rollout's cut-off judged by the game's learnt evaluation (agents/learnt.py;
                       `eval=plain`: by the score so far)
+    rollout:4,eval=leader   ... the end of each rollout judged by the margin over the leading other side
+                      (`eval=plain`: over the others' mean, as normal judges)
 
 Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
 (a search on every core of the machine, 0.3 s a decision).
@@ -19,10 +22,11 @@ from dataclasses import dataclass
 
 from ..errors import InterpretError
 
-KINDS = ("random", "greedy", "mcts", "ismcts")
+KINDS = ("random", "greedy", "rollout", "mcts", "ismcts")
 LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
 EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)
+KIND_EVALUATIONS = {"ismcts": EVALUATIONS, "rollout": ("plain", "leader")}  # rollout: the margin over the others' mean, or over the leader
 DEFAULT_LEVEL = "hard"
 
 
@@ -69,11 +73,12 @@ def parse_spec(text: str) -> AgentSpec:
 
 def _evaluation(raw: str, kind: str, extra: str) -> str:
     name, eq, value = extra.partition("=")
-    if name.strip() != "eval" or not eq or value.strip() not in EVALUATIONS:
+    if kind not in KIND_EVALUATIONS:
+        raise AgentSpecError(f"{raw!r}: only ismcts and rollout take `eval=` (`ismcts:1s,eval=learnt`)")
+    allowed = KIND_EVALUATIONS[kind]
+    if name.strip() != "eval" or not eq or value.strip() not in allowed:
         raise AgentSpecError(f"{raw!r}: after the comma comes `eval=` and an evaluation "
-                             f"({', '.join(EVALUATIONS)}): `ismcts:1s,eval=learnt`")
-    if kind != "ismcts":
-        raise AgentSpecError(f"{raw!r}: only ismcts takes `eval=` (`ismcts:1s,eval=learnt`)")
+                             f"({', '.join(allowed)}): `{kind}:1s,eval={allowed[1]}`")
     return value.strip()
 
 

@@ -1,0 +1,66 @@
+"""How long a player waits for a bot: wall-clock seconds of each decision of one bot seat.
+
+    python benchmarks/wait.py                       # hard at seat 1 of Dark Agent 4p, three easy seats, seed 0
+    python benchmarks/wait.py --bot rollout:0.3s --others normal --decisions 40
+
+A decision with one legal action is not counted (a bot plays it at once). The figure is the
+machine's: the load average is printed beside it (the level is a time budget, not iterations).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
+
+
+def waits(game: Game, bot: str, others: str, *, seed: int, decisions: int) -> list[float]:
+    """The wall-clock seconds of the first `decisions` decisions (two actions or more) of `bot` at seat 0."""
+    st = game.new_game(seed=seed)
+    agents = [make_agent(bot if s == 0 else others, bot_seed(seed, s)) for s in range(game.num_players)]
+    out = []
+    try:
+        while not game.is_terminal(st) and len(out) < decisions:
+            p = game.current_player(st)
+            decision = make_decision(game, st, p, keep=agents[p].keeps_decisions)
+            start = time.perf_counter()
+            action = agents[p].act(decision)
+            if p == 0 and len(decision.actions) > 1:
+                out.append(time.perf_counter() - start)
+            game.apply_in_place(st, action, checked=False)
+    finally:
+        for agent in agents:
+            getattr(agent, "close", lambda: None)()
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="dark-agent")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--bot", default="hard")
+    ap.add_argument("--others", default="easy")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decisions", type=int, default=30)
+    args = ap.parse_args(argv)
+    game = Game.load(args.game, players=args.players)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    times = waits(game, args.bot, args.others, seed=args.seed, decisions=args.decisions)
+    if not times:
+        print("no decision with a choice")
+        return 1
+    print(f"{args.bot} at seat 1 of {args.game} {args.players}p against {args.others}, seed {args.seed}: "
+          f"{len(times)} decisions, median {statistics.median(times):.3f} s, max {max(times):.3f} s "
+          f"(load average {load:.1f} at the start)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
