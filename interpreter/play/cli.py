@@ -279,8 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
     def seat_flags(q, *, humans):
         q.add_argument("--seat", action="append", metavar="N=KIND", default=[],
                        help=("who plays seat N: human, or " if humans else "who plays seat N: ")
-                       + "an agent random, greedy, mcts or ismcts, with an optional budget: mcts:5000 "
-                       + "(iterations), ismcts:2s (seconds), and for mcts and ismcts the workers that search at "
+                       + "an agent random, greedy, rollout, mcts or ismcts, with an optional budget: mcts:5000 "
+                       + "(iterations), ismcts:2s (seconds), rollout:4 (samples), and for mcts and ismcts the workers that search at "
                          "once: ismcts:1s@2, ismcts:1s@all (one per core) (repeatable; N,M=KIND for several seats"
                        + ("; the seats given human are the only humans: --seat 1,2=human is a hot seat)"
                           if humans else ")"))
