@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.engine.game import Game, clone
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 from interpreter.information.labels import shown_cards
 from interpreter.information.observation import determinize, observe, relabel, unseen_slots
 
@@ -28,7 +28,7 @@ def configurations():
         variants = [None] + sorted(v.stem for v in (game_dir / "variants").glob("*.yaml")) \
             if (game_dir / "variants").is_dir() else [None]
         for variant in variants:
-            rs = load_ruleset(game, variants=[variant] if variant else [])
+            rs = cached_ruleset(game, variants=[variant] if variant else [])
             lo, hi = rs.player_range
             yield game, variant, hi if game != "agents-secrets" else lo
 
