@@ -11,7 +11,7 @@ from interpreter.definition.definition import PARTS, GameDefinition
 from interpreter.definition.parts import Frozen, Part, ReadOnlyDict
 from interpreter.engine.game import Game
 from interpreter.information.memory import Memory
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 from interpreter.ruleset.paths import content_dir
 
 MOVES = 300
@@ -21,7 +21,7 @@ MUTABLE = (list, dict, set, bytearray)  # a ReadOnlyDict is a dict that refuses 
 def cases():
     for game in sorted(p.name for p in content_dir().iterdir() if (p / "game.yaml").exists()):
         for variant in [None, *sorted(p.stem for p in (content_dir() / game).glob("variants/*.yaml"))]:
-            lo, hi = load_ruleset(game, variants=[variant] if variant else []).player_range
+            lo, hi = cached_ruleset(game, variants=[variant] if variant else []).player_range
             for players in sorted({lo, hi}):
                 yield game, variant, players
 

@@ -21,6 +21,9 @@ from interpreter.ruleset.paths import content_dir
 from test_var_visibility import GAME as VARIABLES_GAME
 from test_views_side import GAME as SIDES_GAME, PARITY
 
+# The fitted tic-tac-toe model is built once, on one worker (--dist loadgroup, pyproject.toml)
+pytestmark = pytest.mark.xdist_group("test_learnt_eval")
+
 
 def positions(game, *, seed: int, every: int = 1, limit: int = 400):
     """The states of a random game, every `every` decisions."""

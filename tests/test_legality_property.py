@@ -20,7 +20,7 @@ from interpreter.engine import listing
 from interpreter.engine.game import Game
 from interpreter.errors import IllegalActionError, InterpretError
 from interpreter.information.handles import arg_keys
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 from interpreter.ruleset.paths import content_dir
 from interpreter.runtime import context as rt
 
@@ -156,7 +156,7 @@ def other_variants() -> list[tuple[str, int, tuple[str, ...]]]:
     for game in sorted(p.name for p in content_dir().iterdir() if (p / "game.yaml").exists()):
         for v in sorted(p.stem for p in (content_dir() / game).glob("variants/*.yaml")):
             if (game, (v,)) not in named:
-                out.append((game, load_ruleset(game, variants=[v]).default_players, (v,)))
+                out.append((game, cached_ruleset(game, variants=[v]).default_players, (v,)))
     return out
 
 

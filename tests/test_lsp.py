@@ -16,6 +16,9 @@ from pygls.uris import from_fs_path, to_fs_path  # noqa: E402
 
 from lsp_session import Session, position  # noqa: E402
 
+# One language server for the module, on one worker (--dist loadgroup, pyproject.toml)
+pytestmark = pytest.mark.xdist_group("test_lsp")
+
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 
 # a homebrew variant written in the editor and never saved; then a change being typed in it

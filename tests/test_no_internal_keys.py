@@ -21,7 +21,7 @@ from interpreter.engine.game import Game
 from interpreter.play.human import choices_for, grouped
 from interpreter.play.narration import Narrator
 from interpreter.play.render import Renderer
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 
@@ -34,7 +34,7 @@ def configurations():
     for folder in sorted(p for p in CONTENT.iterdir() if (p / "game.yaml").exists()):
         variants = sorted(v.stem for v in (folder / "variants").glob("*.yaml")) if (folder / "variants").is_dir() else []
         for variant in [None, *variants]:
-            rs = load_ruleset(folder.name, variants=[variant] if variant else [])
+            rs = cached_ruleset(folder.name, variants=[variant] if variant else [])
             lo, hi = rs.player_range
             yield folder.name, variant, min(hi, 6) if folder.name != "agents-secrets" else lo + 1  # odd: the +7 shows
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.engine.game import Game, clone
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 from interpreter.information.labels import shown_cards
 from interpreter.information.observation import determinize, observe, relabel, unseen_slots
 
@@ -28,7 +28,7 @@ def configurations():
         variants = [None] + sorted(v.stem for v in (game_dir / "variants").glob("*.yaml")) \
             if (game_dir / "variants").is_dir() else [None]
         for variant in variants:
-            rs = load_ruleset(game, variants=[variant] if variant else [])
+            rs = cached_ruleset(game, variants=[variant] if variant else [])
             lo, hi = rs.player_range
             yield game, variant, hi if game != "agents-secrets" else lo
 
@@ -143,10 +143,10 @@ SECRET_CHOICES = [0]  # how many times other seats' secret choices were changed 
 FACE_UP = [0]  # swaps of a card the move showed every seat, whose label may name it (all tests of a run)
 
 
-def leak_check(game, variant, players, *, games, every, swaps):
+def leak_check(game, variant, players, *, games, every, swaps, until_leak=False):
     """(decisions checked, swaps tried, leaks found, controls detected, controls tried). A swap is
     two unseen cards trading places, or the other seats' secret choices of a pending simultaneous
-    step changed."""
+    step changed. `until_leak`: stop after the first decision where a leak is found."""
     from interpreter.play.render import Renderer
     g = Game.load(game, players=players, variants=[variant] if variant else [])
     renderer = Renderer(g)
@@ -193,6 +193,8 @@ def leak_check(game, variant, players, *, games, every, swaps):
                     for a, b in _seen_pairs(g, st, seat, rng, 1):
                         controls += 1
                         detected += _seen_by(g, relabel(g, st, {a: b, b: a}), seat) != base
+                if until_leak and leaks:
+                    return checked, tried, leaks, detected, controls, failures[:5]
             g.apply_in_place(st, action)
     return checked, tried, leaks, detected, controls, failures[:5]
 
@@ -354,7 +356,8 @@ def test_the_leak_check_covers_narration(monkeypatch):
     real = Renderer.label
     monkeypatch.setattr(Renderer, "label", lambda self, st, viewer, action: real(self, st, None, action))
     before = NARRATED[0]
-    checked, tried, leaks, detected, controls, failures = leak_check("agent-dog", None, 4, games=1, every=5, swaps=2)
+    checked, tried, leaks, detected, controls, failures = leak_check("agent-dog", None, 4, games=1, every=5, swaps=2,
+                                                                        until_leak=True)
     assert NARRATED[0] > before
     assert leaks > 0 and any("narration" in f for f in failures)
 

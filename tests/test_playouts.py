@@ -12,7 +12,7 @@ import os
 import pytest
 
 from interpreter.engine.game import Game, clone, from_json, to_json
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 from interpreter.ruleset.paths import content_dir
 
 GAMES = sorted(p.name for p in content_dir().iterdir() if (p / "game.yaml").exists())
@@ -21,7 +21,7 @@ MAX_STEPS = 5000
 
 def cases():
     for name in GAMES:
-        rs = load_ruleset(name)
+        rs = cached_ruleset(name)
         lo, hi = rs.player_range
         for players in range(lo, hi + 1):
             yield name, players

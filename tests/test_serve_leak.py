@@ -20,7 +20,7 @@ import pytest
 from interpreter.core.model import Action
 from interpreter.engine.game import Game, clone
 from interpreter.information.observation import relabel
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 from interpreter.serve.hub import dumps
 from interpreter.serve.table import Seat, Table
 
@@ -33,7 +33,7 @@ def configurations():
         variants = [None] + sorted(v.stem for v in (game_dir / "variants").glob("*.yaml")) \
             if (game_dir / "variants").is_dir() else [None]
         for variant in variants:
-            lo, hi = load_ruleset(game_dir.name, variants=[variant] if variant else []).player_range
+            lo, hi = cached_ruleset(game_dir.name, variants=[variant] if variant else []).player_range
             yield game_dir.name, variant, min(hi, max(lo, 4))
 
 

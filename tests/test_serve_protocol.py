@@ -234,13 +234,19 @@ def test_bad_input_is_answered_or_dropped_and_the_server_lives(client, monkeypat
         assert _join(again, 1, t["tokens"][0])["type"] == "hello"
 
 
-def test_a_flood_is_dropped(client):
+def test_a_flood_is_dropped(client, monkeypatch):
+    from interpreter.serve import guard, hub
+    # the clock stands still: the bucket refills with time, and on a loaded machine the 120 pings may take
+    # long enough to refill it; what is checked is the burst and the error
+    monkeypatch.setattr(hub, "Bucket", lambda: guard.Bucket(clock=lambda: 0.0))
     t = _table(client)
     with client.websocket_connect(f"/ws/{t['table']}") as ws:
         _join(ws, 2, t["tokens"][1])
         for _ in range(120):
             ws.send_text('{"type": "ping"}')
-        replies = [ws.receive_json() for _ in range(30)]  # the burst (the join took one), then the error
+        replies = []  # the burst (the join took one), then the error; and any message sent to every seat meanwhile
+        while len(replies) < 30 + sum(r.get("type") not in ("pong", "error") for r in replies):
+            replies.append(ws.receive_json())
         assert sum(r == {"type": "pong"} for r in replies) >= 20
         assert {"type": "error", "code": "rate", "message": "too many messages: some were dropped"} in replies
 

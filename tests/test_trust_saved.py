@@ -10,6 +10,9 @@ import pytest
 from interpreter.play import session
 from tests.hardening import interpret
 
+# The stopped game is played once, on one worker (--dist loadgroup, pyproject.toml)
+pytestmark = pytest.mark.xdist_group("test_trust_saved")
+
 
 @pytest.fixture(scope="module")
 def started(tmp_path_factory):

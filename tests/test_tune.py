@@ -13,6 +13,9 @@ import pytest
 
 from interpreter.play.cli import main
 
+# The study and the short study are built once, on one worker (--dist loadgroup, pyproject.toml)
+pytestmark = pytest.mark.xdist_group("test_tune")
+
 FIXTURE = Path(__file__).parent / "fixtures" / "head-start"
 BAND = (0.42, 0.58)
 STUDY = ["--budget", "12", "--games", "200", "--max-games", "1600", "--seed", "3"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.engine.game import Game
-from interpreter.ruleset.loader import load_ruleset
+from bundled import cached_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent / "content"
 
@@ -19,7 +19,7 @@ def cases():
         game = path.parent.parent.name
         if game == "dark-agent":
             continue
-        rs = load_ruleset(game, variants=[path.stem])
+        rs = cached_ruleset(game, variants=[path.stem])
         lo, hi = rs.player_range
         for players in sorted({lo, hi}):
             yield game, path.stem, players

@@ -23,6 +23,9 @@ from pathlib import Path
 
 import pytest
 
+# One server and its two browsers for the module, on one worker (--dist loadgroup, pyproject.toml)
+pytestmark = pytest.mark.xdist_group("test_web_browser")
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
