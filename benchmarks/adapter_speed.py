@@ -81,18 +81,12 @@ def time_moves(game, games: list, repeat: int) -> tuple[float, float, int]:
     return engine, adapter, n
 
 
-def ismcts_rates(name: str, players: int, *, positions: int, iterations: int, seed: int,
-                 depth: int) -> tuple[float, float]:
-    """(OpenSpiel's ISMCTSBot, our ismcts) iterations per CPU second at the same positions. Both play
-    their rollouts at random to the end of the game (`depth`: our agent's rollout depth), as
-    OpenSpiel's RandomRolloutEvaluator does."""
-    import numpy as np
-    from open_spiel.python.algorithms import ismcts, mcts
-    from interpreter.agents import make_agent, make_decision
-    game = _load(name, players)
+def _spots(game, *, positions: int, seed: int) -> list:
+    """`positions` decisions with a choice, picked at random along random games of an OpenSpiel game
+    (several games if need be: a poker hand has few decisions)."""
     rng = random.Random(seed)
     spots = []
-    for _ in range(100):  # random games until `positions` are found (a poker hand has few decisions)
+    for _ in range(100):
         state = game.new_initial_state()
         while len(spots) < positions and not state.is_terminal():
             if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
@@ -100,10 +94,28 @@ def ismcts_rates(name: str, players: int, *, positions: int, iterations: int, se
             state.apply_action(rng.choice(state.legal_actions()))
         if len(spots) >= positions:
             break
+    return spots
+
+
+def _their_bot(game, *, iterations: int, seed: int):
+    """OpenSpiel's ISMCTSBot as shipped, rolling out at random."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    return ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), uct_c=2.0,
+                            max_simulations=iterations, random_state=np.random.RandomState(seed))
+
+
+def ismcts_rates(name: str, players: int, *, positions: int, iterations: int, seed: int,
+                 depth: int) -> tuple[float, float]:
+    """(OpenSpiel's ISMCTSBot, our ismcts) iterations per CPU second at the same positions. Both play
+    their rollouts at random to the end of the game (`depth`: our agent's rollout depth), as
+    OpenSpiel's RandomRolloutEvaluator does."""
+    from interpreter.agents import make_agent, make_decision
+    game = _load(name, players)
+    spots = _spots(game, positions=positions, seed=seed)
     theirs = ours = 0.0
     for st in spots:
-        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), uct_c=2.0,
-                               max_simulations=iterations, random_state=np.random.RandomState(seed))
+        bot = _their_bot(game, iterations=iterations, seed=seed)
         t0 = time.process_time()
         bot.step(st)
         theirs += time.process_time() - t0
@@ -125,23 +137,11 @@ NATIVE = {"kuhn-poker": "kuhn_poker", "leduc-poker": "leduc_poker"}  # OpenSpiel
 def native_rate(name: str, *, positions: int, iterations: int, seed: int) -> float:
     """OpenSpiel's ISMCTSBot on OpenSpiel's native implementation of the game, iterations per CPU
     second, positions picked as ismcts_rates picks them: what the bot costs without our adapter."""
-    import numpy as np
-    from open_spiel.python.algorithms import ismcts, mcts
     game = pyspiel.load_game(name)
-    rng = random.Random(seed)
-    spots = []
-    for _ in range(100):
-        state = game.new_initial_state()
-        while len(spots) < positions and not state.is_terminal():
-            if not state.is_chance_node() and len(state.legal_actions()) > 1 and rng.random() < 0.2:
-                spots.append(state.clone())
-            state.apply_action(rng.choice(state.legal_actions()))
-        if len(spots) >= positions:
-            break
+    spots = _spots(game, positions=positions, seed=seed)
     spent = 0.0
     for st in spots:
-        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), uct_c=2.0,
-                               max_simulations=iterations, random_state=np.random.RandomState(seed))
+        bot = _their_bot(game, iterations=iterations, seed=seed)
         t0 = time.process_time()
         bot.step(st)
         spent += time.process_time() - t0
