@@ -280,7 +280,11 @@ class Linker(Part):
         tree = fd.tree
         if modified and direct:  # its modifiers written after its value, in the same generated function
             then = self.powers.modifier_lines(name, params, scope)
-            f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller, then))
+            try:
+                f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller, then))
+            except (ParseFailure, CompileError):
+                self._report_each_part(name, params)
+                raise
             size = then.size
         else:
             f = stamped(snip.src, "expr", lambda: c.codegen.function(tree, scope, caller))
@@ -291,6 +295,23 @@ class Linker(Part):
             self._direct_cell(name)[0] = f._interpret_call
         self._functions[name] = (f, len(params), size)
         return self._functions[name]
+
+    def _report_each_part(self, name, params):
+        """A modified function that failed to compile: its body and each card's modifier compiled
+        alone, each problem reported (one mistake must not hide another card's); raises
+        _AlreadyReported when that found any, else returns (the caller re-raises the failure)."""
+        before = len(self.d.errors.problems)
+        fd, c = self.function_defs[name], self.d.compiler
+        body = Scope(params).reading(fd.snip.src)
+        self._guard(lambda: stamped(fd.snip.src, "expr", lambda: c.codegen.function(fd.tree, body)), fd.snip.src)
+        for value, when, binding in self.powers.modifiers[name]:
+            scope = Scope(list(params) + ["value"])
+            scope.bound["this"] = binding.card
+            for snip in (value, when, binding.while_):
+                if snip is not None:
+                    self._guard(lambda snip=snip: c.expr(snip.src, scope), snip.src)
+        if len(self.d.errors.problems) > before:
+            raise _AlreadyReported()
 
     def _direct_ok(self, name) -> bool:
         """Whether calls of `name` go straight to its generated `_call`: not when an observer counts
