@@ -73,9 +73,11 @@ class Session:
 
     def close(self) -> None:
         try:
-            self.run(self.client.shutdown_async(None), timeout=20)
+            # a minute each: on a loaded machine (CI's two workers and more) the server, busy with a
+            # whole game's check, once took over 20 s to stop; idle it takes under 0.1 s
+            self.run(self.client.shutdown_async(None), timeout=60)
             self.notify(self.client.exit, None)
-            self.run(self.client.stop(), timeout=20)
+            self.run(self.client.stop(), timeout=60)
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout=10)
