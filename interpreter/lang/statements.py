@@ -30,7 +30,9 @@ from ..runtime import context as rt
 from . import ast as A
 from . import kinds
 from ..runtime.ops import _NUMBER, _arith
+from .analysis import facts
 from .scope import CompileError, stamped
+from .templates import said_of
 from ..errors import did_you_mean
 
 _TYPE_NAMES = {Card: "_Card", Seat: "_Seat", Zone: "_Zone"}  # names of the types in generated code (generated.py)
@@ -54,9 +56,7 @@ class Statements:
         saved = self.g.saved()
         self.g._reset(stmts[0] if stmts else None, scope, last=stmts[-1] if stmts else None)
         try:
-            body = []
-            for s in stmts:
-                body += self.s(s, scope)
+            body = self.run(stmts, scope)
             lines = ["L = ctx.locals", "try:"] + ["    " + b for b in (body or ["pass"])]
             lines += ["except _Stop:", f"    return {self.g.const(stop, 'what a `stop` runs: the end of the body')}(ctx)" if stop is not None else "    return None"]
             lines.append(f"return {self.g.const(then, 'what follows these statements (a continuation)')}[0](ctx)" if then is not None else "return None")
@@ -101,10 +101,39 @@ class Statements:
             block(node.body, scope)
 
     def block(self, stmts, scope) -> list[str]:
-        out = []
-        for s in stmts:
-            out += self.s(s, scope)
-        return ["    " + line for line in (out or ["pass"])]
+        return ["    " + line for line in (self.run(stmts, scope) or ["pass"])]
+
+    def run(self, stmts, scope) -> list[str]:
+        """The lines of `stmts` in order. A run of `let`s calling content functions (nothing
+        changes the state between them) shares one memo of those calls (`ctx.memo`, as while
+        listing): `let a = f(x)` then `let w = g(x)` where g calls f again computes f(x) once."""
+        out, i = [], 0
+        while i < len(stmts):
+            j = i
+            while j < len(stmts) and self._memoable(stmts[j]):
+                j += 1
+            if j - i >= 2:  # one memo for statements i..j-1
+                saved = self.g.tmp()
+                out += [f"{saved} = ctx.memo", f"if {saved} is None:", "    ctx.memo = {}", "try:"]
+                for s in stmts[i:j]:
+                    out += ["    " + line for line in self.s(s, scope)]
+                out += ["finally:", f"    ctx.memo = {saved}"]
+                i = j
+                continue
+            out += self.s(stmts[i], scope)
+            i += 1
+        return out
+
+    def _memoable(self, node) -> bool:
+        """A `let` whose value calls content functions, each pure (it draws nothing at random),
+        and no built-in that draws: evaluating it changes nothing a function reads."""
+        if type(node) is not A.Let:
+            return False
+        m = self.symbols
+        calls = facts(node.value).calls
+        if not calls or not any(str(f) in m.function_defs for f in calls):
+            return False
+        return all(f not in m._IMPURE and (f not in m.function_defs or m._is_pure(f)) for f in map(str, calls))
 
     def mark(self, node, scope) -> str:
         """The line that maps the lines after it to `node`'s position."""
@@ -128,8 +157,34 @@ class Statements:
         return [self.mark(node, scope), f"raise _RuleRuntimeError({self.g.const(msg)}, {self.g.const(self.c.loc(node, scope))})"]
 
     def s_log(self, node, scope):
-        said = self.c.template(node.message, scope).said  # written again for each viewer (templates.Said)
-        return [self.mark(node, scope), f"ctx.events.append(({self.g.const('log')}, [{self.g.const(said)}(ctx)]))"]
+        """The message as a Said (written again for each viewer, templates.py), its {expressions}
+        evaluated in place as `said` does: the reads of each first (one that fails reads as
+        none), then its value."""
+        written = self.c.template(node.message, scope).written
+        g = self.g
+        lines, items = [self.mark(node, scope)], []
+        for part in written:
+            if type(part) is str:
+                items.append(g.const(part))
+                continue
+            piece, src, tree, nodes = part
+            here = scope.reading(src)
+            reads = []
+            for n in nodes:
+                t = g.tmp()
+                text = stamped(src, "expr", lambda n=n: g.x(n, here))
+                if type(n) is A.Name:  # a local, a variable, a constant: nothing to fail
+                    lines.append(f"{t} = {text}")
+                    reads.append(t + ",")
+                    continue
+                lines += ["try:", f"    {t} = {text}", f"except {g.const(Exception, 'any error (a read that fails reads as none)')}:",
+                          f"    {t} = None"]
+                reads.append(t + ",")
+            v = g.tmp()
+            lines.append(f"{v} = {stamped(src, 'expr', lambda: g.x(tree, here))}")
+            items.append(f"({g.const(piece, 'a {piece} of the text (templates.Piece)')}, {v}, ({' '.join(reads)}))")
+        lines.append(f"ctx.events.append(({g.const('log')}, [{g.const(said_of)}(ctx, ({', '.join(items)},))]))")
+        return lines
 
     def s_finish(self, node, scope):
         return [self.mark(node, scope), f"_finish(ctx.st[{self.g.const('flow')}], {self.g.const(str(node.what))})"]

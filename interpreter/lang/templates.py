@@ -222,6 +222,23 @@ class Said:
         return {c: seats_identifying(self.m, *where) for c, where in self.where.items()}
 
 
+def said_of(ctx, parts: tuple) -> Said:
+    """The Said of `parts`: texts, and (piece, value, reads) of each {expression}, evaluated in `ctx`."""
+    cards = []
+    for p in parts:
+        if type(p) is str:
+            continue
+        value = p[1]
+        t = type(value)
+        if t is Card:
+            cards.append(value)
+        elif t is list or t is tuple:
+            _cards_in(value, cards)
+        for r in p[2]:
+            _cards_in(r, cards)
+    return Said(parts, ctx.m, _where_said(ctx, cards) if cards else {})
+
+
 def _where_said(ctx, cards) -> dict:
     """card id -> (zone id, position, concealed, sides) of each of `cards` in ctx.st: enough to
     tell later who identified it then (runtime/visibility.py)."""
@@ -250,6 +267,11 @@ class Templates:
 
     def piece(self, src: SourceText, scope) -> Piece:
         """Compile one {expression} of a text (see Piece)."""
+        return self._piece(src, scope)[0]
+
+    def _piece(self, src: SourceText, scope) -> tuple:
+        """(Piece, its tree, the trees of its reads): a {expression} compiled, and what a `log`
+        writes in place (statements.py)."""
         tree = parse(src, "expr")
         scope = scope.reading(src)
         value = self.c.e(tree, scope)
@@ -259,7 +281,7 @@ class Templates:
         if type(tree) is A.Attr and str(tree.name) in ("key", "name"):
             direct = next((i for i, n in enumerate(nodes) if n is tree.obj), None)
             as_card = str(tree.name) == "key"
-        return Piece(value, reads, direct, bool(as_card))
+        return Piece(value, reads, direct, bool(as_card)), tree, nodes
 
     def template_text(self, text: str, scope, src: SourceText | None = None, at=None):
         """Compile a text with {expressions}. `src` is the YAML value holding it, or `at(offset)`
@@ -272,7 +294,7 @@ class Templates:
                 line = before.count("\n") + 1
                 column = k - (before.rfind("\n") + 1) + 1
                 return (*_loc_tuple(src.locate(line, column)), src)
-        parts = []
+        parts, trees = [], []
         offset = 0
         for i, piece in enumerate(re.split(r"\{([^{}]*)\}", text)):
             if i % 2 == 0:
@@ -285,7 +307,9 @@ class Templates:
                     piece_src = SourceText(piece, file, line, column, False, 0, whole.lines)
                 else:
                     piece_src = SourceText.plain(piece, scope.src.file if scope.src else "<text>")
-                parts.append(self.piece(piece_src, scope))
+                piece_, tree, nodes = self._piece(piece_src, scope)
+                parts.append(piece_)
+                trees.append((piece_, piece_src, tree, nodes))
                 offset += len(piece) + 1
         parts = tuple(parts)
 
@@ -304,20 +328,11 @@ class Templates:
 
         def said(ctx) -> Said:
             """The message with the values it is written from; its text is written when read."""
-            written, cards = [], []
-            for p in parts:
-                if type(p) is str:
-                    written.append(p)
-                    continue
-                value, reads = p.read(ctx) if p.reads else (p.value(ctx), ())
-                written.append((p, value, reads))
-                t = type(value)
-                if t is Card:
-                    cards.append(value)
-                elif t is list or t is tuple:
-                    _cards_in(value, cards)
-                for r in reads:
-                    _cards_in(r, cards)
-            return Said(tuple(written), ctx.m, _where_said(ctx, cards) if cards else {})
+            return said_of(ctx, tuple(p if type(p) is str else (p, *(p.read(ctx) if p.reads else (p.value(ctx), ())))
+                                      for p in parts))
         render.said = said
+        # what a `log` writes in place of `said` (statements.py): texts, and (Piece, its source,
+        # its tree, the trees of its reads) of each {expression}
+        pieces = iter(trees)
+        render.written = tuple(p if type(p) is str else next(pieces) for p in parts)
         return render
