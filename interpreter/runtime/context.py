@@ -301,6 +301,19 @@ def draw(ctx, n, src, dst):
     ctx.budget = b
     if b < 0:
         spend_failed(ctx, None, f"draw {n:,}")
+    zl = st["z"]
+    if dst.capacity is None and ctx.m.on_entered is None and src.id != dst.id and 0 < n <= len(zl[src.id]):
+        # the frequent case: n cards taken from the top at once, put on the bottom in order (as n
+        # moves of the top card would), nothing to tell a hook
+        ids = zl[src.id]
+        taken, loc, to = ids[:n], st["loc"], dst.id
+        zl[src.id] = ids[n:]
+        zl[to] = zl[to] + taken
+        cards = ctx.m.cards
+        for cid in taken:
+            loc[cid] = to
+            drawn.append(cards[cid])
+        return drawn
     for _ in range(n):
         if dst.capacity is not None and len(st["z"][dst.id]) >= dst.capacity:
             break

@@ -155,7 +155,7 @@ def _finish(flow, what):
 
 def _for_items(ctx, v, loc, iterable):
     """The items a `for` statement goes through (a copy), its budget spent."""
-    items = list(iterable(v, loc))
+    items = list(v) if type(v) is list else list(iterable(v, loc))
     b = ctx.budget - len(items) - 1
     ctx.budget = b
     if b < 0:

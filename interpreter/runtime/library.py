@@ -355,7 +355,7 @@ _BUILTINS = {
     "card_named": (_card_named, (1,)),
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
     "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
-    "text": (lambda ctx, *parts: "".join(_text(p) for p in parts), None),
+    "text": (lambda ctx, *parts: "".join([p if type(p) is str else label_of(p) for p in parts]), None),
     "score_of": (lambda ctx, p: score_of(ctx.m, ctx.st, p), (1,)),
     "is_winner": (lambda ctx, p: p is not None and p.id in winners(ctx.m, ctx.st), (1,)),
     "tagged_cells": (_tagged_cells, (1,)),
