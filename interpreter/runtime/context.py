@@ -208,21 +208,24 @@ def move(ctx, card, zone, top=False):
     if type(zone) is not Zone:
         raise RuleRuntimeError(f"cannot move {card} to {zone!r}: not a zone")
     st = ctx.st
-    zl = st["z"]
     loc = st["loc"]
-    dest = zl[zone.id]
-    old = loc[card.id]
-    if old == zone.id:
+    cid, zid = card.id, zone.id
+    old = loc[cid]
+    if old == zid:
         return
+    zl = st["z"]
+    dest = zl[zid]
     if zone.capacity is not None and len(dest) >= zone.capacity:
         raise RuleRuntimeError(f"cannot move {card} to {zone}: it is full ({zone.capacity})")
-    cid = card.id
     if old >= 0:  # zones' contents are tuples, replaced, never changed in place (state.py)
         ids = zl[old]
-        i = ids.index(cid)
-        zl[old] = ids[:i] + ids[i + 1:]
-    zl[zone.id] = (cid, *dest) if top else (*dest, cid)
-    loc[cid] = zone.id
+        if ids[0] == cid:  # the top card, the frequent case
+            zl[old] = ids[1:]
+        else:
+            i = ids.index(cid)
+            zl[old] = ids[:i] + ids[i + 1:]
+    zl[zid] = (cid, *dest) if top else (*dest, cid)
+    loc[cid] = zid
     if ctx.m.on_entered is not None:
         ctx.m.on_entered(ctx, card, zone)
 
@@ -288,6 +291,8 @@ def cycle(ctx, zones, backward=False):
 
 def shuffle(ctx, zone):
     zl = ctx.st["z"]
+    if len(zl[zone.id]) < 2 and not ctx.st["forced"]:
+        return  # nothing to draw (a forced order is still taken, shuffle_list)
     ids = list(zl[zone.id])
     chance.shuffle_list(ctx, ids, zone.key, zone)
     zl[zone.id] = tuple(ids)
@@ -319,8 +324,15 @@ def draw(ctx, n, src, dst):
             break
         if not st["z"][src.id] and src.refill_from is not None:
             other = ctx.m.zone_by_name[src.refill_from]
-            for cid in list(st["z"][other.id]):
-                move(ctx, ctx.m.cards[cid], src)
+            if src.capacity is None and ctx.m.on_entered is None and other.id != src.id:
+                ids = zl[other.id]  # every card at once, in order, as one move after the other would
+                zl[src.id], zl[other.id] = zl[src.id] + ids, ()
+                loc = st["loc"]
+                for cid in ids:
+                    loc[cid] = src.id
+            else:
+                for cid in list(st["z"][other.id]):
+                    move(ctx, ctx.m.cards[cid], src)
             shuffle(ctx, src)
         if not st["z"][src.id]:
             break
