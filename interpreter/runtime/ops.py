@@ -88,6 +88,16 @@ def _size(v) -> int:
         return 0
 
 
+def _sum(values):
+    """`sum`: none counts as nothing. At once when every value is a number (the frequent case)."""
+    if type(values) is not list:
+        values = list(values)  # gone through twice when a value is not a number
+    try:
+        return sum(values)
+    except TypeError:
+        return sum(_num(v) for v in values)
+
+
 def _agg(fn, empty):
     def f(values):
         values = [v for v in values if v is not None]
@@ -97,7 +107,7 @@ def _agg(fn, empty):
 
 _AGGREGATES = {
     "count": rt.count_true,
-    "sum": lambda vs: sum(_num(v) for v in vs),
+    "sum": _sum,
     "max": _agg(max, None),
     "min": _agg(min, None),
     "any": lambda vs: any(vs),
