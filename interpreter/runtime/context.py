@@ -224,7 +224,7 @@ def move(ctx, card, zone, top=False):
         else:
             i = ids.index(cid)
             zl[old] = ids[:i] + ids[i + 1:]
-    zl[zid] = (cid, *dest) if top else (*dest, cid)
+    zl[zid] = (cid,) + dest if top else dest + (cid,)
     loc[cid] = zid
     if ctx.m.on_entered is not None:
         ctx.m.on_entered(ctx, card, zone)
