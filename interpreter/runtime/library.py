@@ -198,10 +198,6 @@ def _find(ctx, where, name):
     return None
 
 
-def _text(v) -> str:
-    return v if type(v) is str else label_of(v)
-
-
 class CellRun:
     """A list of board cells that a definition keeps (`tagged_cells`) whose ids follow each other
     (the definition's `tagged_runs`, built with it): `contents` reads their tuples at once, by a
