@@ -29,6 +29,8 @@ def make_agent(spec, seed: int = 0, **options) -> Agent:
         return cls(seed)
     if spec.evaluation != "plain":
         options["evaluation"] = spec.evaluation  # ismcts: agents/learnt.py
+    if spec.workers > 1 and cls is RolloutAgent:  # one agent, its samples shared out among worker processes
+        return cls(seed, iterations=spec.iterations, seconds=spec.seconds, workers=spec.workers, **options)
     if spec.workers > 1:
         return ParallelAgent(cls, seed, workers=spec.workers, iterations=spec.iterations, seconds=spec.seconds,
                              **options)
