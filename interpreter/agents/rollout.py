@@ -69,6 +69,11 @@ class RolloutAgent(Agent):
         self.last_values = None  # each candidate's (action, mean margin, samples) at the last decision
         self.stats = {"decisions": 0, "rollouts": 0, "workers": workers}
 
+    @property
+    def in_processes(self) -> bool:
+        """Whether worker processes follow some of the samples (else every one is followed here)."""
+        return bool(self._pool)
+
     def act(self, decision: Decision) -> Action:
         actions = decision.actions
         if len(actions) == 1:

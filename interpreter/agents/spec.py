@@ -13,8 +13,9 @@
     rollout:4,eval=leader   ... the end of each rollout judged by the margin over the leading other side
                       (`eval=plain`: over the others' mean, as normal judges)
 
-Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
-(a search on every core of the machine, 0.3 s a decision).
+Levels set every computer seat at once: easy = random, normal = greedy, hard =
+rollout:0.3s@all,eval=leader (normal's best moves played on past the others' replies, the samples
+shared out among the machine's cores, 0.3 s a decision).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from ..errors import InterpretError
 
 KINDS = ("random", "greedy", "rollout", "mcts", "ismcts")
-LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "rollout:0.3s@all,eval=leader"}  # hard: docs/agents.md, "Levels"
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
 PARALLEL = SEARCHERS + ("rollout",)  # ... and the rollout, whose samples several workers follow
 EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)
@@ -63,7 +64,9 @@ def parse_spec(text: str) -> AgentSpec:
     raw = text
     text = text.strip().lower()
     text, _, extra = text.partition(",")
-    text = LEVELS.get(text.strip(), text)
+    if text.strip() in LEVELS:  # a level may name its evaluation too (`hard`), which one given after it replaces
+        text, _, own = LEVELS[text.strip()].partition(",")
+        extra = extra or own
     text, at, count = text.partition("@")
     workers = _workers(raw, text.partition(":")[0].strip(), count) if at else 1
     spec = _budget(raw, text)
