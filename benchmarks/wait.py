@@ -23,7 +23,8 @@ from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 
 
-def waits(game: Game, bot: str, others: str, *, seed: int, decisions: int, cpu: list | None = None) -> list[float]:
+def waits(game: Game, bot: str, others: str, *, seed: int, decisions: int, cpu: list | None = None,
+          stats: dict | None = None) -> list[float]:
     """The wall-clock seconds of the first `decisions` decisions (two actions or more) of `bot` at seat 0
     (and in `cpu`, if given, the CPU seconds of this process in each: a worker process's are not in it)."""
     st = game.new_game(seed=seed)
@@ -41,6 +42,8 @@ def waits(game: Game, bot: str, others: str, *, seed: int, decisions: int, cpu: 
                     cpu.append(time.process_time() - used)
             game.apply_in_place(st, action, checked=False)
     finally:
+        if stats is not None:
+            stats.update(getattr(agents[0], "stats", {}))
         for agent in agents:
             getattr(agent, "close", lambda: None)()
     return out
@@ -58,7 +61,8 @@ def main(argv=None) -> int:
     game = Game.load(args.game, players=args.players)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     cpu: list[float] = []
-    times = waits(game, args.bot, args.others, seed=args.seed, decisions=args.decisions, cpu=cpu)
+    stats: dict = {}
+    times = waits(game, args.bot, args.others, seed=args.seed, decisions=args.decisions, cpu=cpu, stats=stats)
     end = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     if not times:
         print("no decision with a choice")
@@ -67,6 +71,8 @@ def main(argv=None) -> int:
           f"{len(times)} decisions, median {statistics.median(times):.3f} s, max {max(times):.3f} s "
           f"(load average {load:.1f} at the start, {end:.1f} at the end); CPU of the player's process a "
           f"decision: median {statistics.median(cpu):.3f} s, max {max(cpu):.3f} s (its worker processes' not counted)")
+    if stats:
+        print(f"the bot's counts: {stats}")
     return 0
 
 

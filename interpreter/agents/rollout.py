@@ -21,6 +21,15 @@ objective left open to them, a reply the move makes possible). Nothing in it kno
 budget is samples a decision (`rollout:6`: each candidate followed on 6 sampled states) or time
 (`rollout:0.3s`: `normal`'s judgement cut at JUDGE_SHARE of it, then whole samples until the time is
 spent; when not even one fits, `normal`'s choice).
+
+On every core (`rollout:4@2`, `rollout:0.3s@all`: the `hard` level): the samples are independent, so
+worker processes follow them, forked at the first decision and kept for the game (parallel.py's
+machinery), each sent the portable decision and the candidates, never more than `sample` draws from.
+Sample k has its own generator (`sample_rng`: one draw of the agent's a decision, and k), whoever
+follows it: worker j takes samples j, j + W, ...; the margins are summed in the order of k. With a
+budget in samples the play is the same whatever the number of workers (`rollout:4@2` plays as
+`rollout:4`); the budget is the decision's, shared out (a time budget: every worker follows samples
+until the same deadline). `normal`'s judgement of the root stays in the player's process.
 """
 from __future__ import annotations
 
