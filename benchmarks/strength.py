@@ -7,15 +7,17 @@
     python benchmarks/strength.py dark --budget 1s --games 40    # 1 s a decision, whatever the machine does
     python benchmarks/strength.py all --quick    # every match, few games, tiny budgets (what CI runs)
     python benchmarks/strength.py levels --games 60             # the levels in Dark Agent 4p (easy, normal, hard)
-    python benchmarks/strength.py levels --hard ismcts:300@2    # ... `hard` as a budget in iterations (reproducible)
+    python benchmarks/strength.py levels --hard rollout:4@2,eval=leader    # ... `hard` as a budget in samples (reproducible)
     python benchmarks/strength.py ladder --budget 100 --games 40  # every bundled game: a budget 2x against 1x
 
 Every row printed ends with the command that plays it again (the same games: seeds SEED..SEED+N-1).
 
 Levels (`levels`: dark-normal, dark-hard, dark-hard-normal, secrets-normal): the level names as a
-player gives them to `--bots` (easy = random, normal = greedy, hard = ismcts:0.3s@all), one seat
-of the tested level against the others; `--hard` replaces `hard` by an agent with a budget in
-iterations, so that the figure does not depend on the machine's load. The skill ladder (`ladder`:
+player gives them to `--bots` (easy = random, normal = greedy, hard = rollout:0.3s@all,eval=leader),
+one seat of the tested level against the others; `--hard` replaces `hard` by an agent with a budget
+in iterations or samples (`rollout:4@2,eval=leader`), so that the figure does not depend on the
+machine's load. `dark-hard-ismcts` (not in `levels`) sets hard against three `ismcts:BUDGET`, the
+former hard (`ismcts:1s` on one core: about `--budget 330` on an idle core). The skill ladder (`ladder`:
 ladder-ttt, ladder-c4, ladder-dark, ladder-secrets, ladder-dog) plays each bundled game's searching
 agent at twice the budget against itself at the budget (`--budget` for ismcts, `--mcts` for mcts):
 how much thinking more is worth in each game, i.e. whether skill matters there.
@@ -291,7 +293,7 @@ def matches(budget: str, quick: bool, mcts: str | None = None, hard: str | None 
     c = mcts or ("100" if quick else "1000")
     h = hard or ("ismcts:10@2" if quick else "hard")
     ladder = mcts or ("50" if quick else "200")
-    return {**_levels(h), **_ladder("10" if quick else budget, ladder), **{
+    return {**_levels(h, b), **_ladder("10" if quick else budget, ladder), **{
         "ttt": [Match("tic-tac-toe", "tic-tac-toe", 2, f"mcts:{t}", "random", target="never loses in 200 games")],
         "ttt-self": [Match("tic-tac-toe, self-play", "tic-tac-toe", 2, f"mcts:{t}", f"mcts:{t}", target="draws")],
         "c4": [Match("connect four", "connect-four", 2, f"mcts:{c}", "random", target="≥ 95 %")],
@@ -318,7 +320,7 @@ def matches(budget: str, quick: bool, mcts: str | None = None, hard: str | None 
     }}
 
 
-def _levels(hard: str) -> dict:
+def _levels(hard: str, budget: str) -> dict:
     """The levels a player picks with --bots: one seat of a level against the others."""
     return {
         "dark-normal": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, "greedy", "random",
@@ -327,6 +329,9 @@ def _levels(hard: str) -> dict:
                             target="hard ≥ 90 % against three easy", flags=("hard",))],
         "dark-hard-normal": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, hard, "greedy",
                                    target="hard ≥ 60 % against three normal", flags=("hard",))],
+        "dark-hard-ismcts": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, hard, f"ismcts:{budget}",
+                                   target="hard against three of the former hard, ismcts:1s (one seat of four: "
+                                          "25 % is even)", flags=("hard", "budget"))],
         "secrets-normal": [Match("Agents Secrets, 6 players, levels, by loyalty", "agents-secrets", 6, "greedy",
                                  "random", sides="side", target="a side of normal > 50 % against easy", flags=())],
     }
@@ -372,14 +377,15 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("which", nargs="*", default=["ttt"],
                     help="ttt ttt-self c4 c4-openspiel c4-openspiel-cpu secrets-ismctsbot dark-ismctsbot dark dark-greedy secrets secrets-side dog, "
-                         "dark-normal dark-hard dark-hard-normal secrets-normal (or levels), "
+                         "dark-normal dark-hard dark-hard-normal secrets-normal (or levels), dark-hard-ismcts, "
                          "ladder-ttt ladder-c4 ladder-dark ladder-secrets ladder-dog (or ladder), or all")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="150", help="the ismcts budget: 150 (iterations, the default: about 1 s "
                     "a decision in Dark Agent on an idle core), or a time: 1s, 0.2s, 500ms")
     ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
     ap.add_argument("--hard", default=None, help="the agent that plays `hard` in the level matches (default: "
-                    "the level itself, ismcts:0.3s@all); a budget in iterations such as ismcts:300@2 reproduces")
+                    "the level itself, rollout:0.3s@all,eval=leader); a budget in samples or iterations such as "
+                    "rollout:4@2,eval=leader or ismcts:300@2 reproduces")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="tiny budgets (CI)")
     ap.add_argument("--json", action="store_true")

@@ -247,3 +247,52 @@ def test_the_opponent_model_reads_nothing_the_seat_cannot_see(secrets):
         checked += 1
     assert checked >= 2
 
+
+
+# ---- the rollout's worker processes (agents/rollout.py, `rollout:2@2`) ----------------------
+
+def _rollout_in_workers(game, st, seed):
+    from interpreter.agents import RolloutAgent
+    agent = RolloutAgent(seed, iterations=2, horizon=6, workers=2)  # sample 1 followed in a forked process
+    try:
+        return agent.act(make_decision(game, st, keep=False)), agent.last_values, bool(agent._pool)
+    finally:
+        agent.close()
+
+
+def _rollout_swaps(game, *, swaps: int) -> tuple[int, list]:
+    rng = random.Random(8)
+    checked, differ = 0, []
+    for st in _decisions(game, 78, 12):
+        if checked >= swaps:
+            break
+        seat = game.current_player(st)
+        for a, b in _pairs(game, st, seat, rng, visible=False)[:1]:
+            other = _swap(game, st, a, b)
+            if observe(game, other, seat) != observe(game, st, seat) or game.check_invariants(other):
+                continue
+            first, second = _rollout_in_workers(game, st, 3), _rollout_in_workers(game, other, 3)
+            assert first[2], "no worker process started: the check would prove nothing"
+            checked += 1
+            if first != second:
+                differ.append(f"{game.m.cards[a].key} <-> {game.m.cards[b].key}")
+    return checked, differ
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_the_rollouts_worker_processes_play_the_same_whatever_the_cards_they_cannot_see(monkeypatch):
+    """A worker process is sent the decision, and samples it as the player's process does: the same
+    seed gives the same judgement (its samples' margins in it) on twin states; with a worker that
+    samples the state it holds instead, the check sees the difference."""
+    game = Game.load("kuhn-poker", players=2)  # the showdown, within a rollout's reach, reads the hidden cards
+    checked, differ = _rollout_swaps(game, swaps=3)
+    assert checked >= 1 and not differ, differ
+
+    from interpreter.agents import base, parallel
+
+    def reads_the_state(game, portable):  # a worker that samples the state it was sent, not the seat's view
+        seat, actions, held, _ = portable
+        return base.Decision(seat, tuple(actions), game, lambda: observe(game, held, seat),
+                             lambda rng: dict(clone(held), rng=rng.getrandbits(64)), lambda: portable)
+    monkeypatch.setattr(parallel, "restore_decision", reads_the_state)
+    assert _rollout_swaps(game, swaps=3)[1]

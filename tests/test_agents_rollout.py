@@ -80,3 +80,47 @@ def test_the_leader_evaluation_counts_the_best_other_side():
         parse_spec("greedy,eval=leader")
     with pytest.raises(AgentSpecError):
         parse_spec("rollout:4,eval=learnt")
+
+
+# ---- the samples shared out among worker processes (`rollout:4@2`) --------------------------
+
+def _mid_game_decisions(game, *, seed: int, count: int, after: int = 60) -> list:
+    """Decisions of a random game past its opening (`after` decisions), with four actions or more."""
+    import random
+    rng = random.Random(seed)
+    st = game.new_game(seed=seed)
+    out, n = [], 0
+    while len(out) < count and not game.is_terminal(st):
+        acts = game.legal_actions(st)
+        n += 1
+        if n > after and len(acts) > 3 and not game.is_chance(st):
+            out.append(make_decision(game, st))
+            n = after - 20
+        game.apply_in_place(st, acts[rng.randrange(len(acts))])
+    return out
+
+
+def _judgements(agent, decisions) -> list:
+    try:
+        return [(agent.act(d), agent.last_values) for d in decisions]
+    finally:
+        agent.close()
+
+
+def test_samples_followed_in_worker_processes_give_the_serial_judgement():
+    """Each sample has its own draws, whoever follows it: two workers (one a forked process) give
+    the same candidates, the same mean margins and the same choice as one, for a budget in samples."""
+    from interpreter.agents.parallel import can_fork
+    if not can_fork():
+        import pytest
+        pytest.skip("no fork here")
+    game = Game.load("dark-agent", players=4)
+    decisions = _mid_game_decisions(game, seed=2, count=2)
+    serial = _judgements(RolloutAgent(5, iterations=2, horizon=6), decisions)
+    forked = RolloutAgent(5, iterations=2, horizon=6, workers=2)
+    first = forked.act(decisions[0])
+    assert len(forked._pool) == 1 and forked._pool[0].process.is_alive()  # the other worker is a process
+    assert [(first, forked.last_values)] + _judgements(forked, decisions[1:]) == serial
+    assert not forked._pool  # closed
+    assert {k for _, _, k in serial[0][1]} == {2}
+    assert make_agent("rollout:4@2", 1).workers == 2 and str(parse_spec("rollout:0.3s@2")) == "rollout:0.3s@2"

@@ -3,7 +3,7 @@
     agent = make_agent("ismcts:1s", seed=bot_seed(game_seed, seat))
     action = agent.act(make_decision(game, state))
 
-`random` (easy), `greedy` (normal), `mcts` and `ismcts` (hard: `ismcts` on every core, agents/parallel.py). No agent knows any game:
+`random` (easy), `greedy` (normal), `rollout` (hard: on every core), `mcts` and `ismcts` (agents/parallel.py). No agent knows any game:
 they use the forward model, the score and the content's optional `scoring.evaluation`.
 """
 from __future__ import annotations
@@ -29,6 +29,8 @@ def make_agent(spec, seed: int = 0, **options) -> Agent:
         return cls(seed)
     if spec.evaluation != "plain":
         options["evaluation"] = spec.evaluation  # ismcts: agents/learnt.py
+    if spec.workers > 1 and cls is RolloutAgent:  # one agent, its samples shared out among worker processes
+        return cls(seed, iterations=spec.iterations, seconds=spec.seconds, workers=spec.workers, **options)
     if spec.workers > 1:
         return ParallelAgent(cls, seed, workers=spec.workers, iterations=spec.iterations, seconds=spec.seconds,
                              **options)

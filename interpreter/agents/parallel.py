@@ -52,7 +52,8 @@ def can_fork() -> bool:
 
 
 def _serve(conn, game, make, seed: int) -> None:
-    """A worker process: search the decisions it is sent, report the root's statistics. Ctrl-C at
+    """A worker process: search the decisions it is sent, report the root's statistics (or do the
+    `work` of another agent's worker: `make(seed)` builds what answers the messages). Ctrl-C at
     the table is the player's process's to handle: the worker ignores it, and ends quietly when
     that process goes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -69,10 +70,13 @@ def _serve(conn, game, make, seed: int) -> None:
             agent.settle_played(body)
         elif kind == "forget":
             agent.forget()
-        else:
-            stats = agent.root_statistics(restore_decision(game, body))
+        else:  # "search": a decision; "work": a decision and the job (agents/rollout.py)
+            if kind == "work":
+                reply = agent.work(restore_decision(game, body[0]), body[1])
+            else:
+                reply = agent.root_statistics(restore_decision(game, body))
             try:
-                conn.send(stats)
+                conn.send(reply)
             except (EOFError, OSError):  # the player's process is gone
                 break
     conn.close()
@@ -161,7 +165,14 @@ class _Local:
         pass
 
 
-def _close_all(workers: list) -> None:
+def start_workers(game, make, seeds: list) -> list:
+    """A forked worker process per seed, each answering with `make(seed)` (call where can_fork())."""
+    ctx = multiprocessing.get_context("fork")
+    return [_Remote(ctx, game, make, seed) for seed in seeds]
+
+
+def close_workers(workers: list) -> None:
+    """Stop the worker processes of `workers` (and empty it)."""
     for w in workers:
         w.close()
     workers.clear()
@@ -184,7 +195,7 @@ class ParallelAgent(Agent):
         self.local = _searcher(base, options, seed)  # worker 0
         self._game = None
         self._others: list = []
-        self._finalizer = weakref.finalize(self, _close_all, self._others)
+        self._finalizer = weakref.finalize(self, close_workers, self._others)
         self.last_values = None
         self.stats = {"iterations": 0, "decisions": 0, "workers": workers}
 
@@ -197,20 +208,19 @@ class ParallelAgent(Agent):
         return bool(self._others) and isinstance(self._others[0], _Remote)
 
     def _start(self, game) -> None:
-        _close_all(self._others)
+        close_workers(self._others)
         self.local.agent.evaluator(game)  # a missing or bad evaluation file fails here, before a worker starts
         self._game = game
         if self.processes and can_fork():
-            ctx = multiprocessing.get_context("fork")
-            make = _Maker(self.base, self.options)
-            self._others.extend(_Remote(ctx, game, make, worker_seed(self.seed, i)) for i in range(1, self.workers))
+            self._others.extend(start_workers(game, _Maker(self.base, self.options),
+                                              [worker_seed(self.seed, i) for i in range(1, self.workers)]))
         else:
             self._others.extend(_Local(_searcher(self.base, self.options, worker_seed(self.seed, i)))
                                 for i in range(1, self.workers))
 
     def close(self) -> None:
         """Stop the worker processes (they stop with this process anyway)."""
-        _close_all(self._others)
+        close_workers(self._others)
         self._game = None
 
     def _tell(self, msg, local_msg=None) -> None:
@@ -288,4 +298,4 @@ class _Maker:
         return _searcher(self.base, self.options, seed)
 
 
-__all__ = ["ParallelAgent", "cores", "can_fork", "worker_seed"]
+__all__ = ["ParallelAgent", "cores", "can_fork", "worker_seed", "start_workers", "close_workers"]

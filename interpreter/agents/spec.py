@@ -4,6 +4,7 @@
     greedy            one ply on the score (or the content's `scoring.evaluation`)
     greedy:16         ... averaged over 16 sampled states per action
     rollout:6         normal's best few actions, each played on past the others' replies, on 6 sampled states
+    rollout:4@all     ... the 4 samples shared out among one worker per core (the budget is the decision's)
     mcts:5000         UCT, 5000 iterations a decision
     ismcts:2s         information-set MCTS, 2 seconds a decision (`1.5s`, `500ms` too)
     ismcts:0.3s@2     ... searched by 2 workers at once, each 0.3 s (agents/parallel.py); `@all`: one per core
@@ -12,8 +13,9 @@
     rollout:4,eval=leader   ... the end of each rollout judged by the margin over the leading other side
                       (`eval=plain`: over the others' mean, as normal judges)
 
-Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
-(a search on every core of the machine, 0.3 s a decision).
+Levels set every computer seat at once: easy = random, normal = greedy, hard =
+rollout:0.3s@all,eval=leader (normal's best moves played on past the others' replies, the samples
+shared out among the machine's cores, 0.3 s a decision).
 """
 from __future__ import annotations
 
@@ -23,8 +25,9 @@ from dataclasses import dataclass
 from ..errors import InterpretError
 
 KINDS = ("random", "greedy", "rollout", "mcts", "ismcts")
-LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "rollout:0.3s@all,eval=leader"}  # hard: docs/agents.md, "Levels"
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
+PARALLEL = SEARCHERS + ("rollout",)  # ... and the rollout, whose samples several workers follow
 EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)
 KIND_EVALUATIONS = {"ismcts": EVALUATIONS, "rollout": ("plain", "leader")}  # rollout: the margin over the others' mean, or over the leader
 DEFAULT_LEVEL = "hard"
@@ -39,7 +42,7 @@ class AgentSpec:
     kind: str
     iterations: int | None = None  # a budget in iterations (samples for greedy) ...
     seconds: float | None = None   # ... or in seconds of thinking a decision
-    workers: int = 1  # searches run at once, their statistics merged at the root (mcts, ismcts)
+    workers: int = 1  # searches run at once, their statistics merged at the root (mcts, ismcts); rollout: samples
     evaluation: str = "plain"  # ismcts: the cut-off judged by the score so far, or the learnt evaluation
 
 
@@ -61,7 +64,9 @@ def parse_spec(text: str) -> AgentSpec:
     raw = text
     text = text.strip().lower()
     text, _, extra = text.partition(",")
-    text = LEVELS.get(text.strip(), text)
+    if text.strip() in LEVELS:  # a level may name its evaluation too (`hard`), which one given after it replaces
+        text, _, own = LEVELS[text.strip()].partition(",")
+        extra = extra or own
     text, at, count = text.partition("@")
     workers = _workers(raw, text.partition(":")[0].strip(), count) if at else 1
     spec = _budget(raw, text)
@@ -85,9 +90,9 @@ def _evaluation(raw: str, kind: str, extra: str) -> str:
 def _workers(raw: str, kind: str, count: str) -> int:
     from .parallel import cores
     count = count.strip()
-    if kind not in SEARCHERS:
-        raise AgentSpecError(f"{raw!r}: only {' and '.join(SEARCHERS)} search with several workers "
-                             f"(`ismcts:1s@2`)")
+    if kind not in PARALLEL:
+        raise AgentSpecError(f"{raw!r}: only {' and '.join(SEARCHERS)} search with several workers, and "
+                             f"rollout follows its samples with several (`ismcts:1s@2`, `rollout:4@2`)")
     if count == "all":
         return cores()
     if not count.isdigit() or int(count) < 1:
