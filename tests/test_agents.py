@@ -31,8 +31,7 @@ MINI = Path(__file__).parent / "fixtures" / "mini"
     ("ISMCTS:500ms", AgentSpec("ismcts", seconds=0.5)),
     ("easy", AgentSpec("random")),
     ("normal", AgentSpec("greedy")),
-    ("hard", AgentSpec("rollout", seconds=0.3, workers=cores(), evaluation="leader")),
-    ("hard,eval=plain", AgentSpec("rollout", seconds=0.3, workers=cores())),
+    ("hard", AgentSpec("ismcts", seconds=0.3, workers=cores())),
     ("rollout:4@2,eval=leader", AgentSpec("rollout", iterations=4, workers=2, evaluation="leader")),
     ("ismcts:1s@2", AgentSpec("ismcts", seconds=1.0, workers=2)),
     ("mcts:300@3", AgentSpec("mcts", iterations=300, workers=3)),
@@ -64,9 +63,13 @@ def test_make_agent_builds_each_kind_with_its_budget():
     assert isinstance(make_agent("normal", 1), GreedyAgent)
     m = make_agent("mcts:300", 1)
     assert type(m) is MCTSAgent and m.iterations == 300 and m.seconds is None
-    h = make_agent("hard", 1)  # the policy rollout, its samples shared out among the cores, 0.3 s a decision
-    assert type(h) is RolloutAgent and h.seconds == 0.3 and h.samples is None and h.evaluation == "leader"
-    assert h.workers == cores()
+    h = make_agent("hard", 1)  # ismcts on every core, 0.3 s a decision (agents/parallel.py)
+    one = h.local.agent if isinstance(h, ParallelAgent) else h
+    assert type(one) is ISMCTSAgent and one.seconds == 0.3 and one.iterations is None
+    assert (h.workers if isinstance(h, ParallelAgent) else 1) == cores()
+    r = make_agent("rollout:0.3s@all,eval=leader", 1)  # the policy rollout, its samples shared out among the cores
+    assert type(r) is RolloutAgent and r.seconds == 0.3 and r.samples is None and r.evaluation == "leader"
+    assert r.workers == cores()
     p = make_agent("ismcts:0.3s@2", 1)
     assert isinstance(p, ParallelAgent) and type(p.local.agent) is ISMCTSAgent and p.workers == 2
 
@@ -188,7 +191,7 @@ def test_bots_sets_every_computer_seat(capsys):
 
 def test_the_default_opponents_at_a_terminal_are_the_strong_bots():
     kinds = common.seat_kinds([], 4, auto=False, interactive=True)
-    assert kinds == ["human"] + [str(parse_spec("rollout:0.3s@all,eval=leader"))] * 3
+    assert kinds == ["human"] + [str(parse_spec("ismcts:0.3s@all"))] * 3
     assert common.seat_kinds([], 2, auto=True, interactive=True) == ["random", "random"]
     assert common.seat_kinds(["2=mcts:50"], 3, auto=False, interactive=True, bots="easy") == ["human", "mcts:50", "random"]
 

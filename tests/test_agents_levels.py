@@ -104,12 +104,15 @@ def test_a_normal_double_agent_does_not_cast_a_ballot_that_costs_his_side():
 
 # ---- hard -----------------------------------------------------------------------------------
 
-def test_hard_thinks_within_its_time_on_every_core():
-    from interpreter.agents import RolloutAgent
+@pytest.mark.parametrize("spec", ["hard", "rollout:0.3s@all,eval=leader"])
+def test_hard_thinks_within_its_time_on_every_core(spec):
+    """`hard` (ismcts on every core) and the policy rollout on every core: within their time, a worker
+    process per other core."""
+    from interpreter.agents import ParallelAgent, RolloutAgent
     from interpreter.agents.parallel import cores
     game = Game.load("dark-agent", players=4)
     st = game.new_game(seed=2)
-    agent = make_agent("hard", 1)
+    agent = make_agent(spec, 1)
     rng = random.Random(2)
     times = []
     try:
@@ -120,12 +123,15 @@ def test_hard_thinks_within_its_time_on_every_core():
                 agent.act(make_decision(game, st, keep=True))
                 times.append(time.perf_counter() - start)
             game.apply_in_place(st, acts[rng.randrange(len(acts))])
-        forked = agent.in_processes
+        forked = agent.in_processes if isinstance(agent, RolloutAgent) else None
     finally:
         getattr(agent, "close", lambda: None)()
     assert statistics.median(times) < 1.5, times  # 0.3 s a decision, with room for a loaded machine
-    assert isinstance(agent, RolloutAgent) and agent.workers == cores()
-    assert forked == (cores() > 1)  # the samples followed in a worker process per other core
+    if isinstance(agent, RolloutAgent):
+        assert spec != "hard" and agent.workers == cores()
+        assert forked == (cores() > 1)  # the samples followed in a worker process per other core
+    elif cores() > 1:
+        assert isinstance(agent, ParallelAgent) and agent.workers == cores()
 
 
 # ---- published figures ----------------------------------------------------------------------

@@ -207,7 +207,7 @@ def test_the_agent_specification_names_the_evaluation():
     assert (spec.kind, spec.seconds, spec.evaluation) == ("ismcts", 1.0, "learnt")
     assert str(spec) == "ismcts:1s,eval=learnt" and parse_spec(str(spec)) == spec
     assert parse_spec("ismcts@all,eval=learnt").workers >= 1 and parse_spec("ismcts@all,eval=learnt").evaluation == "learnt"
-    assert parse_spec("hard,eval=plain").evaluation == "plain"  # a level's own evaluation (hard: leader) replaced
+    assert parse_spec("hard,eval=learnt").evaluation == "learnt"  # a level takes an evaluation after it
     assert parse_spec("ismcts:2s").evaluation == "plain" and str(parse_spec("ismcts:2s,eval=plain")) == "ismcts:2s"
     for bad in ("greedy,eval=learnt", "ismcts,eval=magic", "ismcts,depth=3"):
         with pytest.raises(AgentSpecError):

@@ -3,7 +3,7 @@
     agent = make_agent("ismcts:1s", seed=bot_seed(game_seed, seat))
     action = agent.act(make_decision(game, state))
 
-`random` (easy), `greedy` (normal), `rollout` (hard: on every core), `mcts` and `ismcts` (agents/parallel.py). No agent knows any game:
+`random` (easy), `greedy` (normal), `rollout` (on every core too), `mcts` and `ismcts` (hard) (agents/parallel.py). No agent knows any game:
 they use the forward model, the score and the content's optional `scoring.evaluation`.
 """
 from __future__ import annotations

@@ -22,7 +22,7 @@ budget is samples a decision (`rollout:6`: each candidate followed on 6 sampled 
 (`rollout:0.3s`: `normal`'s judgement cut at JUDGE_SHARE of it, then whole samples until the time is
 spent; when not even one fits, `normal`'s choice).
 
-On every core (`rollout:4@2`, `rollout:0.3s@all`: the `hard` level): the samples are independent, so
+On every core (`rollout:4@2`, `rollout:0.3s@all`): the samples are independent, so
 worker processes follow them, forked at the first decision and kept for the game (parallel.py's
 machinery), each sent the portable decision and the candidates, never more than `sample` draws from.
 Sample k has its own generator (`sample_rng`: one draw of the agent's a decision, and k), whoever

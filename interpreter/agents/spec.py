@@ -13,9 +13,10 @@
     rollout:4,eval=leader   ... the end of each rollout judged by the margin over the leading other side
                       (`eval=plain`: over the others' mean, as normal judges)
 
-Levels set every computer seat at once: easy = random, normal = greedy, hard =
-rollout:0.3s@all,eval=leader (normal's best moves played on past the others' replies, the samples
-shared out among the machine's cores, 0.3 s a decision).
+Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
+(a search on every core of the machine, 0.3 s a decision). In Dark Agent the policy rollout
+(`rollout:0.3s@all,eval=leader`) is measured stronger; it is not `hard` while it is weaker where the
+search proves outcomes (connect four) and unmeasured elsewhere (docs/agents.md, "Levels").
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from ..errors import InterpretError
 
 KINDS = ("random", "greedy", "rollout", "mcts", "ismcts")
-LEVELS = {"easy": "random", "normal": "greedy", "hard": "rollout:0.3s@all,eval=leader"}  # hard: docs/agents.md, "Levels"
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}  # hard: docs/agents.md, "Levels"
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
 PARALLEL = SEARCHERS + ("rollout",)  # ... and the rollout, whose samples several workers follow
 EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)

@@ -285,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
                        + ("; the seats given human are the only humans: --seat 1,2=human is a hot seat)"
                           if humans else ")"))
         q.add_argument("--bots", metavar="LEVEL", help="every other computer seat: easy (random), normal (greedy), "
-                                                        "hard (rollout:0.3s@all,eval=leader: normal's best moves played on, on every core, 0.3 s a move), or an agent such as "
+                                                        "hard (ismcts:0.3s@all: a search on every core, 0.3 s a move), or an agent such as "
                                                         "mcts:2000")
 
     q = sub.add_parser("play", help="play a game in the terminal, against bots",
