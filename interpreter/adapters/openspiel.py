@@ -40,6 +40,8 @@ updated once a decision and its chance events are resolved, so it does not count
 from __future__ import annotations
 
 import random
+from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 import pyspiel
@@ -62,6 +64,7 @@ _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
 _Utility = pyspiel.GameType.Utility
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _type(short_name="interpret", *, perfect=False, chance=True, zero_sum=False, players=(1, _MAX_PLAYERS)):
@@ -214,34 +217,29 @@ class _Parts:
         action, and the renaming of the pieces it names the digits that change (ISMCTS' rollouts
         list every state they pass)."""
         known = self.known
-        entries = []
-        named = None
-        for a in actions:
-            k = known.get(a)
-            if k is None:
-                k = known[a] = self._known(a)
-            if k[1]:
-                if named is None:
-                    named = set(k[1])
-                else:
-                    named.update(k[1])
-            entries.append(k)
-        if named is None or not (names := self.canon.names(st, seat, named)):
-            return {k[0]: a for k, a in zip(entries, actions)}
-        renaming, out = names.keys(), {}
-        for k, a in zip(entries, actions):
-            i, copies, digits = k
-            if copies and not renaming.isdisjoint(copies):
-                for key, weight, pos in digits:
-                    new = names.get(key)
-                    if new is not None:
-                        j = pos.get(new)
-                        if j is None:  # not numbered there: id_of tells how
-                            return {self.index.id_of(n): a for n, a in
-                                    zip(self.canon.renamed(st, seat, actions), actions)}
-                        i += weight * (j - pos[key])
-            out[i] = a
-        return out
+        try:
+            entries = list(map(known.__getitem__, actions))
+        except KeyError:
+            for a in actions:
+                if a not in known:
+                    known[a] = self._known(a)
+            entries = list(map(known.__getitem__, actions))
+        ids = list(map(_FIRST, entries))
+        named = set(chain.from_iterable(map(_SECOND, entries)))
+        if named and (names := self.canon.names(st, seat, named)):
+            renaming = names.keys()
+            for j, (i, copies, digits) in enumerate(entries):
+                if copies and not renaming.isdisjoint(copies):
+                    for key, weight, pos in digits:
+                        new = names.get(key)
+                        if new is not None:
+                            d = pos.get(new)
+                            if d is None:  # not numbered there: id_of tells how
+                                return {self.index.id_of(n): a for n, a in
+                                        zip(self.canon.renamed(st, seat, actions), actions)}
+                            i += weight * (d - pos[key])
+                    ids[j] = i
+        return dict(zip(ids, actions))
 
     def _known(self, a: Action) -> tuple:
         """(the id of `a`, the copy keys among its arguments, and for each such argument: its key,

@@ -147,7 +147,7 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     else:
         outcomes = []
         do = None  # the decision as the node keeps it, written when it stops (str(action))
-        tally = _tally(game, "" if start is not None else action.name)
+        tally = None  # its name's _Tally: asked only if it stops (a fresh decision never starts in a thread)
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
     if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
@@ -174,6 +174,8 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     try:
         step = decide()
     except NeedChance as e:
+        if tally is None:
+            tally = _tally(game, "" if start is not None else action.name)
         tally.measured(perf_counter() - t0)
         tally.stops += 1
         if not outcomes:
