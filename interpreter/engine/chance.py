@@ -12,9 +12,10 @@ first, what a run of one to a draw costs, against the hand-offs, suspend.handoff
 round ends (a small shuffle after another) do, Leduc's cheap deals do not. Without its thread (a
 copy of the node took it, or too many wait), applying an outcome runs the decision again.
 
-Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle) are
-known when the first stops the decision: the node keeps them (`more`), and their outcomes are
-only noted, one chance node each, until the last; then the decision goes on."""
+Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle, the
+dice of one roll: runtime/draws.py) are known when the first stops the decision: the node keeps
+them (`more`), and their outcomes are only noted, one chance node each, until the last; then the
+decision goes on."""
 from __future__ import annotations
 
 import weakref
