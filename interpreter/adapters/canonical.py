@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import json
 
-from ..information.observation import observe, relabel, unseen_slots
-from ..runtime import visibility as vis
+from ..information.observation import identified_places, observe, relabel, unseen_slots
 
 
 def _face(card) -> tuple:
@@ -82,40 +81,13 @@ class Canon:
     def names(self, st, seat: int, named, *, back: bool = False) -> dict:
         """The renaming of `renamed` (old key -> new key, only the keys that change) for the groups
         of the copy keys `named`: within each, the copies `seat` identifies in the order of their
-        places. `identified_place` (observation.py) read inline, zone plan and concealment as
-        runtime/visibility.py writes them: this runs at every listing of an adapter's state."""
+        places (observation.identified_places: this runs at every listing of an adapter's state)."""
         keys, cid_of, group_of, groups = self.keys, self.cid_of, self.group_of, self.groups
-        m = self.game.m
-        loc, zones = st["loc"], st["z"]
-        plan = m.handle_plan
-        cv = st["cv"]
-        hiding = [cv[name] for name in getattr(m, "concealing", ())]
-        sides = None
+        game = self.game
         names = {}
         for g in {group_of[cid_of[x]] for x in named}:
             ids = groups[g]
-            places = []
-            for cid in ids:
-                zid = loc[cid]
-                if zid < 0:
-                    continue
-                if hiding and any(v[cid] for v in hiding):
-                    continue
-                rule = plan[zid]
-                pos = zones[zid].index(cid)
-                if rule is not None:
-                    kind, seats = rule
-                    if kind == "top":
-                        if pos:
-                            continue
-                    elif seat not in seats:
-                        if kind != "side" or not seats:
-                            continue
-                        if sides is None:
-                            sides = vis.seat_sides(m, st)
-                        if sides[next(iter(seats))] != sides[seat]:
-                            continue
-                places.append((zid, pos, cid))
+            places = identified_places(game, st, seat, ids)
             places.sort()
             for (_, _, old), new in zip(places, ids):
                 if old != new:
