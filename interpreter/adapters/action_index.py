@@ -60,6 +60,14 @@ class ActionIndex:
         ends = self._starts[1:] + [self.size]
         return {name: end - start for name, start, end in zip(self.names, self._starts, ends)}
 
+    def weights(self, name: str) -> tuple:
+        """What one step of each argument's digit adds to the id of an action `name`."""
+        w, out = 1, []
+        for p in reversed(range(self.arity[name])):
+            out.append(w)
+            w *= len(self.values[name, p])
+        return tuple(reversed(out))
+
     def id_of(self, action: Action) -> int:
         i = self._ids.get(action)
         if i is None:

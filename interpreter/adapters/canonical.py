@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 
-from ..information.observation import identified_place, observe, relabel, unseen_slots
+from ..information.observation import identified_places, observe, relabel, unseen_slots
 
 
 def _face(card) -> tuple:
@@ -71,24 +71,28 @@ class Canon:
         named = self.copy_keys.intersection([x for a in actions for x in a.args])
         if not named:
             return actions
-        game, keys, cid_of, group_of = self.game, self.keys, self.cid_of, self.group_of
-        names = {}
-        for g in {group_of[cid_of[x]] for x in named}:
-            ids = self.groups[g]
-            places = []
-            for cid in ids:
-                place = identified_place(game, st, seat, cid)
-                if place is not None:
-                    places.append((place, cid))
-            places.sort()
-            for (_, old), new in zip(places, ids):
-                if old != new:
-                    names[keys[new] if back else keys[old]] = keys[old] if back else keys[new]
+        names = self.names(st, seat, named, back=back)
         if not names:
             return actions
         get, renaming = names.get, names.keys()
         return [a if renaming.isdisjoint(a.args) else type(a)(a.name, tuple(map(get, a.args, a.args)))
                 for a in actions]
+
+    def names(self, st, seat: int, named, *, back: bool = False) -> dict:
+        """The renaming of `renamed` (old key -> new key, only the keys that change) for the groups
+        of the copy keys `named`: within each, the copies `seat` identifies in the order of their
+        places (observation.identified_places: this runs at every listing of an adapter's state)."""
+        keys, cid_of, group_of, groups = self.keys, self.cid_of, self.group_of, self.groups
+        game = self.game
+        names = {}
+        for g in {group_of[cid_of[x]] for x in named}:
+            ids = groups[g]
+            places = identified_places(game, st, seat, ids)
+            places.sort()
+            for (_, _, old), new in zip(places, ids):
+                if old != new:
+                    names[keys[new] if back else keys[old]] = keys[old] if back else keys[new]
+        return names
 
     def relabelled(self, st, seat: int | None) -> dict:
         m = self.mapping(st, seat)

@@ -40,6 +40,8 @@ updated once a decision and its chance events are resolved, so it does not count
 from __future__ import annotations
 
 import random
+from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 import pyspiel
@@ -62,6 +64,7 @@ _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
 _Utility = pyspiel.GameType.Utility
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _type(short_name="interpret", *, perfect=False, chance=True, zero_sum=False, players=(1, _MAX_PLAYERS)):
@@ -196,15 +199,57 @@ class _Parts:
     """What the states of one game share (fixed for the game): kept by each state, since the
     Python object of the game that OpenSpiel hands back may be another one."""
 
-    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance")
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "known")
 
     def __init__(self, game: InterpretGame):
         self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
         self.layout, self.returns_how, self.seed = game.layout, game.returns_how, game.seed
         self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
+        self.known: dict = {}  # action of the forward model -> what `listed` needs of it (`_known`)
 
     def __deepcopy__(self, memo):
         return self  # fixed for the game
+
+    def listed(self, st, seat: int, actions: list) -> dict:
+        """id -> action, for `actions` of `seat` in `st`, each id that of the action as the seat's
+        view names it (canonical.py: the copies of identical pieces renamed). What each action
+        of the forward model is as such is kept (`known`), so that a listing costs a look-up an
+        action, and the renaming of the pieces it names the digits that change (ISMCTS' rollouts
+        list every state they pass)."""
+        known = self.known
+        try:
+            entries = list(map(known.__getitem__, actions))
+        except KeyError:
+            for a in actions:
+                if a not in known:
+                    known[a] = self._known(a)
+            entries = list(map(known.__getitem__, actions))
+        ids = list(map(_FIRST, entries))
+        named = set(chain.from_iterable(map(_SECOND, entries)))
+        if named and (names := self.canon.names(st, seat, named)):
+            renaming = names.keys()
+            for j, (i, copies, digits) in enumerate(entries):
+                if copies and not renaming.isdisjoint(copies):
+                    for key, weight, pos in digits:
+                        new = names.get(key)
+                        if new is not None:
+                            d = pos.get(new)
+                            if d is None:  # not numbered there: id_of tells how
+                                return {self.index.id_of(n): a for n, a in
+                                        zip(self.canon.renamed(st, seat, actions), actions)}
+                            i += weight * (d - pos[key])
+                    ids[j] = i
+        return dict(zip(ids, actions))
+
+    def _known(self, a: Action) -> tuple:
+        """(the id of `a`, the copy keys among its arguments, and for each such argument: its key,
+        the weight of its digit in the id and the digits of the keys its position numbers)."""
+        copy_keys, index = self.canon.copy_keys, self.index
+        i = index.id_of(a)
+        at = [p for p, x in enumerate(a.args) if x in copy_keys]
+        weights = index.weights(a.name)
+        digits = tuple((a.args[p], weights[p], index.pos[a.name, p]) for p in at)
+        return i, tuple(a.args[p] for p in at), digits
 
 
 class _Box:
@@ -297,13 +342,11 @@ class InterpretState(pyspiel.State):
         if player != self.current_player() or type(box.player) is not int:
             return []
         st = box.st
-        id_of = self._index.id_of
         actions = self._g.legal_actions(st)
-        canon = self._parts.canon  # identical pieces named as the seat's view names them
-        named = canon.renamed(st, player, actions) if canon.copy_keys else actions
-        # id -> the action of the forward model's listing (applied as a trusted one)
-        box.listed = {id_of(n): a for n, a in zip(named, actions)}
-        box.ids = ids = sorted(box.listed)
+        # id -> the action of the forward model's listing (applied as a trusted one), identical
+        # pieces named as the seat's view names them (canonical.py)
+        box.listed = listed = self._parts.listed(st, player, actions)
+        box.ids = ids = sorted(listed)
         return ids
 
     def id_of_action(self, action: Action) -> int:

@@ -12,9 +12,10 @@ first, what a run of one to a draw costs, against the hand-offs, suspend.handoff
 round ends (a small shuffle after another) do, Leduc's cheap deals do not. Without its thread (a
 copy of the node took it, or too many wait), applying an outcome runs the decision again.
 
-Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle) are
-known when the first stops the decision: the node keeps them (`more`), and their outcomes are
-only noted, one chance node each, until the last; then the decision goes on."""
+Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle, the
+dice of one roll: runtime/draws.py) are known when the first stops the decision: the node keeps
+them (`more`), and their outcomes are only noted, one chance node each, until the last; then the
+decision goes on."""
 from __future__ import annotations
 
 import weakref
@@ -147,7 +148,7 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     else:
         outcomes = []
         do = None  # the decision as the node keeps it, written when it stops (str(action))
-        tally = _tally(game, "" if start is not None else action.name)
+        tally = None  # its name's _Tally: asked only if it stops (a fresh decision never starts in a thread)
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
     if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
@@ -174,6 +175,8 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     try:
         step = decide()
     except NeedChance as e:
+        if tally is None:
+            tally = _tally(game, "" if start is not None else action.name)
         tally.measured(perf_counter() - t0)
         tally.stops += 1
         if not outcomes:

@@ -31,7 +31,7 @@ from ..core.rng import seed_state
 from ..runtime import visibility as vis
 from .views import _seat_index, view
 
-__all__ = ["observe", "unseen_slots", "identified_place", "relabel", "determinize", "Sampler"]
+__all__ = ["observe", "unseen_slots", "identified_place", "identified_places", "relabel", "determinize", "Sampler"]
 
 
 def observe(game, st, seat: int | None) -> dict:
@@ -63,6 +63,37 @@ def identified_place(game, st, seat: int, cid: int) -> tuple[int, int] | None:
     if zid >= 0 and _seat_index(game, seat) in vis.seats_identifying(m, zid, pos, concealed, sides):
         return zid, pos
     return None
+
+
+def identified_places(game, st, seat: int, cids) -> list[tuple[int, int, int]]:
+    """(zone id, position, card id) of each card of `cids` that `seat` identifies in `st`: what
+    `identified_place` tells of each, read in one pass (zone plan and concealment as
+    runtime/visibility.py writes them), for adapters that place pieces at every listing."""
+    m = game.m
+    loc, zones, plan = st["loc"], st["z"], m.handle_plan
+    hiding = [st["cv"][name] for name in getattr(m, "concealing", ())]
+    sides = None
+    out = []
+    for cid in cids:
+        zid = loc[cid]
+        if zid < 0 or (hiding and any(v[cid] for v in hiding)):
+            continue
+        rule = plan[zid]
+        pos = zones[zid].index(cid)
+        if rule is not None:
+            kind, seats = rule
+            if kind == "top":
+                if pos:
+                    continue
+            elif seat not in seats:
+                if kind != "side" or not seats:
+                    continue
+                if sides is None:
+                    sides = vis.seat_sides(m, st)
+                if sides[next(iter(seats))] != sides[seat]:
+                    continue
+        out.append((zid, pos, cid))
+    return out
 
 
 def _remap_tagged(v, f):

@@ -360,6 +360,8 @@ def roll(ctx, n, sides=6):
         if taken and st["flow"].get("forced_whole"):  # a scenario forced some dice of this roll, not all
             raise RuleRuntimeError(f"a roll of {n} dice, and only {taken} forced ({', '.join(map(str, out))}): "
                                    f"force every die of the roll, or none")
+        if len(out) == taken and "_feed" in st:  # explicit chance: the other dice follow the first (known at once)
+            chance.in_a_row(ctx, n - taken, sides, f"a die (d{sides})")
         out.append(chance.below(ctx, sides, f"a die (d{sides})") + 1)
     return out
 

@@ -90,6 +90,15 @@ def below(ctx, n: int, what: str) -> int:
     return feed.next(n, what)
 
 
+def in_a_row(ctx, count: int, n: int, what: str) -> None:
+    """The next `count` draws (of `n` outcomes each, `what`) follow one another with nothing in
+    between (the dice of one roll): with a feed, their chance nodes are known when the first stops
+    the decision, as a shuffle's are, so that the decision does not run again at each of them."""
+    feed = ctx.st.get("_feed")
+    if feed is not None and count > 1 and n > 0 and (known := len(feed.outcomes) - feed.i) < count:
+        feed.need([[n, what]] * (count - known))
+
+
 def shuffle_list(ctx, items: list, what: str, zone=None) -> None:
     """Shuffle `items` in place (card ids of `zone`, or values of a list), as rng.shuffle does."""
     st = ctx.st
