@@ -230,9 +230,12 @@ class InterpretState(pyspiel.State):
         self._parts = parts = parts or _Parts(game)
         self._g = parts.interpret
         self._index = parts.index
-        st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
-        # what each seat observed after each decision, folded into its digest when asked
-        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st)) if box is None else box
+        if box is None:
+            if st is None:
+                st = self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
+            # what each seat observed after each decision, folded into its digest when asked
+            box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st))
+        self._box = box
 
     @property
     def _st(self):
