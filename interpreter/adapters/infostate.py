@@ -72,14 +72,21 @@ class Trail:
                 link.st = None
         return self.last.texts[seat], self.last.digests[seat]
 
-    def rooted(self, seat: int, st, text: str, digest: str) -> "Trail":
-        """A trail for `st`, a state sampled from `seat`'s information state (resample_from_infostate):
-        the seat's digest is its own; every other seat's history is unknown to it, so each starts
-        from the seat's digest (never from what they really saw) and folds its view of `st` on."""
+    def sampled_start(self, digest: str) -> _Link:
+        """The link every trail `rooted` for states sampled from this one's seat starts from: the
+        seat's history is its own (`digest`); every other seat's is unknown to it, so each starts
+        from the seat's digest (never from what they really saw). Folded for every seat: shared."""
         n = len(self.last.digests)
         start = _Link(None, None, n)
         start.digests = [chain(digest, f"seat {s}") for s in range(n)]
-        t = Trail(n, st)
+        return start
+
+    @staticmethod
+    def rooted(start: _Link, seat: int, st, text: str, digest: str) -> "Trail":
+        """A trail for `st`, a state sampled from `seat`'s information state (resample_from_infostate),
+        from `start` (sampled_start): the seat's digest is its own, every other seat folds its view
+        of `st` on from its start."""
+        t = Trail(len(start.digests), st)
         t.last.before = start
         t.last.digests[seat], t.last.texts[seat] = digest, text
         return t

@@ -212,16 +212,31 @@ class _Box:
     state by deep-copying each of its attributes: this one copies as the forward model copies a
     state (core/state.clone)."""
 
-    __slots__ = ("st", "trail", "listed", "ids", "player")
+    __slots__ = ("st", "trail", "listed", "ids", "player", "sampling")
 
     def __init__(self, st, trail: Trail, listed=None, ids=None, player=None):
         self.st, self.trail = st, trail
         self.listed = listed  # the legal ids of the seat deciding, once listed: id -> action (never changed)
         self.ids = ids  # those ids in order (never changed)
         self.player = player  # current_player() once asked (OpenSpiel asks it at every move)
+        self.sampling = None  # seat -> its _Sampling, once resampled (a search resamples one state again and again)
 
     def __deepcopy__(self, memo):
         return _Box(clone(self.st), self.trail.copy(), self.listed, self.ids, self.player)
+
+
+class _Sampling:
+    """What drawing states from one state for one seat needs, found once (kept on the state's box
+    until its next move): the game's sampler (observation.Sampler), a generator to seed at each
+    draw, and the seat's view and digest with the start of the trails of the states drawn."""
+
+    __slots__ = ("sampler", "rng", "text", "digest", "start")
+
+    def __init__(self, game, st, seat: int, trail: Trail, view_text):
+        self.sampler = game.sampler(st, seat)
+        self.rng = random.Random()
+        self.text, self.digest = trail.fold(seat, view_text)
+        self.start = trail.sampled_start(self.digest)
 
 
 class InterpretState(pyspiel.State):
@@ -322,7 +337,7 @@ class InterpretState(pyspiel.State):
     def _apply_action(self, action):
         box = self._box
         g, st = self._g, box.st
-        listed, box.listed, box.ids, box.player = box.listed, None, None, None
+        listed, box.listed, box.ids, box.player, box.sampling = box.listed, None, None, None, None
         if self._parts.chance and st["flow"].get("node") is not None:
             g.apply_in_place(st, Action("chance", (str(action),)))
             if st["flow"].get("node") is not None:
@@ -361,10 +376,16 @@ class InterpretState(pyspiel.State):
         """A state drawn from what `player_id` observes: the cards it cannot identify dealt again
         among the places it cannot see, the other seats' secret choices drawn again, the random
         generator reseeded (observation.determinize); its information state is the seat's own."""
-        rng = random.Random(int(probability_sampler() * 2**53))
-        st = self._g.determinize(self._st, player_id, rng)
-        text, digest = self._trail.fold(player_id, self._parts.canon.view_text)
-        return InterpretState(self.get_game(), st, self._trail.rooted(player_id, st, text, digest), self._parts)
+        box = self._box
+        sampling = box.sampling.get(player_id) if box.sampling is not None else None
+        if sampling is None:
+            sampling = _Sampling(self._g, box.st, player_id, box.trail, self._parts.canon.view_text)
+            box.sampling = {**(box.sampling or {}), player_id: sampling}
+        rng = sampling.rng
+        rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw
+        st = sampling.sampler.draw(rng)
+        trail = Trail.rooted(sampling.start, player_id, st, sampling.text, sampling.digest)
+        return InterpretState(self.get_game(), st, trail, self._parts)
 
     def clone(self):
         box = self._box
