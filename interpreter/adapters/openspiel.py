@@ -51,7 +51,7 @@ from ..core.model import Action
 from . import SCORE, WIN, is_zero_sum, returns_of
 from .action_index import ActionIndex
 from .canonical import Canon
-from .infostate import Trail
+from .infostate import Trail, Tree, remembered
 from .tensor import TensorLayout
 
 _DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "", "seed": 0,
@@ -230,13 +230,41 @@ class _Sampling:
     until its next move): the game's sampler (observation.Sampler), a generator to seed at each
     draw, and the seat's view and digest with the start of the trails of the states drawn."""
 
-    __slots__ = ("sampler", "rng", "text", "digest", "start")
+    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree")
+    AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
+    MEMO = 20_000
 
     def __init__(self, game, st, seat: int, trail: Trail, view_text):
+        self.seat = seat
         self.sampler = game.sampler(st, seat)
         self.rng = random.Random()
         self.text, self.digest = trail.fold(seat, view_text)
         self.start = trail.sampled_start(self.digest)
+        self.seen: set = set()  # the hashes of the states drawn
+        self.again: dict = {}  # a state drawn twice (its places' cards, its secret choices) -> its first link
+        self.tree = Tree(self.MEMO)
+
+    def box(self, st) -> _Box:
+        """The box of `st`, a state just drawn: a memo is kept under the states drawn twice, the
+        rules being deterministic given the chance outcomes (infostate.py); the rest start afresh.
+        Two draws are the same state when they put the same cards at the same places and draw the
+        same secret choices (the generator does not count: explicit chance never reads it)."""
+        sim = st["flow"].get("sim")
+        key = (tuple(st["z"]), repr(sim) if sim else None)
+        link = self.again.get(key)
+        if link is not None:
+            box = _Box(clone(link.st), Trail.at(link))
+            memo = link.memo
+            if memo is not None and memo.listing is not None:
+                box.player, box.listed, box.ids = memo.listing
+            return box
+        trail = Trail.rooted(self.start, self.seat, st, self.text, self.digest)
+        h = hash(key)
+        if h in self.seen and len(self.again) < self.AGAIN:
+            self.again[key] = remembered(self.tree, trail.last, st)
+        else:
+            self.seen.add(h)
+        return _Box(st, trail)
 
 
 class InterpretState(pyspiel.State):
@@ -322,6 +350,9 @@ class InterpretState(pyspiel.State):
         # id -> the action of the forward model's listing (applied as a trusted one)
         box.listed = {id_of(n): a for n, a in zip(named, actions)}
         box.ids = ids = sorted(box.listed)
+        memo = box.trail.last.memo
+        if memo is not None and not box.trail.since:  # kept for the states passing here again
+            memo.listing = (player, box.listed, ids)
         return ids
 
     def id_of_action(self, action: Action) -> int:
@@ -338,9 +369,18 @@ class InterpretState(pyspiel.State):
         box = self._box
         g, st = self._g, box.st
         listed, box.listed, box.ids, box.player, box.sampling = box.listed, None, None, None, None
+        trail = box.trail
+        if trail.last.memo is not None:  # under a state drawn twice: what follows may be known (infostate.py)
+            known = trail.recall(action)
+            if known is not None:
+                box.st, listing = known
+                if listing is not None:
+                    box.player, box.listed, box.ids = listing
+                return
         if self._parts.chance and st["flow"].get("node") is not None:
             g.apply_in_place(st, Action("chance", (str(action),)))
             if st["flow"].get("node") is not None:
+                trail.stopped(st, action)
                 return  # more chance events to resolve before the decision is done
         else:
             a = listed.get(action) if listed is not None else None
@@ -353,7 +393,7 @@ class InterpretState(pyspiel.State):
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
                 g.apply_in_place(st, a, checked=noted is None or a not in noted)
-        box.trail.push(st)  # a decision and its chance events are resolved
+        trail.push(st, action)  # a decision and its chance events are resolved
         notes = st.get(NOTES, NO_NOTES)
         if notes.listing is not None and st["flow"]["phase"] != "over":
             # the flow stopped for the turn's seat, no choice pending nor window open (Notes):
@@ -370,7 +410,13 @@ class InterpretState(pyspiel.State):
         return self._box.st["flow"]["phase"] == "over"
 
     def returns(self):
-        return returns_of(self._g, self._st, self._parts.returns_how)
+        trail = self._box.trail
+        memo = trail.last.memo
+        if memo is None or trail.since:
+            return returns_of(self._g, self._st, self._parts.returns_how)
+        if memo.returns is None:  # kept for the states passing here again
+            memo.returns = returns_of(self._g, self._st, self._parts.returns_how)
+        return list(memo.returns)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state drawn from what `player_id` observes: the cards it cannot identify dealt again
@@ -383,9 +429,7 @@ class InterpretState(pyspiel.State):
             box.sampling = {**(box.sampling or {}), player_id: sampling}
         rng = sampling.rng
         rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw
-        st = sampling.sampler.draw(rng)
-        trail = Trail.rooted(sampling.start, player_id, st, sampling.text, sampling.digest)
-        return InterpretState(self.get_game(), st, trail, self._parts)
+        return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(sampling.sampler.draw(rng)))
 
     def clone(self):
         box = self._box
