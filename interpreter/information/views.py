@@ -227,8 +227,14 @@ class ViewKey:
     def key(self, st):
         if st["pending"]:
             return None
-        parts = [self._zones(st)]
-        for kind, names in (("cv", self.cv), ("pv", self.pv), ("zv", self.zv)):
+        zones, shown = self._zones(st)
+        parts = [zones]
+        if self.cv:  # the variables of the cards the seat may identify (shown: None for every card)
+            cv = st["cv"]
+            for name, scalar in self.cv:
+                values = cv[name] if shown is None else tuple([cv[name][c] for c in shown])
+                parts.append(values if scalar else _frozen(values))
+        for kind, names in (("pv", self.pv), ("zv", self.zv)):
             table = st[kind]
             for name, scalar in names:
                 values = table[name]
@@ -242,6 +248,8 @@ class ViewKey:
         return tuple(parts)
 
     def _zones(self, st) -> tuple:
+        """(the zones' part of the key, the ids of the cards the seat may identify in zone order,
+        or None for every card: where cards can be concealed, every card variable counts)."""
         zl = st["z"]
         backs = self.backs
         if self.by_place:
@@ -249,17 +257,20 @@ class ViewKey:
             sides = vis.sides(self.m, st)
             return (tuple(sides) if sides is not None else None,
                     tuple(tuple(backs[c] if (zid, pos) in unseen else c for pos, c in enumerate(ids))
-                          for zid, ids in enumerate(zl)))
+                          for zid, ids in enumerate(zl))), None
         out = []
+        shown = []
         one = self.one_back
         for kind, ids in zip(self.zones, zl):
             if kind == "all":
                 out.append(ids)
+                shown += ids
             elif kind == "top" and ids:
                 out.append((ids[0], len(ids) if one else tuple(backs[c] for c in ids[1:])))
+                shown.append(ids[0])
             else:
                 out.append(len(ids) if one else tuple(backs[c] for c in ids))
-        return tuple(out)
+        return tuple(out), shown
 
 
 def _seat_key(m, i):
