@@ -54,6 +54,17 @@ class Tree:
         self.left = left
 
 
+def _kept(st) -> dict:
+    """A copy of `st` to keep; at a chance node, without the thread its decision may wait in
+    (engine/chance.py): a state taking the copy runs the decision again, as the rules would,
+    and what is kept holds no thread."""
+    out = clone(st)
+    node = out["flow"].get("node")
+    if node is not None:
+        out["flow"]["node"] = type(node)(node)
+    return out
+
+
 def _copied(notes):
     """A copy of what the forward model noted of a state (its listing: core/state.Notes)."""
     if notes is NO_NOTES:
@@ -110,7 +121,7 @@ class Trail:
     def push(self, st, action=None) -> None:
         """Note the state after a decision (chance events resolved), `action` its last move."""
         before = self.last
-        self.last = link = _Link(before, clone(st), len(before.digests))
+        self.last = link = _Link(before, _kept(st), len(before.digests))
         memo = before.memo
         if memo is not None:
             memo.after[self.since + (action,)] = remembered(memo.tree, link, st)
@@ -123,7 +134,7 @@ class Trail:
             self.since = key = self.since + (action,)
             if memo.tree.left > 0:
                 memo.tree.left -= 1
-                memo.after[key] = clone(st)
+                memo.after[key] = _kept(st)
 
     def recall(self, action):
         """Under a memo, what `action` leads to when it is known: (a copy of the state, the listing
