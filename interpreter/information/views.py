@@ -235,9 +235,9 @@ class ViewKey:
                 values = cv[name] if shown is None else tuple([cv[name][c] for c in shown])
                 parts.append(values if scalar else _frozen(values))
         for kind, names in (("pv", self.pv), ("zv", self.zv)):
-            table = st[kind]
+            stored = st[kind]
             for name, scalar in names:
-                values = table[name]
+                values = stored[name]
                 parts.append(values if scalar else _frozen(values))
         gv = st["gv"]
         for name, scalar in self.gv:
