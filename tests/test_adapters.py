@@ -180,3 +180,28 @@ def test_the_observation_vector_does_not_change_when_unseen_cards_are_swapped(na
                 assert not np.array_equal(layout.encode(observe(g, relabel(g, st, {a: b, b: a}), seat)), base)
         g.apply_in_place(st, rng.choice(g.legal_actions(st)))
     assert swaps > 0 and controls > 0
+
+
+@pytest.mark.parametrize("name,kw,again", [("dark-agent", {"variants": ["hidden-cards"]}, 0), ("agent-dog", {}, 20),
+                                           ("agents-secrets", {"players": 6}, 5), ("leduc-poker", {}, 20)])
+def test_a_view_written_once_for_its_key_is_the_view_of_every_state_of_that_key(name, kw, again):
+    """The adapter writes a seat's view once per key of what the view reads (views.ViewKey) and
+    serves it to every state of that key: along random games, each seat's view of the state and of
+    states sampled from another seat's information state, as served, is the view written afresh;
+    and views are served again (a sample looks the same to the seat it was drawn for), but where a
+    choice is pending (Dark Agent's decisions, mostly: its prompt has no key)."""
+    from interpreter.adapters.canonical import Canon
+    g = Game.load(name, **kw)
+    canon = Canon(g)
+    rng = random.Random(3)
+    st = g.new_game(3)
+    for step in range(120):
+        if g.is_terminal(st):
+            st = g.new_game(step)
+        if step % 3 == 0:
+            deciding = g.current_player(st)
+            for state in (st, g.determinize(st, deciding, rng), g.determinize(st, (deciding + 1) % g.num_players, rng)):
+                for seat in range(g.num_players):
+                    assert canon.view_text(state, seat) == canon._view_text(state, seat), (step, seat)
+        g.apply_in_place(st, rng.choice(g.legal_actions(st)))
+    assert sum(texts.found for texts in canon._texts.values()) >= again

@@ -176,3 +176,52 @@ def test_an_openspiel_string_with_an_impossible_number_is_a_clear_error():
     from interpreter.adapters.openspiel import InterpretGame
     with pytest.raises(ValueError, match="seed=4294967296: a whole number between"):
         InterpretGame({"game": "tic-tac-toe", "seed": 2**32})
+
+
+def test_a_state_drawn_again_goes_on_as_the_rules_take_it_without_running_them_again(monkeypatch):
+    """A search meets the same sampled state again and again in a small game (Leduc poker: five
+    unseen cards): under a state drawn twice, what follows is kept (adapters/infostate.py) and a
+    third draw takes it without running the rules. Each step of a random line of play, the round's
+    deal included, is the same from the first draw (played by the rules) and from the third:
+    state, listing, seat to play, both seats' information states and observations, returns."""
+    game = _load("game=leduc-poker")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    draws = random.Random(5)
+    drawn: dict = {}
+    while True:
+        sample = state.resample_from_infostate(seat, draws.random)
+        same = drawn.setdefault(tuple(sample._st["z"]), [])
+        same.append(sample)
+        if len(same) == 3:
+            break
+    first, second, third = same
+    assert third._box.trail.last.memo is not None
+    g = first._g
+    runs = []
+    apply = g.apply_in_place
+
+    def line(state, *, counted: bool, seed: int):
+        pick = random.Random(seed)
+        seen = []
+        while True:
+            seen.append((str(state), state.current_player(), state.is_chance_node(), state.legal_actions(),
+                         [state.information_state_string(s) for s in (0, 1)],
+                         [state.observation_string(s) for s in (0, 1)],
+                         state.returns() if state.is_terminal() else None))
+            if state.is_terminal():
+                return seen
+            if counted:
+                monkeypatch.setattr(g, "apply_in_place", lambda *a, **k: (runs.append(1), apply(*a, **k))[1])
+            state.apply_action(pick.choice(state.legal_actions()))
+            monkeypatch.setattr(g, "apply_in_place", apply)
+
+    for seed in range(20):  # a line that reaches the deal of the public card
+        by_the_rules = line(first.clone(), counted=False, seed=seed)
+        if any(chance for _, _, chance, *_ in by_the_rules):
+            break
+    assert line(second, counted=False, seed=seed) == by_the_rules
+    assert line(third, counted=True, seed=seed) == by_the_rules
+    assert runs == []  # the third draw never ran the rules

@@ -18,11 +18,50 @@ from __future__ import annotations
 import json
 
 from ..information.observation import identified_places, observe, relabel, unseen_slots
+from ..information.views import ViewKey
 
 
 def _face(card) -> tuple:
     owner = card.owner.key if card.owner is not None else None
     return (card.name, owner, tuple(sorted(card.tags)), repr(sorted(card.props.items())), card.back)
+
+
+class _Texts:
+    """One seat's views as JSON by the key of what they read (views.ViewKey): a search through the
+    adapter asks the view of the same position again and again, in every state it samples. At most
+    LIMIT texts (then it starts again); given up once it is seen to pay too little (fewer than one
+    view in HITS found again in the first TRIAL)."""
+
+    LIMIT, TRIAL, HITS = 20_000, 2_000, 8
+    __slots__ = ("keys", "texts", "asked", "found")
+
+    def __init__(self, keys: ViewKey):
+        self.keys, self.texts = keys, {}
+        self.asked = self.found = 0
+
+    def get(self, st, write, seat) -> str:
+        keys = self.keys
+        if keys is None:
+            return write(st, seat)
+        key = keys.key(st)
+        if key is None:
+            return write(st, seat)
+        texts = self.texts
+        try:
+            text = texts.get(key)
+        except TypeError:  # a value that cannot be hashed where the key expected one
+            return write(st, seat)
+        self.asked += 1
+        if text is not None:
+            self.found += 1
+            return text
+        if self.asked == self.TRIAL and self.found * self.HITS < self.asked:
+            self.keys, self.texts = None, {}  # seldom found again: not worth its keys
+            return write(st, seat)
+        if len(texts) >= self.LIMIT:
+            texts.clear()
+        text = texts[key] = write(st, seat)
+        return text
 
 
 class Canon:
@@ -39,6 +78,7 @@ class Canon:
         self.keys = [c.key for c in game.catalog.cards]
         self.copy_keys = frozenset(self.keys[cid] for cid in self.group_of)  # keys of identical pieces
         self.cid_of = {k: cid for cid, k in enumerate(self.keys)}
+        self._texts: dict = {}  # seat -> its _Texts
 
     def mapping(self, st, seat: int | None) -> dict:
         """card id -> its canonical id (a permutation of each group's ids; identities left out)."""
@@ -110,7 +150,14 @@ class Canon:
         return json.dumps(out, sort_keys=True, separators=(",", ":"), default=repr)
 
     def view_text(self, st, seat: int | None) -> str:
-        """What `seat` observes (observation.py) as JSON, identical pieces renamed by place."""
+        """What `seat` observes (observation.py) as JSON, identical pieces renamed by place; written
+        once per key of what the view reads (views.ViewKey), while that pays (_Texts)."""
+        texts = self._texts.get(seat)
+        if texts is None:
+            texts = self._texts[seat] = _Texts(ViewKey(self.game, seat))
+        return texts.get(st, self._view_text, seat)
+
+    def _view_text(self, st, seat: int | None) -> str:
         obs = observe(self.game, self.relabelled(st, seat), seat)
         return json.dumps(obs, sort_keys=True, separators=(",", ":"))
 

@@ -11,12 +11,21 @@ go of its state and of the links before it.
 
 A digest chains blake2b over the seat's canonical views (canonical.py), so it depends only on
 what the seat observed: two histories the seat cannot tell apart give the same digest.
+
+A search that samples a state from an information state (resample_from_infostate) meets the same
+sampled state again and again in a small game (Kuhn poker's three cards deal two ways). Under
+such a state the links remember what follows them (`_Memo`): the actions played since a link
+(a decision, then its chance outcomes) -> the link after them, or the state at a chance node on
+the way. The forward model is deterministic given its chance outcomes (explicit chance), so a
+state that passes there again takes a copy of what it found, with its listing, its seats'
+digests and its returns, instead of running the rules again. A memo is kept only under a state
+drawn twice (openspiel.py), for a bounded number of links (`Tree`), and goes with its links.
 """
 from __future__ import annotations
 
 import hashlib
 
-from ..core.state import clone
+from ..core.state import NO_NOTES, NOTES, Notes, clone
 
 
 def chain(before: str, text: str) -> str:
@@ -25,35 +34,133 @@ def chain(before: str, text: str) -> str:
 
 class _Link:
     """The state after one decision, the link before it, and each seat's digest and view there
-    once folded (None until then)."""
+    once folded (None until then); under a state drawn twice, what follows it (`memo`)."""
 
-    __slots__ = ("before", "st", "digests", "texts")
+    __slots__ = ("before", "st", "digests", "texts", "memo")
 
     def __init__(self, before, st, seats: int):
         self.before, self.st = before, st
         self.digests: list = [None] * seats
         self.texts: list = [None] * seats
+        self.memo: _Memo | None = None
+
+
+class Tree:
+    """The links one memo may still keep (shared by the links under the states one seat draws)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int):
+        self.left = left
+
+
+def _kept(st) -> dict:
+    """A copy of `st` to keep; at a chance node, without the thread its decision may wait in
+    (engine/chance.py): a state taking the copy runs the decision again, as the rules would,
+    and what is kept holds no thread."""
+    out = clone(st)
+    node = out["flow"].get("node")
+    if node is not None:
+        out["flow"]["node"] = type(node)(node)
+    return out
+
+
+def _copied(notes):
+    """A copy of what the forward model noted of a state (its listing: core/state.Notes)."""
+    if notes is NO_NOTES:
+        return NO_NOTES
+    out = Notes(notes.listing, notes.seat, notes.options)
+    out.sim = notes.sim
+    return out
+
+
+class _Memo:
+    """What is known to follow one link (see the module's documentation): `after`, the actions
+    played since the link -> the link they lead to, or the state at the chance node they stop at;
+    `listing`, the box's listing there once made (its seat, id -> action, ids: never changed);
+    `returns`, once asked of a final state; `notes`, what the forward model noted of the state."""
+
+    __slots__ = ("tree", "after", "listing", "returns", "notes")
+
+    def __init__(self, tree: Tree, st):
+        self.tree = tree
+        self.after: dict = {}
+        self.listing = self.returns = None
+        self.notes = _copied(st.get(NOTES, NO_NOTES))
+
+
+def remembered(tree: Tree, link: _Link, st) -> _Link:
+    """`link` (whose state is `st`) with a memo of its own while the tree may keep one more."""
+    if tree.left > 0:
+        tree.left -= 1
+        link.memo = _Memo(tree, st)
+    return link
 
 
 class Trail:
+    """The history of one state, as links (see the module's documentation); `since`, under a
+    memo, the actions played since the last link (a decision stopped at a chance node)."""
+class Trail:
     """The history of one state, as links (see the module's documentation)."""
 
-    __slots__ = ("last",)
+    __slots__ = ("last", "since")
 
     def __init__(self, seats: int, first=None):
         self.last = _Link(None, clone(first) if first is not None else None, seats)
+        self.since = ()
 
     def copy(self) -> "Trail":
         t = Trail.__new__(Trail)
         t.last = self.last  # links never change but to fill in what they computed: shared
+        t.since = self.since
         return t
 
     def __deepcopy__(self, memo):
         return self.copy()
 
-    def push(self, st) -> None:
-        """Note the state after a decision (chance events resolved)."""
-        self.last = _Link(self.last, clone(st), len(self.last.digests))
+    def push(self, st, action=None) -> None:
+        """Note the state after a decision (chance events resolved), `action` its last move."""
+        before = self.last
+        self.last = link = _Link(before, _kept(st), len(before.digests))
+        memo = before.memo
+        if memo is not None:
+            memo.after[self.since + (action,)] = remembered(memo.tree, link, st)
+            self.since = ()
+
+    def stopped(self, st, action) -> None:
+        """Note the state stopped at a chance node by `action` (under a memo)."""
+        memo = self.last.memo
+        if memo is not None:
+            self.since = key = self.since + (action,)
+            if memo.tree.left > 0:
+                memo.tree.left -= 1
+                memo.after[key] = _kept(st)
+
+    def recall(self, action):
+        """Under a memo, what `action` leads to when it is known: (a copy of the state, the listing
+        made there or None), the trail moved on; else None."""
+        memo = self.last.memo
+        key = self.since + (action,)
+        known = memo.after.get(key)
+        if known is None:
+            return None
+        if type(known) is dict:  # a state at a chance node, on the way
+            self.since = key
+            return clone(known), None
+        self.last, self.since = known, ()
+        st = clone(known.st)
+        memo = known.memo
+        if memo is None:
+            return st, None
+        st[NOTES] = _copied(memo.notes)
+        return st, memo.listing
+
+    @classmethod
+    def at(cls, link: _Link) -> "Trail":
+        """The trail of a state standing at `link` (a state drawn again: resample_from_infostate)."""
+        t = cls.__new__(cls)
+        t.last, t.since = link, ()
+        return t
 
     def fold(self, seat: int, view_text) -> tuple[str, str]:
         """(the seat's view of the last state, its digest): `view_text(st, seat)` writes a view."""
@@ -69,20 +176,28 @@ class Trail:
             link.texts[seat] = text
             if None not in link.digests:  # folded for every seat: nothing before it is needed
                 link.before = None
-                link.st = None
+                if link.memo is None:  # (a memo's link keeps its state: what a state passing there takes)
+                    link.st = None
         return self.last.texts[seat], self.last.digests[seat]
 
-    def rooted(self, seat: int, st, text: str, digest: str) -> "Trail":
-        """A trail for `st`, a state sampled from `seat`'s information state (resample_from_infostate):
-        the seat's digest is its own; every other seat's history is unknown to it, so each starts
-        from the seat's digest (never from what they really saw) and folds its view of `st` on."""
+    def sampled_start(self, digest: str) -> _Link:
+        """The link every trail `rooted` for states sampled from this one's seat starts from: the
+        seat's history is its own (`digest`); every other seat's is unknown to it, so each starts
+        from the seat's digest (never from what they really saw). Folded for every seat: shared."""
         n = len(self.last.digests)
         start = _Link(None, None, n)
         start.digests = [chain(digest, f"seat {s}") for s in range(n)]
-        t = Trail(n, st)
+        return start
+
+    @staticmethod
+    def rooted(start: _Link, seat: int, st, text: str, digest: str) -> "Trail":
+        """A trail for `st`, a state sampled from `seat`'s information state (resample_from_infostate),
+        from `start` (sampled_start): the seat's digest is its own, every other seat folds its view
+        of `st` on from its start."""
+        t = Trail(len(start.digests), st)
         t.last.before = start
         t.last.digests[seat], t.last.texts[seat] = digest, text
         return t
 
 
-__all__ = ["Trail", "chain"]
+__all__ = ["Trail", "Tree", "chain", "remembered"]

@@ -53,7 +53,7 @@ from ..core.model import Action
 from . import SCORE, WIN, is_zero_sum, returns_of
 from .action_index import ActionIndex
 from .canonical import Canon
-from .infostate import Trail
+from .infostate import Trail, Tree, remembered
 from .tensor import TensorLayout
 
 _DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "", "seed": 0,
@@ -257,16 +257,59 @@ class _Box:
     state by deep-copying each of its attributes: this one copies as the forward model copies a
     state (core/state.clone)."""
 
-    __slots__ = ("st", "trail", "listed", "ids", "player")
+    __slots__ = ("st", "trail", "listed", "ids", "player", "sampling")
 
     def __init__(self, st, trail: Trail, listed=None, ids=None, player=None):
         self.st, self.trail = st, trail
         self.listed = listed  # the legal ids of the seat deciding, once listed: id -> action (never changed)
         self.ids = ids  # those ids in order (never changed)
         self.player = player  # current_player() once asked (OpenSpiel asks it at every move)
+        self.sampling = None  # seat -> its _Sampling, once resampled (a search resamples one state again and again)
 
     def __deepcopy__(self, memo):
         return _Box(clone(self.st), self.trail.copy(), self.listed, self.ids, self.player)
+
+
+class _Sampling:
+    """What drawing states from one state for one seat needs, found once (kept on the state's box
+    until its next move): the game's sampler (observation.Sampler), a generator to seed at each
+    draw, and the seat's view and digest with the start of the trails of the states drawn."""
+
+    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree")
+    AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
+    MEMO = 20_000
+
+    def __init__(self, game, st, seat: int, trail: Trail, view_text):
+        self.seat = seat
+        self.sampler = game.sampler(st, seat)
+        self.rng = random.Random()
+        self.text, self.digest = trail.fold(seat, view_text)
+        self.start = trail.sampled_start(self.digest)
+        self.seen: set = set()  # the hashes of the states drawn
+        self.again: dict = {}  # a state drawn twice (its places' cards, its secret choices) -> its first link
+        self.tree = Tree(self.MEMO)
+
+    def box(self, st) -> _Box:
+        """The box of `st`, a state just drawn: a memo is kept under the states drawn twice, the
+        rules being deterministic given the chance outcomes (infostate.py); the rest start afresh.
+        Two draws are the same state when they put the same cards at the same places and draw the
+        same secret choices (the generator does not count: explicit chance never reads it)."""
+        sim = st["flow"].get("sim")
+        key = (tuple(st["z"]), repr(sim) if sim else None)
+        link = self.again.get(key)
+        if link is not None:
+            box = _Box(clone(link.st), Trail.at(link))
+            memo = link.memo
+            if memo is not None and memo.listing is not None:
+                box.player, box.listed, box.ids = memo.listing
+            return box
+        trail = Trail.rooted(self.start, self.seat, st, self.text, self.digest)
+        h = hash(key)
+        if h in self.seen and len(self.again) < self.AGAIN:
+            self.again[key] = remembered(self.tree, trail.last, st)
+        else:
+            self.seen.add(h)
+        return _Box(st, trail)
 
 
 class InterpretState(pyspiel.State):
@@ -275,9 +318,12 @@ class InterpretState(pyspiel.State):
         self._parts = parts = parts or _Parts(game)
         self._g = parts.interpret
         self._index = parts.index
-        st = st if st is not None else self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
-        # what each seat observed after each decision, folded into its digest when asked
-        self._box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st)) if box is None else box
+        if box is None:
+            if st is None:
+                st = self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
+            # what each seat observed after each decision, folded into its digest when asked
+            box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st))
+        self._box = box
 
     @property
     def _st(self):
@@ -347,6 +393,9 @@ class InterpretState(pyspiel.State):
         # pieces named as the seat's view names them (canonical.py)
         box.listed = listed = self._parts.listed(st, player, actions)
         box.ids = ids = sorted(listed)
+        memo = box.trail.last.memo
+        if memo is not None and not box.trail.since:  # kept for the states passing here again
+            memo.listing = (player, box.listed, ids)
         return ids
 
     def id_of_action(self, action: Action) -> int:
@@ -362,10 +411,19 @@ class InterpretState(pyspiel.State):
     def _apply_action(self, action):
         box = self._box
         g, st = self._g, box.st
-        listed, box.listed, box.ids, box.player = box.listed, None, None, None
+        listed, box.listed, box.ids, box.player, box.sampling = box.listed, None, None, None, None
+        trail = box.trail
+        if trail.last.memo is not None:  # under a state drawn twice: what follows may be known (infostate.py)
+            known = trail.recall(action)
+            if known is not None:
+                box.st, listing = known
+                if listing is not None:
+                    box.player, box.listed, box.ids = listing
+                return
         if self._parts.chance and st["flow"].get("node") is not None:
             g.apply_in_place(st, Action("chance", (str(action),)))
             if st["flow"].get("node") is not None:
+                trail.stopped(st, action)
                 return  # more chance events to resolve before the decision is done
         else:
             a = listed.get(action) if listed is not None else None
@@ -378,7 +436,7 @@ class InterpretState(pyspiel.State):
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
                 g.apply_in_place(st, a, checked=noted is None or a not in noted)
-        box.trail.push(st)  # a decision and its chance events are resolved
+        trail.push(st, action)  # a decision and its chance events are resolved
         notes = st.get(NOTES, NO_NOTES)
         if notes.listing is not None and st["flow"]["phase"] != "over":
             # the flow stopped for the turn's seat, no choice pending nor window open (Notes):
@@ -395,16 +453,26 @@ class InterpretState(pyspiel.State):
         return self._box.st["flow"]["phase"] == "over"
 
     def returns(self):
-        return returns_of(self._g, self._st, self._parts.returns_how)
+        trail = self._box.trail
+        memo = trail.last.memo
+        if memo is None or trail.since:
+            return returns_of(self._g, self._st, self._parts.returns_how)
+        if memo.returns is None:  # kept for the states passing here again
+            memo.returns = returns_of(self._g, self._st, self._parts.returns_how)
+        return list(memo.returns)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state drawn from what `player_id` observes: the cards it cannot identify dealt again
         among the places it cannot see, the other seats' secret choices drawn again, the random
         generator reseeded (observation.determinize); its information state is the seat's own."""
-        rng = random.Random(int(probability_sampler() * 2**53))
-        st = self._g.determinize(self._st, player_id, rng)
-        text, digest = self._trail.fold(player_id, self._parts.canon.view_text)
-        return InterpretState(self.get_game(), st, self._trail.rooted(player_id, st, text, digest), self._parts)
+        box = self._box
+        sampling = box.sampling.get(player_id) if box.sampling is not None else None
+        if sampling is None:
+            sampling = _Sampling(self._g, box.st, player_id, box.trail, self._parts.canon.view_text)
+            box.sampling = {**(box.sampling or {}), player_id: sampling}
+        rng = sampling.rng
+        rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw
+        return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(sampling.sampler.draw(rng)))
 
     def clone(self):
         box = self._box

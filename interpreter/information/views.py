@@ -165,6 +165,114 @@ def view(game, state, seat: int | None) -> dict:
     }
 
 
+_SCALAR = frozenset(("int", "bool", "float", "number", "text", "string", "card", "zone", "cell", "player"))
+
+
+def _frozen(v):
+    """A stored value as a hashable one that tells apart what `v` tells apart: lists and tuples as
+    tuples, dicts as their items in order; a value of another kind that cannot be hashed as a new
+    object, equal to nothing (a key holding it is never found again)."""
+    t = type(v)
+    if t in _PLAIN:
+        return v
+    if t is list or t is tuple:
+        return tuple(map(_frozen, v))
+    if isinstance(v, dict):
+        return (dict, tuple((k, _frozen(x)) for k, x in v.items()))
+    try:
+        hash(v)
+    except TypeError:
+        return object()
+    return v
+
+
+class ViewKey:
+    """What `view(game, st, seat)` and observation.observe read of a state, for one seat, as a
+    hashable key: two states with the same key give that seat the same view, so a view written
+    once serves every state of its key (a search meets the same views again and again). The key
+    keeps what the view shows, plus raw values where showing them depends on more (every card
+    variable, a variable's card references, the flow's own data): it may tell apart states the
+    seat sees alike, never the reverse. `key(st)` is None when a choice is pending (its prompt is
+    written from the suspended rule's locals): no key then.
+
+    Per zone, by the plan of who identifies its cards (runtime/visibility.zone_plan): its cards
+    where the seat sees into it, else their backs (their number when every card has the same
+    back), the top card of a `top` zone; where cards can be concealed or zones shown by side,
+    each place as the card the seat identifies there or its back, with the seats' sides."""
+
+    def __init__(self, game, seat: int | None):
+        m = game.m
+        self.m, self.seat = m, _seat_index(game, seat)
+        self.backs = [c.back for c in m.cards]
+        self.one_back = len(set(self.backs)) <= 1
+        self.by_place = bool(getattr(m, "concealing", ())) or any(z.visibility == vis.SIDE for z in m.zones)
+        seat = self.seat
+        self.zones = []  # per zone: "all" (the seat identifies every card), "top" or "none"
+        for rule in vis.zone_plan(m):
+            if rule is None or (rule[0] != "top" and seat in rule[1]):
+                self.zones.append("all")
+            else:
+                self.zones.append("top" if rule[0] == "top" else "none")
+        owners = [s.id for s in m.seats]
+        # the variables shown to the seat, and whether their stored values are hashable as they are
+        self.pv = [(name, spec["type"] in _SCALAR) for name, spec in m.pvars.items()
+                   if any(_var_shown(spec, o, seat) for o in owners)]
+        zone_owners = [z.owner.id if z.owner is not None else None for z in m.zones]
+        self.zv = [(name, spec["type"] in _SCALAR) for name, spec in m.zvars.items()
+                   if any(_var_shown(spec, o, seat) for o in zone_owners)]
+        self.gv = [(name, spec["type"] in _SCALAR) for name, spec in m.gvars.items()
+                   if spec.get("visibility", "public") == "public"]
+        self.cv = [(name, spec["type"] in _SCALAR) for name, spec in m.cvars.items()]
+
+    def key(self, st):
+        if st["pending"]:
+            return None
+        zones, shown = self._zones(st)
+        parts = [zones]
+        if self.cv:  # the variables of the cards the seat may identify (shown: None for every card)
+            cv = st["cv"]
+            for name, scalar in self.cv:
+                values = cv[name] if shown is None else tuple([cv[name][c] for c in shown])
+                parts.append(values if scalar else _frozen(values))
+        for kind, names in (("pv", self.pv), ("zv", self.zv)):
+            stored = st[kind]
+            for name, scalar in names:
+                values = stored[name]
+                parts.append(values if scalar else _frozen(values))
+        gv = st["gv"]
+        for name, scalar in self.gv:
+            v = gv[name]
+            parts.append(v if scalar or type(v) in _PLAIN else _frozen(v))
+        plain = _PLAIN
+        parts.append(tuple([(k, v if type(v) in plain else _frozen(v)) for k, v in st["flow"].items()]))
+        return tuple(parts)
+
+    def _zones(self, st) -> tuple:
+        """(the zones' part of the key, the ids of the cards the seat may identify in zone order,
+        or None for every card: where cards can be concealed, every card variable counts)."""
+        zl = st["z"]
+        backs = self.backs
+        if self.by_place:
+            unseen = set(vis.unseen_slots(self.m, st, self.seat))
+            sides = vis.sides(self.m, st)
+            return (tuple(sides) if sides is not None else None,
+                    tuple(tuple(backs[c] if (zid, pos) in unseen else c for pos, c in enumerate(ids))
+                          for zid, ids in enumerate(zl))), None
+        out = []
+        shown = []
+        one = self.one_back
+        for kind, ids in zip(self.zones, zl):
+            if kind == "all":
+                out.append(ids)
+                shown += ids
+            elif kind == "top" and ids:
+                out.append((ids[0], len(ids) if one else tuple(backs[c] for c in ids[1:])))
+                shown.append(ids[0])
+            else:
+                out.append(len(ids) if one else tuple(backs[c] for c in ids))
+        return tuple(out), shown
+
+
 def _seat_key(m, i):
     if i is None:
         return None
@@ -235,4 +343,4 @@ def _pending(game, state, seat, present: _Presenter):
     return out
 
 
-__all__ = ["view", "visible_cards", "concealed_ids", "prompt_for"]
+__all__ = ["view", "visible_cards", "concealed_ids", "prompt_for", "ViewKey"]
