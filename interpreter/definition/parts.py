@@ -39,6 +39,7 @@ class ActionDef:
     presence: tuple | None = None  # (card ids, zone id or zone ids by seat): where its card must be (presence.py)
     fixed: tuple = ()  # per parameter: (values, where, what, value by key) when its domain is the same in every state, else None
     why_not: tuple = ()  # per parameter: ((check, reason), ...), the conditions its values meet (`reasons`), else None
+    listed: list = field(default_factory=list)  # per level: the functions a listing calls (rules.py `_listed`)
 
     def __post_init__(self):
         self.requires_by_level = [[f for f, _, lv in self.requires if lv == i] for i in range(len(self.params) + 1)]

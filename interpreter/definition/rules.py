@@ -8,7 +8,8 @@ from __future__ import annotations
 from .. import limits as lim
 from ..runtime import context as rt
 from ..lang import ast as A
-from ..lang.scope import Scope
+from ..lang.scope import CompileError, Scope
+from ..lang.together import together
 from ..errors import did_you_mean
 from ..lang.parser import parse
 from ..core.model import Card, Zone, key_of, label_of
@@ -271,6 +272,7 @@ class CompiledRules(Part):
                                                    f"the values of parameter `{pname}`", by_key)
         requires = []
         req_trees = []  # the requirements' parsed texts (presence.py)
+        written = {}  # id of a requirement's check -> (its tree, its text, the kinds it relies on): lang/together.py
         static_false = []
         if group.limit:
             requires.append(self._group_limit(group))
@@ -279,7 +281,8 @@ class CompiledRules(Part):
             if r is None:  # each part on its own: every problem of the action is reported
                 failed = True
                 continue
-            f, reason, src = r
+            f, reason, src = r[:3]
+            written[id(f)] = (r[3], src, r[4])
             req_trees.append(parse(src, "expr"))
             # check a requirement as soon as the parameters it reads are bound
             used = _names_in(req_trees[-1])
@@ -297,6 +300,7 @@ class CompiledRules(Part):
                 return c.template_text(str(spec.label), scope, src=spec.source("label"))
             return c.template_text(name + "".join(f" {{{p}}}" for p, _ in params), scope)
         label = self.links._guard(make_label)
+        listed = self._listed(requires, written, len(compiled_params), scope)  # before the frame's size is read
 
         def make_effect(spec, k):
             snip = spec.text("effect", label=f"action {name}.effect")
@@ -310,6 +314,7 @@ class CompiledRules(Part):
         a = ActionDef(name, frozenset(steps) if steps else None, compiled_params, requires, spec.limit,
                       label, effect, scope.size, spec.section)
         a.static_false = static_false
+        a.listed = listed
         a.why_not = tuple(why_not.get(i) for i in range(len(compiled_params)))
         a.fixed = tuple(fixed.get(i) for i in range(len(compiled_params)))
         a.presence = presence(self.d, card=card, bound_from=bound_from, from_tree=from_tree, requires=req_trees,
@@ -317,17 +322,19 @@ class CompiledRules(Part):
         return a
 
     def _requirement(self, req, label, scope, kinds):
-        """(check, reason, its text) of a requirement or a parameter's condition (a RequireSpec) of an
-        action whose locals are `scope` (`kinds`: its parameters' kinds); None when it does not
-        compile (its problems are reported)."""
+        """(check, reason, its text, its tree, the kinds it relies on) of a requirement or a
+        parameter's condition (a RequireSpec) of an action whose locals are `scope` (`kinds`: its
+        parameters' kinds); None when it does not compile (its problems are reported)."""
         c = self.d.compiler
 
         def one():
             snip = req.text(label)
             reason = req.reason or f"requires {req.check}"
             tree = parse(snip.src, "expr")
+            relied = {}
             if not any(str(getattr(n, "var", "")) in scope.slots for n in tree.walk()):
-                scope.kinds = kinds  # no loop of it rebinds a parameter: their kinds hold
+                relied = kinds  # no loop of it rebinds a parameter: their kinds hold
+            scope.kinds = relied
             try:
                 f = c.expr(snip.src, scope)
             finally:
@@ -335,8 +342,31 @@ class CompiledRules(Part):
             told = c.template_text(reason, scope.reading(snip.src), src=req.reason_source())
             if not req.reason:
                 told.unwritten = True  # no reason a player can read (legality.py says so in words)
-            return f, told, snip.src
+            return f, told, snip.src, tree, relied
         return self.links._guard(one)
+
+    def _listed(self, requires, written, nparams, scope) -> list:
+        """Per level (0: before any parameter is bound, then after each), the functions the listing
+        calls (engine/listing.py): the level's requirements in declared order, those written in the
+        rules language checked together by one generated function when there are several
+        (lang/together.py). [] (each alone, engine/plan.py) when none is, when an observer counts
+        each (coverage.py wraps them once built), or when they cannot be written together (then
+        nothing is lost but speed)."""
+        if self.d.observer is not None:
+            return []
+        out, joined = [], False
+        for level in range(nparams + 1):
+            fs = [f for f, _, lv in requires if lv == level]
+            first = next((i for i, f in enumerate(fs) if id(f) in written), len(fs))
+            run = fs[first:]
+            if len(run) > 1 and all(id(f) in written for f in run):
+                try:
+                    fs = fs[:first] + [together(self.d.compiler.codegen, [written[id(f)] for f in run], scope)]
+                    joined = True
+                except (CompileError, RecursionError):
+                    pass
+            out.append(fs)
+        return out if joined else []
 
     def _copy_in(self, zonef, card, where):
         """The domain of `this` for a card action with `from:`: the first copy of the card in that

@@ -166,8 +166,8 @@ def _text(actions, index, fixed, const, kept, bare: bool) -> str:
             ind += "    "
         # no slot: nothing reads or writes one, the empty tuple serves
         lines.append(f"{ind}ctx.locals = L = [None] * {int(a.nslots)}" if a.nslots else f"{ind}ctx.locals = ()")
-        if a.checks:
-            lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f, _ in a.checks)}:")
+        if a.listed:
+            lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in a.listed)}:")
             ind += "    "
         _loops(a, 0, ind, lines, const, fixed=fixed, kept=kept[a.name], bare=bare)
     lines.append("    return out")
@@ -240,7 +240,7 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         else:
             lines.append(f"{ind}for v{i}, k{i} in {const(tuple(zip(values, keys)))}:")
     lines.append(f"{ind}    L[{int(slot)}] = v{i}")
-    for f, _ in param.checks:
+    for f in param.listed:
         lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
     _loops(a, i + 1, ind + "    ", lines, const, fixed, kept, made=entry is not None and n == 1, bare=bare)
     lines.append(f"{ind}L[{int(slot)}] = None")

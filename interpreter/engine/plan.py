@@ -25,6 +25,7 @@ class Param(NamedTuple):
     keys: tuple | None  # the keys of the fixed values, in order (key_of): the same for every seat
     checks: tuple  # ((f, reason), ...): the requirements checkable once it is bound, in declared order
     why_not: tuple | None = None  # ((check, reason), ...): the conditions its values meet, said of a value refused
+    listed: tuple = ()  # what the listing calls for `checks`: the same requirements, several written as one
 
 
 class ActionPlan(NamedTuple):
@@ -36,6 +37,7 @@ class ActionPlan(NamedTuple):
     checks: tuple  # ((f, reason), ...): the requirements that read no parameter
     params: tuple  # (Param, ...)
     in_order: tuple  # ((f, reason), ...): every check of every level, in declared order (verify's)
+    listed: tuple = ()  # what the listing calls for `checks` (definition/rules.py `_listed`)
 
     @staticmethod
     def of(a) -> "ActionPlan":
@@ -44,14 +46,15 @@ class ActionPlan(NamedTuple):
 
         def checks(level) -> tuple:
             return tuple((f, declared[id(f)][1]) for f in levels[level])
+        listed = a.listed or [[f for f, _ in checks(level)] for level in range(len(levels))]
         fixed = a.fixed or (None,) * len(a.params)
         why_not = a.why_not or (None,) * len(a.params)
         params = tuple(Param(pname, slot, dom, fx, tuple(key_of(v) for v in fx[0]) if fx is not None else None,
-                             checks(i + 1), why_not[i])
+                             checks(i + 1), why_not[i], tuple(listed[i + 1]))
                        for i, ((pname, slot, dom), fx) in enumerate(zip(a.params, fixed)))
         every = sorted(((f, declared[id(f)]) for level in levels for f in level), key=lambda e: e[1][0])
         return ActionPlan(a.name, a.limit, a.nslots, a.presence, a.label, checks(0), params,
-                          tuple((f, reason) for f, (_, reason) in every))
+                          tuple((f, reason) for f, (_, reason) in every), tuple(listed[0]))
 
 
 __all__ = ["ActionPlan", "Param"]

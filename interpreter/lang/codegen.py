@@ -326,11 +326,15 @@ class ExprCodegen:
         """The text of an expression, a region of its own."""
         if type(node) in _LITERALS:
             return self.write(node, scope)
+        return self.region(lambda: self.write(node, scope))
+
+    def region(self, write) -> str:
+        """The text `write()` gives, a region of its own: what it shares is computed in it."""
         saved, shares = self.avail, self.shares
         self.avail = {}
         first = len(shares.order) if shares is not None else 0
         try:
-            text = self.write(node, scope)
+            text = write()
         finally:
             self.avail = saved
         shares = self.shares

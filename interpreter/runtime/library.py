@@ -11,6 +11,7 @@ from . import context as rt
 from ..limits import size_failed, spend_failed
 from ..core.model import Card, Zone, label_of
 from .visibility import visible_keys
+from .ops import _sort_key
 from .walks import Walks, walks_of
 
 
@@ -167,8 +168,11 @@ def _coll(ctx, v):
 
 
 def _sorted(ctx, coll, desc=False):
-    from .ops import _sort_key
-    return sorted(_coll(ctx, coll), key=_sort_key, reverse=bool(desc))
+    coll = _coll(ctx, coll)
+    for v in coll:  # numbers only (points, steps): their own order is the one `_sort_key` gives them
+        if type(v) is not int:
+            return sorted(coll, key=_sort_key, reverse=bool(desc))
+    return sorted(coll, reverse=bool(desc))
 
 
 def _index_of(ctx, coll, x):
