@@ -100,8 +100,6 @@ def remembered(tree: Tree, link: _Link, st) -> _Link:
 class Trail:
     """The history of one state, as links (see the module's documentation); `since`, under a
     memo, the actions played since the last link (a decision stopped at a chance node)."""
-class Trail:
-    """The history of one state, as links (see the module's documentation)."""
 
     __slots__ = ("last", "since")
 
