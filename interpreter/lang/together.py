@@ -2,8 +2,8 @@
 of an action (engine/listing.py), written as one generated function (issue 29).
 
 A listing calls each requirement's function in turn, the first false one stopping it; at a
-parameter's level that is once per value of its domain (Dark Agent's exchange of satellites: three
-requirements for each pair of satellites, about 75 calls a listing). Each call costs a Python frame
+parameter's level that is once per value of its domain (in the flagship game, an exchange of two
+cards has three requirements for each pair, about 75 calls a listing). Each call costs a Python frame
 and reads again what the others read (`ctx.locals`, the cards' places, the same cell of the same
 card). Here the requirements' typed trees are written as the operands of one `and`, each in a view
 of the action's scope on its own text (its positions, its errors, as its own function has them),
