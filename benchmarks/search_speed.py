@@ -13,6 +13,13 @@ With --baseline REV, this tree and git revision REV (unpacked as bench.py does) 
 in a child process of its own (benchmarks/search_worker.py), on the same core, position by
 position, alternately (who goes first alternates too), `--rounds` times over the positions; it
 prints the iterations per CPU second of both, per round, and their ratio.
+
+    python benchmarks/search_speed.py --workers 2 --seconds 0.3 --rounds 3
+
+With --workers N, the search on N workers (`ismcts:0.3s@N`, agents/parallel.py) and on one
+(`ismcts:0.3s`), each thinking the same time a decision at the same positions, in turn (who goes first
+alternates): iterations per second of waiting (wall-clock), summed over the workers, and their ratio.
+It measures the machine as it is: run it on an idle one.
 """
 from __future__ import annotations
 
@@ -50,6 +57,34 @@ def positions(game, count: int, seed: int):
     return out
 
 
+def cores_compare(args) -> int:
+    """Iterations per wall-clock second of `AGENT:Ss@N` against `AGENT:Ss`, at the same positions."""
+    game = Game.load(args.game, players=args.players)
+    spots = positions(game, args.positions, 1)
+    agents = {w: make_agent(f"{args.agent}:{args.seconds:g}s@{w}", 7) for w in (1, args.workers)}
+    done = {w: [0, 0.0] for w in agents}
+    try:
+        for w, agent in agents.items():  # the workers forked and warmed up, outside the figures
+            agent.act(make_decision(game, spots[0]))
+        for r in range(args.rounds):
+            for i, st in enumerate(spots):
+                order = (1, args.workers) if (r + i) % 2 == 0 else (args.workers, 1)
+                for w in order:
+                    agent = agents[w]
+                    before = agent.stats["iterations"] if w == 1 else 0  # one agent counts on, workers per decision
+                    t = time.perf_counter()
+                    agent.act(make_decision(game, st))
+                    done[w][1] += time.perf_counter() - t
+                    done[w][0] += agent.stats["iterations"] - before
+            one, many = (done[w][0] / done[w][1] for w in (1, args.workers))
+            print(f"round {r + 1}: {args.agent} {one:,.0f} iterations/s on 1 worker, {many:,.0f} on {args.workers}: "
+                  f"{many / one:.2f}x", flush=True)
+    finally:
+        for agent in agents.values():
+            getattr(agent, "close", lambda: None)()
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="dark-agent")
@@ -60,10 +95,14 @@ def main(argv=None) -> int:
     ap.add_argument("--depth", type=int, default=None, help="rollout depth (default: the agent's)")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--baseline", metavar="REV", help="compare with git revision REV, in the same run")
-    ap.add_argument("--rounds", type=int, default=2, help="with --baseline: passes over the positions")
+    ap.add_argument("--rounds", type=int, default=2, help="with --baseline or --workers: passes over the positions")
+    ap.add_argument("--workers", type=int, default=None, help="compare the search on N workers with one, wall-clock")
+    ap.add_argument("--seconds", type=float, default=0.3, help="with --workers: thinking time a decision")
     args = ap.parse_args(argv)
     if args.baseline:
         return compare(args)
+    if args.workers:
+        return cores_compare(args)
     game = Game.load(args.game, players=args.players)
     opts = {} if args.depth is None else {"rollout_depth": args.depth}
     total_it = total_cpu = 0.0
