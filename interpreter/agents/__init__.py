@@ -15,7 +15,7 @@ from .mcts import MCTSAgent
 from .parallel import ParallelAgent
 from .random import RandomAgent
 from .rollout import RolloutAgent
-from .spec import DEFAULT_LEVEL, KINDS, LEVELS, AgentSpec, AgentSpecError, parse_spec
+from .spec import DEFAULT_LEVEL, KINDS, LEVELS, AgentSpec, AgentSpecError, level_table, parse_spec
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "rollout": RolloutAgent, "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
 
@@ -44,5 +44,5 @@ def decide(agent: Agent, game, st, memory=None):
 
 
 __all__ = ["Agent", "Decision", "make_decision", "make_agent", "decide", "bot_seed", "AGENTS", "KINDS", "LEVELS",
-           "DEFAULT_LEVEL", "AgentSpec", "AgentSpecError", "parse_spec", "RandomAgent", "GreedyAgent", "RolloutAgent", "MCTSAgent",
+           "DEFAULT_LEVEL", "AgentSpec", "AgentSpecError", "level_table", "parse_spec", "RandomAgent", "GreedyAgent", "RolloutAgent", "MCTSAgent",
            "ISMCTSAgent", "ParallelAgent", "stuck"]

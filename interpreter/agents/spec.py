@@ -14,19 +14,22 @@
                       (`eval=plain`: over the others' mean, as normal judges)
 
 Levels set every computer seat at once: easy = random, normal = greedy, hard = ismcts:0.3s@all
-(a search on every core of the machine, 0.3 s a decision). In Dark Agent the policy rollout
-(`rollout:0.3s@all,eval=leader`) is measured stronger; it is not `hard` while it is weaker where the
-search proves outcomes (connect four) and unmeasured elsewhere (docs/agents.md, "Levels").
+(a search on every core of the machine, 0.3 s a decision), unless the game names its own
+(`game.levels` in its game.yaml, level by level: Dark Agent's hard is the policy rollout
+`rollout:0.3s@all,eval=leader`, measured stronger there and weaker where the search proves outcomes,
+connect four; docs/agents.md, "Levels"). `level_table` is a game's table; `parse_spec(text,
+levels=table)` reads a level as that game's agent.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import InterpretError
 
 KINDS = ("random", "greedy", "rollout", "mcts", "ismcts")
-LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}  # hard: docs/agents.md, "Levels"
+LEVELS = {"easy": "random", "normal": "greedy", "hard": "ismcts:0.3s@all"}  # every game's, unless it names its own (docs/agents.md, "Levels")
 SEARCHERS = ("mcts", "ismcts")  # the kinds that may search with several workers
 PARALLEL = SEARCHERS + ("rollout",)  # ... and the rollout, whose samples several workers follow
 EVALUATIONS = ("plain", "learnt")  # how `ismcts` judges a rollout's cut-off (`,eval=`)
@@ -60,17 +63,25 @@ class AgentSpec:
 _BUDGET = re.compile(r"^(?:(\d+)|(\d+(?:\.\d*)?|\.\d+)\s*(s|ms))$")
 
 
-def parse_spec(text: str) -> AgentSpec:
-    """`ismcts:1.5s` -> AgentSpec("ismcts", seconds=1.5); a level (`hard`) is its agent."""
+def level_table(declared: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A game's levels: level name -> the agent's specification, LEVELS overridden by what the game
+    declares (`declared`, its `game.levels`, each already read by `parse_spec(text, levels={})`)."""
+    return {**LEVELS, **(declared or {})}
+
+
+def parse_spec(text: str, *, levels: Mapping[str, str] | None = None) -> AgentSpec:
+    """`ismcts:1.5s` -> AgentSpec("ismcts", seconds=1.5); a level (`hard`) is the agent `levels`
+    names for it (a game's `level_table`; default LEVELS; `{}`: a level is no agent here)."""
+    levels = LEVELS if levels is None else levels
     raw = text
     text = text.strip().lower()
     text, _, extra = text.partition(",")
-    if text.strip() in LEVELS:  # a level may name its evaluation too (`hard`), which one given after it replaces
-        text, _, own = LEVELS[text.strip()].partition(",")
+    if text.strip() in levels:  # a level may name its evaluation too (`hard`), which one given after it replaces
+        text, _, own = levels[text.strip()].strip().lower().partition(",")
         extra = extra or own
     text, at, count = text.partition("@")
     workers = _workers(raw, text.partition(":")[0].strip(), count) if at else 1
-    spec = _budget(raw, text)
+    spec = _budget(raw, text, levels)
     evaluation = _evaluation(raw, spec.kind, extra) if extra else "plain"
     if workers != 1 or evaluation != "plain":
         return AgentSpec(spec.kind, spec.iterations, spec.seconds, workers, evaluation)
@@ -102,12 +113,13 @@ def _workers(raw: str, kind: str, count: str) -> int:
     return int(count)
 
 
-def _budget(raw: str, text: str) -> AgentSpec:
+def _budget(raw: str, text: str, levels: Mapping[str, str]) -> AgentSpec:
     kind, sep, budget = text.partition(":")
     kind = kind.strip()
     if kind not in KINDS:
+        or_level = f", or a level {', '.join(levels)}" if levels else ""
         raise AgentSpecError(f"no agent {raw!r}: agents are {', '.join(KINDS)} (with a budget such as "
-                             f"`mcts:5000` or `ismcts:2s`), or a level {', '.join(LEVELS)}")
+                             f"`mcts:5000` or `ismcts:2s`){or_level}")
     if not sep:
         return AgentSpec(kind)
     if kind == "random":
@@ -127,4 +139,5 @@ def _budget(raw: str, text: str) -> AgentSpec:
     return AgentSpec(kind, seconds=seconds)
 
 
-__all__ = ["AgentSpec", "AgentSpecError", "parse_spec", "KINDS", "LEVELS", "DEFAULT_LEVEL", "EVALUATIONS"]
+__all__ = ["AgentSpec", "AgentSpecError", "parse_spec", "level_table", "KINDS", "LEVELS", "DEFAULT_LEVEL",
+           "EVALUATIONS"]

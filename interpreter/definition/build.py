@@ -2,17 +2,35 @@
 a choice of options, part by part (world, symbols, linked handlers, compiled rules), then frozen."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .. import limits as lim
 from ..core.gcpause import collector_paused
 from ..lang.compiler import Compiler
 from ..errors import ContentError, ErrorList, Location, Problem
-from ..ruleset.spec import ContentSpec
+from ..ruleset.spec import ContentSpec, where_of
 from .definition import Building, GameDefinition
 from .linker import Linker
 from .parts import CompileMemo
 from .rules import CompiledRules
 from .symbols import Symbols
 from .world import World
+
+
+class Level(NamedTuple):
+    """A level the content names (`game.levels`): its agent's specification as written, and where."""
+
+    spec: str
+    where: Location
+
+
+def declared_levels(ruleset) -> dict:
+    """`game.levels` as the variants left it: level name -> Level. Plain text: what it names is the
+    agents' to read (play/levels.py checks each one at load; the layers here know no agent)."""
+    node = ruleset.meta.get("levels")
+    if not isinstance(node, dict):  # anything else was reported by the schema
+        return {}
+    return {name: Level(text, where_of(node, name)) for name, text in node.items() if isinstance(text, str)}
 
 
 @collector_paused
@@ -41,6 +59,7 @@ def build_definition(ruleset, players: int, options: dict | None = None, *, obse
                                    f"the number of players must be a whole number from 1, not {players!r}"))
     d.options = ruleset.resolve_options(options or {}, players)
     d.spec = spec if spec is not None else ContentSpec.of(ruleset)  # the typed sections (ruleset/spec.py)
+    d.levels = declared_levels(ruleset)
     world.build()
     d.publish("world")  # read by the compiler from now on: at once, not through Building.__getattr__
     links._collect_rules()

@@ -5,6 +5,7 @@ from ..analysis import Spec, analyze
 from ..analysis.progress import BatchProgress
 from ..analysis.runner import default_jobs
 from .common import UsageError, _out, parse_options, seat_kinds
+from .levels import game_levels
 
 
 def _stop_ray(args) -> None:
@@ -27,8 +28,10 @@ def lab_setup(args) -> tuple[int, Spec]:
     spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant), seed=args.seed,
                 max_decisions=args.max_decisions)
     if args.seat or args.bots:  # each seat's agent (the agents package): random unless --seat / --bots
-        players = spec.load().num_players
-        agents = seat_kinds(args.seat, players, auto=True, interactive=False, bots=args.bots, humans_allowed=False)
+        game = spec.load()
+        players = game.num_players
+        agents = seat_kinds(args.seat, players, auto=True, interactive=False, bots=args.bots, humans_allowed=False,
+                            levels=game_levels(game))
         spec = Spec(spec.game, players, spec.options, spec.variants, tuple(agents), spec.seed, spec.max_decisions)
     return jobs, spec
 

@@ -16,6 +16,7 @@ from ..errors import ContentError, InterpretError, Location
 from ..engine.game import Game
 from ..i18n import LANGUAGES, _, language, ngettext, set_language
 from .common import DEFAULT_GAME, UsageError, _err, _out, game_folder, parse_options, seat_kinds
+from .levels import game_levels
 from .narration import Narrator
 from .session import cmd_play
 
@@ -91,7 +92,7 @@ def cmd_simulate(args) -> int:
     bar.start(total=args.games)
     try:
         agents = seat_kinds(args.seat, game.num_players, auto=True, interactive=False, bots=args.bots,
-                            humans_allowed=False)
+                            humans_allowed=False, levels=game_levels(game))
         summary = simulate(game, games=args.games, seed=args.seed, max_decisions=args.max_decisions,
                            check=args.check, agents=agents, progress=lambda done: bar.advance())
     except SimulationError as e:  # the same seed replays the same game with `play --auto`

@@ -66,9 +66,9 @@ def rounds(n: int) -> str:
     return ngettext("{n} round", "{n} rounds", n).format(n=n)
 
 
-def _agent_spec(text: str, what: str) -> str:
+def _agent_spec(text: str, what: str, levels) -> str:
     try:
-        spec = parse_spec(text)
+        spec = parse_spec(text, levels=levels)
     except AgentSpecError as e:
         raise UsageError(f"{what}: {e}") from None
     if bounded(spec) != spec:
@@ -87,14 +87,15 @@ def bounded(spec):
 
 
 def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str | None = None,
-               humans_allowed: bool = True) -> list[str]:
+               humans_allowed: bool = True, levels=None) -> list[str]:
     """Who plays each seat: `human` or an agent specification (`random`, `greedy`, `mcts:5000`,
     `ismcts:2s`). The seats given `human` are the humans, and the only ones: `--seat 2=human` alone
     plays seat 2 against bots; a hot seat names each human seat (`--seat 1,2=human`). Without any,
     seat 1 is the human at a terminal. `bots` (a level `easy|normal|hard` or a specification) plays every seat not
     given by `--seat`; without it the computer seats are the strong bots (the `hard` level) when a
     human plays at a terminal, and random bots otherwise (`--auto`, input that is not a terminal,
-    `simulate`): batch games stay fast."""
+    `simulate`): batch games stay fast. A level is the agent `levels` names for it (the game's:
+    play/levels.game_levels; default: every game's, agents/spec.py LEVELS)."""
     kinds: dict[int, str] = {}
     for spec in specs or ():
         nums, sep, kind = spec.partition("=")
@@ -107,17 +108,17 @@ def seat_kinds(specs, players: int, *, auto: bool, interactive: bool, bots: str 
             if not humans_allowed:
                 raise UsageError(_("--seat {spec!r}: every seat of a simulation is a bot").format(spec=spec))
         else:
-            kind = _agent_spec(kind, f"--seat {spec!r}")
+            kind = _agent_spec(kind, f"--seat {spec!r}", levels)
         for num in nums:
             if not 1 <= int(num) <= players:
                 raise UsageError(_("--seat {spec!r}: there are seats 1 to {players}").format(spec=spec, players=players))
             kinds[int(num) - 1] = kind
-    others = _agent_spec(bots, f"--bots {bots!r}") if bots else None
+    others = _agent_spec(bots, f"--bots {bots!r}", levels) if bots else None
     if auto and HUMAN in kinds.values():
         raise UsageError(_("--auto makes every seat a bot: drop the --seat N=human"))
     if auto or not humans_allowed or (not interactive and HUMAN not in kinds.values()):
         return [kinds.get(i, others or "random") for i in range(players)]
     if HUMAN not in kinds.values() and 0 not in kinds:
         kinds[0] = HUMAN
-    default = str(parse_spec(DEFAULT_LEVEL)) if interactive else "random"
+    default = str(parse_spec(DEFAULT_LEVEL, levels=levels)) if interactive else "random"
     return [kinds.get(i, others or default) for i in range(players)]

@@ -16,6 +16,7 @@ from ..agents.learnt import FILE, EvaluationFileError, model_path
 from ..analysis.learn import fit_model, record, store
 from ..ruleset.paths import display_path
 from .common import UsageError, _err, _out, parse_options, seat_kinds
+from .levels import game_levels
 
 DEFAULT_GAMES = 200
 DEFAULT_EVERY = 5
@@ -75,7 +76,7 @@ def _batch(args):
     spec = Spec(args.game, args.players, parse_options(args.option), tuple(args.variant))
     game = spec.load()
     agents = seat_kinds(args.seat, game.num_players, auto=True, interactive=False, bots=args.bots,
-                        humans_allowed=False)
+                        humans_allowed=False, levels=game_levels(game))
     return game, parse_options(args.option), agents, args.seed, args.games, None
 
 

@@ -11,6 +11,7 @@ from ..errors import InterpretError
 from ..i18n import _
 from ..information.memory import Memory
 from .common import HUMAN, UsageError, _err, _n, _out, decisions, game_folder, parse_options, seat_kinds
+from .levels import game_levels
 from .hotseat import HotSeat
 from .picks import Picks
 from .narration import Narrator
@@ -170,7 +171,8 @@ def cmd_play(args) -> int:
     picks = Picks(args.choose, game.num_players)
     interactive = sys.stdin.isatty()
     if resumed is None:
-        kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots)
+        kinds = seat_kinds(args.seat, game.num_players, auto=args.auto, interactive=interactive, bots=args.bots,
+                           levels=game_levels(game))
         seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     humans = [i for i, k in enumerate(kinds) if k == HUMAN]
     if not interactive and not humans and not args.auto and not args.quiet and not args.seat and not args.bots \
@@ -345,7 +347,7 @@ def _resume_settings(args) -> "_Resumed":
         _err(f"warning: the content of {rec.game} changed since this game was saved; it may not resume")
     r = _Resumed()
     r.game, r.game_obj, r.options, r.seed = rec.game, game, rec.options, rec.seed
-    r.seats = _saved_seats(rec, game.num_players, args.resume)
+    r.seats = _saved_seats(rec, game, args.resume)
     r.actions = [text for _line, _who, text in rec.actions]
     r.offsets, r.keep = saved.offsets, saved.keep
     st = game.new_game(seed=rec.seed)
@@ -361,13 +363,15 @@ def _resume_settings(args) -> "_Resumed":
     return r
 
 
-def _saved_seats(rec, players: int, name: str) -> list[str]:
-    """Who plays each seat of a saved game: its `seats` as the command line reads them, each search
-    cut to the command line's limits (said on stderr); a seat that names no agent is refused."""
+def _saved_seats(rec, game, name: str) -> list[str]:
+    """Who plays each seat of a saved game: its `seats` as the command line reads them (a level is
+    the game's), each search cut to the command line's limits (said on stderr); a seat that names
+    no agent is refused."""
     from ..agents import AgentSpecError, parse_spec
     from .common import bounded
     from .replay import LogError
     from ..errors import Location
+    players, levels = game.num_players, game_levels(game)
     if len(rec.seats) != players:
         return ["random"] * players
     out = []
@@ -376,7 +380,7 @@ def _saved_seats(rec, players: int, name: str) -> list[str]:
             out.append(kind)
             continue
         try:
-            spec = parse_spec(kind)
+            spec = parse_spec(kind, levels=levels)
         except AgentSpecError as e:
             raise LogError(rec.where.get("seats", Location(name)), f"the log's `seats`: seat {i}: {e}") from None
         if bounded(spec) != spec:

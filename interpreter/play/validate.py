@@ -94,6 +94,9 @@ def validate_ruleset(rs, *, only=None, where: str = "", start: float | None = No
             raise
         if game is None or n == rs.default_players:
             game = g
+    if game is not None:  # the agents its levels name (play/levels.py): the same for every player count
+        from .levels import level_problems
+        problems += [p for p in level_problems(game) if p.render() not in seen]
     if game is None and not problems:  # no player count to build the game for
         problems.append(Problem(Location(rs.files[0] if rs.files else where or str(rs.root)),
                                 "no number of players to build the game for", hint="check game.players: min, max and default"))

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from ..agents import LEVELS
+from ..play.levels import game_levels
 from ..engine.game import Game
 from ..errors import InterpretError
 from ..play.replay import game_reference
@@ -114,6 +115,7 @@ class Games:
             if game is None:
                 with speaking(lang):
                     game = Game.load(ref, players=players, options=options, variants=variants)
+                    game_levels(game)  # a level that names no agent: refused with the content's problems
                 self._games[key] = game
             return game
 

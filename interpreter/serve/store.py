@@ -74,7 +74,7 @@ def save_settings(folder: Path, table: Table) -> None:
 def start_log(folder: Path, table: Table) -> None:
     """A new table's log (header written and synced) and its settings."""
     table.log = LogWriter(folder / f"{table.tid}.jsonl", game=table.ref, players=table.game.num_players,
-                          options=table.options, seed=table.seed, seats=[agent_spec(s.kind) for s in table.seats],
+                          options=table.options, seed=table.seed, seats=[agent_spec(s.kind, table.levels) for s in table.seats],
                           variants=table.variants, sync=True)
     table.history.log = table.log
     save_settings(folder, table)

@@ -18,13 +18,15 @@ import logging
 import secrets
 from dataclasses import dataclass
 
-from ..agents import LEVELS, bot_seed, decide, make_agent
+from ..agents import LEVELS, bot_seed, decide, make_agent, parse_spec
+from ..agents.spec import PARALLEL
 from ..core.model import Action
 from ..engine.game import clone
 from ..i18n import _, speaking
 from ..play.choices import ChoiceKeys, choices_for
 from ..play.common import HUMAN, decisions, rounds
 from ..play.ending import end_screen
+from ..play.levels import game_levels
 from ..play.helpdesk import move_words
 from ..play.narration import Narrator
 from ..play.refusals import Refusals
@@ -50,9 +52,10 @@ def check_kind(kind) -> str:
     raise ValueError(f"a seat is `human` or one of {', '.join(BOT + level for level in LEVELS)}, not {kind!r}")
 
 
-def agent_spec(kind: str) -> str:
-    """The agent that plays a bot seat (`bot:normal` -> `greedy`), as a play log names it."""
-    return LEVELS[bot_level(kind)] if bot_level(kind) else HUMAN
+def agent_spec(kind: str, levels=None) -> str:
+    """The agent that plays a bot seat (`bot:normal` -> `greedy`), as a play log names it: the level's
+    in `levels`, the game's table (play/levels.game_levels; default: every game's, LEVELS)."""
+    return (LEVELS if levels is None else levels)[bot_level(kind)] if bot_level(kind) else HUMAN
 
 
 def new_token() -> str:
@@ -95,6 +98,7 @@ class Table:
         self.seats, self.timer, self.lang = seats, timer, lang
         self.log = None  # store.py's writer, once the table is kept on disk
         self.agents: dict[int, object] = {}
+        self.levels = game_levels(game)  # the agent each level names in this game (its `game.levels`)
         self.undone = 0  # decisions taken back in all (the counter keeps growing)
         self.undos = 0
         self.result: dict | None = None
@@ -258,7 +262,7 @@ class Table:
     def is_searching_bot(self) -> bool:
         """Whether the deciding bot searches hard (the server caps how many do at once: hub.py)."""
         p = self.game.current_player(self.st)
-        return p is not None and self.forced is None and bot_level(self.seats[p].kind) == "hard"
+        return p is not None and self.forced is None and self._kind_of(p) in PARALLEL
 
     def _context(self, seat: int) -> tuple:
         flow = self.st["flow"]
@@ -472,7 +476,7 @@ class Table:
         """The agent playing `seat` now (chance: a random one)."""
         key = -1 if seat is None else seat
         kind = "bot:easy" if seat is None else self.seats[seat].kind
-        spec = agent_spec(kind) if kind != HUMAN else LEVELS["normal"]  # a timer ran out: the normal bot
+        spec = agent_spec(kind, self.levels) if kind != HUMAN else self.levels["normal"]  # a timer ran out: the normal bot
         held = self.agents.get(key)
         if held is None or held[0] != spec:
             held = self.agents[key] = (spec, make_agent(spec, bot_seed(self.seed, key)))
@@ -490,7 +494,12 @@ class Table:
     def is_quick_bot(self) -> bool:
         """Whether the deciding bot plays at once (the random one): no worker needed."""
         p = self.game.current_player(self.st)
-        return p is None or self.seats[p].kind == "bot:easy" or self.forced is not None
+        return p is None or self._kind_of(p) == "random" or self.forced is not None
+
+    def _kind_of(self, seat: int) -> str | None:
+        """The kind of agent playing `seat` (`random`, `ismcts`...; None: a human)."""
+        kind = self.seats[seat].kind
+        return parse_spec(agent_spec(kind, self.levels)).kind if kind != HUMAN else None
 
 
 __all__ = ["BOT", "SPECTATOR", "Seat", "Table", "Viewer", "agent_spec", "bot_level", "check_kind", "new_token",
