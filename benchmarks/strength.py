@@ -13,7 +13,8 @@
 Every row printed ends with the command that plays it again (the same games: seeds SEED..SEED+N-1).
 
 Levels (`levels`: dark-normal, dark-hard, dark-hard-normal, secrets-normal): the level names as a
-player gives them to `--bots` (easy = random, normal = greedy, hard = rollout:0.3s@all,eval=leader),
+player gives them to `--bots`, each the agent the game names for it (`game.levels`; else easy =
+random, normal = greedy, hard = ismcts:0.3s@all: Dark Agent's hard is rollout:0.3s@all,eval=leader),
 one seat of the tested level against the others; `--hard` replaces `hard` by an agent with a budget
 in iterations or samples (`rollout:4@2,eval=leader`), so that the figure does not depend on the
 machine's load. `dark-hard-ismcts` (not in `levels`) sets hard against three `ismcts:BUDGET`, the
@@ -50,9 +51,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
+from interpreter.agents import bot_seed, make_agent, make_decision, parse_spec  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.information.views import seat_sides  # noqa: E402
+from interpreter.play.levels import game_levels  # noqa: E402
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -71,7 +73,7 @@ class Match:
     name: str
     game: str
     players: int
-    tested: str  # the agent of the side under test
+    tested: str  # the agent of the side under test (a level: the game's, as `--bots` reads it)
     others: str  # the agent of every other seat
     variants: tuple = ()
     sides: str = "seat"  # "seat": one tested seat; "team": seats s and s+2 (Agent DOG); "company": a company
@@ -85,6 +87,7 @@ class Match:
     command: str = ""  # the command line that plays this match again (set by main)
     flags: tuple = ()  # the options of main the match depends on ("budget", "mcts", "hard")
     score_draws: bool = False  # the rate is a score: a draw counts half (two-player games)
+    shown: str = ""  # the tested agent as the row names it (a level: with its agent in this game)
     equal_cpu: bool = False  # against OpenSpiel: our search gets the time theirs took a move (one core each), not its simulations
 
     @property
@@ -97,7 +100,7 @@ class Match:
         lo, hi = wilson(scored, self.n)
         rate = scored / self.n if self.n else 0.0
         length = sum(self.decisions) / len(self.decisions) if self.decisions else 0
-        return (f"| {self.name} | {self.tested} vs {self.others} | {self.n} | {self.wins}/{self.draws}/{self.losses} "
+        return (f"| {self.name} | {self.shown or self.tested} vs {self.others} | {self.n} | {self.wins}/{self.draws}/{self.losses} "
                 f"| {100 * rate:.0f} % [{100 * lo:.0f}, {100 * hi:.0f}] | {length:.0f} | {self.target} "
                 f"| `{self.command}` |")
 
@@ -142,7 +145,11 @@ def play(match: Match, g: int, seed: int, max_decisions: int = 20_000):
     game = Game.load(match.game, players=match.players, variants=match.variants)
     st = game.new_game(seed=seed)
     mine = tested_seats(match, game, st, g)
-    agents = [make_agent(match.tested if s in mine else match.others, bot_seed(seed, s)) for s in range(game.num_players)]
+    levels = game_levels(game)  # `hard`: the game's hard, as `--bots hard` plays it
+    agents = [make_agent(parse_spec(match.tested if s in mine else match.others, levels=levels), bot_seed(seed, s))
+              for s in range(game.num_players)]
+    if match.tested in levels:  # the row says which agent the level is in this game
+        match.shown = f"{match.tested} ({levels[match.tested]})"
     n = 0
     while not game.is_terminal(st) and n < max_decisions:
         p = game.current_player(st)
@@ -384,7 +391,7 @@ def main(argv=None) -> int:
                     "a decision in Dark Agent on an idle core), or a time: 1s, 0.2s, 500ms")
     ap.add_argument("--mcts", default=None, help="the mcts budget of tic-tac-toe and connect four (default 2000, 1000)")
     ap.add_argument("--hard", default=None, help="the agent that plays `hard` in the level matches (default: "
-                    "the level itself, rollout:0.3s@all,eval=leader); a budget in samples or iterations such as "
+                    "the level itself, the game's: in Dark Agent rollout:0.3s@all,eval=leader); a budget in samples or iterations such as "
                     "rollout:4@2,eval=leader or ismcts:300@2 reproduces")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="tiny budgets (CI)")
