@@ -1,6 +1,6 @@
 """How long a player waits for a bot: wall-clock seconds of each decision of one bot seat.
 
-    python benchmarks/wait.py                       # hard at seat 1 of Dark Agent 4p, three easy seats, seed 0
+    python benchmarks/wait.py                       # hard (the game's) at seat 1 of Dark Agent 4p, three easy seats, seed 0
     python benchmarks/wait.py --bot rollout:0.3s --others normal --decisions 40
 
 A decision with one legal action is not counted (a bot plays it at once). The figure is the
@@ -19,8 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.agents import bot_seed, make_agent, make_decision  # noqa: E402
+from interpreter.agents import bot_seed, make_agent, make_decision, parse_spec  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
+from interpreter.play.levels import game_levels  # noqa: E402
 
 
 def waits(game: Game, bot: str, others: str, *, seed: int, decisions: int, cpu: list | None = None,
@@ -28,7 +29,9 @@ def waits(game: Game, bot: str, others: str, *, seed: int, decisions: int, cpu: 
     """The wall-clock seconds of the first `decisions` decisions (two actions or more) of `bot` at seat 0
     (and in `cpu`, if given, the CPU seconds of this process in each: a worker process's are not in it)."""
     st = game.new_game(seed=seed)
-    agents = [make_agent(bot if s == 0 else others, bot_seed(seed, s)) for s in range(game.num_players)]
+    levels = game_levels(game)  # a level is the game's, as `--bots` plays it
+    agents = [make_agent(parse_spec(bot if s == 0 else others, levels=levels), bot_seed(seed, s))
+              for s in range(game.num_players)]
     out = []
     try:
         while not game.is_terminal(st) and len(out) < decisions:

@@ -286,12 +286,13 @@ def build_parser() -> argparse.ArgumentParser:
                        + ("; the seats given human are the only humans: --seat 1,2=human is a hot seat)"
                           if humans else ")"))
         q.add_argument("--bots", metavar="LEVEL", help="every other computer seat: easy (random), normal (greedy), "
-                                                        "hard (ismcts:0.3s@all: a search on every core, 0.3 s a move), or an agent such as "
-                                                        "mcts:2000")
+                                                        "hard (ismcts:0.3s@all: a search on every core, 0.3 s a move; "
+                                                        "a game may name its own levels: Dark Agent's hard is "
+                                                        "rollout:0.3s@all,eval=leader), or an agent such as mcts:2000")
 
     q = sub.add_parser("play", help="play a game in the terminal, against bots",
                        description="Play a game. Seat 1 is yours, the others are the strong bots (--bots hard: "
-                                   "ismcts on every core, 0.3 s a move); without a terminal (or with --auto) every seat "
+                                   "0.3 s a move on every core, the game's hard level); without a terminal (or with --auto) every seat "
                                    "is a random bot (or --bots) and the game log is printed.")
     q.add_argument("game", nargs="?", default=DEFAULT_GAME, metavar="GAME",
                    help=f"a bundled game's name or a game folder (default: {DEFAULT_GAME})")
