@@ -47,6 +47,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
+from ..engine.chance import ordered_piles
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
@@ -275,13 +276,14 @@ class _Sampling:
     until its next move): the game's sampler (observation.Sampler), a generator to seed at each
     draw, and the seat's view and digest with the start of the trails of the states drawn."""
 
-    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree")
+    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree", "ordered")
     AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
     MEMO = 20_000
 
     def __init__(self, game, st, seat: int, trail: Trail, view_text):
         self.seat = seat
         self.sampler = game.sampler(st, seat)
+        self.ordered = ordered_piles(game, st)
         self.rng = random.Random()
         self.text, self.digest = trail.fold(seat, view_text)
         self.start = trail.sampled_start(self.digest)
@@ -472,7 +474,12 @@ class InterpretState(pyspiel.State):
             box.sampling = {**(box.sampling or {}), player_id: sampling}
         rng = sampling.rng
         rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw
-        return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(sampling.sampler.draw(rng)))
+        drawn = sampling.sampler.draw(rng)
+        if sampling.ordered:
+            zl = drawn["z"]
+            for zid in sampling.ordered:
+                zl[zid] = tuple(sorted(zl[zid]))
+        return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(drawn))
 
     def clone(self):
         box = self._box

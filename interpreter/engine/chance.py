@@ -24,10 +24,10 @@ from time import perf_counter
 from ..core.model import Action, Step
 from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
 from ..errors import IllegalActionError, RefusalKind
-from ..runtime.draws import CHANCE, Feed, NeedChance
+from ..runtime.draws import CHANCE, EXPLICIT, STIRRED, Feed, NeedChance
 from . import suspend
 
-__all__ = ["outcomes_bound", "node", "outcome_actions", "outcome_of", "run_explicit"]
+__all__ = ["outcomes_bound", "node", "outcome_actions", "outcome_of", "run_explicit", "ordered_piles"]
 
 
 def outcomes_bound(m) -> int:
@@ -37,6 +37,23 @@ def outcomes_bound(m) -> int:
 
 
 # ---- explicit mode: the forward model stops at each draw --------------------------------
+
+def ordered_piles(game, st) -> tuple:
+    """The ids of the zones of explicit-chance state `st` that no seat sees and whose order the
+    rules never changed (runtime/draws.stir: no shuffle, no card put in): each holds its cards in
+    the order they started in, card order (core/state.new_state), fewer of them, and every seat
+    knows that order. A state drawn from a seat's information state may deal the unseen cards
+    among those places again and put each such pile back in card order: only what was dealt
+    unseen so far is drawn (Leduc poker's deck: the five cards a seat does not see make five
+    states, not 120 orders). Outside explicit chance nothing is noted: none."""
+    flow = st["flow"]
+    if flow.get("chance") != EXPLICIT:
+        return ()
+    stirred = flow.get(STIRRED, ())
+    zl = st["z"]
+    return tuple(z.id for z in game.catalog.zones
+                 if z.visibility == "hidden" and z.id not in stirred and len(zl[z.id]) > 1)
+
 
 def node(st):
     """The chance node `st` stands at (a dict, see the module's doc), or None."""
