@@ -74,3 +74,26 @@ def test_a_pile_kept_in_order_is_in_card_order(name, players):
 
 
 PILES = {"leduc-poker": {"deck"}, "kuhn-poker": set(), "agent-dog": set(), "agents-secrets": {"box"}}
+
+
+def test_twin_states_give_the_same_samples():
+    """Two Leduc states the seat cannot tell apart (its opponent holds another card; the deck, as
+    the rules keep it, the rest in card order) give the seat the same samples, draw for draw: the
+    piles put back in order come from the seat's knowledge, not from the state's own order."""
+    st = _first_decision("leduc-poker", 3)
+    seat = st.current_player()
+    cat = st._parts.interpret.catalog
+    deck = cat.zone_by_name["deck"].id
+    hand = next(z.id for z in cat.player_zones["hand"] if z.owner.id != seat)
+    twin = st.clone()
+    zl, loc = twin._st["z"], twin._st["loc"]
+    theirs, other = zl[hand][0], zl[deck][-1]
+    zl[hand], zl[deck] = (other,), tuple(sorted((*zl[deck][:-1], theirs)))
+    loc[theirs], loc[other] = deck, hand
+    assert twin.observation_string(seat) == st.observation_string(seat)  # (the history is shared)
+    assert twin._st["z"] != st._st["z"]
+    for k in range(30):
+        u = (k * 0.381966) % 1.0
+        a = st.resample_from_infostate(seat, lambda: u)
+        b = twin.resample_from_infostate(seat, lambda: u)
+        assert a._st["z"] == b._st["z"]
