@@ -26,6 +26,9 @@ What OpenSpiel gets:
   recall: infostate.py), the tensor's digest as 128 bits;
 - `resample_from_infostate(seat, sampler)`: a state drawn from what the seat observes (the game's
   determinization, observation.py), so ISMCTS and the other sampling algorithms run as shipped.
+  A pile no seat sees whose order no rule changed (engine/chance.ordered_piles: never shuffled, no
+  card put in) is put back in card order, the order every seat knows it in: only what was dealt
+  unseen is drawn again (Leduc poker: the opponent's card, five states).
 
 Chance: a game whose content uses chance is `EXPLICIT_STOCHASTIC`. Its states are played in
 explicit chance mode (engine/chance.py): every random draw is a chance node of OpenSpiel's chance
@@ -466,7 +469,8 @@ class InterpretState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state drawn from what `player_id` observes: the cards it cannot identify dealt again
         among the places it cannot see, the other seats' secret choices drawn again, the random
-        generator reseeded (observation.determinize); its information state is the seat's own."""
+        generator reseeded (observation.determinize), the piles whose order every seat knows put
+        back in it (engine/chance.ordered_piles); its information state is the seat's own."""
         box = self._box
         sampling = box.sampling.get(player_id) if box.sampling is not None else None
         if sampling is None:

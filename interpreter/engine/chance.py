@@ -15,7 +15,12 @@ copy of the node took it, or too many wait), applying an outcome runs the decisi
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle, the
 dice of one roll: runtime/draws.py) are known when the first stops the decision: the node keeps
 them (`more`), and their outcomes are only noted, one chance node each, until the last; then the
-decision goes on."""
+decision goes on.
+
+The rules note, in explicit chance only, the piles no seat sees whose order they changed (a
+shuffle, a card put in: `flow["stirred"]`, runtime/draws.stir): every other such pile holds its
+cards in the order they started in, fewer of them (`ordered_piles`), which a state drawn from a
+seat's information state keeps (the OpenSpiel adapter)."""
 from __future__ import annotations
 
 import weakref
