@@ -97,3 +97,22 @@ def test_twin_states_give_the_same_samples():
         a = st.resample_from_infostate(seat, lambda: u)
         b = twin.resample_from_infostate(seat, lambda: u)
         assert a._st["z"] == b._st["z"]
+
+
+def test_a_pile_of_several_backs_is_put_in_order_back_by_back():
+    """A face-down card's back is seen at its place: a pile of two backs is put in card order back
+    by back, each back keeping its places (Agents Secrets' box holds agents of both companies)."""
+    from interpreter.engine.chance import put_in_order
+    g = Game.load("agents-secrets", players=4)
+    cards = g.catalog.cards
+    ids = list(g.new_game(0)["z"][g.catalog.zone_by_name["box"].id])
+    assert len({cards[c].back for c in ids}) == 2
+    rng = random.Random(2)
+    for _ in range(20):
+        rng.shuffle(ids)
+        out = put_in_order(g, ids)
+        assert sorted(out) == sorted(ids)
+        assert [cards[c].back for c in out] == [cards[c].back for c in ids]
+        for back in {cards[c].back for c in ids}:
+            mine = [c for c in out if cards[c].back == back]
+            assert mine == sorted(mine)

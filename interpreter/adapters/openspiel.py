@@ -50,7 +50,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
-from ..engine.chance import ordered_piles
+from ..engine.chance import ordered_piles, put_in_order
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
@@ -482,7 +482,7 @@ class InterpretState(pyspiel.State):
         if sampling.ordered:
             zl = drawn["z"]
             for zid in sampling.ordered:
-                zl[zid] = tuple(sorted(zl[zid]))
+                zl[zid] = put_in_order(self._g, zl[zid])
         return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(drawn))
 
     def clone(self):

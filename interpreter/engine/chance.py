@@ -32,7 +32,7 @@ from ..errors import IllegalActionError, RefusalKind
 from ..runtime.draws import CHANCE, EXPLICIT, STIRRED, Feed, NeedChance
 from . import suspend
 
-__all__ = ["outcomes_bound", "node", "outcome_actions", "outcome_of", "run_explicit", "ordered_piles"]
+__all__ = ["outcomes_bound", "node", "outcome_actions", "outcome_of", "run_explicit", "ordered_piles", "put_in_order"]
 
 
 def outcomes_bound(m) -> int:
@@ -58,6 +58,24 @@ def ordered_piles(game, st) -> tuple:
     zl = st["z"]
     return tuple(z.id for z in game.catalog.zones
                  if z.visibility == "hidden" and z.id not in stirred and len(zl[z.id]) > 1)
+
+
+def put_in_order(game, ids) -> tuple:
+    """`ids`, the cards of a pile `ordered_piles` names in a state drawn from a seat's information
+    state, in card order; the cards of each back keep the places of that back, which the seat sees
+    (observation.observe: a face-down card's back): the sample's pile holds, back for back, the
+    cards the determinization dealt there."""
+    cards = game.catalog.cards
+    backs = [cards[c].back for c in ids]
+    first = backs[0]
+    if all(b == first for b in backs):
+        return tuple(sorted(ids))
+    by_back: dict = {}
+    for c, b in zip(ids, backs):
+        by_back.setdefault(b, []).append(c)
+    for group in by_back.values():
+        group.sort(reverse=True)
+    return tuple([by_back[b].pop() for b in backs])
 
 
 def node(st):
