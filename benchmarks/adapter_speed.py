@@ -156,7 +156,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--ismcts", action="store_true", help="also compare ISMCTS iterations per second")
     ap.add_argument("--iterations", type=int, default=50)
-    ap.add_argument("--positions", type=int, default=3)
+    ap.add_argument("--positions", type=int, default=0,
+                    help="positions for --ismcts (default: 3, and 20 for the poker hands, whose decisions take "
+                         "milliseconds: at 3 their ratio swung 0.16-0.20 from run to run)")
     ap.add_argument("--depth", type=int, default=100_000, help="our ismcts' rollout depth (default: to the end)")
     args = ap.parse_args(argv)
     games = [(args.game, args.players)] if args.game else GAMES
@@ -165,12 +167,13 @@ def main(argv=None) -> int:
         e, a, n = time_moves(game, record(game, args.games, 1), args.repeat)
         line = (f"{name:16} {n:6} moves  engine {e / n * 1e6:8.1f} us/move  adapter {a / n * 1e6:8.1f} us/move"
                 f"  ratio {a / e:5.2f}")
+        positions = args.positions or (20 if name in NATIVE else 3)
         if args.ismcts and not game.perfect:  # ISMCTSBot refuses perfect-information games
-            theirs, ours = ismcts_rates(name, players, positions=args.positions, iterations=args.iterations, seed=1,
+            theirs, ours = ismcts_rates(name, players, positions=positions, iterations=args.iterations, seed=1,
                                         depth=args.depth)
             line += f"  ISMCTSBot {theirs:7.1f} it/s  ours {ours:7.1f} it/s  ratio {theirs / ours:5.2f}"
             if name in NATIVE:  # the bot on OpenSpiel's own implementation: its ceiling
-                native = native_rate(NATIVE[name], positions=args.positions, iterations=args.iterations, seed=1)
+                native = native_rate(NATIVE[name], positions=positions, iterations=args.iterations, seed=1)
                 line += f"  (on native {NATIVE[name]}: {native:7.1f} it/s, ratio {native / ours:5.2f})"
         print(line, flush=True)
     return 0

@@ -26,6 +26,9 @@ What OpenSpiel gets:
   recall: infostate.py), the tensor's digest as 128 bits;
 - `resample_from_infostate(seat, sampler)`: a state drawn from what the seat observes (the game's
   determinization, observation.py), so ISMCTS and the other sampling algorithms run as shipped.
+  A pile no seat sees whose order no rule changed (engine/chance.ordered_piles: never shuffled, no
+  card put in) is put back in card order, the order every seat knows it in: only what was dealt
+  unseen is drawn again (Leduc poker: the opponent's card, five states).
 
 Chance: a game whose content uses chance is `EXPLICIT_STOCHASTIC`. Its states are played in
 explicit chance mode (engine/chance.py): every random draw is a chance node of OpenSpiel's chance
@@ -47,6 +50,7 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
+from ..engine.chance import ordered_piles, put_in_order
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
@@ -275,13 +279,14 @@ class _Sampling:
     until its next move): the game's sampler (observation.Sampler), a generator to seed at each
     draw, and the seat's view and digest with the start of the trails of the states drawn."""
 
-    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree")
+    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree", "ordered")
     AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
     MEMO = 20_000
 
     def __init__(self, game, st, seat: int, trail: Trail, view_text):
         self.seat = seat
         self.sampler = game.sampler(st, seat)
+        self.ordered = ordered_piles(game, st)
         self.rng = random.Random()
         self.text, self.digest = trail.fold(seat, view_text)
         self.start = trail.sampled_start(self.digest)
@@ -464,7 +469,8 @@ class InterpretState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state drawn from what `player_id` observes: the cards it cannot identify dealt again
         among the places it cannot see, the other seats' secret choices drawn again, the random
-        generator reseeded (observation.determinize); its information state is the seat's own."""
+        generator reseeded (observation.determinize), the piles whose order every seat knows put
+        back in it (engine/chance.ordered_piles); its information state is the seat's own."""
         box = self._box
         sampling = box.sampling.get(player_id) if box.sampling is not None else None
         if sampling is None:
@@ -472,7 +478,12 @@ class InterpretState(pyspiel.State):
             box.sampling = {**(box.sampling or {}), player_id: sampling}
         rng = sampling.rng
         rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw
-        return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(sampling.sampler.draw(rng)))
+        drawn = sampling.sampler.draw(rng)
+        if sampling.ordered:
+            zl = drawn["z"]
+            for zid in sampling.ordered:
+                zl[zid] = put_in_order(self._g, zl[zid])
+        return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(drawn))
 
     def clone(self):
         box = self._box

@@ -15,7 +15,12 @@ copy of the node took it, or too many wait), applying an outcome runs the decisi
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle, the
 dice of one roll: runtime/draws.py) are known when the first stops the decision: the node keeps
 them (`more`), and their outcomes are only noted, one chance node each, until the last; then the
-decision goes on."""
+decision goes on.
+
+The rules note, in explicit chance only, the piles no seat sees whose order they changed (a
+shuffle, a card put in: `flow["stirred"]`, runtime/draws.stir): every other such pile holds its
+cards in the order they started in, fewer of them (`ordered_piles`), which a state drawn from a
+seat's information state keeps (the OpenSpiel adapter)."""
 from __future__ import annotations
 
 import weakref
@@ -24,10 +29,10 @@ from time import perf_counter
 from ..core.model import Action, Step
 from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
 from ..errors import IllegalActionError, RefusalKind
-from ..runtime.draws import CHANCE, Feed, NeedChance
+from ..runtime.draws import CHANCE, EXPLICIT, STIRRED, Feed, NeedChance
 from . import suspend
 
-__all__ = ["outcomes_bound", "node", "outcome_actions", "outcome_of", "run_explicit"]
+__all__ = ["outcomes_bound", "node", "outcome_actions", "outcome_of", "run_explicit", "ordered_piles", "put_in_order"]
 
 
 def outcomes_bound(m) -> int:
@@ -37,6 +42,41 @@ def outcomes_bound(m) -> int:
 
 
 # ---- explicit mode: the forward model stops at each draw --------------------------------
+
+def ordered_piles(game, st) -> tuple:
+    """The ids of the zones of explicit-chance state `st` that no seat sees and whose order the
+    rules never changed (runtime/draws.stir: no shuffle, no card put in): each holds its cards in
+    the order they started in, card order (core/state.new_state), fewer of them, and every seat
+    knows that order. A state drawn from a seat's information state may deal the unseen cards
+    among those places again and put each such pile back in card order: only what was dealt
+    unseen so far is drawn (Leduc poker's deck: the five cards a seat does not see make five
+    states, not 120 orders). Outside explicit chance nothing is noted: none."""
+    flow = st["flow"]
+    if flow.get("chance") != EXPLICIT:
+        return ()
+    stirred = flow.get(STIRRED, ())
+    zl = st["z"]
+    return tuple(z.id for z in game.catalog.zones
+                 if z.visibility == "hidden" and z.id not in stirred and len(zl[z.id]) > 1)
+
+
+def put_in_order(game, ids) -> tuple:
+    """`ids`, the cards of a pile `ordered_piles` names in a state drawn from a seat's information
+    state, in card order; the cards of each back keep the places of that back, which the seat sees
+    (observation.observe: a face-down card's back): the sample's pile holds, back for back, the
+    cards the determinization dealt there."""
+    cards = game.catalog.cards
+    backs = [cards[c].back for c in ids]
+    first = backs[0]
+    if all(b == first for b in backs):
+        return tuple(sorted(ids))
+    by_back: dict = {}
+    for c, b in zip(ids, backs):
+        by_back.setdefault(b, []).append(c)
+    for group in by_back.values():
+        group.sort(reverse=True)
+    return tuple([by_back[b].pop() for b in backs])
+
 
 def node(st):
     """The chance node `st` stands at (a dict, see the module's doc), or None."""

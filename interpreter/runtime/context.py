@@ -226,6 +226,8 @@ def move(ctx, card, zone, top=False):
             zl[old] = ids[:i] + ids[i + 1:]
     zl[zid] = (cid,) + dest if top else dest + (cid,)
     loc[cid] = zid
+    if "_feed" in st:  # explicit chance: a pile no seat sees is no longer in its first order
+        chance.stir(st, zone)
     if ctx.m.on_entered is not None:
         ctx.m.on_entered(ctx, card, zone)
 
@@ -246,6 +248,9 @@ def swap(ctx, a, b):
             la[la.index(a.id)], lb[lb.index(b.id)] = b.id, a.id
             zl[za], zl[zb] = tuple(la), tuple(lb)
         loc[a.id], loc[b.id] = zb, za
+        if "_feed" in st:
+            chance.stir(st, ctx.m.zones[za])
+            chance.stir(st, ctx.m.zones[zb])
         if ctx.m.on_entered is not None and za != zb:
             ctx.m.on_entered(ctx, a, ctx.m.zones[zb])
             ctx.m.on_entered(ctx, b, ctx.m.zones[za])
@@ -256,6 +261,9 @@ def swap(ctx, a, b):
             loc[i] = a.id
         for i in zl[b.id]:
             loc[i] = b.id
+        if "_feed" in st:
+            chance.stir(st, a)
+            chance.stir(st, b)
         if ctx.m.on_entered is not None:
             for z in (a, b):
                 for i in list(zl[z.id]):
@@ -282,6 +290,9 @@ def cycle(ctx, zones, backward=False):
         zl[dest] = contents[k]
         for c in contents[k]:
             loc[c] = dest
+    if "_feed" in st:
+        for z in zones:
+            chance.stir(st, z)
     if ctx.m.on_entered is not None:
         for k in range(n):
             z = ctx.m.zones[ids[(k + 1) % n]]
@@ -296,6 +307,8 @@ def shuffle(ctx, zone):
     ids = list(zl[zone.id])
     chance.shuffle_list(ctx, ids, zone.key, zone)
     zl[zone.id] = tuple(ids)
+    if "_feed" in ctx.st:
+        chance.stir(ctx.st, zone)
 
 
 def draw(ctx, n, src, dst):
@@ -314,6 +327,8 @@ def draw(ctx, n, src, dst):
         taken, loc, to = ids[:n], st["loc"], dst.id
         zl[src.id] = ids[n:]
         zl[to] = zl[to] + taken
+        if "_feed" in st:
+            chance.stir(st, dst)
         cards = ctx.m.cards
         for cid in taken:
             loc[cid] = to
@@ -327,6 +342,8 @@ def draw(ctx, n, src, dst):
             if src.capacity is None and ctx.m.on_entered is None and other.id != src.id:
                 ids = zl[other.id]  # every card at once, in order, as one move after the other would
                 zl[src.id], zl[other.id] = zl[src.id] + ids, ()
+                if "_feed" in st:
+                    chance.stir(st, src)
                 loc = st["loc"]
                 for cid in ids:
                     loc[cid] = src.id

@@ -31,7 +31,10 @@ from ..errors import RuleRuntimeError
 CHANCE = -1  # `current_player` at a chance node (OpenSpiel's kChancePlayerId)
 SAMPLED, EXPLICIT = "sampled", "explicit"
 
-__all__ = ["CHANCE", "SAMPLED", "EXPLICIT", "NeedChance", "Feed", "below", "shuffle_list", "forced_random"]
+__all__ = ["CHANCE", "SAMPLED", "EXPLICIT", "NeedChance", "Feed", "below", "shuffle_list", "forced_random", "stir",
+           "STIRRED"]
+
+STIRRED = "stirred"  # flow key, explicit chance: the zones no seat sees whose order the rules changed (`stir`)
 
 
 class NeedChance(BaseException):
@@ -97,6 +100,19 @@ def in_a_row(ctx, count: int, n: int, what: str) -> None:
     feed = ctx.st.get("_feed")
     if feed is not None and count > 1 and n > 0 and (known := len(feed.outcomes) - feed.i) < count:
         feed.need([[n, what]] * (count - known))
+
+
+def stir(st, zone) -> None:
+    """Explicit chance (the state has a feed): note that the rules changed the order of `zone` if
+    no seat sees it (a shuffle, a card put in). A pile no seat sees that was never stirred holds
+    its cards in the order they started in (card order: core/state.new_state), only fewer: every
+    seat knows that order, so a state drawn from a seat's information state keeps it (the OpenSpiel
+    adapter's resampler), and only what was dealt unseen is drawn again."""
+    if zone.visibility == "hidden":
+        flow = st["flow"]
+        had = flow.get(STIRRED, ())
+        if zone.id not in had:
+            flow[STIRRED] = tuple(sorted((*had, zone.id)))
 
 
 def shuffle_list(ctx, items: list, what: str, zone=None) -> None:
