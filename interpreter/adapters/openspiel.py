@@ -210,6 +210,13 @@ class _Parts:
     def __deepcopy__(self, memo):
         return self  # fixed for the game
 
+    def replay(self, st, moves) -> None:
+        """Play the forward model's `moves` ((action, checked) pairs) on `st`: a lazy link's
+        state made again (infostate.Trail.fold)."""
+        apply = self.interpret.apply_in_place
+        for a, checked in moves:
+            apply(st, a, checked=checked)
+
     def listed(self, st, seat: int, actions: list) -> dict:
         """id -> action, for `actions` of `seat` in `st`, each id that of the action as the seat's
         view names it (canonical.py: the copies of identical pieces renamed). What each action
@@ -279,11 +286,11 @@ class _Sampling:
     AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
     MEMO = 20_000
 
-    def __init__(self, game, st, seat: int, trail: Trail, view_text):
+    def __init__(self, game, st, seat: int, folded: tuple[str, str], trail: Trail):
         self.seat = seat
         self.sampler = game.sampler(st, seat)
         self.rng = random.Random()
-        self.text, self.digest = trail.fold(seat, view_text)
+        self.text, self.digest = folded  # the seat's view and digest (Trail.fold)
         self.start = trail.sampled_start(self.digest)
         self.seen: set = set()  # the hashes of the states drawn
         self.again: dict = {}  # a state drawn twice (its places' cards, its secret choices) -> its first link
@@ -337,15 +344,20 @@ class InterpretState(pyspiel.State):
     def observation_text(self, seat: int) -> str:
         return self._parts.canon.view_text(self._st, seat)
 
+    def _fold(self, seat: int) -> tuple[str, str]:
+        """(the seat's view, its information state's digest): infostate.Trail.fold."""
+        box = self._box
+        return box.trail.fold(seat, self._parts.canon.view_text, current=box.st, replay=self._parts.replay)
+
     def info_text(self, seat: int) -> str:
-        text, digest = self._trail.fold(seat, self._parts.canon.view_text)
+        text, digest = self._fold(seat)
         return f"{text}\nhistory {digest}"
 
     def observation_vector(self, seat: int) -> np.ndarray:
         return self._parts.layout.encode(self._parts.canon.view(self._st, seat))
 
     def info_vector(self, seat: int) -> np.ndarray:
-        _, digest = self._trail.fold(seat, self._parts.canon.view_text)
+        _, digest = self._fold(seat)
         bits = np.unpackbits(np.frombuffer(bytes.fromhex(digest), np.uint8)).astype(np.float32)
         return np.concatenate([self.observation_vector(seat), bits])
 
@@ -421,22 +433,25 @@ class InterpretState(pyspiel.State):
                     box.player, box.listed, box.ids = listing
                 return
         if self._parts.chance and st["flow"].get("node") is not None:
-            g.apply_in_place(st, Action("chance", (str(action),)))
+            move = (Action("chance", (str(action),)), True)
+            g.apply_in_place(st, move[0])
             if st["flow"].get("node") is not None:
-                trail.stopped(st, action)
+                trail.stopped(st, action, move)
                 return  # more chance events to resolve before the decision is done
         else:
             a = listed.get(action) if listed is not None else None
             if a is not None:  # an action of the forward model's listing: done as a trusted one
                 g.apply_in_place(st, a, checked=False)
+                move = (a, False)
             else:
                 a = self._index.action_of(action)
                 canon = self._parts.canon  # named as the seat's view names it
                 if not canon.copy_keys.isdisjoint(a.args):
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
-                g.apply_in_place(st, a, checked=noted is None or a not in noted)
-        trail.push(st, action)  # a decision and its chance events are resolved
+                move = (a, noted is None or a not in noted)
+                g.apply_in_place(st, a, checked=move[1])
+        trail.push(st, action, move)  # a decision and its chance events are resolved
         notes = st.get(NOTES, NO_NOTES)
         if notes.listing is not None and st["flow"]["phase"] != "over":
             # the flow stopped for the turn's seat, no choice pending nor window open (Notes):
@@ -468,7 +483,7 @@ class InterpretState(pyspiel.State):
         box = self._box
         sampling = box.sampling.get(player_id) if box.sampling is not None else None
         if sampling is None:
-            sampling = _Sampling(self._g, box.st, player_id, box.trail, self._parts.canon.view_text)
+            sampling = _Sampling(self._g, box.st, player_id, self._fold(player_id), box.trail)
             box.sampling = {**(box.sampling or {}), player_id: sampling}
         rng = sampling.rng
         rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw
