@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import random
 from itertools import chain
-from operator import itemgetter
 
 import numpy as np
 import pyspiel
@@ -64,7 +63,6 @@ _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
 _Utility = pyspiel.GameType.Utility
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _type(short_name="interpret", *, perfect=False, chance=True, zero_sum=False, players=(1, _MAX_PLAYERS)):
@@ -199,13 +197,14 @@ class _Parts:
     """What the states of one game share (fixed for the game): kept by each state, since the
     Python object of the game that OpenSpiel hands back may be another one."""
 
-    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "known")
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known")
 
     def __init__(self, game: InterpretGame):
         self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
         self.layout, self.returns_how, self.seed = game.layout, game.returns_how, game.seed
         self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
-        self.known: dict = {}  # action of the forward model -> what `listed` needs of it (`_known`)
+        self.plain: dict = {}  # action of the forward model naming no copy of a piece -> its id
+        self.known: dict = {}  # another action of the forward model -> what `listed` needs of it (`_known`)
 
     def __deepcopy__(self, memo):
         return self  # fixed for the game
@@ -220,23 +219,34 @@ class _Parts:
     def listed(self, st, seat: int, actions: list) -> dict:
         """id -> action, for `actions` of `seat` in `st`, each id that of the action as the seat's
         view names it (canonical.py: the copies of identical pieces renamed). What each action
-        of the forward model is as such is kept (`known`), so that a listing costs a look-up an
-        action, and the renaming of the pieces it names the digits that change (ISMCTS' rollouts
-        list every state they pass)."""
+        of the forward model is as such is kept, so that a listing costs a look-up an action:
+        `plain`, the id of an action naming no copy of an identical piece; `known`, for the others,
+        what renaming the pieces it names changes in its id (`_known`: ISMCTS' rollouts list every
+        state they pass)."""
+        ids = list(map(self.plain.get, actions))
+        if None not in ids:
+            return dict(zip(ids, actions))
         known = self.known
-        try:
-            entries = list(map(known.__getitem__, actions))
-        except KeyError:
-            for a in actions:
-                if a not in known:
-                    known[a] = self._known(a)
-            entries = list(map(known.__getitem__, actions))
-        ids = list(map(_FIRST, entries))
-        named = set(chain.from_iterable(map(_SECOND, entries)))
-        if named and (names := self.canon.names(st, seat, named)):
+        entries = []
+        for j, i in enumerate(ids):
+            if i is None:
+                a = actions[j]
+                entry = known.get(a)
+                if entry is None:
+                    entry = self._known(a)
+                    if not entry[1]:  # it names no copy: its id is all there is to know
+                        ids[j] = self.plain[a] = entry[0]
+                        continue
+                    known[a] = entry
+                ids[j] = entry[0]
+                entries.append((j, entry))
+        if not entries:
+            return dict(zip(ids, actions))
+        named = set(chain.from_iterable([entry[1] for _, entry in entries]))
+        if names := self.canon.names(st, seat, named):
             renaming = names.keys()
-            for j, (i, copies, digits) in enumerate(entries):
-                if copies and not renaming.isdisjoint(copies):
+            for j, (i, copies, digits) in entries:
+                if not renaming.isdisjoint(copies):
                     for key, weight, pos in digits:
                         new = names.get(key)
                         if new is not None:
