@@ -227,35 +227,37 @@ class _Parts:
         if None not in ids:
             return dict(zip(ids, actions))
         known = self.known
-        entries = []
-        for j, i in enumerate(ids):
-            if i is None:
-                a = actions[j]
-                entry = known.get(a)
-                if entry is None:
-                    entry = self._known(a)
-                    if not entry[1]:  # it names no copy: its id is all there is to know
-                        ids[j] = self.plain[a] = entry[0]
-                        continue
-                    known[a] = entry
-                ids[j] = entry[0]
-                entries.append((j, entry))
+        try:
+            entries = [(j, known[actions[j]]) for j, i in enumerate(ids) if i is None]
+        except KeyError:  # an action not met yet
+            entries = []
+            for j, i in enumerate(ids):
+                if i is None:
+                    a = actions[j]
+                    entry = known.get(a)
+                    if entry is None:
+                        entry = self._known(a)
+                        if not entry[1]:  # it names no copy: its id is all there is to know
+                            ids[j] = self.plain[a] = entry[0]
+                            continue
+                        known[a] = entry
+                    entries.append((j, entry))
+        for j, entry in entries:
+            ids[j] = entry[0]
         if not entries:
             return dict(zip(ids, actions))
-        named = set(chain.from_iterable([entry[1] for _, entry in entries]))
-        if names := self.canon.names(st, seat, named):
-            renaming = names.keys()
-            for j, (i, copies, digits) in entries:
-                if not renaming.isdisjoint(copies):
-                    for key, weight, pos in digits:
-                        new = names.get(key)
-                        if new is not None:
-                            d = pos.get(new)
-                            if d is None:  # not numbered there: id_of tells how
-                                return {self.index.id_of(n): a for n, a in
-                                        zip(self.canon.renamed(st, seat, actions), actions)}
-                            i += weight * (d - pos[key])
-                    ids[j] = i
+        names = self.canon.names(st, seat, set(chain.from_iterable([entry[1] for _, entry in entries])))
+        if names:
+            get = names.get
+            for j, (i, _, digits) in entries:
+                for key, weight, pos in digits:
+                    new = get(key)
+                    if new is not None:
+                        d = pos.get(new)
+                        if d is None:  # not numbered there: id_of tells how
+                            return {self.index.id_of(n): a for n, a in
+                                    zip(self.canon.renamed(st, seat, actions), actions)}
+                        ids[j] = i = i + weight * (d - pos[key])
         return dict(zip(ids, actions))
 
     def _known(self, a: Action) -> tuple:
