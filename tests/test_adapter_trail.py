@@ -62,3 +62,22 @@ def test_a_rollout_copies_no_state_until_a_seat_is_asked():
     assert len(links) > 40 and len(copies) <= len(links) // 4, (len(copies), len(links))
     state.information_state_string(0)
     assert state._box.trail.last.st is not None
+
+
+def test_a_state_drawn_again_plays_on_from_a_clone():
+    """A state `resample_from_infostate` draws a second time stands at the first draw's history
+    (infostate.Trail.at, under a memo): cloned and moved, its seats' information states are those
+    of the first draw moved alike."""
+    game = pyspiel.load_game("interpret(game=kuhn-poker)")
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    seat, draws = state.current_player(), random.Random(1)
+    first: dict = {}
+    for _ in range(12):
+        sample = state.resample_from_infostate(seat, draws.random)
+        moved = sample.clone()
+        moved.apply_action(moved.legal_actions()[0])
+        strings = [moved.information_state_string(s) for s in range(2)]
+        assert first.setdefault(str(sample), strings) == strings
+    assert len(first) < 12  # some state was drawn again

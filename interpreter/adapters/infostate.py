@@ -170,7 +170,7 @@ class Trail:
     def at(cls, link: _Link) -> "Trail":
         """The trail of a state standing at `link` (a state drawn again: resample_from_infostate)."""
         t = cls.__new__(cls)
-        t.last, t.since = link, ()
+        t.last, t.since, t.moves = link, (), ()
         return t
 
     def fold(self, seat: int, view_text, *, current=None, replay=None) -> tuple[str, str]:
