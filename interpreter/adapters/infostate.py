@@ -33,16 +33,19 @@ def chain(before: str, text: str) -> str:
 
 
 class _Link:
-    """The state after one decision, the link before it, and each seat's digest and view there
-    once folded (None until then); under a state drawn twice, what follows it (`memo`)."""
+    """The state after one decision (None until a lazy link is asked), the link before it, and each
+    seat's digest and view there once folded (None until then); under a state drawn twice, what
+    follows it (`memo`); a lazy link's `moves`, the forward model's (action, checked) from the state
+    of the link before to this one's (None once it holds its state)."""
 
-    __slots__ = ("before", "st", "digests", "texts", "memo")
+    __slots__ = ("before", "st", "digests", "texts", "memo", "moves")
 
-    def __init__(self, before, st, seats: int):
+    def __init__(self, before, st, seats: int, moves=None):
         self.before, self.st = before, st
         self.digests: list = [None] * seats
         self.texts: list = [None] * seats
         self.memo: _Memo | None = None
+        self.moves = moves
 
 
 class Tree:
@@ -99,34 +102,44 @@ def remembered(tree: Tree, link: _Link, st) -> _Link:
 
 class Trail:
     """The history of one state, as links (see the module's documentation); `since`, under a
-    memo, the actions played since the last link (a decision stopped at a chance node)."""
+    memo, the actions played since the last link (a decision stopped at a chance node); `moves`,
+    the forward model's moves since the last link (chance outcomes: for the next lazy link)."""
 
-    __slots__ = ("last", "since")
+    __slots__ = ("last", "since", "moves")
 
     def __init__(self, seats: int, first=None):
         self.last = _Link(None, clone(first) if first is not None else None, seats)
-        self.since = ()
+        self.since = self.moves = ()
 
     def copy(self) -> "Trail":
         t = Trail.__new__(Trail)
         t.last = self.last  # links never change but to fill in what they computed: shared
-        t.since = self.since
+        t.since, t.moves = self.since, self.moves
         return t
 
     def __deepcopy__(self, memo):
         return self.copy()
 
-    def push(self, st, action=None) -> None:
-        """Note the state after a decision (chance events resolved), `action` its last move."""
+    def push(self, st, action=None, move=None) -> None:
+        """Note the state after a decision (chance events resolved), `action` its last move and
+        `move` the forward model's (action, checked) for it: a lazy link (no copy) where the state
+        stands at a decision and no memo is kept, else a link holding a copy."""
         before = self.last
-        self.last = link = _Link(before, _kept(st), len(before.digests))
         memo = before.memo
+        if memo is None and move is not None and st["flow"].get("node") is None:
+            self.last = _Link(before, None, len(before.digests), self.moves + (move,))
+            self.moves = ()
+            return
+        self.last = link = _Link(before, _kept(st), len(before.digests))
+        self.moves = ()
         if memo is not None:
             memo.after[self.since + (action,)] = remembered(memo.tree, link, st)
             self.since = ()
 
-    def stopped(self, st, action) -> None:
-        """Note the state stopped at a chance node by `action` (under a memo)."""
+    def stopped(self, st, action, move=None) -> None:
+        """Note the state stopped at a chance node by `action` (`move`, the forward model's)."""
+        if move is not None:
+            self.moves += (move,)
         memo = self.last.memo
         if memo is not None:
             self.since = key = self.since + (action,)
@@ -157,26 +170,36 @@ class Trail:
     def at(cls, link: _Link) -> "Trail":
         """The trail of a state standing at `link` (a state drawn again: resample_from_infostate)."""
         t = cls.__new__(cls)
-        t.last, t.since = link, ()
+        t.last, t.since, t.moves = link, (), ()
         return t
 
-    def fold(self, seat: int, view_text) -> tuple[str, str]:
-        """(the seat's view of the last state, its digest): `view_text(st, seat)` writes a view."""
+    def fold(self, seat: int, view_text, *, current=None, replay=None) -> tuple[str, str]:
+        """(the seat's view of the last state, its digest): `view_text(st, seat)` writes a view;
+        `current`, the state itself when it still stands at the last link (a lazy last link takes
+        a copy of it); `replay(st, moves)` plays a lazy link's moves on a copy of the state before."""
         path = []
         link = self.last
         while link is not None and link.digests[seat] is None:
             path.append(link)
             link = link.before
         d = link.digests[seat] if link is not None else ""
+        last = self.last
         for link in reversed(path):
-            text = view_text(link.st, seat)
+            st = link.st
+            if st is None:
+                if link is last and current is not None and not self.moves:
+                    st = clone(current)
+                else:  # passed without being asked: played again from the state before it
+                    st = clone(link.before.st)
+                    replay(st, link.moves)
+                    st = _kept(st)
+                link.st, link.moves = st, None
+            text = view_text(st, seat)
             d = link.digests[seat] = chain(d, text)
             link.texts[seat] = text
             if None not in link.digests:  # folded for every seat: nothing before it is needed
-                link.before = None
-                if link.memo is None:  # (a memo's link keeps its state: what a state passing there takes)
-                    link.st = None
-        return self.last.texts[seat], self.last.digests[seat]
+                link.before = None  # (its state stays: a lazy link after it is played from there)
+        return last.texts[seat], last.digests[seat]
 
     def sampled_start(self, digest: str) -> _Link:
         """The link every trail `rooted` for states sampled from this one's seat starts from: the

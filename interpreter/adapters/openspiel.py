@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import random
 from itertools import chain
-from operator import itemgetter
 
 import numpy as np
 import pyspiel
@@ -68,7 +67,6 @@ _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
 _Utility = pyspiel.GameType.Utility
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _type(short_name="interpret", *, perfect=False, chance=True, zero_sum=False, players=(1, _MAX_PLAYERS)):
@@ -203,46 +201,67 @@ class _Parts:
     """What the states of one game share (fixed for the game): kept by each state, since the
     Python object of the game that OpenSpiel hands back may be another one."""
 
-    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "known")
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known")
 
     def __init__(self, game: InterpretGame):
         self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
         self.layout, self.returns_how, self.seed = game.layout, game.returns_how, game.seed
         self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
-        self.known: dict = {}  # action of the forward model -> what `listed` needs of it (`_known`)
+        self.plain: dict = {}  # action of the forward model naming no copy of a piece -> its id
+        self.known: dict = {}  # another action of the forward model -> what `listed` needs of it (`_known`)
 
     def __deepcopy__(self, memo):
         return self  # fixed for the game
 
+    def replay(self, st, moves) -> None:
+        """Play the forward model's `moves` ((action, checked) pairs) on `st`: a lazy link's
+        state made again (infostate.Trail.fold)."""
+        apply = self.interpret.apply_in_place
+        for a, checked in moves:
+            apply(st, a, checked=checked)
+
     def listed(self, st, seat: int, actions: list) -> dict:
         """id -> action, for `actions` of `seat` in `st`, each id that of the action as the seat's
         view names it (canonical.py: the copies of identical pieces renamed). What each action
-        of the forward model is as such is kept (`known`), so that a listing costs a look-up an
-        action, and the renaming of the pieces it names the digits that change (ISMCTS' rollouts
-        list every state they pass)."""
+        of the forward model is as such is kept, so that a listing costs a look-up an action:
+        `plain`, the id of an action naming no copy of an identical piece; `known`, for the others,
+        what renaming the pieces it names changes in its id (`_known`: ISMCTS' rollouts list every
+        state they pass)."""
+        ids = list(map(self.plain.get, actions))
+        if None not in ids:
+            return dict(zip(ids, actions))
         known = self.known
         try:
-            entries = list(map(known.__getitem__, actions))
-        except KeyError:
-            for a in actions:
-                if a not in known:
-                    known[a] = self._known(a)
-            entries = list(map(known.__getitem__, actions))
-        ids = list(map(_FIRST, entries))
-        named = set(chain.from_iterable(map(_SECOND, entries)))
-        if named and (names := self.canon.names(st, seat, named)):
-            renaming = names.keys()
-            for j, (i, copies, digits) in enumerate(entries):
-                if copies and not renaming.isdisjoint(copies):
-                    for key, weight, pos in digits:
-                        new = names.get(key)
-                        if new is not None:
-                            d = pos.get(new)
-                            if d is None:  # not numbered there: id_of tells how
-                                return {self.index.id_of(n): a for n, a in
-                                        zip(self.canon.renamed(st, seat, actions), actions)}
-                            i += weight * (d - pos[key])
-                    ids[j] = i
+            entries = [(j, known[actions[j]]) for j, i in enumerate(ids) if i is None]
+        except KeyError:  # an action not met yet
+            entries = []
+            for j, i in enumerate(ids):
+                if i is None:
+                    a = actions[j]
+                    entry = known.get(a)
+                    if entry is None:
+                        entry = self._known(a)
+                        if not entry[1]:  # it names no copy: its id is all there is to know
+                            ids[j] = self.plain[a] = entry[0]
+                            continue
+                        known[a] = entry
+                    entries.append((j, entry))
+        for j, entry in entries:
+            ids[j] = entry[0]
+        if not entries:
+            return dict(zip(ids, actions))
+        names = self.canon.names(st, seat, set(chain.from_iterable([entry[1] for _, entry in entries])))
+        if names:
+            get = names.get
+            for j, (i, _, digits) in entries:
+                for key, weight, pos in digits:
+                    new = get(key)
+                    if new is not None:
+                        d = pos.get(new)
+                        if d is None:  # not numbered there: id_of tells how
+                            return {self.index.id_of(n): a for n, a in
+                                    zip(self.canon.renamed(st, seat, actions), actions)}
+                        ids[j] = i = i + weight * (d - pos[key])
         return dict(zip(ids, actions))
 
     def _known(self, a: Action) -> tuple:
@@ -283,12 +302,12 @@ class _Sampling:
     AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
     MEMO = 20_000
 
-    def __init__(self, game, st, seat: int, trail: Trail, view_text):
+    def __init__(self, game, st, seat: int, folded: tuple[str, str], trail: Trail):
         self.seat = seat
         self.sampler = game.sampler(st, seat)
         self.ordered = ordered_piles(game, st)
         self.rng = random.Random()
-        self.text, self.digest = trail.fold(seat, view_text)
+        self.text, self.digest = folded  # the seat's view and digest (Trail.fold)
         self.start = trail.sampled_start(self.digest)
         self.seen: set = set()  # the hashes of the states drawn
         self.again: dict = {}  # a state drawn twice (its places' cards, its secret choices) -> its first link
@@ -342,15 +361,20 @@ class InterpretState(pyspiel.State):
     def observation_text(self, seat: int) -> str:
         return self._parts.canon.view_text(self._st, seat)
 
+    def _fold(self, seat: int) -> tuple[str, str]:
+        """(the seat's view, its information state's digest): infostate.Trail.fold."""
+        box = self._box
+        return box.trail.fold(seat, self._parts.canon.view_text, current=box.st, replay=self._parts.replay)
+
     def info_text(self, seat: int) -> str:
-        text, digest = self._trail.fold(seat, self._parts.canon.view_text)
+        text, digest = self._fold(seat)
         return f"{text}\nhistory {digest}"
 
     def observation_vector(self, seat: int) -> np.ndarray:
         return self._parts.layout.encode(self._parts.canon.view(self._st, seat))
 
     def info_vector(self, seat: int) -> np.ndarray:
-        _, digest = self._trail.fold(seat, self._parts.canon.view_text)
+        _, digest = self._fold(seat)
         bits = np.unpackbits(np.frombuffer(bytes.fromhex(digest), np.uint8)).astype(np.float32)
         return np.concatenate([self.observation_vector(seat), bits])
 
@@ -426,22 +450,25 @@ class InterpretState(pyspiel.State):
                     box.player, box.listed, box.ids = listing
                 return
         if self._parts.chance and st["flow"].get("node") is not None:
-            g.apply_in_place(st, Action("chance", (str(action),)))
+            move = (Action("chance", (str(action),)), True)
+            g.apply_in_place(st, move[0])
             if st["flow"].get("node") is not None:
-                trail.stopped(st, action)
+                trail.stopped(st, action, move)
                 return  # more chance events to resolve before the decision is done
         else:
             a = listed.get(action) if listed is not None else None
             if a is not None:  # an action of the forward model's listing: done as a trusted one
                 g.apply_in_place(st, a, checked=False)
+                move = (a, False)
             else:
                 a = self._index.action_of(action)
                 canon = self._parts.canon  # named as the seat's view names it
                 if not canon.copy_keys.isdisjoint(a.args):
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
-                g.apply_in_place(st, a, checked=noted is None or a not in noted)
-        trail.push(st, action)  # a decision and its chance events are resolved
+                move = (a, noted is None or a not in noted)
+                g.apply_in_place(st, a, checked=move[1])
+        trail.push(st, action, move)  # a decision and its chance events are resolved
         notes = st.get(NOTES, NO_NOTES)
         if notes.listing is not None and st["flow"]["phase"] != "over":
             # the flow stopped for the turn's seat, no choice pending nor window open (Notes):
@@ -474,7 +501,7 @@ class InterpretState(pyspiel.State):
         box = self._box
         sampling = box.sampling.get(player_id) if box.sampling is not None else None
         if sampling is None:
-            sampling = _Sampling(self._g, box.st, player_id, box.trail, self._parts.canon.view_text)
+            sampling = _Sampling(self._g, box.st, player_id, self._fold(player_id), box.trail)
             box.sampling = {**(box.sampling or {}), player_id: sampling}
         rng = sampling.rng
         rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw

@@ -138,18 +138,25 @@ def view(game, state, seat: int | None) -> dict:
                 shown[name] = v if type(v) in _PLAIN and (dec is None or v is None) else present.var("cv", name, v)
             cards[m.cards[cid].key] = shown
     players = {}
+    pvs = _shown_vars(m, "pv", state["pv"], m.pvars)
     for s in m.seats:  # a player variable declared `visibility: owner` is shown to that player only
-        players[s.key] = {"name": s.name,
-                          "vars": {name: present.var("pv", name, values[s.id])
-                                   for name, values in state["pv"].items()
-                                   if _var_shown(m.pvars[name], s.id, seat)}}
+        sid, shown = s.id, {}
+        for name, values, dec, public in pvs:
+            if public or (public is not None and seat == sid):
+                v = values[sid]
+                shown[name] = v if type(v) in _PLAIN and (dec is None or v is None) else present.var("pv", name, v)
+        players[s.key] = {"name": s.name, "vars": shown}
     zone_vars = {}
     if state["zv"]:
+        zvs = _shown_vars(m, "zv", state["zv"], m.zvars)
         for zone in m.zones:
             owner = zone.owner.id if zone.owner is not None else None
-            zone_vars[zone.key] = {name: present.var("zv", name, values[zone.id])
-                                   for name, values in state["zv"].items()
-                                   if _var_shown(m.zvars[name], owner, seat)}
+            zid, shown = zone.id, {}
+            for name, values, dec, public in zvs:
+                if public or (public is not None and seat is not None and seat == owner):
+                    v = values[zid]
+                    shown[name] = v if type(v) in _PLAIN and (dec is None or v is None) else present.var("zv", name, v)
+            zone_vars[zone.key] = shown
     game_vars = {name: present.var("gv", name, v) for name, v in state["gv"].items()
                  if m.gvars[name].get("visibility", "public") == "public"}
 
@@ -163,6 +170,18 @@ def view(game, state, seat: int | None) -> dict:
         "zone_vars": zone_vars,
         "pending": _pending(game, state, seat, present),
     }
+
+
+def _shown_vars(m, kind: str, stored: dict, specs: dict) -> list:
+    """(name, values, decoder, public) of each variable of `kind` (pv, zv), in the state's order:
+    public True when every seat sees it, False when only its owner does (`visibility: owner`),
+    None when nobody (_var_shown); a value needs `Presenter.var` only when not plain or decoded."""
+    out = []
+    for name, values in stored.items():
+        vis = specs[name].get("visibility", "public")
+        out.append((name, values, m.var_codec(kind, name)[1],
+                    True if vis == "public" else False if vis == "owner" else None))
+    return out
 
 
 _SCALAR = frozenset(("int", "bool", "float", "number", "text", "string", "card", "zone", "cell", "player"))
