@@ -209,12 +209,13 @@ class ExprCodegen:
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", *failed,
                      "    else:", f"        if v is not {miss}:", "            return v"]
         # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
+        start = len(body)  # the state's tables the text reads are looked up after a remembered value is returned
         if any("L[" in t or "(ctx, L)" in t for t in lines):
             body.append(f"L = {frame}")
         body += lines
         if pure:
             body += ["if memo is not None:", "    memo[key] = v"]
-        self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
+        self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"], hoist_at=start)
 
     def _build(self, text, role: str):
         """`_expr(ctx)` returning the text's value (or, for lines, their `v`) in the frame ctx.locals."""
@@ -253,11 +254,12 @@ class ExprCodegen:
         self.c.output.generated.append(Generated(self.where, self.src, self.end, source, self.env, self.notes, role))
         return f
 
-    def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:
+    def define(self, name: str, params: str, body: list[str], pure: bool = False, hoist_at: int = 0) -> None:
         """A function of the module. When the module calls built-ins, its body is wrapped so that an
         error inside one is reported at the call's position (`_SITES`: line -> call). `pure`: the
         function only reads the state (a loop of an expression): the tables of variables of cards,
-        zones and players it reads are looked up once, before its loop."""
+        zones and players it reads are looked up once, before its loop. The state's lists the body
+        reads are looked up once, before its line `hoist_at` (lines before it read none of them)."""
         lines = [f"def {name}({params}):"]
         hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
         for key, local in (("z", "_sz"), ("loc", "_sl")):
@@ -271,7 +273,7 @@ class ExprCodegen:
                 local = f"_vt{i}"
                 body = [b.replace(read, local) if type(b) is str else b for b in body]
                 hoisted.append(f"{local} = {read}")
-        body = written(hoisted + body)
+        body = written(body[:hoist_at] + hoisted + body[hoist_at:])
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
