@@ -460,6 +460,23 @@ def test_a_loop_puts_its_item_in_the_frame_only_for_the_helpers_reading_it():
     assert g.evaluate(g.new_game(seed=1), text) == 3 * (1 + 2 + 3)
 
 
+def test_a_cards_zone_and_cell_are_one_lookup_by_its_place():
+    """`c.zone` and `c.cell` of a card are read from a table of the match by the card's place
+    (no test of the place, no zone's `is_cell`): a card on a cell gives it, one elsewhere none."""
+    g = Game.load("dark-agent", players=4)
+    st = g.new_game(seed=1)
+    text = "[[c.zone, c.cell] for c in theatre_cards() + me.spies.cards]"
+    _, src = compiled(g, text)
+    assert "is_cell" not in src and ">= 0" not in src
+    got = g.evaluate(st, text, me=0)
+    m = g.m
+    on_board = [m.cards[i] for z in m.tagged_cells("theatre") for i in st["z"][z.id]]
+    assert len(got) > len(on_board) > 0
+    for (zone, cell), c in zip(got, on_board + [m.cards[i] for i in st["z"][m.player_zones["spies"][0].id]]):
+        assert zone is m.zones[st["loc"][c.id]] and cell is (zone if zone.is_cell else None)
+    assert any(cell is None for _, cell in got) and any(cell is not None for _, cell in got)
+
+
 def test_a_variable_of_cards_is_set_in_place_and_a_wrong_thing_still_refused(tmp_path):
     """`thing.variable = v` for a variable that needs no encoding is written in the generated
     text (the table's tuple replaced, as state.put does); anything else than the thing that has

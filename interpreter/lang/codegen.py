@@ -108,6 +108,7 @@ class ExprCodegen:
         self.writer = Statements(self)
         self.calls = Calls(self)
         self.reads: dict = {}  # a text written that reads without computing -> what it reads (`read`)
+        self.places: dict = {}  # `zone`, `cell` -> a card's, by its place (_attr_text)
         self.writers = {}  # node type -> the method writing it (each part declares those it writes: WRITES)
         for part in (self, self.loops, self.calls):
             self.writers.update((t, getattr(part, name)) for t, name in part.WRITES.items())
@@ -404,6 +405,10 @@ class ExprCodegen:
                   "pv": (bi._SEAT_ATTRS, bi.SEAT_ATTR_TEXT)}
         handlers, texts = tables[kind]
         if name in handlers:
+            if kind == "cv" and name in ("zone", "cell"):  # the card's zone (cell, or none) by its place (-1: the last, none)
+                table = self.places.get(name) or self.places.setdefault(name, tuple(
+                    z if name == "zone" or z.is_cell else None for z in self.symbols.zones) + (None,))
+                return f"{self.const(table)}[ctx.st['loc'][{o}.id]]"
             if name in texts:
                 return texts[name].format(o=o, t=self.tmp())
             return f"{self.const(handlers[name])}(ctx, {o})"
