@@ -5,7 +5,6 @@ it calls) and reads it in its own text from its loop variable `x`.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from . import ast as A
@@ -13,13 +12,12 @@ from ..core.model import label_of
 from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
 from .known import Consts, Range, _with_entry
-from .pieces import Spend, calls_nothing, indented, shape, size, texts
+from .pieces import Spend, calls_nothing, hands_frame, indented, shape, size
 from ..runtime.ops import _AGGREGATES, _NUMBER
 from .scope import Arg, CompileError
 
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
 _UNSET = object()  # a loop's variable before its first item
-_HANDS_FRAME = re.compile(r"(?<![\w.])L(?![\w[])")  # a text handing the frame L itself on (to a helper), not one of its slots
 _SPLICE_LINES = 200  # a written-out `any`/`all` used as a test in another: in place up to this many lines
 
 
@@ -62,7 +60,7 @@ class Loops:
         if slot is not None:
             read = f"L[{int(slot)}]"
             rest = [b.replace(read, "x") if type(b) is str else b for b in body_lines[1:]]
-            if any(_HANDS_FRAME.search(t) for t in texts(rest)):
+            if hands_frame(rest):
                 body_lines = body_lines[:1] + rest
             else:
                 # the body hands the frame to no helper: the item is read from `x` alone, and put in its
