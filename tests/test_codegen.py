@@ -337,10 +337,10 @@ def test_a_test_known_true_by_the_loops_condition_is_left_out(monkeypatch):
         f, src = compiled(g, text)
         return src, [_outcome(f, st, g, budget) for st in states for budget in (10_000, 30, 45)]
     src, left_out = outcomes()
-    assert src.count("== ctx.me") == 1 + 4 * 2, src  # the where's, then the 2nd and 3rd cell of each line
+    assert src.count("is ctx.me") == 1 + 4 * 2, src  # the where's, then the 2nd and 3rd cell of each line
     monkeypatch.setattr(loops, "_shape", lambda t: object())  # no two texts of one shape
     src, all_tested = outcomes()
-    assert src.count("== ctx.me") == 1 + 4 * 3
+    assert src.count("is ctx.me") == 1 + 4 * 3
     assert left_out == all_tested and {v for kind, v, _ in left_out if kind == "value"} == {True, False}
 
 
@@ -475,6 +475,20 @@ def test_a_cards_zone_and_cell_are_one_lookup_by_its_place():
     for (zone, cell), c in zip(got, on_board + [m.cards[i] for i in st["z"][m.player_zones["spies"][0].id]]):
         assert zone is m.zones[st["loc"][c.id]] and cell is (zone if zone.is_cell else None)
     assert any(cell is None for _, cell in got) and any(cell is not None for _, cell in got)
+
+
+def test_equality_with_a_card_zone_player_or_none_is_identity():
+    """`==` and `!=` where one side is a card, a zone or a player (or none), `none` or `me` are
+    written `is` and `is not` (none of them equals anything but itself): the same answers."""
+    g = Game.load("dark-agent", players=4)
+    st = g.new_game(seed=1)
+    cases = {"me == me": True, "me != none": True, "none == none": True, "me == 1": False, "1 != me": True,
+             "first(theatre_cards()).owner == me": None, "[c for c in theatre_cards() where c.owner != none] == []": False}
+    for text, want in cases.items():
+        _, src = compiled(g, text)
+        assert (" is " in src or " is not " in src) if "[]" not in text and "1" not in text else " == " in src or " != " in src
+        got = g.evaluate(st, text, me=0)
+        assert got == want if want is not None else got == (g.evaluate(st, "first(theatre_cards()).owner", me=0) is g.m.seats[0])
 
 
 def test_a_variable_of_cards_is_set_in_place_and_a_wrong_thing_still_refused(tmp_path):

@@ -558,8 +558,10 @@ class ExprCodegen:
         is_const, v = self.c.constant_of(node.right)
         b = self.xc(node.right, scope)
         py = _CMP_PY[op]
-        if op in ("==", "!="):
-            return f"({a} {py} {b})"
+        if op in ("==", "!="):  # a card, zone or player equals only itself (no __eq__), none only none: `is`
+            same = any(self._identified(x, scope) for x in (node.left, node.right)) and not any(
+                type(x) in (A.Num, A.Str, A.Neg) for x in (node.left, node.right))  # (`is` of a literal: a warning)
+            return f"({a} {('is' if op == '==' else 'is not') if same else py} {b})"
         if all(self.known.static_int(x, scope) is not None or whole(self.known.kind_of(x, scope)) for x in (node.left, node.right)):
             return f"({a} {py} {b})"  # two numbers: no test
         loc = self.const(self.c.loc(node.op, scope))
@@ -569,6 +571,15 @@ class ExprCodegen:
             return f"({ta} {py} {b} if _type({ta} := {a}) is int else _compare_const_slow({ta}, {b}, {kop}, {loc}))"
         return (f"({ta} {py} {tb} if ((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int)) "
                 f"else _compare_slow({ta}, {tb}, {kop}, {loc}))")
+
+    def _identified(self, node, scope) -> bool:
+        """Whether `node` gives a card, a zone or a player (or none), or is `none`, `me`: equal to a
+        value only when it is that value (what `==` of any value with it then says)."""
+        if type(node) is A.Const:
+            return node.value is None
+        if type(node) is A.Name and str(node.name) == "me" and all("me" not in d for d in (scope.slots, scope.inlined, scope.bound)):
+            return True
+        return self.known.kind_of(node, scope) in ("card", "cv", "cell", "zv", "pv")
 
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)
