@@ -8,7 +8,8 @@ does not disturb (issue 29).
 Plays random games (the moves drawn from random.Random(seed), as bench.py's do) with CPython's
 opcode tracing on, and counts the bytecodes each function runs: per decision in all, the share of
 the listing of legal actions (everything run under engine/listing.py), and the functions that run
-the most, a generated one named by the position of the content it was written from. Timing is
+the most, a generated one named by the position of the content it was written from (the listing's
+share is 0 for a tree without engine/listing.py). Timing is
 what counts in the end (bench.py), but on a shared machine its figures move by 5-10 % from one run
 to the next: this count is the same in every run, so a change of a few percent in the generated
 code can be seen, and what it changed. It does not see the cost of calls and of C code (a frame
@@ -36,6 +37,8 @@ def count(tree: str, *, game_name: str, players: int | None, games: int, seed: i
     """The bytecodes of `games` random games played by the interpreter of `tree`."""
     sys.path.insert(0, os.path.abspath(tree))
     from interpreter import Game
+    import interpreter
+    assert Path(interpreter.__file__).resolve().parent.parent == Path(tree).resolve(), interpreter.__file__
     game = Game.load(game_name, players=players)
 
     def play(s: int) -> int:
@@ -116,9 +119,10 @@ def main(argv=None) -> int:
         from bench import unpack_revision
         with tempfile.TemporaryDirectory(prefix="interpret-baseline-") as tmp:
             label = unpack_revision(a.baseline, Path(tmp))
-            args = [sys.executable, __file__, "--tree", tmp, "--game", a.game, "--games", str(a.games),
+            tree = str(Path(tmp) / "tree")  # where unpack_revision puts it
+            args = [sys.executable, __file__, "--tree", tree, "--game", a.game, "--games", str(a.games),
                     "--seed", str(a.seed), "--top", str(a.top)] + (["--players", str(a.players)] if a.players else [])
-            base = json.loads(subprocess.run(args, check=True, capture_output=True, text=True, cwd=tmp).stdout)
+            base = json.loads(subprocess.run(args, check=True, capture_output=True, text=True, cwd=tree).stdout)
         print(table(base, f"baseline {label}"))
         same = "yes" if base["decisions"] == mine["decisions"] else "NO (the games differ)"
         print(f"bytecodes a decision, this tree / baseline: {mine['per_decision'] / base['per_decision']:.3f} "
