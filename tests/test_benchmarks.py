@@ -84,3 +84,15 @@ def test_compare_measures_every_contender_and_gives_ratios():
     assert "tic-tac-toe: interpret / plain class" in names and "connect-four: interpret / plain class" in names
     assert "interpret" in compare.table(cs)
     assert compare.summary(cs)["ratios"]
+
+
+def test_bytecodes_counts_the_same_work_every_run_and_splits_out_the_listing():
+    """benchmarks/bytecodes.py: the bytecodes of the same random games are the same in every run
+    (what makes them comparable on a busy machine); the listing's share is neither nothing nor
+    everything, and a generated function is named by the content it was written from."""
+    import bytecodes
+    root = str(BENCHMARKS.parent)
+    runs = [bytecodes.count(root, game_name="tic-tac-toe", players=None, games=2, seed=0, top=5) for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0]["decisions"] > 9
+    assert 0.05 < runs[0]["listing_share"] < 0.95
+    assert any("tic-tac-toe/" in name for name, _ in runs[0]["top"])

@@ -337,10 +337,10 @@ def test_a_test_known_true_by_the_loops_condition_is_left_out(monkeypatch):
         f, src = compiled(g, text)
         return src, [_outcome(f, st, g, budget) for st in states for budget in (10_000, 30, 45)]
     src, left_out = outcomes()
-    assert src.count("== ctx.me") == 1 + 4 * 2, src  # the where's, then the 2nd and 3rd cell of each line
+    assert src.count("is ctx.me") == 1 + 4 * 2, src  # the where's, then the 2nd and 3rd cell of each line
     monkeypatch.setattr(loops, "_shape", lambda t: object())  # no two texts of one shape
     src, all_tested = outcomes()
-    assert src.count("== ctx.me") == 1 + 4 * 3
+    assert src.count("is ctx.me") == 1 + 4 * 3
     assert left_out == all_tested and {v for kind, v, _ in left_out if kind == "value"} == {True, False}
 
 
@@ -414,6 +414,18 @@ def test_cells_of_a_grid_and_items_of_constant_number_lists_are_known_numbers():
     assert g.evaluate(g.new_game(seed=1), text) == 40 * 18 + 9  # 4 directions of 9 cells; their column steps sum to 1
 
 
+def loop_body(src: str) -> str:
+    """The lines of the first `for x in items:` loop of a generated text, those it runs for each item."""
+    head, rest = src.split("for x in items:\n", 1)
+    indent = len(head.split("\n")[-1]) + 4
+    body = []
+    for line in rest.split("\n"):
+        if len(line) - len(line.lstrip()) < indent:
+            break
+        body.append(line)
+    return "\n".join(body)
+
+
 def test_cards_of_zones_are_known_cards():
     """The items of `contents(...)` (and of a small function giving them), of a zone's `.cards`
     and of `cards` are cards, never none: their attributes and tags are read without tests. A
@@ -426,11 +438,57 @@ def test_cards_of_zones_are_known_cards():
         loop = src.split("for x in items:")[1].split("return")[0]
         assert "_type(" not in loop and "_getattr" not in loop and "x.tags" in loop and "x.owner" in loop
         # the loop reads its item from its own variable, and the table of `activated` is looked up once
-        assert loop.count("L[0]") == 1 and "ctx.st[" not in loop and "_vt0[x.id]" in loop  # L[0] = x: for calls
+        # no helper reads L[0]: the item is put there once, when the loop ends, not for each item
+        assert "L[0]" not in loop_body(src) and "ctx.st[" not in loop and "_vt0[x.id]" in loop
     st = g.new_game(seed=1)
     theatre = [c for z in g.m.tagged_cells("theatre") for c in (g.m.cards[i] for i in st["z"][z.id])]
     spies = sum(1 for c in theatre if "spy" in c.tags or c.owner is g.m.seats[0])
     assert g.evaluate(st, "length(theatre_cards() where it is spy or it.owner == me)", me=0) == spies > 0
+
+
+def test_a_loop_puts_its_item_in_the_frame_only_for_the_helpers_reading_it():
+    """A loop whose body hands the frame to a helper (an inner loop reading the outer item) puts
+    each item in its local first; one whose body reads only its own item does not (issue 29)."""
+    g = Game.load("tic-tac-toe")
+    text = "sum(length(cells where it.row == c.row and it.column <= c.column) for c in cells)"
+    _, src = compiled(g, text)
+    bodies = [loop_body("def " + part) for part in src.split("def ")[1:] if "for x in items:" in part]
+    outer = [body for body in bodies if "(ctx, L)" in body]
+    inner = [body for body in bodies if "(ctx, L)" not in body]
+    assert len(outer) == len(inner) == 1
+    assert "L[0] = x" in outer[0] and "L[0].attrs" in inner[0] and " = x" not in inner[0]
+    assert g.evaluate(g.new_game(seed=1), text) == 3 * (1 + 2 + 3)
+
+
+def test_a_cards_zone_and_cell_are_one_lookup_by_its_place():
+    """`c.zone` and `c.cell` of a card are read from a table of the match by the card's place
+    (no test of the place, no zone's `is_cell`): a card on a cell gives it, one elsewhere none."""
+    g = Game.load("dark-agent", players=4)
+    st = g.new_game(seed=1)
+    text = "[[c.zone, c.cell] for c in theatre_cards() + me.spies.cards]"
+    _, src = compiled(g, text)
+    assert "is_cell" not in src and ">= 0" not in src
+    got = g.evaluate(st, text, me=0)
+    m = g.m
+    on_board = [m.cards[i] for z in m.tagged_cells("theatre") for i in st["z"][z.id]]
+    assert len(got) > len(on_board) > 0
+    for (zone, cell), c in zip(got, on_board + [m.cards[i] for i in st["z"][m.player_zones["spies"][0].id]]):
+        assert zone is m.zones[st["loc"][c.id]] and cell is (zone if zone.is_cell else None)
+    assert any(cell is None for _, cell in got) and any(cell is not None for _, cell in got)
+
+
+def test_equality_with_a_card_zone_player_or_none_is_identity():
+    """`==` and `!=` where one side is a card, a zone or a player (or none), `none` or `me` are
+    written `is` and `is not` (none of them equals anything but itself): the same answers."""
+    g = Game.load("dark-agent", players=4)
+    st = g.new_game(seed=1)
+    cases = {"me == me": True, "me != none": True, "none == none": True, "me == 1": False, "1 != me": True,
+             "first(theatre_cards()).owner == me": None, "[c for c in theatre_cards() where c.owner != none] == []": False}
+    for text, want in cases.items():
+        _, src = compiled(g, text)
+        assert (" is " in src or " is not " in src) if "[]" not in text and "1" not in text else " == " in src or " != " in src
+        got = g.evaluate(st, text, me=0)
+        assert got == want if want is not None else got == (g.evaluate(st, "first(theatre_cards()).owner", me=0) is g.m.seats[0])
 
 
 def test_a_variable_of_cards_is_set_in_place_and_a_wrong_thing_still_refused(tmp_path):

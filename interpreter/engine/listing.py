@@ -155,7 +155,9 @@ def _text(actions, index, fixed, const, kept, bare: bool) -> str:
     for a in actions:
         if index and a.presence is not None and type(a.presence[1]) is tuple and const(a.presence[1]) not in zones:
             z = zones[const(a.presence[1])] = f"z{len(zones)}"
-            lines.append(f"    {z} = {const(a.presence[1])}[seat] if seat is not None else None")
+            # and whether it holds a card: a test of several cards' places is not made for an empty zone
+            lines += [f"    {z} = {const(a.presence[1])}[seat] if seat is not None else None",
+                      f"    h{z} = st['z'][{z}] if {z} is not None else None"]
     for a in actions:
         ind = "    "
         if a.limit is not None:
@@ -180,6 +182,8 @@ def _present(presence, const, zones) -> str:
     ids, zone = presence
     if type(zone) is tuple:
         z = zones[const(zone)]
+        if len(ids) > 1:  # one of them among the zone's cards (hz: their ids; none for an empty zone)
+            return f"{z} is None or (h{z} and not {const(frozenset(int(i) for i in ids))}.isdisjoint(h{z}))"
         return "".join(f"loc[{int(i)}] == {z} or " for i in ids) + f"{z} is None"
     return " or ".join(f"loc[{int(i)}] == {int(zone)}" for i in ids)
 

@@ -108,6 +108,7 @@ class ExprCodegen:
         self.writer = Statements(self)
         self.calls = Calls(self)
         self.reads: dict = {}  # a text written that reads without computing -> what it reads (`read`)
+        self.places: dict = {}  # `zone`, `cell` -> a card's, by its place (_attr_text)
         self.writers = {}  # node type -> the method writing it (each part declares those it writes: WRITES)
         for part in (self, self.loops, self.calls):
             self.writers.update((t, getattr(part, name)) for t, name in part.WRITES.items())
@@ -209,12 +210,13 @@ class ExprCodegen:
                      f"        v = memo.get(key, {miss})", f"    except {self.const(TypeError)}:", *failed,
                      "    else:", f"        if v is not {miss}:", "            return v"]
         # the frame is L, which the text and its helpers are given: nothing generated reads ctx.locals
+        start = len(body)  # the state's tables the text reads are looked up after a remembered value is returned
         if any("L[" in t or "(ctx, L)" in t for t in lines):
             body.append(f"L = {frame}")
         body += lines
         if pure:
             body += ["if memo is not None:", "    memo[key] = v"]
-        self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"])
+        self.define("_call", ", ".join(["ctx", "loc"] + args), body + ["return v"], hoist_at=start)
 
     def _build(self, text, role: str):
         """`_expr(ctx)` returning the text's value (or, for lines, their `v`) in the frame ctx.locals."""
@@ -253,11 +255,12 @@ class ExprCodegen:
         self.c.output.generated.append(Generated(self.where, self.src, self.end, source, self.env, self.notes, role))
         return f
 
-    def define(self, name: str, params: str, body: list[str], pure: bool = False) -> None:
+    def define(self, name: str, params: str, body: list[str], pure: bool = False, hoist_at: int = 0) -> None:
         """A function of the module. When the module calls built-ins, its body is wrapped so that an
         error inside one is reported at the call's position (`_SITES`: line -> call). `pure`: the
         function only reads the state (a loop of an expression): the tables of variables of cards,
-        zones and players it reads are looked up once, before its loop."""
+        zones and players it reads are looked up once, before its loop. The state's lists the body
+        reads are looked up once, before its line `hoist_at` (lines before it read none of them)."""
         lines = [f"def {name}({params}):"]
         hoisted = []  # the state's lists read in the body, looked up once per call (nothing changes them here)
         for key, local in (("z", "_sz"), ("loc", "_sl")):
@@ -271,7 +274,7 @@ class ExprCodegen:
                 local = f"_vt{i}"
                 body = [b.replace(read, local) if type(b) is str else b for b in body]
                 hoisted.append(f"{local} = {read}")
-        body = written(hoisted + body)
+        body = written(body[:hoist_at] + hoisted + body[hoist_at:])
         if self.sites:
             lines.append("    try:")
             lines += ["        " + b for b in body]
@@ -402,6 +405,10 @@ class ExprCodegen:
                   "pv": (bi._SEAT_ATTRS, bi.SEAT_ATTR_TEXT)}
         handlers, texts = tables[kind]
         if name in handlers:
+            if kind == "cv" and name in ("zone", "cell"):  # the card's zone (cell, or none) by its place (-1: the last, none)
+                table = self.places.get(name) or self.places.setdefault(name, tuple(
+                    z if name == "zone" or z.is_cell else None for z in self.symbols.zones) + (None,))
+                return f"{self.const(table)}[ctx.st['loc'][{o}.id]]"
             if name in texts:
                 return texts[name].format(o=o, t=self.tmp())
             return f"{self.const(handlers[name])}(ctx, {o})"
@@ -551,8 +558,10 @@ class ExprCodegen:
         is_const, v = self.c.constant_of(node.right)
         b = self.xc(node.right, scope)
         py = _CMP_PY[op]
-        if op in ("==", "!="):
-            return f"({a} {py} {b})"
+        if op in ("==", "!="):  # a card, zone or player equals only itself (no __eq__), none only none: `is`
+            same = any(self._identified(x, scope) for x in (node.left, node.right)) and not any(
+                type(x) in (A.Num, A.Str, A.Neg) for x in (node.left, node.right))  # (`is` of a literal: a warning)
+            return f"({a} {('is' if op == '==' else 'is not') if same else py} {b})"
         if all(self.known.static_int(x, scope) is not None or whole(self.known.kind_of(x, scope)) for x in (node.left, node.right)):
             return f"({a} {py} {b})"  # two numbers: no test
         loc = self.const(self.c.loc(node.op, scope))
@@ -562,6 +571,15 @@ class ExprCodegen:
             return f"({ta} {py} {b} if _type({ta} := {a}) is int else _compare_const_slow({ta}, {b}, {kop}, {loc}))"
         return (f"({ta} {py} {tb} if ((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int)) "
                 f"else _compare_slow({ta}, {tb}, {kop}, {loc}))")
+
+    def _identified(self, node, scope) -> bool:
+        """Whether `node` gives a card, a zone or a player (or none), or is `none`, `me`: equal to a
+        value only when it is that value (what `==` of any value with it then says)."""
+        if type(node) is A.Const:
+            return node.value is None
+        if type(node) is A.Name and str(node.name) == "me" and all("me" not in d for d in (scope.slots, scope.inlined, scope.bound)):
+            return True
+        return self.known.kind_of(node, scope) in ("card", "cv", "cell", "zv", "pv")
 
     def g_in(self, node, scope):
         a, b = self.x(node.item, scope), self.x(node.coll, scope)

@@ -12,11 +12,12 @@ from ..core.model import label_of
 from ..runtime.context import RuleRuntimeError
 from ..runtime.helpers import _size_of
 from .known import Consts, Range, _with_entry
-from .pieces import Spend, calls_nothing, indented, shape, size
+from .pieces import Spend, calls_nothing, hands_frame, indented, shape, size
 from ..runtime.ops import _AGGREGATES, _NUMBER
 from .scope import Arg, CompileError
 
 _UNROLL = 6  # `any`/`all` over a constant range of at most this many numbers: written out, one test each
+_UNSET = object()  # a loop's variable before its first item
 _SPLICE_LINES = 200  # a written-out `any`/`all` used as a test in another: in place up to this many lines
 
 
@@ -55,9 +56,20 @@ class Loops:
         name = f"_g{next(self.g.names)}"
         if self.g.shares is not None:
             self.g.shares.loops += 1  # it may write locals (repeated.py); none shared yet: nothing to forget
+        after = []  # lines after the loop
         if slot is not None:
             read = f"L[{int(slot)}]"
-            body_lines = body_lines[:1] + [b.replace(read, "x") if type(b) is str else b for b in body_lines[1:]]
+            rest = [b.replace(read, "x") if type(b) is str else b for b in body_lines[1:]]
+            if hands_frame(rest):
+                body_lines = body_lines[:1] + rest
+            else:
+                # the body hands the frame to no helper: the item is read from `x` alone, and put in its
+                # local once, when the loop ends (a frame may be kept in the state: a pending choice's)
+                unset = self.g.const(_UNSET, "no item yet")
+                body_lines = [line for b in rest for line in (
+                    [f"{b[:len(b) - len(b.lstrip())]}{read} = x", b] if type(b) is str and b.lstrip().startswith("return") else [b])]
+                first_lines = [*first_lines, f"x = {unset}"]
+                after = [f"if x is not {unset}:", f"    {read} = x"]
         if type(items_text) is Range:  # `range(a, b)` known at load time: its numbers
             items = self.g.const(tuple(range(items_text.lo, items_text.hi + 1)))
         else:
@@ -66,6 +78,7 @@ class Loops:
             *self._head(items_text, loc, what),
             *first_lines,
             *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
+            *after,
             *result_lines])
         return f"{name}(ctx, L)"
 

@@ -142,6 +142,14 @@ def _calls_nothing(text: str) -> bool:
     return True
 
 
+def hands_frame(lines) -> bool:
+    """Whether lines of a block (its first ones indented once) name the frame `L` itself (handed to
+    a helper), not only items of it (`L[n]`): read from Python's parse of them."""
+    tree = ast.parse("if 1:\n" + "\n".join(written(lines)))
+    items = {id(n.value) for n in ast.walk(tree) if type(n) is ast.Subscript}
+    return any(type(n) is ast.Name and n.id == "L" and id(n) not in items for n in ast.walk(tree))
+
+
 def _is_temp(name: str) -> bool:
     """A temporary of generated code (`_t3`), as its generator names them (ExprCodegen.tmp)."""
     return name[:2] == "_t" and name[2:].isdigit()
