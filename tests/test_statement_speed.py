@@ -3,20 +3,16 @@ benchmarks/bench.py --game agents-secrets --players 6). A `for` over a list with
 copies it and spends its budget in the generated text, without a call of `_for_items`; anything
 else, or a list over the budget, goes through it (the same items, budget and errors). A table
 written in the rules (`company_names[c]`) is read by a text or a number it has without
-`_index_slow`, which still answers every other key as it did. Two lists or two texts are joined
-by `+` without a call of `_arith`, spending what it spends; over the budget or the size of a
-collection, it fails as it did."""
+`_index_slow`, which still answers every other key as it did."""
 from __future__ import annotations
 
 import pytest
 
 from interpreter.engine.game import Game
-from interpreter.lang.scope import Scope
-from interpreter.ruleset.yamlio import SourceText
 from interpreter.limits import BudgetExceeded
 from interpreter.runtime import context as rt
 from interpreter.runtime.helpers import _index_slow
-from tests.hardening import BASE, game_dir
+from tests.hardening import game_dir
 from tests.test_step_speed import watched
 
 EXTRA = """\
@@ -68,27 +64,3 @@ def test_a_table_of_the_rules_is_read_at_once_by_a_key_it_has(game):
         assert game.evaluate(st, f"{name}[{key!r}]") == _index_slow(tables[name], key, None)  # as it did
     with pytest.raises(rt.RuleRuntimeError, match="no item"):
         game.evaluate(st, "names[[1]]")
-
-
-def test_two_lists_or_two_texts_are_joined_without_arith(game):
-    st = game.new_game(seed=1)
-    for text, value, size in (('[1, 2] + [x]', [1, 2, 0], 3), ('"ab" + "c"', "abc", 3)):
-        ctx = rt.Ctx(st, game.m, game.m.seats[0])
-        f = game.m.compiler.expr(SourceText.plain(text, "<expression>"), Scope())
-        ctx.locals = []
-        before = ctx.budget
-        got, calls, _ = watched(f, ctx)
-        assert got == value and "_arith" not in calls
-        assert before - ctx.budget == size  # what _arith spends: the size of the joined list or text
-        ctx.budget = size - 1  # over the budget: _arith fails as it did
-        with pytest.raises(BudgetExceeded, match="a list or text joined"):
-            f(ctx)
-
-
-
-def test_a_join_over_the_size_of_a_collection_fails_as_it_did(tmp_path):
-    small = Game.load(str(game_dir(tmp_path, base=BASE.replace("name: hardened,", "name: hardened, limits: {collection: 10},"))))
-    st = small.new_game(seed=1)
-    assert small.evaluate(st, '"abcde" + "fghij"') == "abcdefghij"
-    with pytest.raises(BudgetExceeded, match="a list or text joined: 11 items, over the limit `collection`"):
-        small.evaluate(st, '"abcde" + "fghijk"')

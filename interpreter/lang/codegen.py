@@ -489,7 +489,8 @@ class ExprCodegen:
         loc = self.const(self.c.loc(node, scope))
         to, tk = self.tmp(), self.tmp()
         if type(table) is dict:  # a table of the rules by a text or a number it has: found at once
-            return self.known.table_item(table, tk, k, to, loc)
+            d, miss, text = self.const(table), self.const(_MISS, "no such key"), self.const(str, "the type of texts")
+            return f"({to} if ((_type({tk} := {k}) is {text}) or (_type({tk}) is int)) and ({to} := {d}.get({tk}, {miss})) is not {miss} else _index_slow({d}, {tk}, {loc}))"
         if self.known.in_ints(self.known.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
             return self.read(f"{o}[{sk}]", "item") if self.reads.get(o) == "slot" else f"{o}[{sk}]"
         if sk is not None:
@@ -540,10 +541,7 @@ class ExprCodegen:
             both = f"{both} and {tb} != 0" if both else f"{tb} != 0"
         n = int(_NUMBER)
         cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
-        slow = f"{self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc})"
-        if op == "+" and test_a is not None and test_b is not None:  # else two lists, or two texts, joined
-            slow = self.known.joined(ta, tb, slow)
-        return f"({tr} if {cond} else {slow})"
+        return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
 
     def g_compare(self, node, scope):
         op = str(node.op)

@@ -104,19 +104,3 @@ class Known:
         t = self.g.tmp()
         return t, (f"(({t} := {text}) is not None)" if known_int else f"(_type({t} := {text}) is int)")
 
-    def joined(self, ta: str, tb: str, slow: str) -> str:
-        """`ta + tb` of two lists or two texts (the operands' names), as `_arith` joins them (its
-        first case: within the size of a collection, spending it), else `slow` (its call)."""
-        g = self.g
-        tt, tn, cap = g.tmp(), g.tmp(), g.g_value(g.symbols.limits.collection)
-        return (f"({ta} + {tb} if (({tt} := _type({ta})) is _list or {tt} is {g.const(str, 'the type of texts')}) and "
-                f"_type({tb}) is {tt} and ({tn} := _len({ta}) + _len({tb})) <= {cap} and ({tn} := ctx.budget - {tn}) >= 0 "
-                f"and _setattr(ctx, {g.const('budget')}, {tn}) is None else {slow})")
-
-    def table_item(self, table: dict, tk: str, k: str, to: str, loc: str) -> str:
-        """Item `k` (kept in `tk`, the item in `to`) of a table written in the rules, found at once by a
-        text or a number it has, else as `_index_slow` finds it (a number as a text, none, an error)."""
-        g = self.g
-        d, miss, text = g.const(table), g.const(_MISS, "no such key"), g.const(str, "the type of texts")
-        return (f"({to} if ((_type({tk} := {k}) is {text}) or (_type({tk}) is int)) and ({to} := {d}.get({tk}, {miss})) "
-                f"is not {miss} else _index_slow({d}, {tk}, {loc}))")
