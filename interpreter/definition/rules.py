@@ -262,7 +262,11 @@ class CompiledRules(Part):
                 self.d.errors.add(loc, f"the domain of parameter `{pname}` must be a collection (a list, cards, "
                                      f"cells, players), not `{snip.src.text.strip()}`",
                                 hint="the parameter takes each value of its domain in turn", context=snip.src.context(loc))
-            compiled_params.append((pname, scope.slots[pname], self._domain(f, pname, snip.src.locate(1, 1))))
+            domain = self._domain(f, pname, snip.src.locate(1, 1))
+            before = [p for p, _ in params]
+            # the same in every pass of the loops over the parameters before it (engine/listing.py)
+            domain.invariant = not (_names_in(tree) & set(before[:before.index(pname)])) and not c.draws_chance(tree)
+            compiled_params.append((pname, scope.slots[pname], domain))
             values = None if optional else self._fixed_domain(tree, f, scope)
             if values is not None:  # with what `_domain` reports when they are over the budget, and
                 by_key = {}  # the value of each key (the first one: the checked path binds the first)

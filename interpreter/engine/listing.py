@@ -171,6 +171,7 @@ def _text(actions, index, fixed, const, kept, bare: bool) -> str:
         if a.listed:
             lines.append(f"{ind}if {' and '.join(f'{const(f)}(ctx)' for f in a.listed)}:")
             ind += "    "
+        lines += [f"{ind}h{i} = None" for i, p in enumerate(a.params) if _hoisted(i, p, fixed)]
         _loops(a, 0, ind, lines, const, fixed=fixed, kept=kept[a.name], bare=bare)
     lines.append("    return out")
     return "\n".join(lines) + "\n"
@@ -225,12 +226,24 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
     if entry is None and compiled is None:
         lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
     elif entry is None:  # rules.py `_domain`'s check written in place: a list spends one step per value
-        lines += [f"{ind}d{i} = {const(compiled)}(ctx)", f"{ind}if _type(d{i}) is _list:", f"{ind}    if d{i}:",
-                  f"{ind}        ctx.budget = b = ctx.budget - _len(d{i})", f"{ind}        if b < 0:",
-                  f"{ind}            _spend_failed(ctx, {const(dom.where)}, {const(dom.what)})",
-                  f"{ind}elif d{i} is not None:",
-                  f"{ind}    d{i} = _domain_other(d{i}, {const(dom.pname)}, {const(dom.where)})",
-                  f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, d{i}, memo)) if d{i} else ():"]
+        computed = [f"d{i} = {const(compiled)}(ctx)", f"if _type(d{i}) is _list:", f"    if d{i}:",
+                    f"        ctx.budget = b = ctx.budget - _len(d{i})", "        if b < 0:",
+                    f"            _spend_failed(ctx, {const(dom.where)}, {const(dom.what)})",
+                    f"elif d{i} is not None:",
+                    f"    d{i} = _domain_other(d{i}, {const(dom.pname)}, {const(dom.where)})"]
+        if _hoisted(i, param, fixed):
+            # read no earlier parameter, drawn nothing: its values and their keys, computed at the first
+            # pass, hold for the others (nothing changes the state while listing), each spending again
+            # what the first spent; one that would go over the budget is computed, to fail where it would
+            again = [f"h{i} = _arg_keys(_m, st, seat, d{i}, memo) if d{i} else ()"]
+            lines += [f"{ind}if h{i} is None:", f"{ind}    s{i} = ctx.budget",
+                      *(f"{ind}    {x}" for x in computed + again), f"{ind}    s{i} -= ctx.budget",
+                      f"{ind}elif (b := ctx.budget - s{i}) >= 0:", f"{ind}    ctx.budget = b",
+                      f"{ind}else:", *(f"{ind}    {x}" for x in computed + again),
+                      f"{ind}for v{i}, k{i} in _zip(*h{i}) if h{i} else ():"]
+        else:
+            lines += [f"{ind}{x}" for x in computed]
+            lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, d{i}, memo)) if d{i} else ():")
     else:
         # the same values in every state, none a card: their keys are the same for every seat
         values, where, what, _ = entry
@@ -248,6 +261,13 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
     _loops(a, i + 1, ind + "    ", lines, const, fixed, kept, made=entry is not None and n == 1, bare=bare)
     lines.append(f"{ind}L[{int(slot)}] = None")
+
+
+def _hoisted(i: int, param, fixed: bool) -> bool:
+    """Whether parameter i's domain is computed once per listing (a later parameter's domain
+    computed in the state, which reads no parameter before it and draws nothing: rules.py)."""
+    return i > 0 and (param.fixed is None or not fixed) and getattr(param.domain, "compiled", None) is not None \
+        and getattr(param.domain, "invariant", False)
 
 
 _KEPT = 4096  # actions kept per definition, at most (a domain of many values lists its actions afresh)

@@ -491,10 +491,13 @@ class ExprCodegen:
         v = self.known.static_value(node, scope)
         if v is not _MISS:  # an item of a constant list by an index known at load time
             return self.g_value(v)
-        sk = self.known.static_int(node.key, scope)
+        sk, table = self.known.static_int(node.key, scope), self.known.static_value(node.obj, scope)
         o, k = self.x(node.obj, scope), self.x(node.key, scope)
         loc = self.const(self.c.loc(node, scope))
         to, tk = self.tmp(), self.tmp()
+        if type(table) is dict:  # a table of the rules by a text or a number it has: found at once
+            d, miss, text = self.const(table), self.const(_MISS, "no such key"), self.const(str, "the type of texts")
+            return f"({to} if ((_type({tk} := {k}) is {text}) or (_type({tk}) is int)) and ({to} := {d}.get({tk}, {miss})) is not {miss} else _index_slow({d}, {tk}, {loc}))"
         if self.known.in_ints(self.known.kind_of(node.obj, scope), sk):  # item sk of a list of numbers that has it
             return self.read(f"{o}[{sk}]", "item") if self.reads.get(o) == "slot" else f"{o}[{sk}]"
         if sk is not None:

@@ -203,10 +203,13 @@ class Statements:
         slot = scope.add(str(node.var))
         coll = self.g.x(node.coll, scope)
         loc = self.g.const(self.c.loc(node, scope))
-        t = self.g.tmp()
+        t, items, b = self.g.tmp(), self.g.tmp(), self.g.tmp()
         body = self.block(node.body, scope)
-        return [mark, f"for {t} in _for_items(ctx, {coll}, {loc}, {self.g.const(self.c.iterable_at)}):",
-                f"    L[{int(slot)}] = {t}"] + body
+        # a list within the budget (the frequent case): what `_for_items` does, without its call
+        return [mark, f"if _type({items} := {coll}) is list and ({b} := ctx.budget - _len({items}) - 1) >= 0:",
+                f"    ctx.budget = {b}", f"    {items} = {items}[:]", "else:",
+                f"    {items} = _for_items(ctx, {items}, {loc}, {self.g.const(self.c.iterable_at)})",
+                f"for {t} in {items}:", f"    L[{int(slot)}] = {t}"] + body
 
     def s_repeat(self, node, scope):
         mark = self.mark(node, scope)

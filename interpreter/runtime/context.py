@@ -320,12 +320,14 @@ def draw(ctx, n, src, dst):
     if b < 0:
         spend_failed(ctx, None, f"draw {n:,}")
     zl = st["z"]
-    if dst.capacity is None and ctx.m.on_entered is None and src.id != dst.id and 0 < n <= len(zl[src.id]):
-        # the frequent case: n cards taken from the top at once, put on the bottom in order (as n
+    # as many as there is room for (the loop below stops when the destination is full, before it refills)
+    k = n if dst.capacity is None else min(n, dst.capacity - len(zl[dst.id]))
+    if ctx.m.on_entered is None and src.id != dst.id and 0 < k <= len(zl[src.id]):
+        # the frequent case: k cards taken from the top at once, put on the bottom in order (as k
         # moves of the top card would), nothing to tell a hook
         ids = zl[src.id]
-        taken, loc, to = ids[:n], st["loc"], dst.id
-        zl[src.id] = ids[n:]
+        taken, loc, to = ids[:k], st["loc"], dst.id
+        zl[src.id] = ids[k:]
         zl[to] = zl[to] + taken
         if "_feed" in st:
             chance.stir(st, dst)
