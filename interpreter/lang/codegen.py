@@ -38,9 +38,10 @@ from ..ruleset import cache as diskcache
 from ..runtime import context as rt
 from ..runtime.helpers import _HELPERS
 from .calls import Calls
+from .operators import Operators
 from .statements import Statements
-from ..runtime.ops import _NUMBER, _arith
-from .kindfacts import bounded, whole
+from ..runtime.ops import _NUMBER
+from .kindfacts import whole
 from .known import Known
 from .loops import Loops
 from .repeated import _LITERALS, Repeated
@@ -54,8 +55,6 @@ from ..core.model import label_of
 GENERATED = "<interpret rules>"  # the file name of generated code in tracebacks (guard.py reads it)
 
 # operators of the language -> (Python operator, fast-path condition on ints a and b)
-_BINOP_PY = {"+": "+", "-": "-", "*": "*", "/": "//", "//": "//", "%": "%"}
-_CMP_PY = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 # What a text the generator wrote reads, when it reads a value without computing anything (`read`):
 # a local (`slot`), an item of one by a literal index (`item`), a cell's attribute (`cell attr`), a
@@ -93,7 +92,7 @@ class ExprCodegen:
 
     Its parts are objects it holds, each given the generator: `known` (kinds and values known at
     load time), `sharing` (reads computed once, repeated.py), `loops`, `shortcuts` and `writer`
-    (statements). The module being written (its globals, helpers, temporaries, shared reads) is
+    (statements), `calls`, `operators`. The module being written (its globals, helpers, temporaries, shared reads) is
     the generator's state, saved and restored around a nested module (`_STATE`)."""
 
     def __init__(self, compiler):
@@ -107,10 +106,11 @@ class ExprCodegen:
         self.shortcuts = Shortcuts(self)
         self.writer = Statements(self)
         self.calls = Calls(self)
+        self.operators = Operators(self)
         self.reads: dict = {}  # a text written that reads without computing -> what it reads (`read`)
         self.places: dict = {}  # `zone`, `cell` -> a card's, by its place (_attr_text)
         self.writers = {}  # node type -> the method writing it (each part declares those it writes: WRITES)
-        for part in (self, self.loops, self.calls):
+        for part in (self, self.loops, self.calls, self.operators):
             self.writers.update((t, getattr(part, name)) for t, name in part.WRITES.items())
         self.statements = self.writer.statements
         self.mark = self.writer.mark  # a statement's mark line (definition/powers.py marks a modifier's text)
@@ -119,8 +119,7 @@ class ExprCodegen:
 
     WRITES = {  # node type -> the method writing it
         A.Num: "g_number", A.Str: "g_string", A.Const: "g_const", A.Name: "g_name", A.ListOf: "g_list_",
-        A.Attr: "g_attr", A.Index: "g_index", A.Neg: "g_neg", A.BinOp: "g_binop", A.Compare: "g_compare",
-        A.In: "g_in", A.IsTag: "g_is_tag", A.Not: "g_not", A.And: "g_and", A.Or: "g_or", A.Ternary: "g_ternary",
+        A.Attr: "g_attr", A.Index: "g_index",
     }
 
     _STATE = ("env", "values", "helpers", "helper_names", "unrolled", "names", "sites", "where", "stmt_locs", "spliced",
@@ -511,111 +510,3 @@ class ExprCodegen:
         if type(v) is int and -_NUMBER <= v <= _NUMBER:
             return self.number(v, str(v) if v >= 0 else f"({v})")
         return {True: "True", False: "False", None: "None"}[v] if v is None or type(v) is bool else self.const(v)
-
-    def g_neg(self, node, scope):
-        folded = self.known.static_int(node, scope)
-        if folded is not None:
-            return self.number(folded, str(folded))
-        v = self.x(node.operand, scope)
-        if whole(self.known.kind_of(node.operand, scope)):  # a number within the cap: so is its opposite
-            return f"(-{v})"
-        loc = self.const(self.c.loc(node, scope))
-        t = self.tmp()
-        return f"(-{t} if _type({t} := {v}) is int else _neg_slow({t}, {loc}))"
-
-    def g_binop(self, node, scope):
-        folded = self.known.static_int(node, scope)
-        if folded is not None:
-            return self.number(folded, str(folded))
-        sa, sb = self.known.static_int(node.left, scope), self.known.static_int(node.right, scope)
-        a, op, b = self.x(node.left, scope), str(node.op), self.x(node.right, scope)
-        py = _BINOP_PY[op]
-        if py in ("//", "%") and sb == 0:  # a division by a zero written as such: the rule error, at run time
-            return f"{self.const(_arith)}(ctx, {self.const(op)}, {a}, {b}, {self.const(self.c.loc(node.op, scope))})"
-        simple = self.known.identity(op, a, sa, whole(self.known.kind_of(node.left, scope)),
-                                b, sb, whole(self.known.kind_of(node.right, scope)))
-        if simple is not None:
-            return simple
-        if bounded(self.known.kind_of(node, scope)):  # numbers whose result provably fits the cap
-            return f"({a} {py} {b})"
-        loc = self.const(self.c.loc(node.op, scope))
-        tr = self.tmp()
-        ta, test_a = self.known.operand(a, sa, whole(self.known.kind_of(node.left, scope)))
-        tb, test_b = self.known.operand(b, sb, whole(self.known.kind_of(node.right, scope)))
-        tests = [t for t in (test_a, test_b) if t is not None]
-        both = " & ".join(tests) if len(tests) > 1 else tests[0] if tests else None
-        if py in ("//", "%") and sb is None:
-            both = f"{both} and {tb} != 0" if both else f"{tb} != 0"
-        n = int(_NUMBER)
-        cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
-        return f"({tr} if {cond} else {self.const(_arith)}(ctx, {self.const(op)}, {ta}, {tb}, {loc}))"
-
-    def g_compare(self, node, scope):
-        op = str(node.op)
-        where = self.shortcuts.length_of_where(node.left)
-        if where is not None and op in ("==", "!=", ">") and self.known.static_int(node.right, scope) == 0:
-            some = self.loops.g_some_where(where, scope)  # whether it has an item: stop at the first one
-            if some is not None:
-                return f"(not {some})" if op == "==" else some
-        a = self.xc(node.left, scope)
-        is_const, v = self.c.constant_of(node.right)
-        b = self.xc(node.right, scope)
-        py = _CMP_PY[op]
-        if op in ("==", "!="):  # a card, zone or player equals only itself (no __eq__), none only none: `is`
-            same = any(self._identified(x, scope) for x in (node.left, node.right)) and not any(
-                type(x) in (A.Num, A.Str, A.Neg) for x in (node.left, node.right))  # (`is` of a literal: a warning)
-            return f"({a} {('is' if op == '==' else 'is not') if same else py} {b})"
-        if all(self.known.static_int(x, scope) is not None or whole(self.known.kind_of(x, scope)) for x in (node.left, node.right)):
-            return f"({a} {py} {b})"  # two numbers: no test
-        loc = self.const(self.c.loc(node.op, scope))
-        kop = self.const(op)
-        ta, tb = self.tmp(), self.tmp()
-        if is_const and v is not None:
-            return f"({ta} {py} {b} if _type({ta} := {a}) is int else _compare_const_slow({ta}, {b}, {kop}, {loc}))"
-        return (f"({ta} {py} {tb} if ((_type({ta} := {a}) is int) & (_type({tb} := {b}) is int)) "
-                f"else _compare_slow({ta}, {tb}, {kop}, {loc}))")
-
-    def _identified(self, node, scope) -> bool:
-        """Whether `node` gives a card, a zone or a player (or none), or is `none`, `me`: equal to a
-        value only when it is that value (what `==` of any value with it then says)."""
-        if type(node) is A.Const:
-            return node.value is None
-        if type(node) is A.Name and str(node.name) == "me" and all("me" not in d for d in (scope.slots, scope.inlined, scope.bound)):
-            return True
-        return self.known.kind_of(node, scope) in ("card", "cv", "cell", "zv", "pv")
-
-    def g_in(self, node, scope):
-        a, b = self.x(node.item, scope), self.x(node.coll, scope)
-        loc = self.const(self.c.loc(node, scope))
-        if self.known.kind_of(node.coll, scope) in ("zv", "cell"):  # a card in a zone (or none): where the card is
-            ta, tb = self.tmp(), self.tmp()
-            call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
-            return f"(not {call})" if node.negated else call
-        call = f"_contains(ctx, {b}, {a}, {loc})"
-        return f"(not {call})" if node.negated else call
-
-    def g_is_tag(self, node, scope):
-        o = self.xc(node.obj, scope)
-        tag = str(node.tag)
-        if tag not in self.symbols.all_tags:
-            raise CompileError(f"unknown tag `{tag}`", node.tag, hint=did_you_mean(tag, self.symbols.all_tags)
-                               or "tags come from card names, `tags:` of cards and zones")
-        test = "not in" if node.negated else "in"
-        if self.known.kind_of(node.obj, scope) in ("card", "cell") and self.plain(o):  # never none: its tags
-            return f"({self.const(tag)} {test} {o}.tags)"
-        tags = self.sharing.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
-        return f"({self.const(tag)} {test} {tags})"
-
-    def g_not(self, node, scope):
-        return f"(not {self.xc(node.operand, scope)})"
-
-    def g_and(self, node, scope):
-        return self.sharing.run_of(node, scope, A.And, "and")
-
-    def g_or(self, node, scope):
-        return self.sharing.run_of(node, scope, A.Or, "or")
-
-    def g_ternary(self, node, scope):
-        a, cnd, b = self.x(node.then, scope), self.x(node.cond, scope), self.x(node.otherwise, scope)
-        return f"({a} if {cnd} else {b})"
-
