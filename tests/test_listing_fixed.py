@@ -7,12 +7,12 @@ and with one parameter its actions too. The legal actions, their labels and the 
 are those of the lister that computes every domain."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
 from interpreter.engine import listing
 from interpreter.runtime import context as rt
+from tests.walks import random_states
 from interpreter.engine.game import Game
 from interpreter.errors import RuleRuntimeError
 from interpreter.core.model import Action, key_of
@@ -20,14 +20,10 @@ from interpreter.core.model import Action, key_of
 
 def _listings(g, step, seeds=range(6)):
     """(ctx maker, state) at each decision of a few seeded random games."""
-    m = g.m
     for seed in seeds:
-        rng, st = random.Random(seed), g.new_game(seed=seed)
-        while not g.is_terminal(st):
+        for st in random_states(g, seed):
             if g.step_name(st) == step and not st["pending"]:
-                yield st, rt.turn_player(m, st)
-            actions = g.legal_actions(st)
-            g.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
+                yield st, rt.turn_player(g.m, st)
 
 
 @pytest.mark.parametrize("game, param", [("tic-tac-toe", "cells"), ("connect-four", "columns")])

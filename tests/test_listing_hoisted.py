@@ -5,25 +5,19 @@ once for the whole hand. The same actions, labels, order and budget as computed 
 and with any budget the same failure at the same place."""
 from __future__ import annotations
 
-import random
 
 from interpreter.engine import listing
 from interpreter.engine.game import Game
 from interpreter.errors import InterpretError
 from interpreter.runtime import context as rt
+from tests.walks import random_states
 
 
 def _openings(g, seed, limit):
     """The states of a seeded random game where a secret choice of step `play` is pending."""
-    m = g.m
-    rng, st = random.Random(seed), g.new_game(seed=seed)
-    for _ in range(limit):
-        if g.is_terminal(st):
-            return
-        if st["flow"].get("sim") and rt.step_name(m, st) == "play":
+    for st in random_states(g, seed, limit):
+        if st["flow"].get("sim") and rt.step_name(g.m, st) == "play":
             yield st
-        actions = g.legal_actions(st)
-        g.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
 
 
 def _listers(m, counted):

@@ -4,7 +4,6 @@ the same actions, labels and budget as each requirement called alone (`verify` a
 call each alone, to say which one failed)."""
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -12,19 +11,14 @@ from interpreter.engine import listing
 from interpreter.engine.game import Game
 from interpreter.engine.plan import ActionPlan
 from interpreter.runtime import context as rt
+from tests.walks import random_states
 
 
 def _decisions(g, seed, limit):
     """(state, deciding player) at the first `limit` decisions of a seeded random game."""
-    m = g.m
-    rng, st = random.Random(seed), g.new_game(seed=seed)
-    for _ in range(limit):
-        if g.is_terminal(st):
-            return
+    for st in random_states(g, seed, limit):
         if not st["pending"] and not st["flow"].get("sim") and not st["flow"].get("win"):
-            yield st, rt.turn_player(m, st)
-        actions = g.legal_actions(st)
-        g.apply_in_place(st, actions[rng.randrange(len(actions))], checked=False)
+            yield st, rt.turn_player(g.m, st)
 
 
 def test_the_requirements_of_a_level_are_checked_by_one_call():
