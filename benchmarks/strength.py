@@ -336,9 +336,10 @@ def _levels(hard: str, budget: str) -> dict:
                             target="hard ≥ 90 % against three easy", flags=("hard",))],
         "dark-hard-normal": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, hard, "greedy",
                                    target="hard ≥ 60 % against three normal", flags=("hard",))],
-        "dark-hard-ismcts": [Match("Dark Agent, 4 players, levels", "dark-agent", 4, hard, f"ismcts:{budget}",
-                                   target="hard against three of the former hard, ismcts:1s (one seat of four: "
-                                          "25 % is even)", flags=("hard", "budget"))],
+        "dark-hard-ismcts": [Match("Dark Agent, 4 players, levels, two seats (1 and 3, or 2 and 4) against two",
+                                   "dark-agent", 4, hard, f"ismcts:{budget}", sides="team",
+                                   target="hard ≥ 50 % against the former hard, ismcts:1s (about ismcts:600 on an "
+                                          "idle core)", flags=("hard", "budget"))],
         "secrets-normal": [Match("Agents Secrets, 6 players, levels, by loyalty", "agents-secrets", 6, "greedy",
                                  "random", sides="side", target="a side of normal > 50 % against easy", flags=())],
     }
@@ -359,11 +360,17 @@ def _ladder(budget: str, mcts: str) -> dict:
                                  f"ismcts:{b2}", f"ismcts:{budget}", sides="side", target=asked, flags=("budget",))],
         "ladder-dog": [Match("Agent DOG, 4 players, ladder (teams)", "agent-dog", 4, f"ismcts:{b2}",
                              f"ismcts:{budget}", sides="team", target=asked, flags=("budget",))],
+        # a hand of poker: won by the seat that takes chips from the other, a split pot a draw
+        "ladder-kuhn": [Match("Kuhn poker, ladder (hands, seats alternated)", "kuhn-poker", 2, f"ismcts:{b2}",
+                              f"ismcts:{budget}", score_draws=True, target=asked, flags=("budget",))],
+        "ladder-leduc": [Match("Leduc poker, ladder (hands, seats alternated)", "leduc-poker", 2, f"ismcts:{b2}",
+                               f"ismcts:{budget}", score_draws=True, target=asked, flags=("budget",))],
     }
 
 
 GROUPS = {"levels": ("dark-normal", "dark-hard", "dark-hard-normal", "secrets-normal"),
-          "ladder": ("ladder-ttt", "ladder-c4", "ladder-dark", "ladder-secrets", "ladder-dog")}
+          "ladder": ("ladder-ttt", "ladder-c4", "ladder-dark", "ladder-secrets", "ladder-dog", "ladder-kuhn",
+                     "ladder-leduc")}
 DEFAULT_FLAGS = {"budget": "150", "mcts": None, "hard": None}
 
 
@@ -385,7 +392,7 @@ def main(argv=None) -> int:
     ap.add_argument("which", nargs="*", default=["ttt"],
                     help="ttt ttt-self c4 c4-openspiel c4-openspiel-cpu secrets-ismctsbot dark-ismctsbot dark dark-greedy secrets secrets-side dog, "
                          "dark-normal dark-hard dark-hard-normal secrets-normal (or levels), dark-hard-ismcts, "
-                         "ladder-ttt ladder-c4 ladder-dark ladder-secrets ladder-dog (or ladder), or all")
+                         "ladder-ttt ladder-c4 ladder-dark ladder-secrets ladder-dog ladder-kuhn ladder-leduc (or ladder), or all")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--budget", default="150", help="the ismcts budget: 150 (iterations, the default: about 1 s "
                     "a decision in Dark Agent on an idle core), or a time: 1s, 0.2s, 500ms")

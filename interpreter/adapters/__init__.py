@@ -37,6 +37,15 @@ def score_returns(game, st) -> list[float]:
     return [s - mean for s in scores]
 
 
+def declared_returns(game) -> tuple[str, float]:
+    """What the content says a finished game is worth (`scoring.payoff`): (SCORE, its bound) where
+    the score is the payoff (the chips of a poker hand), else (WIN, 0.0)."""
+    cat = game.catalog
+    if getattr(cat, "payoff", "win") == "score":
+        return SCORE, float(cat.payoff_bound)
+    return WIN, 0.0
+
+
 def returns_of(game, st, how: str = WIN) -> list[float]:
     return score_returns(game, st) if how == SCORE else terminal_returns(game, st)
 

@@ -53,14 +53,14 @@ from ..engine.chance import ordered_piles, put_in_order
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
-from . import SCORE, WIN, is_zero_sum, returns_of
+from . import SCORE, WIN, declared_returns, is_zero_sum, returns_of
 from .action_index import ActionIndex
 from .canonical import Canon
 from .infostate import Trail, Tree, remembered
 from .tensor import TensorLayout
 
 _DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "", "seed": 0,
-             "returns": WIN, "utility_bound": 0.0}
+             "returns": "", "utility_bound": 0.0}  # "" and 0: as the content declares (scoring.payoff)
 _MAX_PLAYERS = 64
 DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit per feature
 _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
@@ -160,7 +160,9 @@ class InterpretGame(pyspiel.Game):
                                    variants=_split(params["variants"]))
         g = self.interpret
         self.seed = int(params["seed"])
-        self.returns_how = str(params["returns"])
+        declared, bound = declared_returns(g)  # returns= and utility_bound= override the content's payoff
+        self.returns_how = str(params["returns"]) or declared
+        bound = float(params["utility_bound"]) or bound
         self.index = ActionIndex(g)
         self.canon = Canon(g)
         self.layout = TensorLayout(g)
@@ -168,7 +170,7 @@ class InterpretGame(pyspiel.Game):
         self.perfect = perfect_information(g)
         chance = g.catalog.uses_chance
         g.chance_bound = g.chance_outcomes_bound() if chance else None
-        low, high = _utility(g, self.returns_how, float(params["utility_bound"]))
+        low, high = _utility(g, self.returns_how, bound)
         zero_sum = is_zero_sum(g, self.returns_how)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.index.size,

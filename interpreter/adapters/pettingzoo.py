@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 
 from ..engine.game import Game
 from ..information.observation import observe
-from . import terminal_returns
+from . import declared_returns, returns_of
 from .action_index import ActionIndex
 from .tensor import BOUND, TensorLayout
 
@@ -106,7 +106,7 @@ class InterpretEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.game.apply_in_place(self._st, self.index.action_of(int(action)))
         if self.game.is_terminal(self._st):
-            returns = terminal_returns(self.game, self._st)
+            returns = returns_of(self.game, self._st, declared_returns(self.game)[0])  # as the content's payoff
             self.rewards = {a: returns[self._seat[a]] for a in self.agents}
             self.terminations = {a: True for a in self.agents}
         self._select()

@@ -1,7 +1,11 @@
 """How good a position is for each seat: the value search agents back up and greedy maximises.
 
 A finished game is worth 1 to each winner and 0 to the others (0.5 to everyone when nobody
-wins: a draw); seats the ranking puts first together, with no `scoring.winner` rule, share the 1. An unfinished one is judged on the declared score, or on the content's
+wins: a draw); seats the ranking puts first together, with no `scoring.winner` rule, share the 1.
+Where the content says the score itself is the payoff (`scoring.payoff: score`, the chips of a poker
+hand), a finished game is worth each seat's score over the mean of the scores, scaled linearly into
+[0, 1] by `scoring.payoff_bound`: the search then plays for the most it can expect, not for the most
+often ahead. An unfinished one is judged on the declared score, or on the content's
 `scoring.evaluation` when it declares one (a designer's hint about the position, in the same
 units as the score, evaluated with `me` as each seat): `heuristic(st)` gives these raw numbers,
 `values(st)` turns them into a chance of winning per seat in [0, 1] (a softmax over the sides,
@@ -21,6 +25,8 @@ class Evaluator:
         self.temperature = temperature
         self.has_sides = game.catalog.has_sides  # scoring.side declared
         self.informative = False  # whether a cut-off position has ever told the seats apart (mcts.py)
+        cat = game.catalog  # scoring.payoff: score -> the bound of a score over the mean (else None: wins count)
+        self.payoff_bound = cat.payoff_bound if getattr(cat, "payoff", "win") == "score" else None
 
     def heuristic(self, st) -> list[float]:
         """Each seat's raw value of `st`: `scoring.evaluation`, else the score."""
@@ -37,6 +43,10 @@ class Evaluator:
         return seat_sides(self.game, st)
 
     def terminal_values(self, st) -> list[float]:
+        if self.payoff_bound is not None:  # the score is the payoff: linear, so that its mean is maximised
+            scores = self.game.scores(st)
+            mean, scale = sum(scores) / self.n, 2.0 * self.payoff_bound
+            return [min(1.0, max(0.0, 0.5 + (x - mean) / scale)) for x in scores]
         winners = self.game.winners(st)
         if not winners:
             return [0.5] * self.n
@@ -70,11 +80,14 @@ class Evaluator:
 
     def margin(self, st, seat: int) -> float:
         """`seat`'s raw value minus the mean of its opponents' (seats of another side); a finished
-        game counts a large win or loss. What greedy maximises."""
+        game counts a large win or loss (its score, where the score is the payoff). What greedy maximises."""
         if self.game.is_terminal(st):
-            v = self.terminal_values(st)[seat]
-            return 1e6 * (v - 0.5)
-        h = self.heuristic(st)
+            if self.payoff_bound is None:
+                v = self.terminal_values(st)[seat]
+                return 1e6 * (v - 0.5)
+            h = self.game.scores(st)  # the score is the payoff: in points, as the heuristic counts
+        else:
+            h = self.heuristic(st)
         sides = self.sides(st)
         others = [x for s, x in zip(sides, h) if s != sides[seat]]
         return h[seat] - (sum(others) / len(others) if others else 0.0)

@@ -62,6 +62,8 @@ class Catalog:
         self.has_score = d.score is not None  # scoring.score is declared
         self.has_winner_rule = d.winner is not None  # scoring.winner is declared
         self.has_sides = getattr(d, "side", None) is not None  # scoring.side is declared
+        # what a finished game is worth to each seat (scoring.payoff): "win", or "score" within +-payoff_bound
+        self.payoff, self.payoff_bound = d.spec.scoring.payoff, d.spec.scoring.payoff_bound
         self.levels = d.levels  # game.levels: level name -> (the agent's specification as written, where)
         self._generated = d.generated
         self._options = d.options

@@ -389,12 +389,16 @@ class ScoringSpec(Entry):
     has_winner: bool = False
     has_side: bool = False
     has_evaluation: bool = False
+    payoff: str = "win"  # what a finished game is worth: "win" or "score" (the chips of a poker hand)
+    payoff_bound: float | None = None  # with payoff "score": the most a seat can win or lose in a game
 
     @classmethod
     def of(cls, node) -> "ScoringSpec":
+        bound = node.get("payoff_bound")
         return cls("scoring", node, has_score=bool(node.get("score")), tiebreaks=len(node.get("tiebreak") or []),
                    has_winner=bool(node.get("winner")), has_side=bool(node.get("side")),
-                   has_evaluation=bool(node.get("evaluation")))
+                   has_evaluation=bool(node.get("evaluation")), payoff=str(node.get("payoff") or "win"),
+                   payoff_bound=float(bound) if bound is not None else None)
 
 
 class InvariantSpec(Entry):
