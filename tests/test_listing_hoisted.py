@@ -83,3 +83,56 @@ def test_a_hoisted_domain_fails_where_it_would_with_any_budget():
     assert spent > 10
     for budget in range(spent + 2):  # every place the budget can run out, and just enough
         assert _run(hoisted, st, m, seat, budget) == _run(every, st, m, seat, budget)
+
+
+REMEMBERED = """\
+game: {name: remembered, players: {min: 2, max: 2}}
+board:
+  grid:
+    columns: 4
+    rows:
+      - {rows: 1-1, attrs: {kind: field}}
+functions:
+  heavy:   # too long to be written in place: a call, remembered while listing, its loop spent once
+    params: [k]
+    expr: >
+      length([x for x in range(1, 30) where x > k and x % 3 != 1 and x % 5 != 2 and x % 7 != 3
+              and x % 11 != 4 and x % 13 != 5 and x % 17 != 6 and x % 19 != 7 and x % 23 != 8
+              and x % 29 != 9 and x % 31 != 10]) > 0
+flow:
+  turn:
+    steps:
+      - name: pick
+actions:
+  take:
+    params:
+      a: "[1, 2, 3, 4]"
+      b: "[1, 2, 3] where heavy(it)"
+    label: "take {a} {b}"
+    effect: "finish game"
+"""
+
+
+def test_a_hoisted_domain_whose_calls_are_remembered_spends_what_computing_it_again_would(make_game):
+    # the first pass computes `b`'s domain, its calls then remembered: the plain listing's later passes
+    # spend one step a call, not the loops, and the hoisted one spends as much, whatever the budget
+    # (spending more would leave less to what the listing computes after it)
+    g = make_game(REMEMBERED)
+    m = g.m
+    a = m.action_by_name["take"]
+    dom = a.params[1][2]
+    assert dom.invariant
+    hoisted = listing._write(m, (a,))
+    dom.invariant = False
+    try:
+        every = listing._write(m, (a,))
+    finally:
+        dom.invariant = True
+    st = g.new_game(seed=1)
+    seat = rt.turn_player(m, st).id
+    out, left = _run(every, st, m, seat)
+    spent = rt.Ctx(st, m).budget - left
+    assert len(out) == 12 and spent > 100
+    assert _run(hoisted, st, m, seat) == (out, left)  # the same budget left (it spent 760 steps, not 220)
+    for budget in range(4 * spent):  # every place the budget can run out, just enough, and more
+        assert _run(hoisted, st, m, seat, budget) == _run(every, st, m, seat, budget)

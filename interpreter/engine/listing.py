@@ -234,10 +234,16 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         if _hoisted(i, param, fixed):
             # read no earlier parameter, drawn nothing: its values and their keys, computed at the first
             # pass, hold for the others (nothing changes the state while listing), each spending again
-            # what the first spent; one that would go over the budget is computed, to fail where it would
+            # what computing it again would spend; one that would go over the budget is computed, to fail
+            # where it would. A call remembered by the first (`ctx.memo` grew) is answered from the memo
+            # from then on, which spends less: the second pass computes it again, and its cost is the
+            # one spent from then on (every call it makes is then remembered: the third spends as much)
             again = [f"h{i} = _arg_keys(_m, st, seat, d{i}, memo) if d{i} else ()"]
-            lines += [f"{ind}if h{i} is None:", f"{ind}    s{i} = ctx.budget",
-                      *(f"{ind}    {x}" for x in computed + again), f"{ind}    s{i} -= ctx.budget",
+            lines += [f"{ind}if h{i} is None:", f"{ind}    s{i} = ctx.budget", f"{ind}    w{i} = _len(memo)",
+                      *(f"{ind}    {x}" for x in computed), f"{ind}    w{i} = _len(memo) != w{i}",
+                      f"{ind}    {again[0]}", f"{ind}    s{i} -= ctx.budget",
+                      f"{ind}elif w{i}:", f"{ind}    s{i} = ctx.budget",
+                      *(f"{ind}    {x}" for x in computed), f"{ind}    s{i} -= ctx.budget", f"{ind}    w{i} = False",
                       f"{ind}elif (b := ctx.budget - s{i}) >= 0:", f"{ind}    ctx.budget = b",
                       f"{ind}else:", *(f"{ind}    {x}" for x in computed + again),
                       f"{ind}for v{i}, k{i} in _zip(*h{i}) if h{i} else ():"]

@@ -58,6 +58,8 @@ def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, 
     above: the options may come back reordered, never changed."""
     plan, concealing = m.handle_plan, m.concealing
     loc = st["loc"]
+    # a game that conceals with one variable (Agent DOG's infiltrated pawns): its values by card id
+    hide = st["cv"][concealing[0]] if len(concealing) == 1 else None
     keys = []
     add = keys.append
     hidden = None
@@ -65,8 +67,9 @@ def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, 
         t = type(v)
         if t is Card:
             rule = plan[loc[v.id]]
-            if (rule is None or (rule[0] == "seats" and seat in rule[1])) and not concealing:
-                add(v.key)  # the frequent case: a card in the open, or in the seat's own zone
+            if (rule is None or (rule[0] == "seats" and seat in rule[1])) and (
+                    not concealing or (hide is not None and not hide[v.id])):
+                add(v.key)  # the frequent case: a card in the open, or in the seat's own zone, not concealed
                 continue
             k = arg_key(m, st, seat, v, cache)
             if k != v.key:
