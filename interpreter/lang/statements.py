@@ -205,6 +205,11 @@ class Statements:
         loc = self.g.const(self.c.loc(node, scope))
         t, items, b = self.g.tmp(), self.g.tmp(), self.g.tmp()
         body = self.block(node.body, scope)
+        ids = self.g.card_ids.get(coll)
+        if ids is not None:  # a zone's cards, by their ids (a tuple: what the body moves changes nothing here)
+            return [mark, f"if ({b} := ctx.budget - _len({items} := {ids}) - 1) >= 0:", f"    ctx.budget = {b}",
+                    "else:", f"    _for_items(ctx, {items}, {loc}, {self.g.const(self.c.iterable_at)})",  # fails there
+                    f"for {t} in {items}:", f"    L[{int(slot)}] = _CARDS[{t}]"] + body
         # a list within the budget (the frequent case): what `_for_items` does, without its call
         return [mark, f"if _type({items} := {coll}) is list and ({b} := ctx.budget - _len({items}) - 1) >= 0:",
                 f"    ctx.budget = {b}", f"    {items} = {items}[:]", "else:",
