@@ -19,6 +19,8 @@ procedures:
   shared: {params: [], effect: "let a = firsts(2)\\nlet b = more(2)\\nx = a + b"}
   apart: {params: [], effect: "let a = firsts(2)\\nx = 1\\nlet b = more(2)\\nx = a + b"}
   said: {params: [], effect: "log \\"{first(deck.cards)} of {length(deck.cards)}, {x}\\""}
+  told: {params: [], effect: "log \\"{me.name}: {x} in round {round}, {me}\\""}
+  listed: {params: [], effect: "lst = deck.cards\\nlog \\"{me.name}: {lst}\\""}
 """
 
 
@@ -60,6 +62,18 @@ def test_a_log_is_written_in_place(game):
     ctx = rt.Ctx(st, game.m)
     ctx.locals = []
     assert str(reference(ctx)) == str(said) and said.where == reference(ctx).where != {}
+
+
+def test_a_log_naming_no_card_is_said_without_looking_for_cards(game):
+    st = game.new_game(seed=1)
+    events, calls = _run(game, st, "told")
+    (name, (said,)), = events
+    assert str(said) == "Player 1: 0 in round 1, p1" and said.where == {}
+    assert "said_of" not in calls  # its values were seen to hold no card: no look into each
+    # a message naming cards (a list of them, its kind not known at load) still notes where they lay
+    events, calls = _run(game, st, "listed")
+    (name, (said,)), = events[-1:]
+    assert "said_of" in calls and sorted(said.where) == sorted(st["z"][game.m.zone_by_name["deck"].id])
 
 
 def test_a_draw_moves_the_cards_at_once_in_order(game):

@@ -101,15 +101,20 @@ class Calls:
 
     def _kept_answer(self, fname, fn, argnodes, args, site):
         """A built-in whose frequent answer needs no call, written in place with the call `site`
-        (its arguments evaluated once, in order) for every other case: `length` of a list, and
-        `walk`/`distance` along a kind named by a literal text, found among the answers the
-        board's walks keep (runtime/walks.py: the same keys, a table changed in place only).
+        (its arguments evaluated once, in order) for every other case: `length` of a list, `text`
+        of texts (joined at once), and `walk`/`distance` along a kind named by a literal text,
+        found among the answers the board's walks keep (runtime/walks.py: the same keys, a table changed in place only).
         None for any other call."""
-        from ..runtime.library import _distance, _length, _walk
+        from ..runtime.library import _BUILTINS, _distance, _length, _walk
         g = self.g
         if fn is _length and len(args) == 1:
             t = g.tmp()
             return f"(_len({t}) if _type({t} := {args[0]}) is list else (\n{site}(\nctx, {t})))"
+        if fname == "text" and fn is _BUILTINS["text"][0] and args:  # texts joined (each evaluated, in order)
+            ts = [g.tmp() for _ in args]
+            text = g.const(str, "the type of texts")
+            test = " & ".join(f"(_type({t} := {a}) is {text})" for t, a in zip(ts, args))
+            return f"({g.const(''.join, 'str.join')}(({', '.join(ts)},)) if {test} else (\n{site}(\nctx, {', '.join(ts)})))"
         walks = getattr(self.symbols, "walks", None)
         if walks is None or len(args) != 3 or type(argnodes[2]) is not A.Str or fn not in (_walk, _distance):
             return None

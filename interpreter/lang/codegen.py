@@ -123,7 +123,7 @@ class ExprCodegen:
     }
 
     _STATE = ("env", "values", "helpers", "helper_names", "unrolled", "names", "sites", "where", "stmt_locs", "spliced",
-              "avail", "hoist", "shares", "src", "end", "notes", "tables")
+              "avail", "hoist", "shares", "src", "end", "notes", "tables", "card_ids")
     _read_state = staticmethod(operator.attrgetter(*_STATE))
 
     def function(self, node: A.Expr, scope, caller=None, then=None):
@@ -184,6 +184,7 @@ class ExprCodegen:
         self.avail, self.hoist = None, None  # reads shared (repeated.py)
         self.shares = None  # the module's shared reads (repeated.py), once there is one
         self.tables: set = set()  # the texts reading a table of variables of cards, zones or players
+        self.card_ids: dict = {}  # the text of a zone's `.cards` -> the text of its cards' ids (a tuple; () for none)
 
     def _caller(self, lines, size, name, n, pure):
         """`_call(ctx, loc, a0, a1...)`: a content function called with its argument values, in its
@@ -444,6 +445,8 @@ class ExprCodegen:
                 return self.read(text, "cell attr") if self.reads.get(o) == "slot" else text
             text = self._attr_text("zv", name, o)
             if text is not None:
+                if name == "cards":  # a new list at each read: a loop may go through its ids instead
+                    self.card_ids[text] = f"ctx.st['z'][{o}.id]"
                 return self.sharing.shared(o, name, text, fresh=name == "cards")
         if kind == "card" and self.plain(o):  # a card, never none, read from a local: nothing to test
             text = self._attr_text("cv", name, o)
@@ -453,8 +456,10 @@ class ExprCodegen:
             t = self.tmp()
             text = self._attr_text({"cell": "zv", "card": "cv"}.get(kind, kind), name, t)
             if text is not None:  # the object's kind is known: no type test
-                return self.sharing.shared(o, name, f"({text} if ({t} := {o}) is not None else None)",
-                                           fresh=kind in ("zv", "cell") and name == "cards")
+                text = f"({text} if ({t} := {o}) is not None else None)"
+                if kind in ("zv", "cell") and name == "cards":  # as above; none has no cards
+                    self.card_ids[text] = f"(ctx.st['z'][{t}.id] if ({t} := {o}) is not None else ())"
+                return self.sharing.shared(o, name, text, fresh=kind in ("zv", "cell") and name == "cards")
         loc = c.loc(node.name, scope)
 
         def slow(ctx, o, get=get, name=name, loc=loc):

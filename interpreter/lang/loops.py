@@ -70,12 +70,19 @@ class Loops:
                     [f"{b[:len(b) - len(b.lstrip())]}{read} = x", b] if type(b) is str and b.lstrip().startswith("return") else [b])]
                 first_lines = [*first_lines, f"x = {unset}"]
                 after = [f"if x is not {unset}:", f"    {read} = x"]
+        ids = self.g.card_ids.get(items_text) if type(items_text) is str else None
         if type(items_text) is Range:  # `range(a, b)` known at load time: its numbers
             items = self.g.const(tuple(range(items_text.lo, items_text.hi + 1)))
         else:
             items = "items"
+        if ids is not None:  # a zone's cards: gone through by their ids, no list of them built
+            head = [f"items = {ids}", f"ctx.budget = b = ctx.budget - _len(items)",
+                    "if b < 0:", f"    _spend_failed(ctx, {loc}, {self.g.const(what)})"]
+            body_lines = ["    x = _CARDS[x]", *body_lines]
+        else:
+            head = self._head(items_text, loc, what)
         self.g.define(name, "ctx, L", pure=True, body=[
-            *self._head(items_text, loc, what),
+            *head,
             *first_lines,
             *([f"for x in {items}:", *body_lines] if unrolled is None else unrolled),
             *after,

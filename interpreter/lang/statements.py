@@ -32,10 +32,12 @@ from . import kinds
 from ..runtime.ops import _NUMBER, _arith
 from .analysis import facts
 from .scope import CompileError, stamped
-from .templates import said_of
+from .kindfacts import whole
+from .templates import Said, said_of
 from ..errors import did_you_mean
 
 _TYPE_NAMES = {Card: "_Card", Seat: "_Seat", Zone: "_Zone"}  # names of the types in generated code (generated.py)
+_HOLD_CARDS = frozenset({Card, list, tuple})  # a value said_of looks into for the cards a message names
 _MARK = "# @"  # a line `# @N`: the lines after it are statement N's (until the next mark)
 
 
@@ -162,7 +164,7 @@ class Statements:
         none), then its value."""
         written = self.c.template(node.message, scope).written
         g = self.g
-        lines, items = [self.mark(node, scope)], []
+        lines, items, tested = [self.mark(node, scope)], [], []
         for part in written:
             if type(part) is str:
                 items.append(g.const(part))
@@ -180,11 +182,30 @@ class Statements:
                 lines += ["try:", f"    {t} = {text}", f"except {g.const(Exception, 'any error (a read that fails reads as none)')}:",
                           f"    {t} = None"]
                 reads.append(t + ",")
+                tested.append((t, n, here))
             v = g.tmp()
             lines.append(f"{v} = {stamped(src, 'expr', lambda: g.x(tree, here))}")
+            tested.append((v, tree, here))
             items.append(f"({g.const(piece, 'a {piece} of the text (templates.Piece)')}, {v}, ({' '.join(reads)}))")
-        lines.append(f"ctx.events.append(({g.const('log')}, [{g.const(said_of)}(ctx, ({', '.join(items)},))]))")
-        return lines
+        return lines + self._said(items, tested)
+
+    def _said(self, items, tested) -> list[str]:
+        """The lines adding the log's Said to the events. said_of notes where each card the message
+        names lay (it looks into each value and read: a card, a list, a tuple); a message whose
+        values hold none (tested here: most name players, places, numbers) is a Said naming no card."""
+        g = self.g
+        parts, said = f"({', '.join(items)},)", g.const(Said)
+        tests = []
+        for t, tree, scope in tested:
+            kind = g.known.kind_of(tree, scope)
+            if not (whole(kind) or kind in ("zv", "pv", "cell")):  # a zone, a player or a number holds no card
+                tests.append(f"_type({t}) in {g.const(_HOLD_CARDS, 'the kinds of values said_of looks into')}")
+        log = g.const("log")
+        if not tests:
+            return [f"ctx.events.append(({log}, [{said}({parts}, ctx.m, {{}})]))"]
+        p = g.tmp()
+        return [f"{p} = {parts}", f"if {' or '.join(tests)}:", f"    ctx.events.append(({log}, [{g.const(said_of)}(ctx, {p})]))",
+                "else:", f"    ctx.events.append(({log}, [{said}({p}, ctx.m, {{}})]))"]
 
     def s_finish(self, node, scope):
         return [self.mark(node, scope), f"_finish(ctx.st[{self.g.const('flow')}], {self.g.const(str(node.what))})"]
@@ -205,6 +226,11 @@ class Statements:
         loc = self.g.const(self.c.loc(node, scope))
         t, items, b = self.g.tmp(), self.g.tmp(), self.g.tmp()
         body = self.block(node.body, scope)
+        ids = self.g.card_ids.get(coll)
+        if ids is not None:  # a zone's cards, by their ids (a tuple: what the body moves changes nothing here)
+            return [mark, f"if ({b} := ctx.budget - _len({items} := {ids}) - 1) >= 0:", f"    ctx.budget = {b}",
+                    "else:", f"    _for_items(ctx, {items}, {loc}, {self.g.const(self.c.iterable_at)})",  # fails there
+                    f"for {t} in {items}:", f"    L[{int(slot)}] = _CARDS[{t}]"] + body
         # a list within the budget (the frequent case): what `_for_items` does, without its call
         return [mark, f"if _type({items} := {coll}) is list and ({b} := ctx.budget - _len({items}) - 1) >= 0:",
                 f"    ctx.budget = {b}", f"    {items} = {items}[:]", "else:",
