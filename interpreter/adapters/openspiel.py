@@ -296,9 +296,10 @@ class _Box:
 class _Sampling:
     """What drawing states from one state for one seat needs, found once (kept on the state's box
     until its next move): the game's sampler (observation.Sampler), a generator to seed at each
-    draw, and the seat's view and digest with the start of the trails of the states drawn."""
+    draw, and the seat's information-state string and digest with the start of the trails of the
+    states drawn."""
 
-    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree", "ordered")
+    __slots__ = ("seat", "sampler", "rng", "info", "digest", "start", "seen", "again", "tree", "ordered")
     AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
     MEMO = 20_000
 
@@ -307,7 +308,7 @@ class _Sampling:
         self.sampler = game.sampler(st, seat)
         self.ordered = ordered_piles(game, st)
         self.rng = random.Random()
-        self.text, self.digest = folded  # the seat's view and digest (Trail.fold)
+        self.info, self.digest = folded  # the seat's information state and digest (Trail.fold)
         self.start = trail.sampled_start(self.digest)
         self.seen: set = set()  # the hashes of the states drawn
         self.again: dict = {}  # a state drawn twice (its places' cards, its secret choices) -> its first link
@@ -327,7 +328,7 @@ class _Sampling:
             if memo is not None and memo.listing is not None:
                 box.player, box.listed, box.ids = memo.listing
             return box
-        trail = Trail.rooted(self.start, self.seat, st, self.text, self.digest)
+        trail = Trail.rooted(self.start, self.seat, st, self.info, self.digest)
         h = hash(key)
         if h in self.seen and len(self.again) < self.AGAIN:
             self.again[key] = remembered(self.tree, trail.last, st)
@@ -362,13 +363,15 @@ class InterpretState(pyspiel.State):
         return self._parts.canon.view_text(self._st, seat)
 
     def _fold(self, seat: int) -> tuple[str, str]:
-        """(the seat's view, its information state's digest): infostate.Trail.fold."""
+        """(the seat's information-state string, its digest): infostate.Trail.fold."""
         box = self._box
         return box.trail.fold(seat, self._parts.canon.view_text, current=box.st, replay=self._parts.replay)
 
     def info_text(self, seat: int) -> str:
-        text, digest = self._fold(seat)
-        return f"{text}\nhistory {digest}"
+        """The seat's view, then `history` and the digest of every view it had: kept by the trail's
+        last link once written (a search asks it of the same node two or three times)."""
+        info = self._box.trail.last.texts[seat]
+        return info if info is not None else self._fold(seat)[0]
 
     def observation_vector(self, seat: int) -> np.ndarray:
         return self._parts.layout.encode(self._parts.canon.view(self._st, seat))
@@ -414,7 +417,7 @@ class InterpretState(pyspiel.State):
             return list(range(nd["n"])) if nd is not None else []
         if box.ids is not None:  # listed since the last move, for the seat deciding
             return box.ids if player == box.player else []
-        if player != self.current_player() or type(box.player) is not int:
+        if player != (box.player if box.player is not None else self.current_player()) or type(box.player) is not int:
             return []
         st = box.st
         actions = self._g.legal_actions(st)
@@ -426,6 +429,37 @@ class InterpretState(pyspiel.State):
         if memo is not None and not box.trail.since:  # kept for the states passing here again
             memo.listing = (player, box.listed, ids)
         return ids
+
+    # ---- answered here for Python callers: pyspiel's own go through C++ and back into Python
+    # (legal_actions asks current_player three times and is_terminal before _legal_actions),
+    # which a search calling them at every node pays; C++ callers still take pyspiel's path,
+    # which ends in the same methods. Anything unusual (a pseudo-player) is left to pyspiel.
+    def legal_actions(self, player=None):
+        p = self.current_player()
+        if p < 0:
+            if p == _TERMINAL:
+                return []
+            if p == _CHANCE:
+                return list(range(self._box.st["flow"]["node"]["n"]))
+        elif player is None or player == p:
+            return self._legal_actions(p)[:]  # the caller's own list, as pyspiel gives
+        elif player >= 0:
+            return []
+        return pyspiel.State.legal_actions(self, player)
+
+    def information_state_string(self, player=None):
+        if player is None:
+            player = self.current_player()
+        if 0 <= player < self._g.num_players:
+            return self.info_text(player)
+        return pyspiel.State.information_state_string(self, player)  # raises as pyspiel does
+
+    def observation_string(self, player=None):
+        if player is None:
+            player = self.current_player()
+        if 0 <= player < self._g.num_players:
+            return self.observation_text(player)
+        return pyspiel.State.observation_string(self, player)
 
     def id_of_action(self, action: Action) -> int:
         """The id of the forward model's `action`, legal here, as the deciding seat's view names it

@@ -1,0 +1,81 @@
+"""What a search asks of the OpenSpiel adapter's states at every node, answered from what the state
+already knows (adapters/openspiel.py): the same answers as pyspiel's own path through C++, with
+fewer trips back into Python, and an information-state string written once per node."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+import interpreter.adapters.openspiel as adapter  # noqa: E402  (registers "interpret")
+
+
+def _walk(params: str, *, seed: int, limit: int):
+    """The states of one random game through the adapter (each a fresh clone)."""
+    game = pyspiel.load_game(f"interpret({params})")
+    pick = random.Random(seed)
+    state = game.new_initial_state()
+    out = [state.clone()]
+    while not state.is_terminal() and len(out) < limit:
+        state.apply_action(pick.choice(state.legal_actions()))
+        out.append(state.clone())
+    return game, out
+
+
+def _answers(state, n: int, *, ours: bool) -> list:
+    """What legal_actions and the strings answer for every player (and a pseudo-player), from the
+    adapter's methods or from pyspiel's own (C++ calling back into the state)."""
+    base = pyspiel.State
+    out = []
+    for p in [None, *range(n), pyspiel.PlayerId.CHANCE]:
+        try:
+            out.append(state.legal_actions(p) if ours and p is not None else
+                       state.legal_actions() if ours else
+                       base.legal_actions(state) if p is None else base.legal_actions(state, p))
+        except pyspiel.SpielError as e:
+            out.append(("refused", str(e).split("\n")[0][:60]))
+    for p in [None, *range(n), n]:
+        for name in ("information_state_string", "observation_string"):
+            try:
+                f = getattr(state, name) if ours else getattr(base, name).__get__(state)
+                out.append(f() if p is None else f(p))
+            except pyspiel.SpielError as e:
+                out.append(("refused", name))
+    return out
+
+
+@pytest.mark.parametrize("params,limit", [("game=leduc-poker", 30), ("game=tic-tac-toe", 12),
+                                          ("game=dark-agent,players=4", 40)])
+def test_the_answers_given_in_python_are_pyspiels(params, limit):
+    """At every state of a random game (decisions, chance nodes, the end): legal_actions with and
+    without a player, and both strings for every seat, are those pyspiel's own path gives; a
+    pseudo-player or a seat out of range is refused by both."""
+    game, states = _walk(params, seed=5, limit=limit)
+    n = game.num_players()
+    for i, state in enumerate(states):
+        mine = _answers(state.clone(), n, ours=True)
+        theirs = _answers(state.clone(), n, ours=False)
+        assert mine == theirs, f"state {i}"
+    assert states[-1].is_terminal() or len(states) == limit
+
+
+def test_a_node_asked_again_is_answered_without_a_trip_through_cpp(monkeypatch):
+    """legal_actions() asks the deciding seat once (pyspiel's C++ asks current_player three times and
+    is_terminal once, each a trip back into Python); an information-state string asked again of
+    the same node writes no view and folds nothing (ISMCTSBot asks it two or three times a node)."""
+    _, states = _walk("game=leduc-poker", seed=6, limit=6)
+    state = next(s for s in states if not s.is_chance_node() and not s.is_terminal())
+    asked = []
+    real = adapter.InterpretState.current_player
+    monkeypatch.setattr(adapter.InterpretState, "current_player", lambda self: (asked.append(1), real(self))[1])
+    state.legal_actions()
+    assert len(asked) == 1
+    seat = state.current_player()
+    first = state.information_state_string(seat)
+    folds = []
+    fold = adapter.InterpretState._fold
+    monkeypatch.setattr(adapter.InterpretState, "_fold", lambda self, s: (folds.append(s), fold(self, s))[1])
+    assert state.information_state_string(seat) == first
+    assert state.clone().information_state_string(seat) == first
+    assert folds == []
