@@ -79,3 +79,32 @@ def test_a_node_asked_again_is_answered_without_a_trip_through_cpp(monkeypatch):
     assert state.information_state_string(seat) == first
     assert state.clone().information_state_string(seat) == first
     assert folds == []
+
+
+def test_a_state_drawn_again_is_not_written_again(monkeypatch):
+    """Leduc's samples for a seat are the five cards its opponent may hold (the deck kept in card
+    order): their deals are few, so each draw is read from the sampler's number and known by its
+    places' cards before it is written. Once the five are drawn twice, a draw writes no state (no
+    relabelling of the cards), and still stands at the seat's information state, each of the
+    five as often as the numbers fall."""
+    from collections import Counter
+    import interpreter.adapters.sampling as sampling
+    _, states = _walk("game=leduc-poker", seed=3, limit=8)
+    state = next(s for s in states if not s.is_chance_node() and not s.is_terminal())
+    seat = state.current_player()
+    mine = state.information_state_string(seat)
+    numbers = iter([(k * 0.6180339887) % 1.0 for k in range(600)])
+    for _ in range(100):
+        state.resample_from_infostate(seat, lambda: next(numbers))
+    import interpreter.information.observation as observation
+    written = []
+    relabel = observation.relabel
+    for module in (sampling, observation):  # the adapter's and the sampler's own (observation.Sampler)
+        monkeypatch.setattr(module, "relabel", lambda *a: (written.append(1), relabel(*a))[1])
+    hands = Counter()
+    for _ in range(500):
+        sample = state.resample_from_infostate(seat, lambda: next(numbers))
+        assert sample.information_state_string(seat) == mine
+        hands[tuple(sample._st["z"])] += 1
+    assert written == []
+    assert len(hands) == 5 and all(70 <= n <= 130 for n in hands.values()), hands
