@@ -50,9 +50,10 @@ class Sampling:
     states drawn; `decoded`, whether a draw is read from its number (the module's documentation)."""
 
     __slots__ = ("game", "st", "seat", "sampler", "rng", "info", "digest", "start", "seen", "again", "tree",
-                 "ordered", "decoded")
+                 "ordered", "decoded", "eager")
     AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
     MEMO = 20_000
+    FEW = 1024  # deals at most for every state drawn to keep a memo from its first draw
 
     def __init__(self, game, st, seat: int, folded: tuple[str, str], trail: Trail):
         self.game, self.st, self.seat = game, st, seat
@@ -69,6 +70,8 @@ class Sampling:
             deals *= factorial(len(cards))
         # read from its number: nothing drawn but the deal (no invariant to hold, no secret choice)
         self.decoded = deals <= DECODED and not game.m.invariants and not st["flow"].get("sim")
+        # so few states to draw (Kuhn poker: 2, Leduc: 5 of 120 deals) that each will be drawn again
+        self.eager = self.decoded and deals <= self.FEW
 
     def draw(self, u: float) -> Box:
         """The box of a state drawn with `u` (the caller's sampler, in [0, 1))."""
@@ -115,8 +118,9 @@ class Sampling:
         return mapping
 
     def box(self, st, key=None) -> Box:
-        """The box of `st`, a state just drawn: a memo is kept under the states drawn twice, the
-        rules being deterministic given the chance outcomes (infostate.py); the rest start afresh.
+        """The box of `st`, a state just drawn: a memo is kept under the states drawn twice (from
+        the first draw where they are few: `eager`), the rules being deterministic given the
+        chance outcomes (infostate.py); the rest start afresh.
         Two draws are the same state when they put the same cards at the same places and draw the
         same secret choices (the generator does not count: explicit chance never reads it)."""
         if key is None:
@@ -127,7 +131,7 @@ class Sampling:
                 return self._again(link)
         trail = Trail.rooted(self.start, self.seat, st, self.info, self.digest)
         h = hash(key)
-        if h in self.seen and len(self.again) < self.AGAIN:
+        if (self.eager or h in self.seen) and len(self.again) < self.AGAIN:
             self.again[key] = remembered(self.tree, trail.last, st)
         else:
             self.seen.add(h)
