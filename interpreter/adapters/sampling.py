@@ -69,7 +69,7 @@ class Sampling:
         for _, cards in self.sampler.groups:
             deals *= factorial(len(cards))
         # read from its number: nothing drawn but the deal (no invariant to hold, no secret choice)
-        self.decoded = deals <= DECODED and not game.m.invariants and not st["flow"].get("sim")
+        self.decoded = deals <= DECODED and self.sampler.deal_only
         # so few states to draw (Kuhn poker: 2, Leduc: 5 of 120 deals) that each will be drawn again
         self.eager = self.decoded and deals <= self.FEW
 
