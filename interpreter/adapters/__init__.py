@@ -4,7 +4,8 @@ each seat its observation (observation.py), never the state.
 
 `action_index.py` numbers every action a game can offer, for libraries that want a fixed
 action space; `tensor.py` turns an observation into numbers; `canonical.py` writes states and
-views without telling identical pieces apart; `infostate.py` keeps each seat's information state.
+views without telling identical pieces apart; `infostate.py` keeps each seat's information state;
+`sampling.py` draws states from it (OpenSpiel's `resample_from_infostate`).
 """
 from __future__ import annotations
 

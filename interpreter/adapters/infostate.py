@@ -34,7 +34,8 @@ def chain(before: str, text: str) -> str:
 
 class _Link:
     """The state after one decision (None until a lazy link is asked), the link before it, and each
-    seat's digest and view there once folded (None until then); under a state drawn twice, what
+    seat's digest there once folded and its information-state string once asked (None until
+    then: `Trail.fold`); under a state drawn twice, what
     follows it (`memo`); a lazy link's `moves`, the forward model's (action, checked) from the state
     of the link before to this one's (None once it holds its state)."""
 
@@ -174,7 +175,8 @@ class Trail:
         return t
 
     def fold(self, seat: int, view_text, *, current=None, replay=None) -> tuple[str, str]:
-        """(the seat's view of the last state, its digest): `view_text(st, seat)` writes a view;
+        """(the seat's information-state string at the last link: its view, then `history` and its
+        digest; the digest): `view_text(st, seat)` writes a view;
         `current`, the state itself when it still stands at the last link (a lazy last link takes
         a copy of it); `replay(st, moves)` plays a lazy link's moves on a copy of the state before."""
         path = []
@@ -196,10 +198,14 @@ class Trail:
                 link.st, link.moves = st, None
             text = view_text(st, seat)
             d = link.digests[seat] = chain(d, text)
-            link.texts[seat] = text
+            if link is last:
+                last.texts[seat] = f"{text}\nhistory {d}"
             if None not in link.digests:  # folded for every seat: nothing before it is needed
                 link.before = None  # (its state stays: a lazy link after it is played from there)
-        return last.texts[seat], last.digests[seat]
+        info = last.texts[seat]
+        if info is None:  # folded on the way to a later link: its view not kept then
+            info = last.texts[seat] = f"{view_text(last.st, seat)}\nhistory {last.digests[seat]}"
+        return info, last.digests[seat]
 
     def sampled_start(self, digest: str) -> _Link:
         """The link every trail `rooted` for states sampled from this one's seat starts from: the
@@ -211,13 +217,13 @@ class Trail:
         return start
 
     @staticmethod
-    def rooted(start: _Link, seat: int, st, text: str, digest: str) -> "Trail":
+    def rooted(start: _Link, seat: int, st, info: str, digest: str) -> "Trail":
         """A trail for `st`, a state sampled from `seat`'s information state (resample_from_infostate),
-        from `start` (sampled_start): the seat's digest is its own, every other seat folds its view
-        of `st` on from its start."""
+        from `start` (sampled_start): the seat's information state (`info`, its string, and its
+        digest) is its own, every other seat folds its view of `st` on from its start."""
         t = Trail(len(start.digests), st)
         t.last.before = start
-        t.last.digests[seat], t.last.texts[seat] = digest, text
+        t.last.digests[seat], t.last.texts[seat] = digest, info
         return t
 
 

@@ -25,8 +25,8 @@ What OpenSpiel gets:
   and tensors: the same, with a digest of every observation the seat had since the start (perfect
   recall: infostate.py), the tensor's digest as 128 bits;
 - `resample_from_infostate(seat, sampler)`: a state drawn from what the seat observes (the game's
-  determinization, observation.py), so ISMCTS and the other sampling algorithms run as shipped.
-  A pile no seat sees whose order no rule changed (engine/chance.ordered_piles: never shuffled, no
+  determinization, observation.py; sampling.py), so ISMCTS and the other sampling algorithms run
+  as shipped. A pile no seat sees whose order no rule changed (engine/chance.ordered_piles: never shuffled, no
   card put in) is put back in card order, the order every seat knows it in: only what was dealt
   unseen is drawn again (Leduc poker: the opponent's card, five states).
 
@@ -42,21 +42,20 @@ updated once a decision and its chance events are resolved, so it does not count
 """
 from __future__ import annotations
 
-import random
 from itertools import chain
 
 import numpy as np
 import pyspiel
 
 from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
-from ..engine.chance import ordered_piles, put_in_order
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
 from . import SCORE, WIN, declared_returns, is_zero_sum, returns_of
 from .action_index import ActionIndex
 from .canonical import Canon
-from .infostate import Trail, Tree, remembered
+from .infostate import Trail
+from .sampling import Box, Sampling
 from .tensor import TensorLayout
 
 _DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "", "seed": 0,
@@ -277,67 +276,6 @@ class _Parts:
         return i, tuple(a.args[p] for p in at), digits
 
 
-class _Box:
-    """A state, its trail, and what was asked of it since its last move. OpenSpiel clones a Python
-    state by deep-copying each of its attributes: this one copies as the forward model copies a
-    state (core/state.clone)."""
-
-    __slots__ = ("st", "trail", "listed", "ids", "player", "sampling")
-
-    def __init__(self, st, trail: Trail, listed=None, ids=None, player=None):
-        self.st, self.trail = st, trail
-        self.listed = listed  # the legal ids of the seat deciding, once listed: id -> action (never changed)
-        self.ids = ids  # those ids in order (never changed)
-        self.player = player  # current_player() once asked (OpenSpiel asks it at every move)
-        self.sampling = None  # seat -> its _Sampling, once resampled (a search resamples one state again and again)
-
-    def __deepcopy__(self, memo):
-        return _Box(clone(self.st), self.trail.copy(), self.listed, self.ids, self.player)
-
-
-class _Sampling:
-    """What drawing states from one state for one seat needs, found once (kept on the state's box
-    until its next move): the game's sampler (observation.Sampler), a generator to seed at each
-    draw, and the seat's view and digest with the start of the trails of the states drawn."""
-
-    __slots__ = ("seat", "sampler", "rng", "text", "digest", "start", "seen", "again", "tree", "ordered")
-    AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
-    MEMO = 20_000
-
-    def __init__(self, game, st, seat: int, folded: tuple[str, str], trail: Trail):
-        self.seat = seat
-        self.sampler = game.sampler(st, seat)
-        self.ordered = ordered_piles(game, st)
-        self.rng = random.Random()
-        self.text, self.digest = folded  # the seat's view and digest (Trail.fold)
-        self.start = trail.sampled_start(self.digest)
-        self.seen: set = set()  # the hashes of the states drawn
-        self.again: dict = {}  # a state drawn twice (its places' cards, its secret choices) -> its first link
-        self.tree = Tree(self.MEMO)
-
-    def box(self, st) -> _Box:
-        """The box of `st`, a state just drawn: a memo is kept under the states drawn twice, the
-        rules being deterministic given the chance outcomes (infostate.py); the rest start afresh.
-        Two draws are the same state when they put the same cards at the same places and draw the
-        same secret choices (the generator does not count: explicit chance never reads it)."""
-        sim = st["flow"].get("sim")
-        key = (tuple(st["z"]), repr(sim) if sim else None)
-        link = self.again.get(key)
-        if link is not None:
-            box = _Box(clone(link.st), Trail.at(link))
-            memo = link.memo
-            if memo is not None and memo.listing is not None:
-                box.player, box.listed, box.ids = memo.listing
-            return box
-        trail = Trail.rooted(self.start, self.seat, st, self.text, self.digest)
-        h = hash(key)
-        if h in self.seen and len(self.again) < self.AGAIN:
-            self.again[key] = remembered(self.tree, trail.last, st)
-        else:
-            self.seen.add(h)
-        return _Box(st, trail)
-
-
 class InterpretState(pyspiel.State):
     def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None, box=None):
         super().__init__(game)
@@ -348,7 +286,7 @@ class InterpretState(pyspiel.State):
             if st is None:
                 st = self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
             # what each seat observed after each decision, folded into its digest when asked
-            box = _Box(st, trail if trail is not None else Trail(self._g.num_players, st))
+            box = Box(st, trail if trail is not None else Trail(self._g.num_players, st))
         self._box = box
 
     @property
@@ -364,13 +302,15 @@ class InterpretState(pyspiel.State):
         return self._parts.canon.view_text(self._st, seat)
 
     def _fold(self, seat: int) -> tuple[str, str]:
-        """(the seat's view, its information state's digest): infostate.Trail.fold."""
+        """(the seat's information-state string, its digest): infostate.Trail.fold."""
         box = self._box
         return box.trail.fold(seat, self._parts.canon.view_text, current=box.st, replay=self._parts.replay)
 
     def info_text(self, seat: int) -> str:
-        text, digest = self._fold(seat)
-        return f"{text}\nhistory {digest}"
+        """The seat's view, then `history` and the digest of every view it had: kept by the trail's
+        last link once written (a search asks it of the same node two or three times)."""
+        info = self._box.trail.last.texts[seat]
+        return info if info is not None else self._fold(seat)[0]
 
     def observation_vector(self, seat: int) -> np.ndarray:
         return self._parts.layout.encode(self._parts.canon.view(self._st, seat))
@@ -416,7 +356,7 @@ class InterpretState(pyspiel.State):
             return list(range(nd["n"])) if nd is not None else []
         if box.ids is not None:  # listed since the last move, for the seat deciding
             return box.ids if player == box.player else []
-        if player != self.current_player() or type(box.player) is not int:
+        if player != (box.player if box.player is not None else self.current_player()) or type(box.player) is not int:
             return []
         st = box.st
         actions = self._g.legal_actions(st)
@@ -428,6 +368,37 @@ class InterpretState(pyspiel.State):
         if memo is not None and not box.trail.since:  # kept for the states passing here again
             memo.listing = (player, box.listed, ids)
         return ids
+
+    # ---- answered here for Python callers: pyspiel's own go through C++ and back into Python
+    # (legal_actions asks current_player three times and is_terminal before _legal_actions),
+    # which a search calling them at every node pays; C++ callers still take pyspiel's path,
+    # which ends in the same methods. Anything unusual (a pseudo-player) is left to pyspiel.
+    def legal_actions(self, player=None):
+        p = self.current_player()
+        if p < 0:
+            if p == _TERMINAL:
+                return []
+            if p == _CHANCE:
+                return list(range(self._box.st["flow"]["node"]["n"]))
+        elif player is None or player == p:
+            return self._legal_actions(p)[:]  # the caller's own list, as pyspiel gives
+        elif player >= 0:
+            return []
+        return pyspiel.State.legal_actions(self, player)
+
+    def information_state_string(self, player=None):
+        if player is None:
+            player = self.current_player()
+        if 0 <= player < self._g.num_players:
+            return self.info_text(player)
+        return pyspiel.State.information_state_string(self, player)  # raises as pyspiel does
+
+    def observation_string(self, player=None):
+        if player is None:
+            player = self.current_player()
+        if 0 <= player < self._g.num_players:
+            return self.observation_text(player)
+        return pyspiel.State.observation_string(self, player)
 
     def id_of_action(self, action: Action) -> int:
         """The id of the forward model's `action`, legal here, as the deciding seat's view names it
@@ -499,25 +470,19 @@ class InterpretState(pyspiel.State):
         """A state drawn from what `player_id` observes: the cards it cannot identify dealt again
         among the places it cannot see, the other seats' secret choices drawn again, the random
         generator reseeded (observation.determinize), the piles whose order every seat knows put
-        back in it (engine/chance.ordered_piles); its information state is the seat's own."""
+        back in it (engine/chance.ordered_piles), a function of one number of `probability_sampler`
+        (sampling.py); its information state is the seat's own."""
         box = self._box
         sampling = box.sampling.get(player_id) if box.sampling is not None else None
         if sampling is None:
-            sampling = _Sampling(self._g, box.st, player_id, self._fold(player_id), box.trail)
+            sampling = Sampling(self._g, box.st, player_id, self._fold(player_id), box.trail)
             box.sampling = {**(box.sampling or {}), player_id: sampling}
-        rng = sampling.rng
-        rng.seed(int(probability_sampler() * 2**53))  # as random.Random(that number) would draw
-        drawn = sampling.sampler.draw(rng)
-        if sampling.ordered:
-            zl = drawn["z"]
-            for zid in sampling.ordered:
-                zl[zid] = put_in_order(self._g, zl[zid])
-        return InterpretState(self.get_game(), parts=self._parts, box=sampling.box(drawn))
+        return InterpretState(self.get_game(), parts=self._parts, box=sampling.draw(probability_sampler()))
 
     def clone(self):
         box = self._box
         return InterpretState(self.get_game(), parts=self._parts,
-                              box=_Box(clone(box.st), box.trail.copy(), box.listed, box.ids, box.player))
+                              box=Box(clone(box.st), box.trail.copy(), box.listed, box.ids, box.player))
 
     def __deepcopy__(self, memo):
         return self.clone()

@@ -240,6 +240,12 @@ class Sampler:
         # per back, in the order of the backs: its places, and its unseen cards whatever their arrangement
         self.groups = tuple((places, tuple(sorted(cid for _, cid in places))) for _, places in sorted(by_back.items()))
 
+    @property
+    def deal_only(self) -> bool:
+        """Whether a draw is the deal of the unseen cards alone: no invariant of the content to
+        hold, no secret choice to draw again, nothing remembered."""
+        return not self.game.m.invariants and not self.st["flow"].get("sim") and not self.memory
+
     def draw(self, rng: random.Random) -> dict:
         """A full state consistent with what the seat sees (determinize)."""
         game = self.game
