@@ -43,6 +43,7 @@ updated once a decision and its chance events are resolved, so it does not count
 from __future__ import annotations
 
 from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 import pyspiel
@@ -412,6 +413,7 @@ class InterpretState(pyspiel.State):
 
     def _apply_action(self, action):
         box = self._box
+        box.past = (box.past, box.player if box.player is not None else self.current_player(), action)
         g, st = self._g, box.st
         listed, box.listed, box.ids, box.player, box.sampling = box.listed, None, None, None, None
         trail = box.trail
@@ -482,13 +484,45 @@ class InterpretState(pyspiel.State):
     def clone(self):
         box = self._box
         return InterpretState(self.get_game(), parts=self._parts,
-                              box=Box(clone(box.st), box.trail.copy(), box.listed, box.ids, box.player))
+                              box=Box(clone(box.st), box.trail.copy(), box.listed, box.ids, box.player, box.past))
 
     def __deepcopy__(self, memo):
         return self.clone()
 
+    # ---- the history, kept with the state: a clone is a new pyspiel state, whose own history (C++)
+    # starts empty. A state drawn by resample_from_infostate has none: its deal is not the real one.
+    def history(self):
+        return [action for _player, action in self._moves()]
+
+    def full_history(self):
+        return [PlayerAction(player, action) for player, action in self._moves()]
+
+    def history_str(self):
+        return ", ".join(str(action) for _player, action in self._moves())
+
+    def move_number(self):
+        n, node = 0, self._box.past
+        while node is not None:
+            node, n = node[0], n + 1
+        return n
+
+    def _moves(self) -> list:
+        out, node = [], self._box.past
+        while node is not None:
+            node, player, action = node
+            out.append((player, action))
+        out.reverse()
+        return out
+
     def __str__(self):
         return self._parts.canon.state_text(self._st)
+
+
+class PlayerAction(NamedTuple):
+    """One move of a state's history, as pyspiel's PlayerAction reads (`.player`, `.action`): pyspiel's
+    own cannot be made from Python."""
+    player: int
+    action: int
 
 
 class _Observer:

@@ -30,17 +30,18 @@ class Box:
     state by deep-copying each of its attributes: this one copies as the forward model copies a
     state (core/state.clone)."""
 
-    __slots__ = ("st", "trail", "listed", "ids", "player", "sampling")
+    __slots__ = ("st", "trail", "listed", "ids", "player", "sampling", "past")
 
-    def __init__(self, st, trail: Trail, listed=None, ids=None, player=None):
+    def __init__(self, st, trail: Trail, listed=None, ids=None, player=None, past=None):
         self.st, self.trail = st, trail
+        self.past = past  # the moves so far, newest first: (past, player, action), linked (shared by clones)
         self.listed = listed  # the legal ids of the seat deciding, once listed: id -> action (never changed)
         self.ids = ids  # those ids in order (never changed)
         self.player = player  # current_player() once asked (OpenSpiel asks it at every move)
         self.sampling = None  # seat -> its Sampling, once resampled (a search resamples one state again and again)
 
     def __deepcopy__(self, memo):
-        return Box(clone(self.st), self.trail.copy(), self.listed, self.ids, self.player)
+        return Box(clone(self.st), self.trail.copy(), self.listed, self.ids, self.player, self.past)
 
 
 class Sampling:
