@@ -44,7 +44,7 @@ def _answers(state, n: int, *, ours: bool) -> list:
             try:
                 f = getattr(state, name) if ours else getattr(base, name).__get__(state)
                 out.append(f() if p is None else f(p))
-            except pyspiel.SpielError as e:
+            except pyspiel.SpielError:
                 out.append(("refused", name))
     return out
 

@@ -76,7 +76,7 @@ class Loops:
         else:
             items = "items"
         if ids is not None:  # a zone's cards: gone through by their ids, no list of them built
-            head = [f"items = {ids}", f"ctx.budget = b = ctx.budget - _len(items)",
+            head = [f"items = {ids}", "ctx.budget = b = ctx.budget - _len(items)",
                     "if b < 0:", f"    _spend_failed(ctx, {loc}, {self.g.const(what)})"]
             body_lines = ["    x = _CARDS[x]", *body_lines]
         else:

@@ -363,7 +363,7 @@ class Statements:
         # the event logged with its cause; what its handlers emit has it for cause (Ctx.causes)
         c = self.g.tmp()
         lines += [f"ctx.events.append(({self.g.const(name)}, {t}))", f"{c} = ctx.cause", f"ctx.causes.append({c})",
-                  f"ctx.cause = _len(ctx.causes) - 1"]
+                  "ctx.cause = _len(ctx.causes) - 1"]
         return [mark] + lines + [call, f"ctx.cause = {c}"]
 
     def s_call(self, node, scope):
