@@ -51,12 +51,22 @@ actions:
       a = random(6)
       b = a * 10 + random(5)
       c = b * 10 + random(4)
+  stay: {effect: a = a + 1}
 """
 
 
 def _rolled(game: Game, st, outcomes) -> dict:
     """`st` after `roll` and its three outcomes, each applied to a copy (Game.apply)."""
     return _answered(game, game.apply(st, "roll"), outcomes)
+
+
+def _waiting(game: Game):
+    """A state of THREE at the first draw of `roll`, waiting in its greenlet (the game taught
+    that `roll` draws)."""
+    _rolled(game, game.new_game(0, chance="explicit"), [0, 0, 0])
+    st = game.apply(game.new_game(0, chance="explicit"), "roll")
+    assert game_chance.node(st).waiting is not None
+    return st
 
 
 def _answered(game: Game, st, outcomes) -> dict:
@@ -69,26 +79,50 @@ def _answered(game: Game, st, outcomes) -> dict:
 
 
 def test_a_decision_with_three_draws_runs_once(make_game, monkeypatch):
-    """A decision stops at each of its three draws (rules run between them) and runs once: each
-    outcome continues it. Without greenlet it runs to its first draw, then again from its start
-    at each outcome (four runs), to the same state."""
+    """A decision stops at each of its three draws (rules run between them): once its name is known
+    to draw, it runs once, each outcome continuing it (the first of its name runs to its first draw,
+    then once again from its start at that outcome, going on from there). Without greenlet it runs
+    to its first draw, then again from its start at each outcome (four runs), to the same state."""
     game = make_game(THREE)
     runs = _counted(game)
+    first = _rolled(game, game.new_game(0, chance="explicit"), [4, 3, 2])
+    assert runs.count("a") == 2 and first["gv"]["c"] == 432
     st = _rolled(game, game.new_game(0, chance="explicit"), [4, 3, 2])
-    assert runs.count("a") == 1 and st["gv"]["c"] == 432
+    assert runs.count("a") == 2 + 1 and to_json(st) == to_json(first)
     monkeypatch.setattr(suspend, "_greenlet", None)
     again = _rolled(game, game.new_game(0, chance="explicit"), [4, 3, 2])
-    assert runs.count("a") == 1 + 4 and to_json(again) == to_json(st)
+    assert runs.count("a") == 3 + 4 and to_json(again) == to_json(st)
+
+
+def test_a_decision_that_never_drew_runs_in_place(make_game):
+    """A switch into a greenlet and back costs a decision that never draws for nothing: only the
+    setup and decisions whose name drew before start in one."""
+    game = make_game(THREE)
+    started = []
+    start = suspend.start
+    suspend.start = lambda fn, work: (started.append(1), start(fn, work))[1]
+    try:
+        st = game.new_game(0, chance="explicit")
+        setup = len(started)
+        for _ in range(3):
+            st = game.apply(st, "stay")
+        assert len(started) == setup == 1 and game.evaluate(st, "a") == 3
+        st = _rolled(game, _rolled(game, st, [1, 1, 1]), [2, 2, 2])
+        assert len(started) == setup + 2
+    finally:
+        suspend.start = start
 
 
 def test_every_decision_runs_once_in_random_explicit_games():
     """Leduc's setup deals two cards and a decision ending a round deals the public card; Agents
-    Secrets' round ends shuffle several piles: in random explicit games each decision (and each
-    setup) runs once, however many draws it makes."""
+    Secrets' round ends shuffle several piles: once a few games taught which decisions draw, in
+    random explicit games each decision (and each setup) runs once, however many draws it makes."""
     for name, players, games in (("leduc-poker", None, 30), ("agents-secrets", 6, 1)):
         game = Game.load(name, players=players)
-        runs = _counted(game)
         pick, decisions, nodes = random.Random(3), 0, 0
+        for seed in range(100, 100 + games // 3 + 1):
+            _play(game, game.new_game(seed, chance="explicit"), pick)
+        runs = _counted(game)
         for seed in range(games):
             played = _play(game, game.new_game(seed, chance="explicit"), pick)
             decisions, nodes = decisions + played[0], nodes + played[1]
@@ -123,7 +157,7 @@ def test_a_node_written_out_and_read_back_runs_its_decision_again(make_game):
     outcome runs the decision again from its start (once: it goes on from its next draw), to the
     state the original continues to without running again."""
     game = make_game(THREE)
-    st = game.apply(game.apply(game.new_game(0, chance="explicit"), "roll"), "chance 5")
+    st = game.apply(_waiting(game), "chance 5")
     copy = from_json(to_json(st))
     runs = _counted(game)
     for k in (1, 3):
@@ -136,7 +170,7 @@ def test_a_node_in_another_process_or_thread_runs_its_decision_again(make_game):
     outcome in a forked child, or in another thread, runs the decision again (once: it goes on
     from its next draw there), to the same state."""
     game = make_game(THREE)
-    st = game.apply(game.new_game(0, chance="explicit"), "roll")
+    st = _waiting(game)
     want = to_json(_rolled(game, game.new_game(0, chance="explicit"), [2, 1, 0]))
     runs = _counted(game)
     pid = os.fork()

@@ -2,12 +2,14 @@
 runtime/draws.py for how every random event is one draw). A state at a chance node is the state
 before the decision being resolved, with `flow["node"]`: the decision and its outcomes so far.
 
-A decision runs in a greenlet of its own (suspend.py) that waits at each draw not known yet:
-applying the outcome continues it from where it stopped, so it runs once however many draws it
-makes. The node stays data: where its greenlet is gone (another copy of the node took it, a
-written-out state read back, another process) or greenlet is not installed, applying an outcome
-runs the decision again from its start with the outcomes so far, until its next draw or its end:
-the rules are deterministic given them, so both give the same state.
+A decision that may draw (the setup, one whose name drew before) runs in a greenlet of its own
+(suspend.py) that waits at each draw not known yet: applying the outcome continues it from where
+it stopped, so it runs once however many draws it makes (a start there costs ~2 us, which a
+decision that never draws is spared: it runs in place). The node stays data: where its greenlet
+is gone (another copy of the node took it, a written-out state read back, another process) or
+greenlet is not installed, applying an outcome runs the decision again from its start with the
+outcomes so far (and on in a greenlet from there): the rules are deterministic given them, so
+both give the same state.
 
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle, the
 dice of one roll: runtime/draws.py) are known when the first stops the decision: the node keeps
@@ -19,6 +21,8 @@ shuffle, a card put in: `flow["stirred"]`, runtime/draws.stir): every other such
 cards in the order they started in, fewer of them (`ordered_piles`), which a state drawn from a
 seat's information state keeps (the OpenSpiel adapter)."""
 from __future__ import annotations
+
+import weakref
 
 from ..core.model import Action, Step
 from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
@@ -111,6 +115,9 @@ def _node(data: dict, waiting=None) -> _Node:
 
 _FRESH = object()  # a fresh decision's `do`, written (str(action)) only if it stops
 
+# by game, the names of the decisions that stopped at a draw: those start in a greenlet
+_DREW: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
 
 def run_explicit(game, st, action, *, start=None, checked=True):
     """Resolve a decision of an explicit-chance state in place: `action` (or a chance outcome at a
@@ -119,10 +126,13 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     again). Returns the Step of the decision once it ran to its end, or a Step without events when
     it stopped at a draw.
 
-    A decision (the setup too) runs in a greenlet that waits at each draw not known yet (suspend.py):
-    an outcome continues it from where it stopped. When its greenlet is gone (another copy of the
-    node took it: a search trying every outcome of a node from copies of it) or greenlet is not
-    installed, it runs again from its start with the outcomes so far."""
+    A decision runs in a greenlet that waits at each draw not known yet (suspend.py): an outcome
+    continues it from where it stopped. Only those that may draw do: the setup, and a decision
+    whose name stopped at a draw before in this game; another runs here, and if it does stop at a
+    draw (the first of its name to), its first outcome runs it again from its start, in a greenlet
+    that goes on from there. So does an outcome whose greenlet is gone (another copy of the node
+    took it: a search trying every outcome of a node from copies of it). Without greenlet, each
+    outcome runs the decision again from its start with the outcomes so far."""
     nd = node(st)
     if nd is not None and start is None:
         outcomes = nd["outcomes"] + [outcome_of(st, action)]
@@ -159,12 +169,18 @@ def run_explicit(game, st, action, *, start=None, checked=True):
 
         def decide():
             return game._apply_plain(work, act, trusted)
-    answer = suspend.start(decide, work)
-    if answer is not None:
-        return _answered(st, action, do, outcomes, answer, work)
+    if do is not _FRESH or action.name in _DREW.get(game, ()):
+        answer = suspend.start(decide, work)
+        if answer is not None:
+            return _answered(st, action, do, outcomes, answer, work)
     try:  # without greenlet: to the first draw not known yet, run again from the start at its outcome
         step = decide()
     except NeedChance as e:
+        if do is _FRESH:
+            drew = _DREW.get(game)
+            if drew is None:
+                drew = _DREW[game] = set()
+            drew.add(action.name)
         _stop(st, str(action) if do is _FRESH else do, outcomes, [[e.n, e.what]] + e.more, None)
         return Step(action, CHANCE, [])
     finally:
