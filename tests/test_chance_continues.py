@@ -5,8 +5,10 @@ gives (a copy of the node, another process or thread, greenlet missing)."""
 from __future__ import annotations
 
 import contextvars
+import copy
 import gc
 import os
+import pickle
 import random
 import threading
 import weakref
@@ -163,6 +165,19 @@ def test_a_node_written_out_and_read_back_runs_its_decision_again(make_game):
     for k in (1, 3):
         st, copy = game.apply(st, f"chance {k}"), game.apply(copy, f"chance {k}")
     assert runs.count("a") == 1 and to_json(copy) == to_json(st) and st["gv"]["c"] == 513
+
+
+def test_a_node_pickled_runs_its_decision_again_and_a_deep_copy_shares_it(make_game):
+    """A state at a chance node pickled (another process's copy) carries the node's data, not its
+    greenlet: it runs the decision again, to the same state; a deep copy shares the greenlet."""
+    game = make_game(THREE)
+    st = _waiting(game)
+    copied = copy.deepcopy(st)
+    assert game_chance.node(copied).waiting is game_chance.node(st).waiting
+    read = pickle.loads(pickle.dumps(st))
+    runs = _counted(game)
+    assert to_json(_answered(game, read, [1, 2, 3])) == to_json(_answered(game, copied, [1, 2, 3]))
+    assert runs.count("a") == 1  # the one read back; the deep copy took the greenlet
 
 
 def test_a_node_in_another_process_or_thread_runs_its_decision_again(make_game):

@@ -23,6 +23,7 @@ seat's information state keeps (the OpenSpiel adapter)."""
 from __future__ import annotations
 
 import weakref
+from copy import deepcopy
 
 from ..core.model import Action, Step
 from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
@@ -105,6 +106,12 @@ class _Node(dict):
     that greenlet (suspend.Suspended): not data, never written out; copies of the node share it."""
 
     __slots__ = ("waiting",)
+
+    def __reduce__(self):  # pickled: the data alone (a greenlet is not data: it runs again there)
+        return (_node, (dict(self),))
+
+    def __deepcopy__(self, memo):  # a deep copy of the node shares the one greenlet
+        return _node(deepcopy(dict(self), memo), self.waiting)
 
 
 def _node(data: dict, waiting=None) -> _Node:
