@@ -1,8 +1,8 @@
 """What explicit chance costs (issue 33): random games played in explicit-chance mode (every draw a
-chance node, engine/chance.py), with decisions continued in a thread where chance.py judges it
-pays (the default), and with every decision run again at each of its draws (no thread); the same
-games in sampled mode for reference. CPU seconds (both threads'), the least of `--repeat` runs, the
-three interleaved.
+chance node, engine/chance.py), with each decision in a greenlet that goes on at each outcome (the
+default, engine/suspend.py), and with every decision run again at each of its draws (as without
+greenlet installed); the same games in sampled mode for reference. CPU seconds, the least of
+`--repeat` runs, the three interleaved.
 
     python benchmarks/adapter_chance.py                      # Leduc poker, 200 games
     python benchmarks/adapter_chance.py --game agents-secrets --players 6 --games 5
@@ -50,12 +50,12 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     g = Game.load(args.game, players=args.players or None)
-    play(g, "explicit", max(1, args.games // 10))  # what its decisions cost, learnt (chance.py)
+    play(g, "explicit", max(1, args.games // 10))  # warm
     start = suspend.start
     best: dict = {}
     for _ in range(args.repeat):
-        for name in ("explicit", "explicit, no thread", "sampled"):
-            if name == "explicit, no thread":
+        for name in ("explicit", "explicit, no greenlet", "sampled"):
+            if name == "explicit, no greenlet":
                 suspend.start = lambda fn, work: None
             try:
                 seconds, runs = play(g, name.split(",")[0], args.games)
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
             if name not in best or seconds < best[name][0]:
                 best[name] = (seconds, runs)
     for name, (seconds, runs) in best.items():
-        print(f"{args.game:14} {name:20} {seconds:7.3f} s CPU  {runs:7} rule runs of decisions")
+        print(f"{args.game:14} {name:21} {seconds:7.3f} s CPU  {runs:7} rule runs of decisions")
     return 0
 
 

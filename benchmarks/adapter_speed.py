@@ -8,8 +8,8 @@ Moves: random games are played through the adapter and their moves recorded; the
 are replayed, interleaved, by `game.apply_in_place` on an explicit-chance state (the engine; an
 action of the listing the forward model noted done as a trusted one, as `Game.apply` does) and by
 `state.apply_action` (the adapter, which also notes each state for the information states it may
-be asked). The ratio is adapter time / engine time, in CPU time (both threads' when a decision
-waits at a draw in a thread of its own, engine/suspend.py).
+be asked). The ratio is adapter time / engine time, in CPU time (a decision that waits at a draw
+does so in a greenlet of this thread, engine/suspend.py).
 
 ISMCTS (--ismcts): OpenSpiel's ISMCTSBot (random rollouts, as shipped) and our `ismcts` agent each
 decide at the same positions with a fixed number of iterations; iterations per second of CPU time.

@@ -1,14 +1,21 @@
 """Explicit chance without running decisions again (issue 33, item 8): a decision stopped at a
-`random(n)` draw continues from where it stopped once the outcome is chosen (engine/chance.py,
-engine/suspend.py), and gives exactly what running it again from its start gives."""
+draw continues from where it stopped once the outcome is chosen, in a greenlet of its own
+(engine/chance.py, engine/suspend.py), and gives exactly what running it again from its start
+gives (a copy of the node, another process or thread, greenlet missing)."""
 from __future__ import annotations
 
+import contextvars
+import copy
 import gc
+import os
+import pickle
 import random
+import threading
+import weakref
 
 import pytest
 
-from interpreter.core.state import to_json
+from interpreter.core.state import from_json, to_json
 from interpreter.engine import chance as game_chance
 from interpreter.engine import suspend
 from interpreter.engine.game import Game
@@ -37,53 +44,222 @@ def _play(game: Game, st, pick: random.Random) -> tuple[int, int]:
     return decisions, nodes
 
 
-def test_leduc_decisions_that_draw_once_run_again_rather_than_wait_in_a_thread():
-    """Leduc deals each card with `random(length(cards))`; a decision that deals the public card
-    draws once: a thread could spare it nothing (it runs again once either way) and its hand-offs
-    cost more than the decision, so it runs again at its draw, never in a thread (engine/chance.py's
-    _Tally). The setup deals two cards: it runs two or three times. When decisions named like those
-    that drew half of the times started in a thread, those decisions ran once."""
-    game = Game.load("leduc-poker")
+THREE = """
+game: {name: three}
+vars: {game: {a: 0, b: 0, c: 0}}
+actions:
+  roll:
+    effect: |
+      a = random(6)
+      b = a * 10 + random(5)
+      c = b * 10 + random(4)
+  stay: {effect: a = a + 1}
+"""
+
+
+def _rolled(game: Game, st, outcomes) -> dict:
+    """`st` after `roll` and its three outcomes, each applied to a copy (Game.apply)."""
+    return _answered(game, game.apply(st, "roll"), outcomes)
+
+
+def _waiting(game: Game):
+    """A state of THREE at the first draw of `roll`, waiting in its greenlet (the game taught
+    that `roll` draws)."""
+    _rolled(game, game.new_game(0, chance="explicit"), [0, 0, 0])
+    st = game.apply(game.new_game(0, chance="explicit"), "roll")
+    assert game_chance.node(st).waiting is not None
+    return st
+
+
+def _answered(game: Game, st, outcomes) -> dict:
+    """`st`, at a chance node, after `outcomes`, each applied to a copy (Game.apply)."""
+    for k in outcomes:
+        assert game.is_chance(st)
+        st = game.apply(st, f"chance {k}")
+    assert not game.is_chance(st)
+    return st
+
+
+def test_a_decision_with_three_draws_runs_once(make_game, monkeypatch):
+    """A decision stops at each of its three draws (rules run between them): once its name is known
+    to draw, it runs once, each outcome continuing it (the first of its name runs to its first draw,
+    then once again from its start at that outcome, going on from there). Without greenlet it runs
+    to its first draw, then again from its start at each outcome (four runs), to the same state."""
+    game = make_game(THREE)
     runs = _counted(game)
-    stops = []
-    stop = game_chance._stop
-    game_chance._stop = lambda st, do, outcomes, draws, waiting: (stops.append(do), stop(st, do, outcomes, draws, waiting))[1]
-    pick = random.Random(3)
-    games, decisions = 40, 0
+    first = _rolled(game, game.new_game(0, chance="explicit"), [4, 3, 2])
+    assert runs.count("a") == 2 and first["gv"]["c"] == 432
+    st = _rolled(game, game.new_game(0, chance="explicit"), [4, 3, 2])
+    assert runs.count("a") == 2 + 1 and to_json(st) == to_json(first)
+    monkeypatch.setattr(suspend, "_greenlet", None)
+    again = _rolled(game, game.new_game(0, chance="explicit"), [4, 3, 2])
+    assert runs.count("a") == 3 + 4 and to_json(again) == to_json(st)
+
+
+def test_a_decision_that_never_drew_runs_in_place(make_game):
+    """A switch into a greenlet and back costs a decision that never draws for nothing: only the
+    setup and decisions whose name drew before start in one."""
+    game = make_game(THREE)
+    started = []
+    start = suspend.start
+    suspend.start = lambda fn, work: (started.append(1), start(fn, work))[1]
     try:
-        for _ in range(games):
-            decisions += _play(game, game.new_game(0, chance="explicit"), pick)[0]
+        st = game.new_game(0, chance="explicit")
+        setup = len(started)
+        for _ in range(3):
+            st = game.apply(st, "stay")
+        assert len(started) == setup == 1 and game.evaluate(st, "a") == 3
+        st = _rolled(game, _rolled(game, st, [1, 1, 1]), [2, 2, 2])
+        assert len(started) == setup + 2
     finally:
-        game_chance._stop = stop
-    again = runs.count("a") - decisions
-    dealt = sum(do is not None for do in stops)
-    assert dealt > games // 4 and again == dealt, (again, dealt)
-    assert 2 * games <= runs.count("s") <= 3 * games
+        suspend.start = start
 
 
-def test_a_costly_decision_that_draws_again_and_again_continues_in_a_thread():
-    """Agents Secrets: one seat's choice in six ends the round, whose rules shuffle several small
-    piles one after the other (a stop each) and cost far more than a thread's hand-off: such a
-    decision, once known, continues from each draw instead of running again at each (engine/
-    chance.py's _Tally). Before, every choice of that name ran again at each of its stops."""
+def test_every_decision_runs_once_in_random_explicit_games():
+    """Leduc's setup deals two cards and a decision ending a round deals the public card; Agents
+    Secrets' round ends shuffle several piles: once a few games taught which decisions draw, in
+    random explicit games each decision (and each setup) runs once, however many draws it makes."""
+    for name, players, games in (("leduc-poker", None, 30), ("agents-secrets", 6, 1)):
+        game = Game.load(name, players=players)
+        pick, decisions, nodes = random.Random(3), 0, 0
+        for seed in range(100, 100 + games // 3 + 1):
+            _play(game, game.new_game(seed, chance="explicit"), pick)
+        runs = _counted(game)
+        for seed in range(games):
+            played = _play(game, game.new_game(seed, chance="explicit"), pick)
+            decisions, nodes = decisions + played[0], nodes + played[1]
+        assert nodes > games and runs.count("s") == games and runs.count("a") == decisions, name
+
+
+def test_without_greenlet_decisions_run_again_to_the_same_states(monkeypatch):
+    """Where greenlet is not installed, a decision stopped at a draw runs again from its start at
+    each outcome: the same states, move after move, more runs of the rules."""
     game = Game.load("agents-secrets", players=6)
-    pick = random.Random(5)
-    _play(game, game.new_game(0, chance="explicit"), pick)  # what its decisions cost, learnt
+
+    def walk() -> tuple[list, int]:
+        runs = _counted(game)
+        st, pick, seen = game.new_game(2, chance="explicit"), random.Random(2), []
+        while not game.is_terminal(st):
+            if game.is_chance(st):
+                game.apply_in_place(st, f"chance {pick.randrange(len(game.chance_outcomes(st)))}")
+            else:
+                game.apply_in_place(st, pick.choice(game.legal_actions(st)))
+            seen.append(to_json(st))
+        del game._start, game._apply_plain
+        return seen, len(runs)
+
+    continued, runs = walk()
+    monkeypatch.setattr(suspend, "_greenlet", None)
+    again, more = walk()
+    assert again == continued and more > runs
+
+
+def test_a_node_written_out_and_read_back_runs_its_decision_again(make_game):
+    """A state at a chance node written out (to_json) and read back has no greenlet: the next
+    outcome runs the decision again from its start (once: it goes on from its next draw), to the
+    state the original continues to without running again."""
+    game = make_game(THREE)
+    st = game.apply(_waiting(game), "chance 5")
+    copy = from_json(to_json(st))
     runs = _counted(game)
-    stops = []
-    stop = game_chance._stop
-    game_chance._stop = lambda st, do, outcomes, draws, waiting: (stops.append(waiting), stop(st, do, outcomes, draws, waiting))[1]
+    for k in (1, 3):
+        st, copy = game.apply(st, f"chance {k}"), game.apply(copy, f"chance {k}")
+    assert runs.count("a") == 1 and to_json(copy) == to_json(st) and st["gv"]["c"] == 513
+
+
+def test_a_node_pickled_runs_its_decision_again_and_a_deep_copy_shares_it(make_game):
+    """A state at a chance node pickled (another process's copy) carries the node's data, not its
+    greenlet: it runs the decision again, to the same state; a deep copy shares the greenlet."""
+    game = make_game(THREE)
+    st = _waiting(game)
+    copied = copy.deepcopy(st)
+    assert game_chance.node(copied).waiting is game_chance.node(st).waiting
+    read = pickle.loads(pickle.dumps(st))
+    runs = _counted(game)
+    assert to_json(_answered(game, read, [1, 2, 3])) == to_json(_answered(game, copied, [1, 2, 3]))
+    assert runs.count("a") == 1  # the one read back; the deep copy took the greenlet
+
+
+def test_a_node_in_another_process_or_thread_runs_its_decision_again(make_game):
+    """The greenlet belongs to the thread and the process the decision started in: applying an
+    outcome in a forked child, or in another thread, runs the decision again (once: it goes on
+    from its next draw there), to the same state."""
+    game = make_game(THREE)
+    st = _waiting(game)
+    want = to_json(_rolled(game, game.new_game(0, chance="explicit"), [2, 1, 0]))
+    runs = _counted(game)
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 when it ran the decision again to the same state
+        ok = False
+        try:
+            ok = to_json(_answered(game, st, [2, 1, 0])) == want and runs.count("a") == 1
+        finally:
+            os._exit(0 if ok else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    got = []
+    thread = threading.Thread(target=lambda: got.append(to_json(_answered(game, st, [2, 1, 0]))))
+    thread.start()
+    thread.join()
+    assert got == [want] and runs.count("a") == 1
+
+
+def test_a_decision_sees_the_context_of_whoever_started_it():
+    """Context variables (the language spoken, ...) inside a decision are those of its caller when
+    it started, continued or not; what it sets stays its own."""
+    var = contextvars.ContextVar("test_chance_var", default="none")
+    token = var.set("at the start")
+    seen = []
+    work = {"_feed": Feed([])}
+
+    def decide():
+        seen.append(var.get())
+        var.set("inside")
+        work["_feed"].next(2, "a coin")
+        seen.append(var.get())
+        return "done"
+
     try:
-        decisions = _play(game, game.new_game(1, chance="explicit"), pick)[0]
+        need, draws, waiting = suspend.start(decide, work)
+        assert var.get() == "at the start"
+        var.set("later")
+        assert waiting.take() and waiting.resume([1]) == ("done", "done")
+        assert seen == ["at the start", "inside"] and var.get() == "later"
     finally:
-        game_chance._stop = stop
-    again = runs.count("a") - decisions
-    assert len(stops) > 25 and again <= len(stops) // 3, (again, len(stops))
+        var.reset(token)
+
+
+def test_a_dropped_node_unwinds_its_decision_and_gives_its_greenlet_back():
+    """A decision waiting at a draw no state can reach any more (a search dropped its node) is
+    unwound (its `finally` blocks run, what it held is freed) and its greenlet runs the next
+    decision."""
+    class Held:
+        pass
+
+    ran, held, workers = [], [], []
+
+    def decide(work):
+        import greenlet
+        workers.append(greenlet.getcurrent())
+        thing = Held()
+        held.append(weakref.ref(thing))
+        try:
+            return work["_feed"].next(2, "a coin")
+        finally:
+            ran.append("finally")
+
+    first = {"_feed": Feed([])}
+    answer = suspend.start(lambda: decide(first), first)
+    assert answer[0] == "need" and ran == []
+    del answer
+    gc.collect()
+    second = {"_feed": Feed([1])}
+    assert suspend.start(lambda: decide(second), second) == ("done", 1)
+    assert ran == ["finally", "finally"] and held[0]() is None and workers[0] is workers[1]
 
 
 def test_a_continued_decision_and_one_run_again_give_the_same_state():
     """Two copies of a chance node: the first continues the waiting decision, the second runs it
-    again from its start (the node's thread is taken); both, played on alike, stay equal."""
+    again from its start (the node's greenlet is taken); both, played on alike, stay equal."""
     game = Game.load("leduc-poker")
     for seed in range(6):
         first = game.new_game(0, chance="explicit")
@@ -96,31 +272,9 @@ def test_a_continued_decision_and_one_run_again_give_the_same_state():
         assert to_json(second) == to_json(third) and game.is_terminal(second)
 
 
-def test_a_dropped_chance_node_gives_its_thread_back():
-    """States left at a chance node whose decision waits in a thread (a search that drops them)
-    do not hold threads for ever: after many were dropped, a decision may still have one."""
-    game = Game.load("agents-secrets", players=6)
-    _play(game, game.new_game(0, chance="explicit"), random.Random(4))  # learnt: its round ends go on in a thread
-    pick = random.Random(5)
-    for seed in range(suspend.MAX_WAITING + 4):
-        st = game.new_game(seed, chance="explicit")
-        while getattr(game_chance.node(st), "waiting", None) is None:  # to a round end waiting at a draw
-            if game.is_chance(st):
-                game.apply_in_place(st, f"chance {pick.randrange(len(game.chance_outcomes(st)))}")
-            else:
-                game.apply_in_place(st, pick.choice(game.legal_actions(st)))
-        del st
-    gc.collect()
-    work = {"_feed": Feed([])}
-    answer = suspend.start(lambda: work["_feed"].next(2, "a coin"), work)
-    assert answer is not None and answer[0] == "need"
-    answer[2].take()
-    assert answer[2].resume([1]) == ("done", 1)
-
-
 def test_an_error_after_a_draw_reaches_whoever_applied_the_outcome():
-    """A decision waiting in its thread that fails once it goes on: the error is raised to the
-    caller that gave the outcome, as it would be without the thread."""
+    """A decision waiting in its greenlet that fails once it goes on: the error is raised to the
+    caller that gave the outcome, as it would be without the greenlet."""
     work = {"_feed": Feed([])}
 
     def decide():

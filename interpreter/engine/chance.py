@@ -2,15 +2,14 @@
 runtime/draws.py for how every random event is one draw). A state at a chance node is the state
 before the decision being resolved, with `flow["node"]`: the decision and its outcomes so far.
 
-A decision stopped at a draw runs again from its start once the outcome is applied, with the
-outcomes so far, until its next draw or its end: the rules are deterministic given them. Where
-that is known to cost more, it runs again in a thread of its own (suspend.py) that waits at each
-later draw: applying an outcome then continues it from where it stopped, so it runs twice however
-many draws it makes. A thread's hand-off costs about what a cheap decision costs to run again, so
-which do is learnt by name (`_Tally`: how many draws decisions of that name make after their
-first, what a run of one to a draw costs, against the hand-offs, suspend.handoff): Agents Secrets'
-round ends (a small shuffle after another) do, Leduc's cheap deals do not. Without its thread (a
-copy of the node took it, or too many wait), applying an outcome runs the decision again.
+A decision that may draw (the setup, one whose name drew before) runs in a greenlet of its own
+(suspend.py) that waits at each draw not known yet: applying the outcome continues it from where
+it stopped, so it runs once however many draws it makes (a start there costs ~2 us, which a
+decision that never draws is spared: it runs in place). The node stays data: where its greenlet
+is gone (another copy of the node took it, a written-out state read back, another process) or
+greenlet is not installed, applying an outcome runs the decision again from its start with the
+outcomes so far (and on in a greenlet from there): the rules are deterministic given them, so
+both give the same state.
 
 Draws known to follow one another with nothing in between (the n - 1 steps of a shuffle, the
 dice of one roll: runtime/draws.py) are known when the first stops the decision: the node keeps
@@ -24,7 +23,7 @@ seat's information state keeps (the OpenSpiel adapter)."""
 from __future__ import annotations
 
 import weakref
-from time import perf_counter
+from copy import deepcopy
 
 from ..core.model import Action, Step
 from ..core.state import NO_NOTES, NOTES, Notes, clone, touch
@@ -103,10 +102,16 @@ def outcome_of(st, action) -> int:
 
 
 class _Node(dict):
-    """A chance node (the data of the module's doc) and, when its decision waits in a thread,
-    that thread (suspend.Suspended): not data, never written out; copies of the node share it."""
+    """A chance node (the data of the module's doc) and, when its decision waits in a greenlet,
+    that greenlet (suspend.Suspended): not data, never written out; copies of the node share it."""
 
     __slots__ = ("waiting",)
+
+    def __reduce__(self):  # pickled: the data alone (a greenlet is not data: it runs again there)
+        return (_node, (dict(self),))
+
+    def __deepcopy__(self, memo):  # a deep copy of the node shares the one greenlet
+        return _node(deepcopy(dict(self), memo), self.waiting)
 
 
 def _node(data: dict, waiting=None) -> _Node:
@@ -115,60 +120,26 @@ def _node(data: dict, waiting=None) -> _Node:
     return nd
 
 
-class _Tally:
-    """What the decisions of one name (the setup: "") cost a game in explicit mode: how many stopped
-    at a draw from their start, their stops in all, and the seconds a run of one takes from its
-    start to a draw (a moving average of runs outside a thread that stopped: what a run again costs)."""
+_FRESH = object()  # a fresh decision's `do`, written (str(action)) only if it stops
 
-    __slots__ = ("drew", "stops", "cost")
-
-    def __init__(self):
-        self.drew = self.stops = 0
-        self.cost = None
-
-    def worth_a_thread(self, handoff: float) -> bool:
-        """Whether a decision of this name that stopped at a draw goes on in a thread when it runs
-        again: the runs again it is expected to spare (its stops after the first, on average) cost
-        more than the thread's hand-offs (one at its start, one a draw), counted twice: a hand-off
-        in a real decision costs more than suspend.handoff's bare one (measured with
-        benchmarks/adapter_chance.py). A decision never starts in a thread: most draw seldom, or
-        once, and a fresh start in a thread cost Agents Secrets more than it spared."""
-        if self.cost is None or not self.drew:
-            return False
-        more = (self.stops - self.drew) / self.drew
-        return more * self.cost > 2 * handoff * (1 + more)
-
-    def measured(self, seconds: float) -> None:
-        cost = self.cost
-        self.cost = seconds if cost is None else cost + (seconds - cost) / 8
-
-
-# by game, by the name of a decision: its _Tally
-_SEEN: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
-def _tally(game, name: str) -> _Tally:
-    seen = _SEEN.get(game)
-    if seen is None:
-        seen = _SEEN[game] = {}
-    tally = seen.get(name)
-    if tally is None:
-        tally = seen[name] = _Tally()
-    return tally
+# by game, the names of the decisions that stopped at a draw: those start in a greenlet
+_DREW: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def run_explicit(game, st, action, *, start=None, checked=True):
     """Resolve a decision of an explicit-chance state in place: `action` (or a chance outcome at a
     chance node), or the setup (`start`, a function running it on a state); `checked` as for
     Game.apply_in_place (an outcome's decision was accepted when it stopped: never checked
-    again). Returns the Step of
-    the decision once it ran to its end, or a Step without events when it stopped at a draw.
+    again). Returns the Step of the decision once it ran to its end, or a Step without events when
+    it stopped at a draw.
 
-    A decision (the setup too) runs here to its first draw. When it runs again after it, it does
-    so in a thread that waits at each later draw (suspend.py) only where that is known to cost
-    less than running it again at each of them (its name's _Tally); then an outcome continues it
-    from where it stopped. Else, or when its thread is gone, it runs again from its start here (a
-    search that tries every outcome of a node from copies of it runs all but the first again)."""
+    A decision runs in a greenlet that waits at each draw not known yet (suspend.py): an outcome
+    continues it from where it stopped. Only those that may draw do: the setup, and a decision
+    whose name stopped at a draw before in this game; another runs here, and if it does stop at a
+    draw (the first of its name to), its first outcome runs it again from its start, in a greenlet
+    that goes on from there. So does an outcome whose greenlet is gone (another copy of the node
+    took it: a search trying every outcome of a node from copies of it). Without greenlet, each
+    outcome runs the decision again from its start with the outcomes so far."""
     nd = node(st)
     if nd is not None and start is None:
         outcomes = nd["outcomes"] + [outcome_of(st, action)]
@@ -182,13 +153,11 @@ def run_explicit(game, st, action, *, start=None, checked=True):
             st["flow"] = flow
             touch(st)
             return Step(action, CHANCE, [])
-        tally = _tally(game, "" if do is None else Action.parse(do).name)
         if waiting is not None and waiting.take():  # the decision waits at this draw: it goes on
-            return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work, tally)
+            return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work)
     else:
         outcomes = []
-        do = None  # the decision as the node keeps it, written when it stops (str(action))
-        tally = None  # its name's _Tally: asked only if it stops (a fresh decision never starts in a thread)
+        do = None if start is not None else _FRESH  # the decision as the node keeps it, once it stops
     bound = getattr(game, "chance_bound", None)
     work = clone(st)
     if nd is None and (notes := st.get(NOTES, NO_NOTES)) is not NO_NOTES:
@@ -207,23 +176,19 @@ def run_explicit(game, st, action, *, start=None, checked=True):
 
         def decide():
             return game._apply_plain(work, act, trusted)
-    if outcomes and tally.worth_a_thread(suspend.handoff()):
+    if do is not _FRESH or action.name in _DREW.get(game, ()):
         answer = suspend.start(decide, work)
         if answer is not None:
-            return _answered(st, action, do, outcomes, answer, work, tally)
-    t0 = perf_counter()
-    try:
+            return _answered(st, action, do, outcomes, answer, work)
+    try:  # without greenlet: to the first draw not known yet, run again from the start at its outcome
         step = decide()
     except NeedChance as e:
-        if tally is None:
-            tally = _tally(game, "" if start is not None else action.name)
-        tally.measured(perf_counter() - t0)
-        tally.stops += 1
-        if not outcomes:
-            tally.drew += 1
-        if nd is None and start is None:
-            do = str(action)
-        _stop(st, do, outcomes, [[e.n, e.what]] + e.more, None)
+        if do is _FRESH:
+            drew = _DREW.get(game)
+            if drew is None:
+                drew = _DREW[game] = set()
+            drew.add(action.name)
+        _stop(st, str(action) if do is _FRESH else do, outcomes, [[e.n, e.what]] + e.more, None)
         return Step(action, CHANCE, [])
     finally:
         work.pop("_feed", None)
@@ -241,14 +206,11 @@ def _stop(st, do, outcomes, draws, waiting) -> None:
     touch(st)
 
 
-def _answered(st, action, do, outcomes, answer, work, tally: _Tally):
-    """`st` after what a decision running in its thread answered (suspend.start)."""
+def _answered(st, action, do, outcomes, answer, work):
+    """`st` after what a decision running in its greenlet answered (suspend.start)."""
     if answer[0] == "need":
-        tally.stops += 1
-        if not outcomes:
-            tally.drew += 1
         _, draws, waiting = answer
-        _stop(st, do, list(outcomes), draws, waiting)
+        _stop(st, str(action) if do is _FRESH else do, list(outcomes), draws, waiting)
         return Step(action, CHANCE, [])
     work.pop("_feed", None)
     st.clear()

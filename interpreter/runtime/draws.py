@@ -16,9 +16,9 @@ Who picks the outcome (the chance "seat"):
   `game.apply(st, "chance k")` picks outcome k. A state at a chance node is the state before the
   decision being resolved, with `flow["node"] = {"do": the decision, "outcomes": the outcomes
   drawn so far, "n": ..., "what": ...}`: applying an outcome continues the decision where it
-  stopped when it waits in a thread of its own (engine/suspend.py), else runs it again from its
-  start with the outcomes so far (the rules are deterministic given them) until the next draw or
-  its end. So a draw may stand anywhere in the rules (inside an expression, a function, a refill).
+  stopped, in the greenlet it waits in (engine/suspend.py), or where that is gone (a copy of the
+  node, greenlet not installed) runs it again from its start with the outcomes so far (the rules
+  are deterministic given them) until the next draw or its end. So a draw may stand anywhere in the rules (inside an expression, a function, a refill).
 - **forced** (scenarios, `state["forced"]`): the head of the queue gives the next event of its kind:
   an int is a die's value, `{"order": [card keys], "zone": key|None}` puts those cards first (in
   that order) in the next shuffle, `{"random": k}` is the next `random(n)`.
@@ -50,8 +50,8 @@ class NeedChance(BaseException):
 
 class Feed:
     """The outcomes of a decision's draws so far, handed out in order while it runs. `pause`, when
-    the decision runs in a thread of its own (engine/suspend.py), waits there for the outcomes not
-    known yet instead of stopping the decision."""
+    the decision runs in a greenlet of its own (engine/suspend.py), waits there for the outcomes
+    not known yet instead of stopping the decision."""
 
     __slots__ = ("outcomes", "i", "bound", "pause")
 
