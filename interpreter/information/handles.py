@@ -58,7 +58,7 @@ def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, 
     above: the options may come back reordered, never changed."""
     plan, concealing = m.handle_plan, m.concealing
     loc = st["loc"]
-    # a game that conceals with one variable (Agent DOG's infiltrated pawns): its values by card id
+    # a game that conceals cards with one card variable: its values by card id
     hide = st["cv"][concealing[0]] if len(concealing) == 1 else None
     keys = []
     add = keys.append
