@@ -42,7 +42,7 @@ def declared_returns(game) -> tuple[str, float]:
     """What the content says a finished game is worth (`scoring.payoff`): (SCORE, its bound) where
     the score is the payoff (the chips of a poker hand), else (WIN, 0.0)."""
     cat = game.catalog
-    if getattr(cat, "payoff", "win") == "score":
+    if cat.payoff == "score":
         return SCORE, float(cat.payoff_bound)
     return WIN, 0.0
 

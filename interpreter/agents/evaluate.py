@@ -26,7 +26,7 @@ class Evaluator:
         self.has_sides = game.catalog.has_sides  # scoring.side declared
         self.informative = False  # whether a cut-off position has ever told the seats apart (mcts.py)
         cat = game.catalog  # scoring.payoff: score -> the bound of a score over the mean (else None: wins count)
-        self.payoff_bound = cat.payoff_bound if getattr(cat, "payoff", "win") == "score" else None
+        self.payoff_bound = cat.payoff_bound if cat.payoff == "score" else None
 
     def heuristic(self, st) -> list[float]:
         """Each seat's raw value of `st`: `scoring.evaluation`, else the score."""
