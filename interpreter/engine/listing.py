@@ -205,9 +205,10 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
             if n == 1:
                 lines += [f"{ind}act = {d}.get(k0)", f"{ind}if act is None:",
                           f"{ind}    act = _made({d}, k0, {const(a.name)}, (k0,))"]
-            elif n == 2:  # by the first argument, then the second: no tuple to make for the lookup
-                lines += [f"{ind}act = {d}.get(k0, _NOTHING).get(k1)", f"{ind}if act is None:",
-                          f"{ind}    act = _made2({d}, k0, k1, {const(a.name)})"]
+            elif n == 2:  # by the first argument's actions (r0, looked up once for all the second's)
+                lines += [f"{ind}act = r0.get(k1)", f"{ind}if act is None:",
+                          f"{ind}    act = _made2({d}, k0, k1, {const(a.name)})",
+                          f"{ind}    r0 = {d}[k0]"]
             else:
                 keys = "".join(f"k{j}, " for j in range(n))
                 lines += [f"{ind}act = {d}.get(t := ({keys}))", f"{ind}if act is None:",
@@ -223,8 +224,14 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
     slot, dom = param.slot, param.domain
     entry = param.fixed if fixed else None
     compiled = getattr(dom, "compiled", None)
+    if n == 2 and i == 1 and not made:  # the actions made so far with the first argument
+        lines.append(f"{ind}r0 = {const(kept)}.get(k0, _NOTHING)")
+    # the last parameter's values, when listing actions alone and no requirement reads it, are
+    # written in no slot: the loop runs over their keys alone
+    keys_only = bare and i == n - 1 and not param.listed
     if entry is None and compiled is None:
-        lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
+        lines.append(f"{ind}for k{i} in _arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)[1]:" if keys_only else
+                     f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, {const(dom)}(ctx) or (), memo)):")
     elif entry is None:  # rules.py `_domain`'s check written in place: a list spends one step per value
         computed = [f"d{i} = {const(compiled)}(ctx)", f"if _type(d{i}) is _list:", f"    if d{i}:",
                     f"        ctx.budget = b = ctx.budget - _len(d{i})", "        if b < 0:",
@@ -246,10 +253,12 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
                       *(f"{ind}    {x}" for x in computed), f"{ind}    s{i} -= ctx.budget", f"{ind}    w{i} = False",
                       f"{ind}elif (b := ctx.budget - s{i}) >= 0:", f"{ind}    ctx.budget = b",
                       f"{ind}else:", *(f"{ind}    {x}" for x in computed + again),
+                      f"{ind}for k{i} in h{i}[1] if h{i} else ():" if keys_only else
                       f"{ind}for v{i}, k{i} in _zip(*h{i}) if h{i} else ():"]
         else:
             lines += [f"{ind}{x}" for x in computed]
-            lines.append(f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, d{i}, memo)) if d{i} else ():")
+            lines.append(f"{ind}for k{i} in _arg_keys(_m, st, seat, d{i}, memo)[1] if d{i} else ():" if keys_only else
+                         f"{ind}for v{i}, k{i} in _zip(*_arg_keys(_m, st, seat, d{i}, memo)) if d{i} else ():")
     else:
         # the same values in every state, none a card: their keys are the same for every seat
         values, where, what, _ = entry
@@ -259,14 +268,18 @@ def _loops(a, i, ind, lines, const, fixed, kept, made=False, bare=False):
         keys = param.keys
         if n == 1:  # one parameter: its actions too are the same in every state
             actions = tuple((v, k, Action(a.name, (k,))) for v, k in zip(values, keys))
-            lines.append(f"{ind}for v{i}, k{i}, made in {const(actions)}:")
+            lines.append(f"{ind}for made in {const(tuple(x for _, _, x in actions))}:" if keys_only else
+                         f"{ind}for v{i}, k{i}, made in {const(actions)}:")
         else:
-            lines.append(f"{ind}for v{i}, k{i} in {const(tuple(zip(values, keys)))}:")
-    lines.append(f"{ind}    L[{int(slot)}] = v{i}")
+            lines.append(f"{ind}for k{i} in {const(tuple(keys))}:" if keys_only else
+                         f"{ind}for v{i}, k{i} in {const(tuple(zip(values, keys)))}:")
+    if not keys_only:
+        lines.append(f"{ind}    L[{int(slot)}] = v{i}")
     for f in param.listed:
         lines += [f"{ind}    if not {const(f)}(ctx):", f"{ind}        continue"]
     _loops(a, i + 1, ind + "    ", lines, const, fixed, kept, made=entry is not None and n == 1, bare=bare)
-    lines.append(f"{ind}L[{int(slot)}] = None")
+    if not keys_only:
+        lines.append(f"{ind}L[{int(slot)}] = None")
 
 
 def _hoisted(i: int, param, fixed: bool) -> bool:
