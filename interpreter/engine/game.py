@@ -53,6 +53,7 @@ class Game:
         self._list_step = self.listings.actions
         self._sim_seat, self._sim_kept = self.simultaneous.seat, self.simultaneous.kept
         self._bind, self._trusted_ctx, self._options = self.binder.bind, self.binder.trusted_ctx, self.binder.options
+        self._bound_frame = self.binder.bound_frame
         # the state after a start that draws nothing at random (the same for every seed), with
         # its notes; a copy of it is every new game's (new_game). Depends on the definition alone.
         self._started = None
@@ -285,6 +286,12 @@ class Game:
             if not checked and self._sim_kept(st, sim) is not None and \
                     (a := self.m.action_by_name.get(action.name)) is not None:
                 seat = sim["seats"][len(sim["chosen"])]
+                if len(sim["chosen"]) + 1 < len(sim["seats"]) and (frame := self._bound_frame(action, a)) is not None:
+                    # not the last choice, its arguments bound before from their keys alone: only
+                    # recorded, no rule runs, and the flow stays where it was settled (the same step,
+                    # the next seat to choose: what `_after_action` would find)
+                    self.simultaneous.note(st, a, frame)
+                    return Step(action, seat, [], [])
                 ctx = self._trusted_ctx(st, a, self.m.seats[seat], action)
                 self.simultaneous.record(ctx, a)
                 self._after_action(ctx)

@@ -15,6 +15,7 @@ from ..limits import spend_failed
 from .plan import ActionPlan
 
 _MISSING = object()
+_BOUND_KEPT = 8192  # trusted actions whose frames are kept (trusted_ctx), at most
 
 
 def _told(reason, ctx, reader) -> str:
@@ -54,6 +55,7 @@ class Binder:
         self.m = m
         # each definition's plan (plan.py): what the listing is generated from, walked by `bind`
         self._plans = {name: ActionPlan.of(a) for name, a in m.action_by_name.items()}
+        self._bound = {}  # trusted actions -> (definition, frame) bound from their keys alone (trusted_ctx)
         self._sim_seat = simultaneous.seat
         self._current_player = current_player
 
@@ -221,8 +223,16 @@ class Binder:
 
     def trusted_ctx(self, st, a, player, action: Action):
         """The context of definition `a` played by `player` with the arguments of `action`, which
-        is trusted to come from the listing: each argument is looked up by its key."""
+        is trusted to come from the listing: each argument is looked up by its key.
+
+        Arguments whose keys name the same values in every state (a fixed domain's, a card's, a
+        zone's, a seat's, a whole number's) are bound as they were the last time the same action
+        was played (`_bound`: the frame's values by action); a handle or a domain's own value is
+        found in the state each time."""
         m = self.m
+        kept = self._bound.get(action)
+        if kept is not None and kept[0] is a:
+            return rt.Ctx(st, m, player, kept[1][:])
         loc = [None] * a.nslots
         ctx = rt.Ctx(st, m, player, loc)
         params = self._plans[a.name].params
@@ -232,22 +242,44 @@ class Binder:
                 v = (f0[3] if f0 is not None else m.value_by_key()).get(action.args[0], _MISSING)
                 if v is not _MISSING:
                     loc[params[0].slot] = v
+                    self._keep(action, a, loc)
                     return ctx
             by_key = m.value_by_key()
+            stateless = True  # every argument's value found from its key alone
             for p, key in zip(params, action.args):
                 # a domain the same in every state: the value its key was made from (a text of
                 # digits stays a text, a list a list); else a card, zone or seat, a number, a handle
                 v = p.fixed[3].get(key, _MISSING) if p.fixed is not None else by_key.get(key, _MISSING)
                 if v is _MISSING:
-                    v = int(key) if key.lstrip("-").isdigit() else resolve(m, st, key)
-                    if v is None:  # a text, a list...: the domain's value with that key, as `bind` finds it
-                        probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
-                        probe.memo = {}
-                        values, keys = arg_keys(m, st, player.id if player is not None else None,
-                                                list(p.domain(probe) or []), probe.memo)
-                        v = next((x for x, k in zip(values, keys) if k == key), key)
+                    if key.lstrip("-").isdigit():
+                        v = int(key)
+                    else:
+                        stateless = False
+                        v = resolve(m, st, key)
+                        if v is None:  # a text, a list...: the domain's value with that key, as `bind` finds it
+                            probe = rt.Ctx(st, m, player, loc)  # its own budget: the effect's is not spent
+                            probe.memo = {}
+                            values, keys = arg_keys(m, st, player.id if player is not None else None,
+                                                    list(p.domain(probe) or []), probe.memo)
+                            v = next((x for x, k in zip(values, keys) if k == key), key)
                 loc[p.slot] = v
+            if stateless:
+                self._keep(action, a, loc)
         return ctx
+
+    def bound_frame(self, action, a):
+        """The frame of trusted `action` (of definition `a`) as `trusted_ctx` bound it from its
+        keys alone the last time, or None (not played yet, or an argument read in the state).
+        Shared: only read."""
+        kept = self._bound.get(action)
+        return kept[1] if kept is not None and kept[0] is a else None
+
+    def _keep(self, action, a, loc) -> None:
+        """Note the frame `loc` of `action` (of definition `a`), bound from its keys alone."""
+        bound = self._bound
+        if len(bound) >= _BOUND_KEPT:
+            bound.clear()
+        bound[action] = (a, loc[:])
 
     # ---- verify / can / do ---------------------------------------------------------
 

@@ -105,14 +105,19 @@ class Simultaneous:
     def record(self, ctx, a) -> None:
         """Record the bound action `a` as the secret choice of the seat that decides; reveal
         every choice when it was the last one."""
-        st = ctx.st
+        if self.note(ctx.st, a, ctx.locals):
+            self.reveal(ctx)
+
+    @staticmethod
+    def note(st, a, frame) -> bool:
+        """Record the action of definition `a` bound in `frame` (its locals) as the secret choice of
+        the seat that decides in `st`: True when it was the last one (the reveal is due)."""
         sim = st["flow"]["sim"]
         seat = sim["seats"][len(sim["chosen"])]
-        entry = [seat, a.name, [rt.encode(ctx.locals[slot]) for _, slot, _ in a.params]]
+        entry = [seat, a.name, [rt.encode(frame[slot]) for _, slot, _ in a.params]]
         # never changed in place: clones of a state share it (state.clone copies the flow shallowly)
         st["flow"]["sim"] = sim = dict(sim, chosen=sim["chosen"] + [entry])
-        if len(sim["chosen"]) == len(sim["seats"]):
-            self.reveal(ctx)
+        return len(sim["chosen"]) == len(sim["seats"])
 
     def reveal(self, ctx) -> None:
         """Do every recorded action in order, then the step's reveal effect; the step then ends.
