@@ -119,14 +119,66 @@ class Operators:
         tags = self.g.sharing.shared(o, "#tags", f"(_getattr({o}, 'tags', None) or _EMPTY)", getters=True)  # no attribute's name
         return f"({self.g.const(tag)} {test} {tags})"
 
+    def static_bool(self, node, scope):
+        """True or False when an expression is a yes/no known at load time (`true`, a constant such
+        as a variant's option, `not`, `and`, `or` of those, or an `and`/`or` whose first operand
+        decides it); else None. Computing it spends nothing and cannot fail."""
+        t = type(node)
+        if t is A.Const:
+            v = node.value
+        elif t is A.Name or t is A.Index:
+            v = self.g.known.static_value(node, scope)
+        elif t is A.Not:
+            v = self.static_bool(node.operand, scope)
+            return None if v is None else not v
+        elif t is A.And or t is A.Or:
+            left = self.static_bool(node.left, scope)
+            if left is None:
+                return None
+            return left if left is (t is A.Or) else self.static_bool(node.right, scope)
+        else:
+            return None
+        return v if type(v) is bool else None
+
     def g_not(self, node, scope):
+        v = self.static_bool(node, scope)
+        if v is not None:
+            return str(v)
         return f"(not {self.g.xc(node.operand, scope)})"
 
     def g_and(self, node, scope):
-        return self.g.sharing.run_of(node, scope, A.And, "and")
+        return self._run(node, scope, A.And, "and")
 
     def g_or(self, node, scope):
-        return self.g.sharing.run_of(node, scope, A.Or, "or")
+        return self._run(node, scope, A.Or, "or")
+
+    def _run(self, node, scope, typ, op: str) -> str:
+        """`a and b and c` (`or`). Its first operands known at load time are left out: one that
+        decides the whole (false for `and`, true for `or`) is its value, and the others are not
+        evaluated, as at run time; one that does not is passed over when an operand follows it."""
+        whole, parts = node, []
+        while type(node) is typ:
+            parts.append(node.right)
+            node = node.left
+        parts.append(node)
+        parts.reverse()  # in the order they are evaluated
+        decides = typ is A.Or  # the value that decides the whole
+        first = 0
+        while first < len(parts) - 1:
+            v = self.static_bool(parts[first], scope)
+            if v is None:
+                break
+            if v is decides:
+                return str(v)
+            first += 1
+        if first == 0:
+            return self.g.sharing.run_of(whole, scope, typ, op)
+        if first == len(parts) - 1:
+            return self.g.xc(parts[first], scope)
+        node = parts[first]
+        for p in parts[first + 1:]:
+            node = typ(node, p, p.at)
+        return self.g.sharing.run_of(node, scope, typ, op)
 
     def g_ternary(self, node, scope):
         a, cnd, b = self.g.x(node.then, scope), self.g.x(node.cond, scope), self.g.x(node.otherwise, scope)
