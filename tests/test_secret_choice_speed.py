@@ -121,3 +121,17 @@ def test_the_listing_of_actions_alone_is_the_labelled_one(game, monkeypatch):
             assert bare == [a for a, _ in lister(ctx, [], True, False)] and spent == ctx.budget
             n += 1
     assert n >= 12
+
+
+def test_the_keys_of_numbers_met_before_are_found_without_a_call(game, monkeypatch):
+    from interpreter.information import handles
+    st = game.new_game(seed=1)
+    values = [1, 2, 3, 4]
+    first = handles.arg_keys(game.m, st, 0, values, {})  # the keys made once (model.key_of)
+
+    def no_call(v):
+        raise AssertionError(f"key_of({v!r}) called")
+    monkeypatch.setattr(handles, "key_of", no_call)
+    assert handles.arg_keys(game.m, st, 0, values, {}) == first == (values, ["1", "2", "3", "4"])
+    with pytest.raises(AssertionError, match="key_of"):
+        handles.arg_keys(game.m, st, 0, [True], {})  # a yes/no is not a whole number's key

@@ -17,7 +17,7 @@ named by key, in the order of their ids (so the order does not tell either).
 """
 from __future__ import annotations
 
-from ..core.model import HANDLE, Card, Seat, Zone, key_of
+from ..core.model import _INT_KEYS, HANDLE, Card, Seat, Zone, key_of
 from ..runtime.visibility import place_of, seat_sides, seats_identifying, unseen_slots, zone_plan
 
 
@@ -63,6 +63,7 @@ def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, 
     keys = []
     add = keys.append
     hidden = None
+    int_keys = _INT_KEYS
     for v in values:
         t = type(v)
         if t is Card:
@@ -78,6 +79,8 @@ def arg_keys(m, st, seat: int | None, values: list, cache: dict) -> tuple[list, 
             add(k)
         elif t is Zone or t is Seat:
             add(v.key)
+        elif t is int and v in int_keys:  # a whole number met before: its key kept (key_of)
+            add(int_keys[v])
         else:
             add(key_of(v))
     if hidden is None:
