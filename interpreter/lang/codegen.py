@@ -166,6 +166,15 @@ class ExprCodegen:
             scope.loop_kinds = saved
         return k if k in ("card", "cell", "zv", "cv", "pv") or whole(k) else None
 
+    def value_kind(self, node, scope):
+        """The kind (see Known.kind_of) of an expression's value, when known at load time and one
+        whose attributes are read without type tests (a `let`'s name then reads it so)."""
+        try:
+            k = self.known.kind_of(node, scope)
+        except CompileError:
+            k = None
+        return k if k in ("card", "cell", "zv", "cv", "pv") or whole(k) else None
+
     def _reset(self, node, scope, last=None) -> None:
         """Start a new module, whose errors nobody foresaw are reported at `node` (of `scope`'s text),
         written from the text from `node` to `last` (`node` by default: --source finds it by line)."""

@@ -110,21 +110,52 @@ class Statements:
         changes the state between them) shares one memo of those calls (`ctx.memo`, as while
         listing): `let a = f(x)` then `let w = g(x)` where g calls f again computes f(x) once."""
         out, i = [], 0
-        while i < len(stmts):
-            j = i
-            while j < len(stmts) and self._memoable(stmts[j]):
-                j += 1
-            if j - i >= 2:  # one memo for statements i..j-1
-                saved = self.g.tmp()
-                out += [f"{saved} = ctx.memo", f"if {saved} is None:", "    ctx.memo = {}", "try:"]
-                for s in stmts[i:j]:
-                    out += ["    " + line for line in self.s(s, scope)]
-                out += ["finally:", f"    ctx.memo = {saved}"]
-                i = j
-                continue
-            out += self.s(stmts[i], scope)
-            i += 1
+        typed = []  # (slot, its kind before) of the `let`s whose kind holds for the statements after them
+        try:
+            while i < len(stmts):
+                j = i
+                while j < len(stmts) and self._memoable(stmts[j]):
+                    j += 1
+                if j - i >= 2:  # one memo for statements i..j-1
+                    saved = self.g.tmp()
+                    out += [f"{saved} = ctx.memo", f"if {saved} is None:", "    ctx.memo = {}", "try:"]
+                    for k in range(i, j):
+                        out += ["    " + line for line in self.s(stmts[k], scope)]
+                        self._let_kind(stmts, k, scope, typed)
+                    out += ["finally:", f"    ctx.memo = {saved}"]
+                    i = j
+                    continue
+                out += self.s(stmts[i], scope)
+                self._let_kind(stmts, i, scope, typed)
+                i += 1
+        finally:
+            for slot, before in reversed(typed):
+                if before is None:
+                    scope.kinds.pop(slot, None)
+                else:
+                    scope.kinds[slot] = before
         return out
+
+    def _let_kind(self, stmts, i, scope, typed) -> None:
+        """When statement i is a `let` whose value's kind is known at load time (known.py) and no
+        statement after it here binds or assigns the same name, the statements after it read the
+        name as of that kind (`scope.kinds`, until the end of these statements: `typed`)."""
+        node = stmts[i]
+        if type(node) is not A.Let:
+            return
+        name = str(node.name)
+        slot = scope.slots.get(name)
+        if slot is None:  # it failed to compile
+            return
+        for n in (x for stmt in stmts[i + 1:] for x in stmt.walk()):
+            t = type(n)
+            if ((t is A.For or t is A.Choose) and str(n.var) == name) or (t is A.Let and str(n.name) == name) \
+                    or (t is A.Assign and type(n.target) is A.Name and str(n.target.name) == name):
+                return
+        kind = self.g.value_kind(node.value, scope)
+        if kind is not None:
+            typed.append((slot, scope.kinds.get(slot)))
+            scope.kinds[slot] = kind
 
     def _memoable(self, node) -> bool:
         """A `let` whose value calls content functions, each pure (it draws nothing at random),
@@ -225,7 +256,11 @@ class Statements:
         coll = self.g.x(node.coll, scope)
         loc = self.g.const(self.c.loc(node, scope))
         t, items, b = self.g.tmp(), self.g.tmp(), self.g.tmp()
-        body = self.block(node.body, scope)
+        kind = self._item_kind(node, scope)
+        if kind is None:
+            body = self.block(node.body, scope)
+        else:  # its items' kind, known at load time: the body reads their attributes without type tests
+            body = self.g.known.with_kind(scope, slot, kind, lambda: self.block(node.body, scope))
         ids = self.g.card_ids.get(coll)
         if ids is not None:  # a zone's cards, by their ids (a tuple: what the body moves changes nothing here)
             return [mark, f"if ({b} := ctx.budget - _len({items} := {ids}) - 1) >= 0:", f"    ctx.budget = {b}",
@@ -236,6 +271,18 @@ class Statements:
                 f"    ctx.budget = {b}", f"    {items} = {items}[:]", "else:",
                 f"    {items} = _for_items(ctx, {items}, {loc}, {self.g.const(self.c.iterable_at)})",
                 f"for {t} in {items}:", f"    L[{int(slot)}] = {t}"] + body
+
+    def _item_kind(self, node, scope):
+        """The kind (known.py) of every item of a `for`'s collection, when known at load time and
+        its variable holds nothing else in the body (no statement of it binds or assigns the same
+        name); else None."""
+        name = str(node.var)
+        for n in (x for stmt in node.body for x in stmt.walk()):
+            t = type(n)
+            if ((t is A.For or t is A.Choose) and str(n.var) == name) or (t is A.Let and str(n.name) == name) \
+                    or (t is A.Assign and type(n.target) is A.Name and str(n.target.name) == name):
+                return None
+        return self.g.domain_kind(node.coll, scope)
 
     def s_repeat(self, node, scope):
         mark = self.mark(node, scope)
