@@ -500,7 +500,7 @@ def test_a_variable_of_cards_is_set_in_place_and_a_wrong_thing_still_refused(tmp
     base = BASE.replace("player: {score: 0}}", "player: {score: 0}, card: {mark: 0}}")
     g = Game.load(str(game_dir(tmp_path, extra, base=base)))
     src = source_of(g.m.action_by_name["mark_one"].effect)
-    assert "is _Card:" in src and "[:_t" in src, src
+    assert "is _Card:" in src and "_tuple(_t" in src, src  # a copy of the table, changed, made a tuple again
     st = g.new_game(1)
     top = st["z"][g.m.zone_by_name["deck"].id][0]
     g.apply_in_place(st, "mark_one")

@@ -15,6 +15,7 @@ from tests.hardening import BASE, game_dir
 PROCEDURES = {
     "typed_for": "for c in deck.cards do x += c.value end",
     "assigned_for": "for c in deck.cards do x += c.value\nc = 5 end",
+    "typed_set": "for c in deck.cards do c.mark = 4 end",
     "typed_let": "let z = deck\nx += length(z.cards)\nx += z.count",
     "rebound_let": "let z = deck\nx += length(z.cards)\nlet z = 2",
     "nested_let": "let z = deck\nif x == 100 then let z = 3 end\nx += length(z.cards)",
@@ -25,7 +26,8 @@ PROCEDURES = {
 def game(tmp_path_factory):
     extra = "procedures:\n" + "".join(f"  {name}:\n    params: []\n    effect: |\n" + "".join(
         f"      {line}\n" for line in body.split("\n")) for name, body in PROCEDURES.items())
-    return Game.load(str(game_dir(tmp_path_factory.mktemp("kinds"), extra)))
+    base = BASE.replace("player: {score: 0}}", "player: {score: 0}, card: {mark: 0}}")
+    return Game.load(str(game_dir(tmp_path_factory.mktemp("kinds"), extra, base=base)))
 
 
 def _source(game, name):
@@ -49,6 +51,15 @@ def _run(game, name):
 def test_a_for_over_a_zones_cards_reads_them_as_cards(game):
     assert "is _Card" not in _source(game, "typed_for") and _run(game, "typed_for") == 3
     assert "is _Card" in _source(game, "assigned_for") and _run(game, "assigned_for") == 3
+
+
+def test_a_variable_of_a_card_of_such_a_loop_is_set_without_a_type_test(game):
+    assert "is _Card" not in _source(game, "typed_set")
+    st = game.new_game(seed=1)
+    ctx = rt.Ctx(st, game.m, game.m.seats[0])
+    game.m._proc_direct["typed_set"](ctx, [])
+    deck = st["z"][game.m.zone_by_name["deck"].id]
+    assert type(st["cv"]["mark"]) is tuple and [st["cv"]["mark"][i] for i in deck] == [4] * len(deck) == [4] * 3
 
 
 def test_a_let_of_a_zone_reads_it_as_a_zone(game):

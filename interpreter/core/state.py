@@ -158,8 +158,9 @@ def clone(st: dict) -> dict:
 def put(table: dict, name: str, index: int, value) -> None:
     """Set one value of a variable of cards, zones or seats (`table` is st["cv"], ["zv"] or ["pv"]):
     the rules' writer, under the forward model. By hand, `set_value`."""
-    values = table[name]
-    table[name] = values[:index] + (value,) + values[index + 1:]  # the statements' setter writes the same
+    values = list(table[name])  # a copy, changed, made a tuple again: as the statements' setter writes it
+    values[index] = value
+    table[name] = tuple(values)
 
 
 def zone_with(ids, cid: int, top: bool = False) -> tuple:

@@ -353,15 +353,21 @@ class Statements:
             # the frequent case written in place: a variable that needs no encoding, of the one
             # kind of thing that has it; its table is a tuple, replaced (state.put), unless the
             # variable holds that very value already (`x.killed = false` of a card never killed)
+            # (a copy as a list, changed, made a tuple again: faster than joining two slices)
             typ, kind = fast[0]
-            tt, tv, ti = self.g.tmp(), self.g.tmp(), self.g.tmp()
+            tt, tv, ti, tl = self.g.tmp(), self.g.tmp(), self.g.tmp(), self.g.tmp()
             name_k = self.g.const(name)
+            write = [f"{tt} = ctx.st[{self.g.const(kind)}]",
+                     f"{ti} = {o}.id",
+                     f"if ({tv} := {tt}[{name_k}])[{ti}] is not {{v}}:",
+                     f"    {tl} = _list({tv})",
+                     f"    {tl}[{ti}] = {{v}}",
+                     f"    {tt}[{name_k}] = _tuple({tl})"]
+            if typ is Card and self.g.known.kind_of(node.obj, scope) == "card":  # a card, never none
+                return lambda v: [f"{o} = {obj}", *(w.format(v=v) for w in write)]
             return lambda v: [f"{o} = {obj}",
                               f"if _type({o}) is {_TYPE_NAMES[typ]}:",
-                              f"    {tt} = ctx.st[{self.g.const(kind)}]",
-                              f"    {ti} = {o}.id",
-                              f"    if ({tv} := {tt}[{name_k}])[{ti}] is not {v}:",
-                              f"        {tt}[{name_k}] = {tv}[:{ti}] + ({v},) + {tv}[{ti} + 1:]",
+                              *(f"    {w.format(v=v)}" for w in write),
                               "else:",
                               "    " + slow.format(v=v)]
         raise CompileError("only a variable, or `thing.variable`, can be assigned", node)
