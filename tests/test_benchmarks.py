@@ -96,3 +96,25 @@ def test_bytecodes_counts_the_same_work_every_run_and_splits_out_the_listing():
     assert runs[0] == runs[1] and runs[0]["decisions"] > 9
     assert 0.05 < runs[0]["listing_share"] < 0.95
     assert any("tic-tac-toe/" in name for name, _ in runs[0]["top"])
+
+
+def test_listing_reuse_lists_each_definition_as_the_step_does_and_compares_within_a_turn():
+    """benchmarks/listing_reuse.py: the definitions listed one by one give the flow's listing (it
+    checks so at every listing); the same games give the same counts in every run; a definition's
+    actions are compared only with the previous listing of the same turn: never in tic-tac-toe (one
+    decision a turn), often in Dark Agent's `act` step (several decisions a turn)."""
+    import listing_reuse
+    from interpreter import Game
+    dark = Game.load("dark-agent", players=4)
+    runs = [listing_reuse.measure(dark, games=1, seed=0) for _ in range(2)]
+    counts = [{k: (d["listings"], d.get("unchanged", 0)) for k, d in r["definitions"].items()} for r in runs]
+    assert counts[0] == counts[1] and runs[0]["decisions"] > 50
+    act = runs[0]["steps"]["act"]["listings"]
+    assert runs[0]["definitions"][("act", "target")]["listings"] == act
+    # ending the turn is always possible (unchanged at each listing after the turn's first one), a
+    # target often changes
+    unchanged = {name: runs[0]["definitions"][("act", name)].get("unchanged", 0) for name in ("end_turn", "target")}
+    assert 0 < unchanged["target"] < unchanged["end_turn"] < act
+    tic = listing_reuse.measure(Game.load("tic-tac-toe"), games=2, seed=0)
+    assert tic["decisions"] > 9 and all(d.get("unchanged", 0) == 0 for d in tic["definitions"].values())
+    assert "listings" in listing_reuse.table(runs[0], top=3)
