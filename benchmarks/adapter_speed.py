@@ -16,7 +16,7 @@ decide at the same positions with a fixed number of iterations; iterations per s
 The garbage collector runs before each timed decision (of either bot), as timeit-style harnesses
 do: the first full collection after a game is loaded walks every object of its definition (~30 ms
 in Leduc poker) and fell in whichever bot's timing kept objects alive first (ISMCTSBot's tree),
-a one-time cost of the process that was 15 % of ISMCTSBot's time in Leduc poker's 20 positions.
+a one-time cost of the process that was ~11 % of ISMCTSBot's time in Leduc poker's 20 positions.
 For Kuhn and Leduc poker, also ISMCTSBot on OpenSpiel's native (C++) game: the most any adapter of
 a Python game could give it.
 """
