@@ -127,3 +127,41 @@ def test_a_state_of_a_few_keeps_its_memo_from_its_first_draw():
         numbers = iter([(k * 0.6180339887) % 1.0 for k in range(20)])
         firsts = [state.resample_from_infostate(seat, lambda: next(numbers)) for _ in range(3)]
         assert all((s._box.trail.last.memo is not None) == few for s in firsts), params
+
+
+def test_a_deal_drawn_again_is_not_dealt_again(monkeypatch):
+    """A draw read from its number (Leduc: few deals) is the same deal for every number of the same
+    remainder modulo the deals (sampling.Sampling.deal reads its digits): once a remainder's state is
+    known, a number of that remainder takes it without dealing the cards again, and the state is
+    the one dealing gives."""
+    import interpreter.adapters.sampling as sampling
+    _, states = _walk("game=leduc-poker", seed=3, limit=8)
+    state = next(s for s in states if not s.is_chance_node() and not s.is_terminal())
+    seat = state.current_player()
+    numbers = [(k * 0.6180339887) % 1.0 for k in range(200)]
+    for u in numbers:
+        state.resample_from_infostate(seat, lambda u=u: u)
+    sampling_ = state._box.sampling[seat]
+    deals = sampling_.deals
+    assert deals == 120  # the five unseen cards' orders, one group
+    dealt = []
+    deal = sampling.Sampling.deal
+    monkeypatch.setattr(sampling.Sampling, "deal", lambda self, n: (dealt.append(n), deal(self, n))[1])
+    for u in numbers:
+        again = state.resample_from_infostate(seat, lambda u=u: u)
+        fresh = sampling.Sampling(state._g, state._st, seat, state._fold(seat), state._trail)
+        assert again._st["z"] == fresh.draw(u).st["z"]
+    assert len(dealt) == len(numbers)  # only the fresh samplings dealt
+
+
+def test_the_states_of_one_game_share_what_their_listings_learn():
+    """Every state of one OpenSpiel game, whichever initial state it comes from, keeps one `_Parts`:
+    the ids its listings learnt (what each action is, `_known`) serve the next game played."""
+    game = pyspiel.load_game("interpret(game=leduc-poker)")
+    first, second = game.new_initial_state(), game.new_initial_state()
+    assert first._parts is second._parts
+    pick = random.Random(1)
+    while not first.is_terminal():
+        first.apply_action(pick.choice(first.legal_actions()))
+    learnt = dict(first._parts.plain)
+    assert learnt and second._parts.plain == learnt

@@ -182,11 +182,12 @@ class InterpretGame(pyspiel.Game):
             max_game_length=100_000)
         super().__init__(_type(perfect=self.perfect, chance=chance, zero_sum=zero_sum), info, params)
         self._initial = None  # the state after a setup that draws nothing, made once
+        self._parts = _Parts(self)  # shared by every state of this game: what `listed` learns serves them all
 
     def new_initial_state(self):
         if self._initial is not None:
             return self._initial.clone()
-        state = InterpretState(self)
+        state = InterpretState(self, parts=self._parts)
         if state.is_chance_node():
             # a setup stopped at a draw may wait for it in a thread (engine/suspend.py), which
             # only one game can take: each game starts its own

@@ -7,7 +7,8 @@ A draw deals the cards the seat cannot identify again among the places it cannot
 Where the cards dealt again are few (their orders, all groups together, at most `DECODED`), that
 number is read as the deal itself (`Sampling.deal`: one shuffle per group, its swaps the digits
 of the number), and the state drawn is known by the places' cards before it is written: a state
-drawn again (Leduc poker has five) is taken from the first draw's link without writing it again.
+drawn again (Leduc poker has five) is taken from the first draw's link without writing it again,
+and a number whose remainder modulo the deals was drawn before (the same deal) without dealing it.
 Otherwise the number seeds a generator and the sampler draws as `determinize` does (the
 content's invariants, the other seats' secret choices drawn again).
 """
@@ -51,7 +52,7 @@ class Sampling:
     states drawn; `decoded`, whether a draw is read from its number (the module's documentation)."""
 
     __slots__ = ("game", "st", "seat", "sampler", "rng", "info", "digest", "start", "seen", "again", "tree",
-                 "ordered", "decoded", "eager")
+                 "ordered", "decoded", "eager", "deals", "dealt")
     AGAIN = 1024  # states drawn twice that keep a memo (of MEMO links in all)
     MEMO = 20_000
     FEW = 1024  # deals at most for every state drawn to keep a memo from its first draw
@@ -71,6 +72,8 @@ class Sampling:
             deals *= factorial(len(cards))
         # read from its number: nothing drawn but the deal (no invariant to hold, no secret choice)
         self.decoded = deals <= DECODED and self.sampler.deal_only
+        self.deals = deals  # a deal is its number modulo this (`deal`'s digits)
+        self.dealt: dict = {}  # that remainder -> the link of its state drawn twice (`again`), once known
         # so few states to draw (Kuhn poker: 2, Leduc: 5 of 120 deals) that each will be drawn again
         self.eager = self.decoded and deals <= self.FEW
 
@@ -86,6 +89,9 @@ class Sampling:
                     zl[zid] = put_in_order(self.game, zl[zid])
             return self.box(drawn)
         number = int(u * 2**53)
+        link = self.dealt.get(number % self.deals)
+        if link is not None:  # a deal met before: its state is known without dealing it again
+            return self._again(link)
         mapping = self.deal(number)
         st, game = self.st, self.game
         zl = list(st["z"])
@@ -98,11 +104,21 @@ class Sampling:
         key = (tuple(zl), None)
         link = self.again.get(key)
         if link is not None:
+            self._note_dealt(number, link)
             return self._again(link)
         drawn = relabel(game, st, mapping) if mapping else clone(st)
         drawn["z"] = zl
         drawn["rng"] = seed_state(number)
-        return self.box(drawn, key)
+        box = self.box(drawn, key)
+        link = self.again.get(key)
+        if link is not None:
+            self._note_dealt(number, link)
+        return box
+
+    def _note_dealt(self, number: int, link) -> None:
+        """Remember that the deal of `number` draws the state of `link` (at most AGAIN of them)."""
+        if len(self.dealt) < self.AGAIN:
+            self.dealt[number % self.deals] = link
 
     def deal(self, number: int) -> dict:
         """The cards dealt again (card id -> the card now at its place) for `number`: each group's
