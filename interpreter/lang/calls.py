@@ -14,7 +14,7 @@ from ..runtime.helpers import _size_of
 from ..runtime.ops import _AGGREGATES
 from .analysis import facts
 from .kindfacts import whole
-from .scope import CompileError, Scope, stamped
+from .scope import _MISS, CompileError, Scope, stamped
 
 _NOT_KEPT = object()  # a walk or distance not among the answers kept (Calls._kept_answer)
 
@@ -92,21 +92,31 @@ class Calls:
                 if not tests:
                     return key
                 return f"({key} if ({' & '.join(tests)}) else (\n{site}(\nctx, {names[0]}, {names[1]})))"
-            fast = self._kept_answer(fname, fn, argnodes, args, site)
+            fast = self._kept_answer(fname, fn, argnodes, args, site, scope)
             if fast is not None:
                 return fast
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
 
-    def _kept_answer(self, fname, fn, argnodes, args, site):
+    def _kept_answer(self, fname, fn, argnodes, args, site, scope):
         """A built-in whose frequent answer needs no call, written in place with the call `site`
         (its arguments evaluated once, in order) for every other case: `length` of a list, `text`
         of texts (joined at once), and `walk`/`distance` along a kind named by a literal text,
-        found among the answers the board's walks keep (runtime/walks.py: the same keys, a table changed in place only).
+        found among the answers the board's walks keep (runtime/walks.py: the same keys, a table changed in place only),
+        and `find(cards, name)` by a text in a table of the first card of each name made at load time.
         None for any other call."""
-        from ..runtime.library import _BUILTINS, _distance, _length, _walk
+        from ..runtime.library import _BUILTINS, _distance, _find, _length, _walk
         g = self.g
+        if fn is _find and len(args) == 2:  # the first of all the cards with a name: found in a table
+            cards = self._all_cards(argnodes[0], scope)
+            if cards is not None:
+                first: dict = {}
+                for card in cards:
+                    first.setdefault(card.name, card)
+                t = g.tmp()
+                return (f"({g.const(first, 'the first card of each name')}.get({t}) if _type({t} := {args[1]}) is "
+                        f"{g.const(str, 'the type of texts')} else (\n{site}(\nctx, {args[0]}, {t})))")
         if fn is _length and len(args) == 1:
             t = g.tmp()
             return f"(_len({t}) if _type({t} := {args[0]}) is list else (\n{site}(\nctx, {t})))"
@@ -131,6 +141,19 @@ class Calls:
             key = f"({a}.id, {b}.id, {kind})"
         return (f"({got} if {test} and ({got} := {table}.get({key}, {unknown})) is not {unknown} else (\n{site}("
                 f"\nctx, {a}, {b}, {kind})))")
+
+    def _all_cards(self, node, scope):
+        """The list of every card of the match when `node` is the name `cards` meaning it (as
+        ExprCodegen.g_name reads it: no local, parameter, variable or constant of that name), else None."""
+        if type(node) is not A.Name or str(node.name) != "cards":
+            return None
+        m = self.symbols
+        if "cards" in scope.inlined or "cards" in scope.slots or "cards" in scope.bound or "cards" in m.gvars:
+            return None
+        if m.constant("cards") is not _MISS:
+            return None
+        builtin = m.builtin_value("cards")
+        return builtin(None) if builtin is not None else None
 
     def _inline(self, inline, args, kinds, scope):
         """A small function compiled in place: its parameters are its arguments' texts (plain

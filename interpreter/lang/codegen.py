@@ -391,9 +391,7 @@ class ExprCodegen:
         if name == "me":
             return self.read("ctx.me", "me")
         if name in m.gvars:
-            enc, dec = m.var_codec("gv", name)
-            read = f"ctx.st['gv'][{self.const(name)}]"
-            return read if dec is None else f"{self.const(dec)}({read})"
+            return self.decoded("gv", name, f"ctx.st['gv'][{self.const(name)}]")
         value = m.constant(name)
         if value is not _MISS:
             return self.const(value)
@@ -404,6 +402,20 @@ class ExprCodegen:
             return self.closure(builtin)
         known = list(scope.slots) + list(scope.bound) + ["me"] + list(m.gvars) + m.constant_names() + m.builtin_value_names()
         raise CompileError(f"unknown name `{name}`", node, hint=did_you_mean(name, known))
+
+    def decoded(self, kind: str, name: str, read: str) -> str:
+        """The value of variable `name` (of kind gv, pv, cv, zv) from the text `read` of what the
+        state stores: as its codec decodes it (runtime/context.py), a card, zone, cell or player
+        found in place by its id (none stays none)."""
+        m = self.symbols
+        dec = m.var_codec(kind, name)[1]
+        if dec is None:
+            return read
+        table = {"card": m.cards, "zone": m.zones, "cell": m.zones, "player": m.seats}.get(m.vars_of(kind)[name].get("type"))
+        if table is None:
+            return f"{self.const(dec)}({read})"
+        t = self.tmp()
+        return f"(None if ({t} := {read}) is None else {self.const(table, 'the values of a variable, by id')}[{t}])"
 
     def _attr_text(self, kind: str, name: str, o: str):
         """Python text reading attribute `name` of `o`, a card, zone or seat (kind cv, zv, pv),
@@ -424,9 +436,7 @@ class ExprCodegen:
         if name in m.vars_of(kind):
             table = f"ctx.st[{self.const(kind)}][{self.const(name)}]"
             self.tables.add(table)
-            read = f"{table}[{o}.id]"
-            dec = m.var_codec(kind, name)[1]
-            return read if dec is None else f"{self.const(dec)}({read})"
+            return self.decoded(kind, name, f"{table}[{o}.id]")
         if kind == "cv" and name in m.card_props:
             return f"{o}.props.get({self.const(name)})"
         if kind == "zv" and name in m.zone_attrs:

@@ -61,7 +61,21 @@ class Operators:
             both = f"{both} and {tb} != 0" if both else f"{tb} != 0"
         n = int(_NUMBER)
         cond = f"{both} and -{n} <= ({tr} := {ta} {py} {tb}) <= {n}" if both else f"-{n} <= ({tr} := {ta} {py} {tb}) <= {n}"
-        return f"({tr} if {cond} else {self.g.const(_arith)}(ctx, {self.g.const(op)}, {ta}, {tb}, {loc}))"
+        slow = f"{self.g.const(_arith)}(ctx, {self.g.const(op)}, {ta}, {tb}, {loc})"
+        if op == "+" and test_a is not None and test_b is not None:  # else two lists, or two texts, joined
+            slow = self._joined(ta, tb, slow)
+        return f"({tr} if {cond} else {slow})"
+
+    def _joined(self, ta: str, tb: str, slow: str) -> str:
+        """`ta + tb` of two lists or two texts (the operands' names) as `_arith` joins them, its first
+        case written in place: within the size of a collection, spending that size of the budget (set
+        by `_setattr`: an expression assigns nothing); anything else, or a budget that would not be
+        enough, through `slow` (its call), which fails where it failed."""
+        g = self.g
+        tt, tn, cap = g.tmp(), g.tmp(), g.g_value(g.symbols.limits.collection)
+        return (f"({ta} + {tb} if (({tt} := _type({ta})) is _list or {tt} is {g.const(str, 'the type of texts')}) and "
+                f"_type({tb}) is {tt} and ({tn} := _len({ta}) + _len({tb})) <= {cap} and {tn} <= ctx.budget "
+                f"and _setattr(ctx, {g.const('budget')}, ctx.budget - {tn}) is None else {slow})")
 
     def g_compare(self, node, scope):
         op = str(node.op)
@@ -104,7 +118,10 @@ class Operators:
             ta, tb = self.g.tmp(), self.g.tmp()
             call = f"((_type({ta} := {a}) is _Card and ctx.st['loc'][{ta}.id] == {tb}.id) if ({tb} := {b}) is not None else False)"
             return f"(not {call})" if node.negated else call
-        call = f"_contains(ctx, {b}, {a}, {loc})"
+        # an item in a list (the frequent case) at once; anything else through `_contains` (the
+        # collection evaluated first, then the item, as the call's arguments are)
+        tb = self.g.tmp()
+        call = f"({a} in {tb} if _type({tb} := {b}) is _list else _contains(ctx, {tb}, {a}, {loc}))"
         return f"(not {call})" if node.negated else call
 
     def g_is_tag(self, node, scope):

@@ -26,6 +26,7 @@ class SymbolTable(Protocol):
     # ---- the objects of the match, fixed at load time ---------------------------------------
     cards: list  # by id
     zones: list  # by id
+    seats: list  # by id
     cell_at: dict  # (row, column) -> the board's cell
     player_zones: dict  # a family of per-player zones (`hand`) -> its zone by seat id
     all_tags: frozenset

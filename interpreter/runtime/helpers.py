@@ -130,7 +130,7 @@ _HELPERS = {
     "_compare_slow": _compare_slow, "_compare_const_slow": _compare_const_slow, "_aggregate": _aggregate,
     "_aggregate_of": _aggregate_of, "_contains": _contains, "_extreme": _extreme, "_zone_of": _zone_of,
     "_at_call": _at_call, "_CAUGHT": _CAUGHT,
-    "_spend_failed": spend_failed, "_spend_seq": _spend_seq, "_bool": bool, "_type": type, "_getattr": getattr, "_len": len,
+    "_spend_failed": spend_failed, "_spend_seq": _spend_seq, "_bool": bool, "_type": type, "_getattr": getattr, "_setattr": setattr, "_len": len,
     "_EMPTY": frozenset(), "list": list, "int": int, "_list": list, "_tuple": tuple, "_map": map,
 }
 

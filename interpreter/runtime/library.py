@@ -6,6 +6,8 @@ board graph, chance. Content refers to them by name (`cell.row`, `neighbors(c, "
 """
 from __future__ import annotations
 
+from itertools import chain
+
 from .results import score_of, winners
 from . import context as rt
 from ..limits import size_failed, spend_failed
@@ -13,6 +15,8 @@ from ..core.model import Card, Zone, label_of
 from .visibility import visible_keys
 from .ops import _sort_key
 from .walks import Walks, walks_of
+
+_chain = chain.from_iterable  # the items of each iterable of one, in order
 
 
 def _zone_of_card(ctx, o):
@@ -227,8 +231,7 @@ def _contents(ctx, zones):
         if now == run.seen:
             out = run.cards
         else:
-            cards = ctx.m.cards
-            out = [cards[i] for ids in now for i in ids]
+            out = [*map(ctx.m.cards.__getitem__, _chain(now))]
             run.seen, run.cards = now, out
         return out if ctx.memo is not None else list(out)
     memo = ctx.memo
@@ -297,7 +300,19 @@ _UNKNOWN = object()  # no answer kept
 
 
 def _drop(ctx, coll, n):
+    if type(coll) is list:  # the frequent case: a slice is a new list already
+        return coll[n:]
     return list(_coll(ctx, coll))[n:]
+
+
+def _flatten(ctx, lists):
+    """The items of each list of `lists`, in order (none, or an empty one, holds nothing)."""
+    if type(lists) is list:
+        try:  # at once when every item can be gone through (the frequent case: lists)
+            return [*_chain(lists)]
+        except TypeError:
+            pass
+    return [x for l in (lists or []) for x in (l or [])]
 
 
 def _without(ctx, coll, x):
@@ -354,7 +369,7 @@ _BUILTINS = {
     "zone_named": (_zone_named, (1,)),
     "card_named": (_card_named, (1,)),
     "cards_in": (lambda ctx, z: _zone_cards(ctx, z), (1,)),
-    "flatten": (lambda ctx, ls: [x for l in (ls or []) for x in (l or [])], (1,)),
+    "flatten": (_flatten, (1,)),
     "text": (lambda ctx, *parts: "".join([p if type(p) is str else label_of(p) for p in parts]), None),
     "score_of": (lambda ctx, p: score_of(ctx.m, ctx.st, p), (1,)),
     "is_winner": (lambda ctx, p: p is not None and p.id in winners(ctx.m, ctx.st), (1,)),

@@ -124,13 +124,13 @@ def _sort_key(v):
     return (2, v)
 
 
+_INT_ONLY = frozenset((int,))  # the types of a list of whole numbers alone (or of an empty one)
+
+
 def _distinct(vs):
     if type(vs) is not list:  # a generator (`distinct(x for x in ...)`): its values, then as a list
         vs = list(vs)
-    for v in vs:  # numbers only (columns, rows): the same values in the same order, at once
-        if type(v) is not int:
-            break
-    else:
+    if {*map(type, vs)} <= _INT_ONLY:  # numbers only (columns, rows): the same values in the same order, at once
         return sorted(set(vs))
     out = []
     seen = set()
