@@ -9,7 +9,7 @@ from interpreter.errors import InterpretError
 from interpreter.runtime import context as rt
 from interpreter.runtime.library import _BUILTINS
 from tests.hardening import game_dir
-from tests.test_step_speed import compiled, watched
+from tests.test_step_speed import evaluated
 
 
 @pytest.fixture(scope="module")
@@ -17,12 +17,7 @@ def game(tmp_path_factory):
     return Game.load(str(game_dir(tmp_path_factory.mktemp("calls"))))
 
 
-def _eval(game, text, st=None):
-    f, src = compiled(game, text)
-    ctx = rt.Ctx(st if st is not None else game.new_game(seed=1), game.m, game.m.seats[0])
-    ctx.locals = [None] * 4
-    value, calls, _ = watched(f, ctx)
-    return value, calls, src
+_eval = evaluated
 
 
 @pytest.mark.parametrize("args", ['"a", "b"', '"x"', '"a", me.name, " and ", "c"'])

@@ -10,7 +10,7 @@ from interpreter.engine.game import Game
 from interpreter.runtime import context as rt
 from interpreter.runtime import library
 from tests.hardening import BASE, game_dir
-from tests.test_step_speed import compiled, watched
+from tests.test_step_speed import evaluated
 
 EXTRA = """\
 functions:
@@ -29,12 +29,7 @@ def game(tmp_path_factory):
     return Game.load(str(game_dir(tmp_path_factory.mktemp("builtins"), EXTRA, base=base)))
 
 
-def _run(game, text, st=None):
-    f, src = compiled(game, text)
-    ctx = rt.Ctx(st if st is not None else game.new_game(seed=1), game.m, game.m.seats[0])
-    ctx.locals = [None] * 4
-    value, calls, _ = watched(f, ctx)
-    return value, calls, src
+_run = evaluated
 
 
 def _set(row, i, v):

@@ -9,6 +9,7 @@ import pytest
 from interpreter.engine.game import Game
 from interpreter.lang.codegen import source_of
 from interpreter.lang.scope import Scope
+from interpreter.runtime import context as rt
 from interpreter.ruleset.yamlio import SourceText
 from tests.hardening import game_dir
 
@@ -38,6 +39,16 @@ def watched(f, ctx) -> tuple[object, list, list]:
         sys.settrace(None)
         sys.setprofile(None)
     return value, calls, raised
+
+
+def evaluated(game, text, st=None) -> tuple[object, list, str]:
+    """The value of expression `text` for the first seat in `st` (a new game's by default), the
+    Python functions it called and the generated source."""
+    f, src = compiled(game, text)
+    ctx = rt.Ctx(st if st is not None else game.new_game(seed=1), game.m, game.m.seats[0])
+    ctx.locals = [None] * 4
+    value, calls, _ = watched(f, ctx)
+    return value, calls, src
 
 
 @pytest.fixture(scope="module")
