@@ -7,8 +7,9 @@ A draw deals the cards the seat cannot identify again among the places it cannot
 Where the cards dealt again are few (their orders, all groups together, at most `DECODED`), that
 number is read as the deal itself (`Sampling.deal`: one shuffle per group, its swaps the digits
 of the number), and the state drawn is known by the places' cards before it is written: a state
-drawn again (Leduc poker has five) is taken from the first draw's link without writing it again,
-and a number whose remainder modulo the deals was drawn before (the same deal) without dealing it.
+drawn again (a game with few deals draws each many times) is taken from the first draw's link
+without writing it again, and a number whose remainder modulo the deals was drawn before (the same
+deal) without dealing it.
 Otherwise the number seeds a generator and the sampler draws as `determinize` does (the
 content's invariants, the other seats' secret choices drawn again).
 """
