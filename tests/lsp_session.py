@@ -7,6 +7,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 from lsprotocol import types as T
@@ -39,6 +40,14 @@ class Session:
         self.run(self.client.initialize_async(T.InitializeParams(
             capabilities=T.ClientCapabilities(), root_uri=from_fs_path(str(workspace)))))
         self.notify(self.client.initialized, T.InitializedParams())
+        # what the server writes on stderr, read as it comes: a pipe nobody reads fills up and then
+        # blocks the server at its next write (and the tests can show a traceback that was written)
+        self.stderr = bytearray()
+        self._drained = asyncio.run_coroutine_threadsafe(self._drain(), self.loop)
+
+    async def _drain(self) -> None:
+        while chunk := await self.client._server.stderr.read(65536):
+            self.stderr += chunk
 
     def run(self, coroutine, timeout: float = 120):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
@@ -71,13 +80,37 @@ class Session:
             time.sleep(0.05)
         raise AssertionError(f"no such diagnostics for {uri}: {self.diagnostics.get(uri)}")
 
+    def end(self, timeout: float = 30) -> tuple[int | None, float]:
+        """`shutdown` then `exit`, as an editor ends the server: the process's exit code and the
+        seconds it took to end after `exit`; a server still running after `timeout` is killed
+        (its code is then None)."""
+        self.run(self.client.shutdown_async(None), timeout=60)
+        return self.exit(timeout)
+
+    def exit(self, timeout: float = 30) -> tuple[int | None, float]:
+        process = self.client._server
+        self.notify(self.client.exit, None)
+        start = time.monotonic()
+
+        async def ended():
+            try:
+                await asyncio.wait_for(process.wait(), timeout)
+                return process.returncode
+            except asyncio.TimeoutError:
+                process.kill()
+                await process.wait()
+                return None
+        code = self.run(ended(), timeout=timeout + 30)
+        return code, time.monotonic() - start
+
     def close(self) -> None:
         try:
-            # a minute each: on a loaded machine (CI's two workers and more) the server, busy with a
-            # whole game's check, once took over 20 s to stop; idle it takes under 0.1 s
-            self.run(self.client.shutdown_async(None), timeout=60)
-            self.notify(self.client.exit, None)
+            if self.client._server.returncode is None:
+                code, took = self.end(30)
+                if code is None:  # test_lsp.py checks that the server ends at once; here it is only cleaned up
+                    warnings.warn(f"the language server was still running {took:.0f} s after exit: killed")
             self.run(self.client.stop(), timeout=60)
+            self._drained.result(10)
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout=10)

@@ -46,6 +46,22 @@ def test_a_pipe_closed_after_the_first_line(tmp_path):
         assert proc.returncode == 1 and proc.stdout.count("\n") == 1, proc
 
 
+def test_a_stream_closed_by_its_owner_during_a_command_ends_it_quietly():
+    """A command whose stdout its own library closed (a language server on `exit`) ends without a
+    traceback: the last flush finds the stream closed and leaves it."""
+    import io
+
+    from interpreter.play.pipes import pipes_may_close
+    saved = sys.stdout
+    sys.stdout = io.TextIOWrapper(io.BytesIO())
+    try:
+        with pipes_may_close():
+            print("said before it closed")
+            sys.stdout.buffer.close()
+    finally:
+        sys.stdout = saved
+
+
 @pytest.mark.parametrize("seat_file", ["F", "sub/../F"])
 def test_the_log_and_a_seat_account_in_one_file_are_refused_before_writing(tmp_path, capsys, seat_file):
     (tmp_path / "sub").mkdir()

@@ -4,7 +4,9 @@ tic-tac-toe: diagnostics (several mistakes of one file, each once, at its place)
 go to definition and rename across files, a did-you-mean quick fix, a code lens per rule."""
 from __future__ import annotations
 
+import asyncio
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -254,3 +256,29 @@ def test_a_code_lens_per_rule_counts_the_scenarios_that_exercise_it(server, work
     summary = server.run(server.client.workspace_execute_command_async(T.ExecuteCommandParams(
         command=by_line["play:"].command, arguments=by_line["play:"].arguments)))
     assert summary == f"{scenarios} of {scenarios} scenarios passed"
+
+
+def test_the_server_ends_at_once_on_exit_even_while_a_request_runs(workspace):
+    """LSP `exit` ends the process (code 0 after `shutdown`), with nothing on stderr, even while a
+    request's thread is busy: here scenarios an editor asked to run (the same two files a thousand
+    times over: tens of seconds of work), which a plain interpreter exit would wait for."""
+    files = sorted(str(f) for f in (workspace / "dark-agent" / "scenarios").glob("*.yaml")) * 1000
+    s = Session(workspace)
+    try:
+        asyncio.run_coroutine_threadsafe(s.client.workspace_execute_command_async(T.ExecuteCommandParams(
+            command="interpret.runScenarios", arguments=[files])), s.loop)
+        time.sleep(1.0)  # the scenarios are running in the server
+        code, took = s.end(timeout=60)
+    finally:
+        s.close()
+    assert code == 0 and took < 10, (code, took)
+    assert s.stderr.decode() == ""
+
+
+def test_the_server_ends_with_code_1_on_exit_without_shutdown(workspace):
+    s = Session(workspace)
+    try:
+        code, took = s.exit(timeout=60)
+    finally:
+        s.close()
+    assert code == 1 and took < 10, (code, took)

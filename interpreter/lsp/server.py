@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 import threading
 from pathlib import Path
 
@@ -166,6 +168,30 @@ def build(version: str = "0") -> LanguageServer:
             else:
                 model.open[path] = text
         checker.request(model, path)
+
+    @ls.feature(T.SHUTDOWN)
+    def on_shutdown(ls, params):
+        state["shut down"] = True
+        # pygls (2.1) then cancels the requests still running while iterating over the table that a
+        # cancelled request removes itself from, and answers `shutdown` with "dictionary changed size
+        # during iteration" (an editor closed while scenarios run): cancel them first, from a copy
+        protocol = ls.protocol
+        for msg_id, future in list(getattr(protocol, "_request_futures", {}).items()):
+            if msg_id != protocol.msg_id and not future.done():
+                future.cancel()
+
+    @ls.feature(T.EXIT)
+    def on_exit(ls, params):
+        """The process ends at once (LSP `exit`: 0 after `shutdown`, else 1), whatever a check or a
+        request is still doing in its thread: they write nothing that must be finished (the compile
+        cache replaces its files whole). A plain exit waits for the threads of running requests:
+        the server outlived `exit` by as long as they took (tests/test_lsp.py)."""
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(0 if state.get("shut down") else 1)
 
     @ls.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: T.DidOpenTextDocumentParams):

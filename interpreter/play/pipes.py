@@ -44,7 +44,7 @@ class _Closable:
             self.write(line)
 
     def flush(self):
-        if self.closed_pipe:
+        if self.closed_pipe or getattr(self._stream, "closed", False):  # closed by its owner (a server's exit)
             return
         try:
             self._stream.flush()
