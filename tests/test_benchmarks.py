@@ -6,8 +6,10 @@ legal moves at every step, the game over at the same move, the same winner. Noth
 """
 from __future__ import annotations
 
+import json
 import random
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -118,3 +120,42 @@ def test_listing_reuse_lists_each_definition_as_the_step_does_and_compares_withi
     tic = listing_reuse.measure(Game.load("tic-tac-toe"), games=2, seed=0)
     assert tic["decisions"] > 9 and all(d.get("unchanged", 0) == 0 for d in tic["definitions"].values())
     assert "listings" in listing_reuse.table(runs[0], top=3)
+
+
+def test_instructions_counts_the_games_alone_and_compares_the_same_games(monkeypatch, capsys):
+    """benchmarks/instructions.py: valgrind's `I refs` read from its summary; the games played in
+    the child are the same in every run (decisions and final scores); with --baseline, the ratio is
+    baseline / this tree, and games that differ are told. valgrind itself is not run here (a count
+    takes minutes)."""
+    import bench
+    import instructions
+    summary = "==7== Cachegrind, a high-precision tracing profiler\n==7== \n==7== I   refs:      4,187,132,647\n"
+    assert instructions.refs(summary) == 4187132647
+    with pytest.raises(RuntimeError):
+        instructions.refs("==7== ERROR SUMMARY: 0 errors")
+    runs = [instructions.play("tic-tac-toe", None, 2, 1) for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0]["decisions"] > 9 and len(runs[0]["scores"]) == 2
+
+    def child(tree, options, valgrind):  # the child, as valgrind reports it: loading costs 1,000
+        games = int(options[options.index("--games") + 1])
+        played = json.dumps({"decisions": 4 * games, "scores": [[1.0, 0.0]] * games})
+        return types.SimpleNamespace(stdout=played if not valgrind else "",
+                                     stderr=f"==7== I   refs:      {1000 + 250 * games:,}\n" if valgrind else "")
+    with monkeypatch.context() as patched:
+        patched.setattr(instructions, "_child", child)
+        patched.setattr(instructions.shutil, "which", lambda name: "/usr/bin/" + name)
+        got = instructions.count("tree", game_name="tic-tac-toe", players=None, games=2, seed=1)
+    assert got == {"decisions": 8, "scores": [[1.0, 0.0]] * 2, "instructions": 500, "load": 1000}
+
+    def counted(tree, *, game_name, players, games, seed):
+        base = "interpret-baseline-" in tree
+        return {"decisions": 10, "scores": [[1.0, 0.0]] if base and games == 3 else [[0.0, 1.0]],
+                "instructions": 300 if base else 200, "load": 5}
+    monkeypatch.setattr(instructions, "count", counted)
+    monkeypatch.setattr(bench, "unpack_revision", lambda rev, dest: "abc1234")
+    instructions.main(["--game", "tic-tac-toe", "--games", "2", "--baseline", "HEAD"])
+    out = capsys.readouterr().out
+    assert "baseline abc1234: 10 decisions, 300 instructions" in out
+    assert "instructions, baseline / this tree: 1.500 (same games: yes)" in out
+    instructions.main(["--game", "tic-tac-toe", "--games", "3", "--baseline", "HEAD"])
+    assert "(same games: NO (the games differ))" in capsys.readouterr().out
