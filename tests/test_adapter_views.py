@@ -9,7 +9,7 @@ import random
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
-import interpreter.adapters.openspiel  # noqa: E402,F401  (registers "interpret")
+from interpreter.adapters.openspiel import InterpretState  # noqa: E402  (registers "interpret")
 from interpreter.information import observation  # noqa: E402
 from interpreter.adapters import canonical  # noqa: E402
 
@@ -22,6 +22,7 @@ def _states(params: str, *, seed: int, limit: int):
         state.apply_action(pick.choice(state.legal_actions()))
         if not state.is_chance_node():
             out.append(state.clone())
+    assert all(isinstance(s, InterpretState) for s in out)
     return game, out
 
 
