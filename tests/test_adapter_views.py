@@ -61,3 +61,18 @@ def test_a_view_finds_the_unseen_cards_once(monkeypatch):
     monkeypatch.setattr(canonical, "unseen_slots", counted)
     canon._view_text(state._st, 1)
     assert len(calls) == 1
+
+
+def test_views_never_found_again_stop_being_keyed_soon():
+    """Agents Secrets' views are seldom the same twice (none in a search's first hundreds): after
+    TRIAL (64) asks that found none again, a seat's views are written without their key (~50 us
+    each); Leduc poker's, found again and again, stay keyed."""
+    for params, kept in (("game=agents-secrets,players=6", False), ("game=leduc-poker", True)):
+        game, states = _states(params, seed=2, limit=200)
+        canon = states[0]._parts.canon
+        canon._texts = {}
+        seat = 1
+        assert len(states) >= 64 or kept
+        for k in range(64):
+            canon.view_text(states[k % len(states)]._st, seat)
+        assert (canon._texts[seat].keys is not None) == kept, params
