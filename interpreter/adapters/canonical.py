@@ -32,7 +32,7 @@ class _Texts:
     LIMIT texts (then it starts again); given up once it is seen to pay too little (fewer than one
     view in HITS found again in the first TRIAL)."""
 
-    LIMIT, TRIAL, HITS = 20_000, 300, 8  # Agents Secrets finds none again in its first 300: its keys cost 50 us each
+    LIMIT, TRIAL, HITS = 20_000, 64, 8  # Agents Secrets and Agent DOG find none again in a search: their keys cost ~50 us each
     __slots__ = ("keys", "texts", "asked", "found")
 
     def __init__(self, keys: ViewKey):
@@ -80,14 +80,17 @@ class Canon:
         self.cid_of = {k: cid for cid, k in enumerate(self.keys)}
         self._texts: dict = {}  # seat -> its _Texts
 
-    def mapping(self, st, seat: int | None) -> dict:
-        """card id -> its canonical id (a permutation of each group's ids; identities left out)."""
+    def mapping(self, st, seat: int | None, *, unseen=None) -> dict:
+        """card id -> its canonical id (a permutation of each group's ids; identities left out);
+        `unseen`, `unseen_slots(game, st, seat)` when the caller has it."""
         if not self.groups:
             return {}
         hidden = set()
         if seat is not None:
             z = st["z"]
-            hidden = {z[zid][pos] for zid, pos in unseen_slots(self.game, st, seat)}
+            if unseen is None:
+                unseen = unseen_slots(self.game, st, seat)
+            hidden = {z[zid][pos] for zid, pos in unseen}
         seen: list[list] = [[] for _ in self.groups]
         unseen: list[list] = [[] for _ in self.groups]
         group_of = self.group_of
@@ -158,12 +161,18 @@ class Canon:
         return texts.get(st, self._view_text, seat)
 
     def _view_text(self, st, seat: int | None) -> str:
-        obs = observe(self.game, self.relabelled(st, seat), seat)
-        return json.dumps(obs, sort_keys=True, separators=(",", ":"))
+        # an observation is a tree (no container met twice): no check for cycles
+        return json.dumps(self.view(st, seat), sort_keys=True, separators=(",", ":"), check_circular=False)
 
     def view(self, st, seat: int | None) -> dict:
-        """The observation of `seat`, identical pieces renamed by place."""
-        return observe(self.game, self.relabelled(st, seat), seat)
+        """The observation of `seat`, identical pieces renamed by place. The cards the seat cannot
+        identify are found once: renaming identical pieces leaves each place as it was (which
+        cards are concealed, observation.relabel), so they lie at the same places after."""
+        if seat is None or not self.groups:
+            return observe(self.game, self.relabelled(st, seat), seat)
+        unseen = unseen_slots(self.game, st, seat)
+        m = self.mapping(st, seat, unseen=unseen)
+        return observe(self.game, relabel(self.game, st, m) if m else st, seat, unseen=unseen)
 
 
 __all__ = ["Canon"]

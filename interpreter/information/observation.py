@@ -34,13 +34,14 @@ from .views import _seat_index, view
 __all__ = ["observe", "unseen_slots", "identified_place", "identified_places", "relabel", "determinize", "Sampler"]
 
 
-def observe(game, st, seat: int | None) -> dict:
+def observe(game, st, seat: int | None, *, unseen=None) -> dict:
     """The observation of `seat` (None: a spectator): the view, plus the back of every card the
-    seat cannot identify, by zone and position (`"backs"`, None where the card is identified)."""
+    seat cannot identify, by zone and position (`"backs"`, None where the card is identified);
+    `unseen`, `unseen_slots(game, st, seat)` when the caller has it (canonical.py)."""
     out = view(game, st, seat)
     m = game.m
     backs: dict[str, list] = {}
-    for z, pos in unseen_slots(game, st, seat):
+    for z, pos in (unseen if unseen is not None else unseen_slots(game, st, seat)):
         zone = m.zones[z]
         row = backs.get(zone.key)
         if row is None:
