@@ -78,6 +78,17 @@ def _copied(notes):
     return out
 
 
+def carried(st) -> dict:
+    """A copy of `st` (core/state.clone) starting with what the forward model noted of it, which
+    holds for the copy as long as it is unchanged (as Game.apply carries it): the first move
+    after a clone is then done as a trusted one, nothing listed or verified again."""
+    out = clone(st)
+    notes = st.get(NOTES, NO_NOTES)
+    if notes is not NO_NOTES:
+        out[NOTES] = _copied(notes)
+    return out
+
+
 class _Memo:
     """What is known to follow one link (see the module's documentation): `after`, the actions
     played since the link -> the link they lead to, or the state at the chance node they stop at;
@@ -227,4 +238,4 @@ class Trail:
         return t
 
 
-__all__ = ["Trail", "Tree", "chain", "remembered"]
+__all__ = ["Trail", "Tree", "carried", "chain", "remembered"]

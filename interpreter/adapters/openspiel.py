@@ -48,14 +48,14 @@ from typing import NamedTuple
 import numpy as np
 import pyspiel
 
-from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
+from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
 from . import SCORE, WIN, declared_returns, is_zero_sum, returns_of
 from .action_index import ActionIndex
 from .canonical import Canon
-from .infostate import Trail
+from .infostate import Trail, carried
 from .sampling import Box, Sampling
 from .tensor import TensorLayout
 
@@ -485,7 +485,7 @@ class InterpretState(pyspiel.State):
     def clone(self):
         box = self._box
         return InterpretState(self.get_game(), parts=self._parts,
-                              box=Box(clone(box.st), box.trail.copy(), box.listed, box.ids, box.player, box.past))
+                              box=Box(carried(box.st), box.trail.copy(), box.listed, box.ids, box.player, box.past))
 
     def __deepcopy__(self, memo):
         return self.clone()
