@@ -55,3 +55,20 @@ def test_the_first_move_after_a_clone_is_trusted(monkeypatch):
     assert not binds
     assert str(replay) == str(state) and replay.returns() == state.returns()
 
+
+def test_a_move_from_python_makes_no_trip_through_cpp(monkeypatch):
+    """apply_action called from Python is answered in Python: pyspiel's own asks current_player
+    through C++ (a trip back into Python) before calling _apply_action, which knows it already."""
+    import interpreter.adapters.openspiel as adapter
+    game = pyspiel.load_game("interpret(game=connect-four)")
+    state = game.new_initial_state()
+    asked = []
+    real = adapter.InterpretState.current_player
+    monkeypatch.setattr(adapter.InterpretState, "current_player", lambda self: (asked.append(1), real(self))[1])
+    rng = random.Random(1)
+    for _ in range(6):
+        a = rng.choice(state.legal_actions())
+        del asked[:]
+        state.apply_action(a)
+        assert asked == []
+    assert state.move_number() == 6 and len(state.history()) == 6

@@ -43,6 +43,7 @@ updated once a decision and its chance events are resolved, so it does not count
 from __future__ import annotations
 
 from itertools import chain
+from operator import index
 from typing import NamedTuple
 
 import numpy as np
@@ -412,12 +413,22 @@ class InterpretState(pyspiel.State):
                 return i
         raise ValueError(f"{action} is not legal here")
 
+    def apply_action(self, action):
+        """pyspiel's apply_action, answered here for Python callers: pyspiel's own goes through C++
+        and back into Python twice (current_player, then _apply_action), a third of what a move
+        costs the adapter beyond the engine's own apply. Its only other work is the history it
+        keeps in C++, which this state keeps itself (history() and the rest, below); C++ callers
+        still take pyspiel's path, which ends in _apply_action."""
+        self._apply_action(action if type(action) is int else index(action))
+
     def _apply_action(self, action):
         box = self._box
-        box.past = (box.past, box.player if box.player is not None else self.current_player(), action)
-        g, st = self._g, box.st
-        listed, box.listed, box.ids, box.player, box.sampling = box.listed, None, None, None, None
-        trail = box.trail
+        player = box.player
+        if player is None:
+            player = self.current_player()
+        box.past = (box.past, player, action)
+        st, listed, trail = box.st, box.listed, box.trail
+        box.listed = box.ids = box.player = box.sampling = None
         if trail.last.memo is not None:  # under a state drawn twice: what follows may be known (infostate.py)
             known = trail.recall(action)
             if known is not None:
@@ -425,7 +436,8 @@ class InterpretState(pyspiel.State):
                 if listing is not None:
                     box.player, box.listed, box.ids = listing
                 return
-        if self._parts.chance and st["flow"].get("node") is not None:
+        g = self._g
+        if player == _CHANCE:
             move = (Action("chance", (str(action),)), True)
             g.apply_in_place(st, move[0])
             if st["flow"].get("node") is not None:
@@ -434,16 +446,16 @@ class InterpretState(pyspiel.State):
         else:
             a = listed.get(action) if listed is not None else None
             if a is not None:  # an action of the forward model's listing: done as a trusted one
-                g.apply_in_place(st, a, checked=False)
-                move = (a, False)
+                checked = False
             else:
                 a = self._index.action_of(action)
                 canon = self._parts.canon  # named as the seat's view names it
                 if not canon.copy_keys.isdisjoint(a.args):
                     a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
-                move = (a, noted is None or a not in noted)
-                g.apply_in_place(st, a, checked=move[1])
+                checked = noted is None or a not in noted
+            g.apply_in_place(st, a, checked=checked)
+            move = (a, checked)
         trail.push(st, action, move)  # a decision and its chance events are resolved
         notes = st.get(NOTES, NO_NOTES)
         if notes.listing is not None and st["flow"]["phase"] != "over":
@@ -491,7 +503,9 @@ class InterpretState(pyspiel.State):
         return self.clone()
 
     # ---- the history, kept with the state: a clone is a new pyspiel state, whose own history (C++)
-    # starts empty. A state drawn by resample_from_infostate has none: its deal is not the real one.
+    # starts empty, and a move applied from Python (apply_action, above) does not reach it; C++
+    # code reading a state's history (pyspiel.State.history) sees only the moves C++ applied.
+    # A state drawn by resample_from_infostate has none: its deal is not the real one.
     def history(self):
         return [action for _player, action in self._moves()]
 
@@ -500,6 +514,9 @@ class InterpretState(pyspiel.State):
 
     def history_str(self):
         return ", ".join(str(action) for _player, action in self._moves())
+
+    def is_initial_state(self):
+        return self._box.past is None
 
     def move_number(self):
         n, node = 0, self._box.past
