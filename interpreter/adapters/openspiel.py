@@ -67,6 +67,7 @@ DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit 
 _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
+_OUTCOMES: dict = {}  # k -> the forward model's move (action, checked) for chance outcome k
 _Utility = pyspiel.GameType.Utility
 
 
@@ -205,7 +206,7 @@ class _Parts:
     """What the states of one game share (fixed for the game): kept by each state, since the
     Python object of the game that OpenSpiel hands back may be another one."""
 
-    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known")
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known", "bare")
 
     def __init__(self, game: InterpretGame):
         self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
@@ -213,6 +214,7 @@ class _Parts:
         self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
         self.plain: dict = {}  # action of the forward model naming no copy of a piece -> its id
         self.known: dict = {}  # another action of the forward model -> what `listed` needs of it (`_known`)
+        self.bare: dict = {}  # an id applied unlisted -> its action, when it names no copy of a piece
 
     def __deepcopy__(self, memo):
         return self  # fixed for the game
@@ -438,7 +440,11 @@ class InterpretState(pyspiel.State):
                 return
         g = self._g
         if player == _CHANCE:
-            move = (Action("chance", (str(action),)), True)
+            move = _OUTCOMES.get(action)
+            if move is None:  # the forward model's action for outcome `action` (never checked again)
+                move = (Action("chance", (str(action),)), True)
+                if 0 <= action < 4096:
+                    _OUTCOMES[action] = move
             g.apply_in_place(st, move[0])
             if st["flow"].get("node") is not None:
                 trail.stopped(st, action, move)
@@ -448,10 +454,15 @@ class InterpretState(pyspiel.State):
             if a is not None:  # an action of the forward model's listing: done as a trusted one
                 checked = False
             else:
-                a = self._index.action_of(action)
-                canon = self._parts.canon  # named as the seat's view names it
-                if not canon.copy_keys.isdisjoint(a.args):
-                    a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
+                parts = self._parts
+                a = parts.bare.get(action)
+                if a is None:
+                    a = self._index.action_of(action)
+                    canon = parts.canon  # named as the seat's view names it
+                    if canon.copy_keys.isdisjoint(a.args):
+                        parts.bare[action] = a
+                    else:
+                        a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
                 checked = noted is None or a not in noted
             g.apply_in_place(st, a, checked=checked)
