@@ -314,7 +314,8 @@ class InterpretState(pyspiel.State):
     def info_text(self, seat: int) -> str:
         """The seat's view, then `history` and the digest of every view it had: kept by the trail's
         last link once written (a search asks it of the same node two or three times)."""
-        info = self._box.trail.last.texts[seat]
+        trail = self._box.trail
+        info = trail.last.texts[seat] if trail.pending is None else None
         return info if info is not None else self._fold(seat)[0]
 
     def observation_vector(self, seat: int) -> np.ndarray:
