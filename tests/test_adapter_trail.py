@@ -53,7 +53,10 @@ def test_a_rollout_copies_no_state_until_a_seat_is_asked():
     state = game.new_initial_state()
     for a in _moves(game, seed=4, limit=250):
         state.apply_action(a)
-    links, link = [], state._box.trail.last
+    trail = state._box.trail
+    assert trail.pending is not None  # the lazy links: made when somebody folds, copies or settles
+    trail.settle()
+    links, link = [], trail.last
     while link is not None:
         links.append(link)
         link = link.before
@@ -81,3 +84,22 @@ def test_a_state_drawn_again_plays_on_from_a_clone():
         strings = [moved.information_state_string(s) for s in range(2)]
         assert first.setdefault(str(sample), strings) == strings
     assert len(first) < 12  # some state was drawn again
+
+
+def test_a_rollout_makes_no_link_until_it_is_asked():
+    """Random moves through the adapter, nothing asked and nothing cloned: each decision is noted
+    as its moves (a tuple), no link is made (infostate.Trail.pending); a clone, or an information
+    state asked, makes them, shared by the state and its clones, and what they give is the same."""
+    game = pyspiel.load_game("interpret(game=tic-tac-toe)")
+    moves = _moves(game, seed=2, limit=9)
+    state, eager = game.new_initial_state(), game.new_initial_state()
+    first = state._box.trail.last
+    for i, a in enumerate(moves):
+        state.apply_action(a)
+        eager.apply_action(a)
+        eager.information_state_string(i % 2)
+        assert state._box.trail.last is first
+    copy = state.clone()
+    assert state._box.trail.pending is None and copy._box.trail.last is state._box.trail.last is not first
+    assert [state.information_state_string(s) for s in (0, 1)] == \
+        [eager.information_state_string(s) for s in (0, 1)] == [copy.information_state_string(s) for s in (0, 1)]

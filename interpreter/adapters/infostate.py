@@ -78,6 +78,17 @@ def _copied(notes):
     return out
 
 
+def carried(st) -> dict:
+    """A copy of `st` (core/state.clone) starting with what the forward model noted of it, which
+    holds for the copy as long as it is unchanged (as Game.apply carries it): the first move
+    after a clone is then done as a trusted one, nothing listed or verified again."""
+    out = clone(st)
+    notes = st.get(NOTES, NO_NOTES)
+    if notes is not NO_NOTES:
+        out[NOTES] = _copied(notes)
+    return out
+
+
 class _Memo:
     """What is known to follow one link (see the module's documentation): `after`, the actions
     played since the link -> the link they lead to, or the state at the chance node they stop at;
@@ -104,19 +115,39 @@ def remembered(tree: Tree, link: _Link, st) -> _Link:
 class Trail:
     """The history of one state, as links (see the module's documentation); `since`, under a
     memo, the actions played since the last link (a decision stopped at a chance node); `moves`,
-    the forward model's moves since the last link (chance outcomes: for the next lazy link)."""
+    the forward model's moves since the last link (chance outcomes: for the next lazy link);
+    `pending`, the lazy links pushed since the last one made, not made yet (None, or (pending
+    before, their moves)): a move costs a tuple, and its link is made only when somebody folds
+    the trail, copies it (so that a state and its clones share their links) or pushes a link
+    holding a state (`settle`). A random game or a rollout that nobody asks anything makes none."""
 
-    __slots__ = ("last", "since", "moves")
+    __slots__ = ("last", "since", "moves", "pending")
 
     def __init__(self, seats: int, first=None):
         self.last = _Link(None, clone(first) if first is not None else None, seats)
         self.since = self.moves = ()
+        self.pending = None
 
     def copy(self) -> "Trail":
+        if self.pending is not None:
+            self.settle()
         t = Trail.__new__(Trail)
         t.last = self.last  # links never change but to fill in what they computed: shared
-        t.since, t.moves = self.since, self.moves
+        t.since, t.moves, t.pending = self.since, self.moves, None
         return t
+
+    def settle(self) -> None:
+        """Make the lazy links pushed and not made yet (`pending`), oldest first."""
+        groups = []
+        pending = self.pending
+        while pending is not None:
+            pending, moves = pending
+            groups.append(moves)
+        link = self.last
+        seats = len(link.digests)
+        for moves in reversed(groups):
+            link = _Link(link, None, seats, moves)
+        self.last, self.pending = link, None
 
     def __deepcopy__(self, memo):
         return self.copy()
@@ -128,9 +159,12 @@ class Trail:
         before = self.last
         memo = before.memo
         if memo is None and move is not None and st["flow"].get("node") is None:
-            self.last = _Link(before, None, len(before.digests), self.moves + (move,))
+            self.pending = (self.pending, self.moves + (move,))  # a lazy link, made when needed
             self.moves = ()
             return
+        if self.pending is not None:
+            self.settle()
+            before = self.last
         self.last = link = _Link(before, _kept(st), len(before.digests))
         self.moves = ()
         if memo is not None:
@@ -171,7 +205,7 @@ class Trail:
     def at(cls, link: _Link) -> "Trail":
         """The trail of a state standing at `link` (a state drawn again: resample_from_infostate)."""
         t = cls.__new__(cls)
-        t.last, t.since, t.moves = link, (), ()
+        t.last, t.since, t.moves, t.pending = link, (), (), None
         return t
 
     def fold(self, seat: int, view_text, *, current=None, replay=None) -> tuple[str, str]:
@@ -179,6 +213,8 @@ class Trail:
         digest; the digest): `view_text(st, seat)` writes a view;
         `current`, the state itself when it still stands at the last link (a lazy last link takes
         a copy of it); `replay(st, moves)` plays a lazy link's moves on a copy of the state before."""
+        if self.pending is not None:
+            self.settle()
         path = []
         link = self.last
         while link is not None and link.digests[seat] is None:
@@ -227,4 +263,4 @@ class Trail:
         return t
 
 
-__all__ = ["Trail", "Tree", "chain", "remembered"]
+__all__ = ["Trail", "Tree", "carried", "chain", "remembered"]

@@ -43,19 +43,20 @@ updated once a decision and its chance events are resolved, so it does not count
 from __future__ import annotations
 
 from itertools import chain
+from operator import index
 from typing import NamedTuple
 
 import numpy as np
 import pyspiel
 
-from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game, clone
+from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
 from . import SCORE, WIN, declared_returns, is_zero_sum, returns_of
 from .action_index import ActionIndex
 from .canonical import Canon
-from .infostate import Trail
+from .infostate import Trail, carried
 from .sampling import Box, Sampling
 from .tensor import TensorLayout
 
@@ -66,6 +67,7 @@ DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit 
 _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
 _Info = pyspiel.GameType.Information
 _UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
+_OUTCOMES: dict = {}  # k -> the forward model's move (action, checked) for chance outcome k
 _Utility = pyspiel.GameType.Utility
 
 
@@ -204,7 +206,7 @@ class _Parts:
     """What the states of one game share (fixed for the game): kept by each state, since the
     Python object of the game that OpenSpiel hands back may be another one."""
 
-    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known")
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known", "bare")
 
     def __init__(self, game: InterpretGame):
         self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
@@ -212,6 +214,7 @@ class _Parts:
         self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
         self.plain: dict = {}  # action of the forward model naming no copy of a piece -> its id
         self.known: dict = {}  # another action of the forward model -> what `listed` needs of it (`_known`)
+        self.bare: dict = {}  # an id applied unlisted -> its action, when it names no copy of a piece
 
     def __deepcopy__(self, memo):
         return self  # fixed for the game
@@ -311,7 +314,8 @@ class InterpretState(pyspiel.State):
     def info_text(self, seat: int) -> str:
         """The seat's view, then `history` and the digest of every view it had: kept by the trail's
         last link once written (a search asks it of the same node two or three times)."""
-        info = self._box.trail.last.texts[seat]
+        trail = self._box.trail
+        info = trail.last.texts[seat] if trail.pending is None else None
         return info if info is not None else self._fold(seat)[0]
 
     def observation_vector(self, seat: int) -> np.ndarray:
@@ -412,12 +416,22 @@ class InterpretState(pyspiel.State):
                 return i
         raise ValueError(f"{action} is not legal here")
 
+    def apply_action(self, action):
+        """pyspiel's apply_action, answered here for Python callers: pyspiel's own goes through C++
+        and back into Python twice (current_player, then _apply_action), a third of what a move
+        costs the adapter beyond the engine's own apply. Its only other work is the history it
+        keeps in C++, which this state keeps itself (history() and the rest, below); C++ callers
+        still take pyspiel's path, which ends in _apply_action."""
+        self._apply_action(action if type(action) is int else index(action))
+
     def _apply_action(self, action):
         box = self._box
-        box.past = (box.past, box.player if box.player is not None else self.current_player(), action)
-        g, st = self._g, box.st
-        listed, box.listed, box.ids, box.player, box.sampling = box.listed, None, None, None, None
-        trail = box.trail
+        player = box.player
+        if player is None:
+            player = self.current_player()
+        box.past = (box.past, player, action)
+        st, listed, trail = box.st, box.listed, box.trail
+        box.listed = box.ids = box.player = box.sampling = None
         if trail.last.memo is not None:  # under a state drawn twice: what follows may be known (infostate.py)
             known = trail.recall(action)
             if known is not None:
@@ -425,8 +439,13 @@ class InterpretState(pyspiel.State):
                 if listing is not None:
                     box.player, box.listed, box.ids = listing
                 return
-        if self._parts.chance and st["flow"].get("node") is not None:
-            move = (Action("chance", (str(action),)), True)
+        g = self._g
+        if player == _CHANCE:
+            move = _OUTCOMES.get(action)
+            if move is None:  # the forward model's action for outcome `action` (never checked again)
+                move = (Action("chance", (str(action),)), True)
+                if 0 <= action < 4096:
+                    _OUTCOMES[action] = move
             g.apply_in_place(st, move[0])
             if st["flow"].get("node") is not None:
                 trail.stopped(st, action, move)
@@ -434,16 +453,21 @@ class InterpretState(pyspiel.State):
         else:
             a = listed.get(action) if listed is not None else None
             if a is not None:  # an action of the forward model's listing: done as a trusted one
-                g.apply_in_place(st, a, checked=False)
-                move = (a, False)
+                checked = False
             else:
-                a = self._index.action_of(action)
-                canon = self._parts.canon  # named as the seat's view names it
-                if not canon.copy_keys.isdisjoint(a.args):
-                    a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
+                parts = self._parts
+                a = parts.bare.get(action)
+                if a is None:
+                    a = self._index.action_of(action)
+                    canon = parts.canon  # named as the seat's view names it
+                    if canon.copy_keys.isdisjoint(a.args):
+                        parts.bare[action] = a
+                    else:
+                        a = canon.renamed(st, g.current_player(st), [a], back=True)[0]
                 noted = st.get(NOTES, NO_NOTES).listing  # what Game.apply trusts
-                move = (a, noted is None or a not in noted)
-                g.apply_in_place(st, a, checked=move[1])
+                checked = noted is None or a not in noted
+            g.apply_in_place(st, a, checked=checked)
+            move = (a, checked)
         trail.push(st, action, move)  # a decision and its chance events are resolved
         notes = st.get(NOTES, NO_NOTES)
         if notes.listing is not None and st["flow"]["phase"] != "over":
@@ -485,13 +509,15 @@ class InterpretState(pyspiel.State):
     def clone(self):
         box = self._box
         return InterpretState(self.get_game(), parts=self._parts,
-                              box=Box(clone(box.st), box.trail.copy(), box.listed, box.ids, box.player, box.past))
+                              box=Box(carried(box.st), box.trail.copy(), box.listed, box.ids, box.player, box.past))
 
     def __deepcopy__(self, memo):
         return self.clone()
 
     # ---- the history, kept with the state: a clone is a new pyspiel state, whose own history (C++)
-    # starts empty. A state drawn by resample_from_infostate has none: its deal is not the real one.
+    # starts empty, and a move applied from Python (apply_action, above) does not reach it; C++
+    # code reading a state's history (pyspiel.State.history) sees only the moves C++ applied.
+    # A state drawn by resample_from_infostate has none: its deal is not the real one.
     def history(self):
         return [action for _player, action in self._moves()]
 
@@ -500,6 +526,9 @@ class InterpretState(pyspiel.State):
 
     def history_str(self):
         return ", ".join(str(action) for _player, action in self._moves())
+
+    def is_initial_state(self):
+        return self._box.past is None
 
     def move_number(self):
         n, node = 0, self._box.past

@@ -22,7 +22,7 @@ from ..core.rng import seed_state
 from ..core.state import clone
 from ..engine.chance import ordered_piles, put_in_order
 from ..information.observation import relabel
-from .infostate import Trail, Tree, remembered
+from .infostate import Trail, Tree, carried, remembered
 
 DECODED = 2**32  # the most deals a number of 53 bits is read as (a bias under 2**-21 per deal)
 
@@ -43,7 +43,7 @@ class Box:
         self.sampling = None  # seat -> its Sampling, once resampled (a search resamples one state again and again)
 
     def __deepcopy__(self, memo):
-        return Box(clone(self.st), self.trail.copy(), self.listed, self.ids, self.player, self.past)
+        return Box(carried(self.st), self.trail.copy(), self.listed, self.ids, self.player, self.past)
 
 
 class Sampling:
