@@ -58,7 +58,19 @@ class Tree:
         self.left = left
 
 
-def _kept(st) -> dict:
+def _trail_of(links: list, since, moves) -> "Trail":
+    last = None
+    for st, digests, texts, link_moves in links:
+        link = _Link.__new__(_Link)
+        link.before, link.st, link.digests, link.texts = last, st, list(digests), list(texts)
+        link.memo, link.moves = None, link_moves
+        last = link
+    t = Trail.__new__(Trail)
+    t.last, t.since, t.moves, t.pending = last, since, moves, None
+    return t
+
+
+def kept(st) -> dict:
     """A copy of `st` to keep; at a chance node, without the thread its decision may wait in
     (engine/chance.py): a state taking the copy runs the decision again, as the rules would,
     and what is kept holds no thread."""
@@ -152,6 +164,19 @@ class Trail:
     def __deepcopy__(self, memo):
         return self.copy()
 
+    def __reduce__(self):
+        """Pickled as its links oldest first (a list: a long game's chain would go past pickle's
+        recursion limit), each without its memo (what a search learnt under a state drawn twice,
+        learnt again if asked)."""
+        if self.pending is not None:
+            self.settle()
+        links, link = [], self.last
+        while link is not None:
+            links.append((link.st, link.digests, link.texts, link.moves))
+            link = link.before
+        links.reverse()
+        return _trail_of, (links, self.since, self.moves)
+
     def push(self, st, action=None, move=None) -> None:
         """Note the state after a decision (chance events resolved), `action` its last move and
         `move` the forward model's (action, checked) for it: a lazy link (no copy) where the state
@@ -165,7 +190,7 @@ class Trail:
         if self.pending is not None:
             self.settle()
             before = self.last
-        self.last = link = _Link(before, _kept(st), len(before.digests))
+        self.last = link = _Link(before, kept(st), len(before.digests))
         self.moves = ()
         if memo is not None:
             memo.after[self.since + (action,)] = remembered(memo.tree, link, st)
@@ -180,7 +205,7 @@ class Trail:
             self.since = key = self.since + (action,)
             if memo.tree.left > 0:
                 memo.tree.left -= 1
-                memo.after[key] = _kept(st)
+                memo.after[key] = kept(st)
 
     def recall(self, action):
         """Under a memo, what `action` leads to when it is known: (a copy of the state, the listing
@@ -230,7 +255,7 @@ class Trail:
                 else:  # passed without being asked: played again from the state before it
                     st = clone(link.before.st)
                     replay(st, link.moves)
-                    st = _kept(st)
+                    st = kept(st)
                 link.st, link.moves = st, None
             text = view_text(st, seat)
             d = link.digests[seat] = chain(d, text)
@@ -263,4 +288,4 @@ class Trail:
         return t
 
 
-__all__ = ["Trail", "Tree", "carried", "chain", "remembered"]
+__all__ = ["Trail", "Tree", "carried", "chain", "kept", "remembered"]

@@ -42,6 +42,7 @@ updated once a decision and its chance events are resolved, so it does not count
 """
 from __future__ import annotations
 
+import weakref
 from itertools import chain
 from operator import index
 from typing import NamedTuple
@@ -202,13 +203,29 @@ class InterpretGame(pyspiel.Game):
         return _Observer(self.layout.size, recall)
 
 
+_LOADED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # game string -> its parts
+
+
+def _parts_named(text: str) -> "_Parts":
+    parts = _LOADED.get(text)
+    return parts if parts is not None else pyspiel.load_game(text)._parts
+
+
+def _state_named(text: str, box: Box) -> "InterpretState":
+    parts = _parts_named(text)
+    return InterpretState(pyspiel.load_game(text), parts=parts, box=box)
+
+
 class _Parts:
     """What the states of one game share (fixed for the game): kept by each state, since the
     Python object of the game that OpenSpiel hands back may be another one."""
 
-    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known", "bare")
+    __slots__ = ("interpret", "index", "canon", "layout", "returns_how", "seed", "chance", "plain", "known", "bare",
+                 "text", "__weakref__")
 
     def __init__(self, game: InterpretGame):
+        self.text = str(game)  # the game's string (pyspiel.load_game): what a serialized state names
+        _LOADED[self.text] = self
         self.interpret, self.index, self.canon = game.interpret, game.index, game.canon
         self.layout, self.returns_how, self.seed = game.layout, game.returns_how, game.seed
         self.chance = game.interpret.catalog.uses_chance  # else no state of it ever stands at a chance node
@@ -218,6 +235,9 @@ class _Parts:
 
     def __deepcopy__(self, memo):
         return self  # fixed for the game
+
+    def __reduce__(self):  # serialized as the game's string: the parts of that game where it is read
+        return _parts_named, (self.text,)
 
     def replay(self, st, moves) -> None:
         """Play the forward model's `moves` ((action, checked) pairs) on `st`: a lazy link's
@@ -285,14 +305,26 @@ class InterpretState(pyspiel.State):
     def __init__(self, game: InterpretGame, st=None, trail=None, parts: _Parts | None = None, box=None):
         super().__init__(game)
         self._parts = parts = parts or _Parts(game)
-        self._g = parts.interpret
-        self._index = parts.index
         if box is None:
             if st is None:
                 st = self._g.new_game(parts.seed, chance=EXPLICIT if parts.chance else SAMPLED)
             # what each seat observed after each decision, folded into its digest when asked
             box = Box(st, trail if trail is not None else Trail(self._g.num_players, st))
         self._box = box
+
+    # The state's own attributes are its parts and its box: OpenSpiel serializes a Python state as
+    # its attributes, each pickled (pyspiel.serialize_game_and_state; the parts as the game's string,
+    # the box as its state, trail and moves: sampling.Box); what the parts hold is read through them.
+    @property
+    def _g(self) -> Game:
+        return self._parts.interpret
+
+    @property
+    def _index(self) -> ActionIndex:
+        return self._parts.index
+
+    def __reduce__(self):  # pickle.dumps(state)
+        return _state_named, (self._parts.text, self._box)
 
     @property
     def _st(self):

@@ -22,7 +22,7 @@ from ..core.rng import seed_state
 from ..core.state import clone
 from ..engine.chance import ordered_piles, put_in_order
 from ..information.observation import relabel
-from .infostate import Trail, Tree, carried, remembered
+from .infostate import Trail, Tree, carried, kept, remembered
 
 DECODED = 2**32  # the most deals a number of 53 bits is read as (a bias under 2**-21 per deal)
 
@@ -44,6 +44,25 @@ class Box:
 
     def __deepcopy__(self, memo):
         return Box(carried(self.st), self.trail.copy(), self.listed, self.ids, self.player, self.past)
+
+    def __reduce__(self):
+        """Pickled as its state (without its notes, or the thread a decision may wait in at a draw:
+        the state read back runs that decision again, infostate.kept), its trail and its moves (a
+        list: a long game's linked moves would go past pickle's recursion limit); what was asked
+        of it since its last move is asked again."""
+        moves, node = [], self.past
+        while node is not None:
+            node, player, action = node
+            moves.append((player, action))
+        moves.reverse()
+        return _box_of, (kept(self.st), self.trail, moves)
+
+
+def _box_of(st, trail: Trail, moves: list) -> Box:
+    past = None
+    for player, action in moves:
+        past = (past, player, action)
+    return Box(st, trail, past=past)
 
 
 class Sampling:
