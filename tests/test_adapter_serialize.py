@@ -55,6 +55,7 @@ def test_a_state_read_back_plays_on_as_the_original(name, steps, how):
         _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     else:
         copy = pickle.loads(pickle.dumps(state))
+        assert copy.get_game() is game  # joined to the game loaded, not loaded again
     assert type(copy) is type(state) and copy is not state
     seed = rng.random()
     for one in (state, copy):
