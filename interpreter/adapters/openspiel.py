@@ -54,113 +54,30 @@ from ..engine.game import CHANCE, EXPLICIT, SAMPLED, Game
 from ..engine.knowledge import perfect_information
 from ..core.state import NO_NOTES, NOTES
 from ..core.model import Action
-from . import SCORE, WIN, declared_returns, is_zero_sum, returns_of
+from . import declared_returns, is_zero_sum, returns_of
 from .action_index import ActionIndex
 from .canonical import Canon
+from .game_params import DEFAULTS, game_type, options, split, utility
 from .infostate import Trail, carried
 from .sampling import Box, Sampling
 from .tensor import TensorLayout
 
-_DEFAULTS = {"game": "tic-tac-toe", "players": 0, "variants": "", "options": "", "seed": 0,
-             "returns": "", "utility_bound": 0.0}  # "" and 0: as the content declares (scoring.payoff)
-_MAX_PLAYERS = 64
 DIGEST_BITS = 128  # the information-state tensor ends with its digest, one bit per feature
 _TERMINAL, _CHANCE = pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.CHANCE
-_Info = pyspiel.GameType.Information
 _UNIFORM: dict = {}  # n -> the outcomes of a chance node of n, uniform
 _OUTCOMES: dict = {}  # k -> the forward model's move (action, checked) for chance outcome k
-_Utility = pyspiel.GameType.Utility
-
-
-def _type(short_name="interpret", *, perfect=False, chance=True, zero_sum=False, players=(1, _MAX_PLAYERS)):
-    return pyspiel.GameType(
-        short_name=short_name,
-        long_name="interpret: a tabletop game written as content",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance
-                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
-        information=_Info.PERFECT_INFORMATION if perfect else _Info.IMPERFECT_INFORMATION,
-        utility=_Utility.ZERO_SUM if zero_sum else _Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players[1],
-        min_num_players=players[0],
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=dict(_DEFAULTS))
-
-
-def _split(text: str) -> list[str]:
-    return [p for p in str(text).split("+") if p]
-
-
-def _options(text: str) -> dict:
-    out = {}
-    for pair in _split(text):
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"option `{pair}`: write key=value")
-        out[key] = value
-    return out
-
-
-def parse_game_string(text: str) -> dict | None:
-    """The parameters of `interpret(game=dark-agent,options=level=moyen+x=1)`, the string form the
-    docs give, each `key=value` split at its first `=` (OpenSpiel's own reader splits at the last
-    one: an option's `k=v` would read as an unknown parameter `options=k`); None for another game."""
-    text = text.strip()
-    if not (text.startswith("interpret(") and text.endswith(")")):
-        return None
-    out = {}
-    for item in filter(None, (part.strip() for part in text[len("interpret("):-1].split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or key not in _DEFAULTS:
-            raise ValueError(f"interpret: `{item}` is not a parameter (key=value; keys: {', '.join(_DEFAULTS)})")
-        if isinstance(_DEFAULTS[key], int):
-            if not value.lstrip("-").isdigit():
-                raise ValueError(f"interpret: `{item}`: {key} is a whole number")
-            value = int(value)
-        elif isinstance(_DEFAULTS[key], float):
-            try:
-                value = float(value)
-            except ValueError:
-                raise ValueError(f"interpret: `{item}`: {key} is a number") from None
-        out[key] = value
-    return out
-
-
-def _load_game(game, *more):
-    """pyspiel.load_game, reading interpret's string form itself (parse_game_string)."""
-    params = parse_game_string(game) if isinstance(game, str) and not more else None
-    return _spiel_load_game("interpret", params) if params is not None else _spiel_load_game(game, *more)
-
-
-_spiel_load_game = getattr(pyspiel.load_game, "wrapped", pyspiel.load_game)
-_load_game.wrapped = _spiel_load_game
-pyspiel.load_game = _load_game
-
-
-def _utility(g: Game, how: str, bound: float) -> tuple[float, float]:
-    if how == WIN:
-        return -1.0, 1.0
-    if how != SCORE:
-        raise ValueError(f"returns={how}: write returns=win or returns=score")
-    if not 0 < bound < float("inf"):
-        raise ValueError("returns=score needs utility_bound, the most a seat can win or lose (a number above 0)")
-    return -bound, bound
 
 
 class InterpretGame(pyspiel.Game):
     def __init__(self, params=None):
-        params = {**_DEFAULTS, **(params or {})}
+        params = {**DEFAULTS, **(params or {})}
         for key in ("players", "seed"):  # OpenSpiel keeps its parameters as 32-bit integers
             if not -2**31 <= int(params[key]) < 2**31:
                 raise ValueError(f"{key}={params[key]}: a whole number between {-2**31} and {2**31 - 1} is expected")
         players = int(params["players"]) or None
         self.interpret = Game.load(str(params["game"]), players=players,
-                                   options=_options(params["options"]) or None,
-                                   variants=_split(params["variants"]))
+                                   options=options(params["options"]) or None,
+                                   variants=split(params["variants"]))
         g = self.interpret
         self.seed = int(params["seed"])
         declared, bound = declared_returns(g)  # returns= and utility_bound= override the content's payoff
@@ -173,7 +90,7 @@ class InterpretGame(pyspiel.Game):
         self.perfect = perfect_information(g)
         chance = g.catalog.uses_chance
         g.chance_bound = g.chance_outcomes_bound() if chance else None
-        low, high = _utility(g, self.returns_how, bound)
+        low, high = utility(g, self.returns_how, bound)
         zero_sum = is_zero_sum(g, self.returns_how)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.index.size,
@@ -183,7 +100,7 @@ class InterpretGame(pyspiel.Game):
             max_utility=high,
             utility_sum=0.0 if zero_sum else None,
             max_game_length=100_000)
-        super().__init__(_type(perfect=self.perfect, chance=chance, zero_sum=zero_sum), info, params)
+        super().__init__(game_type(perfect=self.perfect, chance=chance, zero_sum=zero_sum), info, params)
         self._initial = None  # the state after a setup that draws nothing, made once
         _GAMES[str(self)] = self
         self._parts = _Parts(self)  # shared by every state of this game: what `listed` learns serves them all
@@ -612,6 +529,6 @@ class _Observer:
         return state.info_text(player) if self.recall else state.observation_text(player)
 
 
-pyspiel.register_game(_type(), InterpretGame)
+pyspiel.register_game(game_type(), InterpretGame)
 
 __all__ = ["InterpretGame", "InterpretState"]
