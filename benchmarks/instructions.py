@@ -7,7 +7,7 @@ CPU runs, frames and C code included, the same in every run however busy the mac
 Plays random games (the moves drawn from random.Random(seed), as bytecodes.py's) in a child process
 run under `valgrind --tool=cachegrind --cache-sim=no`, with PYTHONHASHSEED=0, after one game played
 outside the count (the listers and the code of the rules written, the disk cache of compiled rules
-filled). The figure is the instructions (`I refs`) of that child less those of the same child
+filled: a cache of its own, made for the count). The figure is the instructions (`I refs`) of that child less those of the same child
 playing no game (loading Python and the game): the instructions of the games alone. Two runs agree
 within about 0.02 %. A change of a frame or of a call, which bytecodes.py does not see, shows here.
 
@@ -64,8 +64,8 @@ def refs(text: str) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def _child(tree: str, options: list[str], valgrind: bool) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=tree, PYTHONHASHSEED="0")
+def _child(tree: str, options: list[str], valgrind: bool, cache: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=tree, PYTHONHASHSEED="0", INTERPRET_CACHE_DIR=cache)
     cmd = [sys.executable, __file__, "--child", *options]
     if valgrind:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *cmd]
@@ -77,9 +77,12 @@ def count(tree: str, *, game_name: str, players: int | None, games: int, seed: i
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
     options = ["--game", game_name, "--seed", str(seed)] + (["--players", str(players)] if players else [])
-    played = json.loads(_child(tree, options + ["--games", str(games)], False).stdout)  # fills the disk cache
-    with_games = refs(_child(tree, options + ["--games", str(games)], True).stderr)
-    without = refs(_child(tree, options + ["--games", "0"], True).stderr)
+    # A disk cache of its own: one shared with other processes (a test suite writing its entries)
+    # would make the count with games and the count without them load different things.
+    with tempfile.TemporaryDirectory(prefix="interpret-instructions-cache-") as cache:
+        played = json.loads(_child(tree, options + ["--games", str(games)], False, cache).stdout)  # fills it
+        with_games = refs(_child(tree, options + ["--games", str(games)], True, cache).stderr)
+        without = refs(_child(tree, options + ["--games", "0"], True, cache).stderr)
     return {**played, "instructions": with_games - without, "load": without}
 
 

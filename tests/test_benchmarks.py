@@ -7,6 +7,7 @@ legal moves at every step, the game over at the same move, the same winner. Noth
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import types
@@ -136,7 +137,10 @@ def test_instructions_counts_the_games_alone_and_compares_the_same_games(monkeyp
     runs = [instructions.play("tic-tac-toe", None, 2, 1) for _ in range(2)]
     assert runs[0] == runs[1] and runs[0]["decisions"] > 9 and len(runs[0]["scores"]) == 2
 
-    def child(tree, options, valgrind):  # the child, as valgrind reports it: loading costs 1,000
+    caches = []
+
+    def child(tree, options, valgrind, cache):  # the child, as valgrind reports it: loading costs 1,000
+        caches.append((cache, os.listdir(cache)))
         games = int(options[options.index("--games") + 1])
         played = json.dumps({"decisions": 4 * games, "scores": [[1.0, 0.0]] * games})
         return types.SimpleNamespace(stdout=played if not valgrind else "",
@@ -146,6 +150,8 @@ def test_instructions_counts_the_games_alone_and_compares_the_same_games(monkeyp
         patched.setattr(instructions.shutil, "which", lambda name: "/usr/bin/" + name)
         got = instructions.count("tree", game_name="tic-tac-toe", players=None, games=2, seed=1)
     assert got == {"decisions": 8, "scores": [[1.0, 0.0]] * 2, "instructions": 500, "load": 1000}
+    # the three children share a disk cache of their own, new and empty at first, gone afterwards
+    assert len({cache for cache, _ in caches}) == 1 and caches[0][1] == [] and not os.path.exists(caches[0][0])
 
     def counted(tree, *, game_name, players, games, seed):
         base = "interpret-baseline-" in tree
