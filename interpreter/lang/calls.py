@@ -40,14 +40,11 @@ class Calls:
                 inline = m.inline_body(fname, loops=True)
             if inline is not None and len(argnodes) == len(inline[1]) and c.plain_reads(argnodes):
                 loops = facts(inline[0]).loops
+                if loops:  # while calls are remembered, called: its value computed once for the same arguments
+                    return self._remembered_or_in_place(node, scope, inline, loc)
                 return self._inline(inline, [self.g.sharing.arg_read(a, scope, loops) for a in argnodes],
                                     [self.g.known.kind_of(a, scope) for a in argnodes], scope)
-            args = "".join(", " + self.g.xc(a, scope) for a in argnodes)  # evaluated in order, before the call
-            holder = m.direct_caller(fname, len(argnodes), node)
-            if holder is not None:  # its generated `_call`, once it is compiled
-                return f"{self.g.const(holder, f'the content function `{fname}` (its generated _call)')}[0](ctx, {self.g.const(loc)}{args})"
-            call = m.function_caller(fname, len(argnodes), node, c.loc(node, scope))
-            return f"{self.g.const(call, f'the content function `{fname}`')}(ctx{args})"
+            return self._called(node, scope, loc)
         args = [self.g.x(a, scope) for a in argnodes]
         if fname in _AGGREGATES and len(args) == 1:
             return (f"_aggregate_of(ctx, {self.g.const(_AGGREGATES[fname], f'the aggregate `{fname}` (runtime/ops.py)')}, {args[0]}, {self.g.const(fname)}, "
@@ -98,6 +95,41 @@ class Calls:
             return f"(\n{site}(\nctx{''.join(', ' + a for a in args)}))"
         known = list(m.function_defs) + list(_AGGREGATES) + m.builtin_function_names() + m.zone_family_names()
         raise CompileError(f"unknown function `{fname}`", node.fn, hint=did_you_mean(fname, known))
+
+    def _called(self, node, scope, loc) -> str:
+        """The content function of `node` called with its arguments (evaluated in order, before the
+        call): through its generated `_call` once it is compiled, else through function_caller."""
+        m, fname = self.symbols, str(node.fn)
+        args = "".join(", " + self.g.xc(a, scope) for a in node.args)
+        holder = m.direct_caller(fname, len(node.args), node)
+        if holder is not None:  # its generated `_call`, once it is compiled
+            return f"{self.g.const(holder, f'the content function `{fname}` (its generated _call)')}[0](ctx, {self.g.const(loc)}{args})"
+        call = m.function_caller(fname, len(node.args), node, loc)
+        return f"{self.g.const(call, f'the content function `{fname}`')}(ctx{args})"
+
+    def _remembered_or_in_place(self, node, scope, inline, loc) -> str:
+        """A function that loops, called with a loop's variable: compiled in place; but while calls
+        are remembered (`ctx.memo`: the legal actions being listed, a run of `let`s) it is called,
+        so the same arguments elsewhere (another parameter's domain, a requirement, a function) get
+        its value for one step instead of its text's steps again. Which branch runs depends on what
+        the engine is doing alone, never on a state's values: the same actions spend the same steps.
+        Each branch is written apart (what one computes is read neither by the other nor after).
+        Only in place when its loop is written out (`any`/`all` of a few constants: no loop left,
+        and a loop testing it may write its tests in place)."""
+        g = self.g
+        saved = None if g.avail is None else dict(g.avail)
+        in_place = self._inline(inline, [g.sharing.arg_read(a, scope, True) for a in node.args],
+                                [g.known.kind_of(a, scope) for a in node.args], scope)
+        if in_place in g.unrolled:
+            return in_place
+        try:
+            if saved is not None:
+                g.avail = dict(saved)
+            called = self._called(node, scope, loc)
+        finally:
+            if saved is not None:
+                g.avail = saved
+        return f"({called} if ctx.memo is not None else {in_place})"
 
     def _kept_answer(self, fname, fn, argnodes, args, site, scope):
         """A built-in whose frequent answer needs no call, written in place with the call `site`
