@@ -105,3 +105,16 @@ def test_a_view_writes_the_parts_of_its_variables_once_while_they_stay_the_same(
     assert text != canon._view_text(st, seat)
     assert text == json.dumps(canon.view(changed, seat), sort_keys=True, separators=(",", ":"))
     assert '"%s":7' % name in text
+
+
+def test_a_view_with_few_variables_is_written_whole():
+    """Where the parts kept by their variables show few values (Leduc poker: 8), writing a view
+    part by part would cost more than it saves: Leduc's are written whole, Agents Secrets' (186
+    values: its zones' variables) part by part."""
+    for params, parts in (("game=leduc-poker", False), ("game=agents-secrets,players=6", True)):
+        game, states = _states(params, seed=2, limit=3)
+        canon = states[0]._parts.canon
+        canon._kept = {}
+        text = canon._view_text(states[-1]._st, 1)
+        assert text == json.dumps(canon.view(states[-1]._st, 1), sort_keys=True, separators=(",", ":"))
+        assert bool(canon._kept[1].parts) == parts, params

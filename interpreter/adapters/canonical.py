@@ -76,15 +76,19 @@ class _Kept:
     card (their shown values are then a function of the stored ones, for the seat): they change
     seldom in a game and may be most of a view's text (Agents Secrets: its zones' variables, 3.6
     of 7.5 KB). A part is kept for plain stored values only (else written each time); at most
-    LIMIT texts a part (then it starts again)."""
+    LIMIT texts a part (then it starts again). Where the parts show fewer than FEW values in all
+    (Leduc poker: 8), writing the view part by part costs more than it saves: none is kept."""
 
-    LIMIT = 20_000
+    LIMIT, FEW = 20_000, 64
     __slots__ = ("parts", "texts")
 
     def __init__(self, m):
         specs = {"pv": m.pvars, "gv": m.gvars, "zv": m.zvars}
         self.parts = [(part, kind, tuple(specs[kind])) for part, kind in _KEPT
                       if not any(spec["type"] in _NAMING_CARDS for spec in specs[kind].values())]
+        per = {"pv": len(m.seats), "gv": 1, "zv": len(m.zones)}  # the values a variable shows
+        if sum(len(names) * per[kind] for _, kind, names in self.parts) < self.FEW:
+            self.parts = []
         self.texts = {part: {} for part, _, _ in self.parts}
 
     def found(self, st) -> tuple[dict, dict]:
@@ -216,11 +220,11 @@ class Canon:
         """The JSON of `view` (sorted keys, no spaces), written part by part: the parts kept by
         their variables (_Kept) are taken as written before where they can be. (An observation is
         a tree, no container met twice: no check for cycles.)"""
-        if seat is None:
-            return _ENCODE(self.view(st, seat))
-        kept = self._kept.get(seat)
-        if kept is None:
+        kept = self._kept.get(seat) if seat is not None else None
+        if kept is None and seat is not None:
             kept = self._kept[seat] = _Kept(self.game.m)
+        if kept is None or not kept.parts:
+            return _ENCODE(self.view(st, seat))
         found, keys = kept.found(st)
         obs = self.view(st, seat, leave_out=found)
         for part, key in keys.items():
