@@ -82,11 +82,11 @@ class _Kept:
     LIMIT, FEW = 20_000, 64
     __slots__ = ("parts", "texts")
 
-    def __init__(self, m):
-        specs = {"pv": m.pvars, "gv": m.gvars, "zv": m.zvars}
+    def __init__(self, catalog):
+        specs = {kind: catalog.variables(of) for kind, of in (("pv", "player"), ("gv", "game"), ("zv", "zone"))}
         self.parts = [(part, kind, tuple(specs[kind])) for part, kind in _KEPT
                       if not any(spec["type"] in _NAMING_CARDS for spec in specs[kind].values())]
-        per = {"pv": len(m.seats), "gv": 1, "zv": len(m.zones)}  # the values a variable shows
+        per = {"pv": len(catalog.seats), "gv": 1, "zv": len(catalog.zones)}  # the values a variable shows
         if sum(len(names) * per[kind] for _, kind, names in self.parts) < self.FEW:
             self.parts = []
         self.texts = {part: {} for part, _, _ in self.parts}
@@ -222,7 +222,7 @@ class Canon:
         a tree, no container met twice: no check for cycles.)"""
         kept = self._kept.get(seat) if seat is not None else None
         if kept is None and seat is not None:
-            kept = self._kept[seat] = _Kept(self.game.m)
+            kept = self._kept[seat] = _Kept(self.game.catalog)
         if kept is None or not kept.parts:
             return _ENCODE(self.view(st, seat))
         found, keys = kept.found(st)
