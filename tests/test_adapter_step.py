@@ -72,3 +72,23 @@ def test_a_move_from_python_makes_no_trip_through_cpp(monkeypatch):
         state.apply_action(a)
         assert asked == []
     assert state.move_number() == 6 and len(state.history()) == 6
+
+
+def test_a_state_stopped_at_a_draw_knows_it_stands_at_a_chance_node(monkeypatch):
+    """A chance outcome that leaves the state at another draw (a shuffle is a draw per card) notes
+    that the chance player moves next: the next outcome is applied without asking the flow."""
+    from interpreter.adapters.openspiel import InterpretState
+    game = pyspiel.load_game("interpret(game=agents-secrets,players=6)")
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    state.apply_action(rng.randrange(len(state.chance_outcomes())))
+    assert state.is_chance_node()
+    asked = []
+    current = InterpretState.current_player
+    monkeypatch.setattr(InterpretState, "current_player", lambda self: (asked.append(1), current(self))[1])
+    n = 0
+    while state.is_chance_node():
+        assert state._box.player == pyspiel.PlayerId.CHANCE
+        state.apply_action(rng.randrange(len(state.chance_outcomes())))
+        n += 1
+    assert n > 10 and not asked

@@ -76,3 +76,45 @@ def test_views_never_found_again_stop_being_keyed_soon():
         for k in range(64):
             canon.view_text(states[k % len(states)]._st, seat)
         assert (canon._texts[seat].keys is not None) == kept, params
+
+
+def test_a_view_writes_the_parts_of_its_variables_once_while_they_stay_the_same(monkeypatch):
+    """The parts of a view that show only variables naming no card (players', the game's, the
+    zones') are written once per seat and values (Agents Secrets' zone variables, half of its
+    view's text, seldom change): the text is the same as written whole, and a part whose
+    variables changed is written again."""
+    from interpreter.information import views
+    game, states = _states("game=agents-secrets,players=6", seed=2, limit=30)
+    canon = states[0]._parts.canon
+    canon._kept = {}
+    calls = []
+    zone_vars = views._zone_vars
+    monkeypatch.setattr(views, "_zone_vars", lambda *a: (calls.append(1), zone_vars(*a))[1])
+    seat = 2
+    for state in states:
+        assert canon._view_text(state._st, seat) == json.dumps(canon.view(state._st, seat), sort_keys=True,
+                                                               separators=(",", ":"))
+    distinct = {tuple(state._st["zv"].values()) for state in states}
+    written = len(calls) - len(states)  # (each canon.view above computes its zone variables)
+    assert written == len(distinct) < len(states)
+    st = states[-1]._st
+    changed = dict(st, zv={**st["zv"]})
+    name = next(iter(changed["zv"]))
+    changed["zv"][name] = (7,) + tuple(changed["zv"][name][1:])
+    text = canon._view_text(changed, seat)
+    assert text != canon._view_text(st, seat)
+    assert text == json.dumps(canon.view(changed, seat), sort_keys=True, separators=(",", ":"))
+    assert '"%s":7' % name in text
+
+
+def test_a_view_with_few_variables_is_written_whole():
+    """Where the parts kept by their variables show few values (Leduc poker: 8), writing a view
+    part by part would cost more than it saves: Leduc's are written whole, Agents Secrets' (186
+    values: its zones' variables) part by part."""
+    for params, parts in (("game=leduc-poker", False), ("game=agents-secrets,players=6", True)):
+        game, states = _states(params, seed=2, limit=3)
+        canon = states[0]._parts.canon
+        canon._kept = {}
+        text = canon._view_text(states[-1]._st, 1)
+        assert text == json.dumps(canon.view(states[-1]._st, 1), sort_keys=True, separators=(",", ":"))
+        assert bool(canon._kept[1].parts) == parts, params

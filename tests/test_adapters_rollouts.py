@@ -120,6 +120,30 @@ def test_the_renaming_follows_zones_shown_by_side_by_top_card_and_cards_conceale
     assert changed > 10
 
 
+def test_the_places_a_seat_identifies_are_read_from_its_own_plan_made_once(tmp_path):
+    """observation.identified_places (every listing of an adapter's state places the pieces it
+    names) reads the zone plan through each seat's own (`_seat_plan`, made once a seat), and
+    tells, card by card, what identified_place tells: zones shown by side, by top card, and cards
+    concealed."""
+    from interpreter.information import observation
+    (tmp_path / "game.yaml").write_text(SIDES)
+    g = Game.load(str(tmp_path))
+    plans = [observation._seat_plan(g.m, seat) for seat in range(4)]
+    assert [observation._seat_plan(g.m, seat) for seat in range(4)] == plans
+    assert all(observation._seat_plan(g.m, seat) is plan for seat, plan in enumerate(plans))
+    assert len({plan for plan in plans}) > 1
+    rng = random.Random(5)
+    st, seen = g.new_game(1), set()
+    cids = range(len(g.m.cards))
+    while not g.is_terminal(st):
+        for seat in range(4):
+            places = observation.identified_places(g, st, seat, cids)
+            assert places == [(*place, cid) for cid in cids if (place := identified_place(g, st, seat, cid))]
+            seen.add(len(places))
+        st = g.apply(st, rng.choice(g.legal_actions(st)))
+    assert len(seen) > 3
+
+
 @pytest.mark.parametrize("params", ["game=agent-dog", "game=dark-agent,players=4,variants=teams",
                                     "game=agents-secrets,players=6", "game=tic-tac-toe"])
 def test_a_listing_numbers_each_action_as_the_seat_s_view_names_it(params):

@@ -64,6 +64,61 @@ class _Texts:
         return text
 
 
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False).encode  # made once
+_PLAIN = frozenset((bool, int, float, str, type(None)))
+_NAMING_CARDS = frozenset(("card", "cards", "list", "any"))  # variable types whose shown values depend on which cards a seat sees
+_KEPT = (("players", "pv"), ("vars", "gv"), ("zone_vars", "zv"))  # the parts of a view kept by their variables (_Kept)
+
+
+class _Kept:
+    """One seat's texts of the parts of its view that show only variables (players', the game's,
+    the zones': views.py) by the values of those variables, for the parts whose variables name no
+    card (their shown values are then a function of the stored ones, for the seat): they change
+    seldom in a game and may be most of a view's text (Agents Secrets: its zones' variables, 3.6
+    of 7.5 KB). A part is kept for plain stored values only (else written each time); at most
+    LIMIT texts a part (then it starts again). Where the parts show fewer than FEW values in all
+    (Leduc poker: 8), writing the view part by part costs more than it saves: none is kept."""
+
+    LIMIT, FEW = 20_000, 64
+    __slots__ = ("parts", "texts")
+
+    def __init__(self, catalog):
+        specs = {kind: catalog.variables(of) for kind, of in (("pv", "player"), ("gv", "game"), ("zv", "zone"))}
+        self.parts = [(part, kind, tuple(specs[kind])) for part, kind in _KEPT
+                      if not any(spec["type"] in _NAMING_CARDS for spec in specs[kind].values())]
+        per = {"pv": len(catalog.seats), "gv": 1, "zv": len(catalog.zones)}  # the values a variable shows
+        if sum(len(names) * per[kind] for _, kind, names in self.parts) < self.FEW:
+            self.parts = []
+        self.texts = {part: {} for part, _, _ in self.parts}
+
+    def found(self, st) -> tuple[dict, dict]:
+        """(part -> its text, for those known; part -> its key, for those to write and keep)."""
+        found, keys = {}, {}
+        for part, kind, names in self.parts:
+            stored = st[kind]
+            try:
+                values = tuple([stored[name] for name in names])
+            except KeyError:  # not a state of this definition's variables: written
+                continue
+            if kind == "gv":
+                if not _PLAIN.issuperset(map(type, values)):
+                    continue
+            elif not all(type(v) is tuple and _PLAIN.issuperset(map(type, v)) for v in values):
+                continue
+            text = self.texts[part].get(values)
+            if text is not None:
+                found[part] = text
+            else:
+                keys[part] = values
+        return found, keys
+
+    def keep(self, part: str, key: tuple, text: str) -> None:
+        texts = self.texts[part]
+        if len(texts) >= self.LIMIT:
+            texts.clear()
+        texts[key] = text
+
+
 class Canon:
     """The identical pieces of one game (fixed for the game) and how to rename them."""
 
@@ -79,6 +134,7 @@ class Canon:
         self.copy_keys = frozenset(self.keys[cid] for cid in self.group_of)  # keys of identical pieces
         self.cid_of = {k: cid for cid, k in enumerate(self.keys)}
         self._texts: dict = {}  # seat -> its _Texts
+        self._kept: dict = {}  # seat -> its _Kept
 
     def mapping(self, st, seat: int | None, *, unseen=None) -> dict:
         """card id -> its canonical id (a permutation of each group's ids; identities left out);
@@ -161,18 +217,34 @@ class Canon:
         return texts.get(st, self._view_text, seat)
 
     def _view_text(self, st, seat: int | None) -> str:
-        # an observation is a tree (no container met twice): no check for cycles
-        return json.dumps(self.view(st, seat), sort_keys=True, separators=(",", ":"), check_circular=False)
+        """The JSON of `view` (sorted keys, no spaces), written part by part: the parts kept by
+        their variables (_Kept) are taken as written before where they can be. (An observation is
+        a tree, no container met twice: no check for cycles.)"""
+        kept = self._kept.get(seat) if seat is not None else None
+        if kept is None and seat is not None:
+            kept = self._kept[seat] = _Kept(self.game.catalog)
+        if kept is None or not kept.parts:
+            return _ENCODE(self.view(st, seat))
+        found, keys = kept.found(st)
+        obs = self.view(st, seat, leave_out=found)
+        for part, key in keys.items():
+            found[part] = text = _ENCODE(obs.pop(part))
+            kept.keep(part, key, text)
+        texts = [(part, _ENCODE(v)) for part, v in obs.items()]
+        texts += found.items()
+        texts.sort()
+        return "{" + ",".join([f'"{part}":{text}' for part, text in texts]) + "}"
 
-    def view(self, st, seat: int | None) -> dict:
-        """The observation of `seat`, identical pieces renamed by place. The cards the seat cannot
-        identify are found once: renaming identical pieces leaves each place as it was (which
-        cards are concealed, observation.relabel), so they lie at the same places after."""
+    def view(self, st, seat: int | None, *, leave_out=()) -> dict:
+        """The observation of `seat`, identical pieces renamed by place (`leave_out`, parts not
+        computed: observation.observe). The cards the seat cannot identify are found once:
+        renaming identical pieces leaves each place as it was (which cards are concealed,
+        observation.relabel), so they lie at the same places after."""
         if seat is None or not self.groups:
-            return observe(self.game, self.relabelled(st, seat), seat)
+            return observe(self.game, self.relabelled(st, seat), seat, leave_out=leave_out)
         unseen = unseen_slots(self.game, st, seat)
         m = self.mapping(st, seat, unseen=unseen)
-        return observe(self.game, relabel(self.game, st, m) if m else st, seat, unseen=unseen)
+        return observe(self.game, relabel(self.game, st, m) if m else st, seat, unseen=unseen, leave_out=leave_out)
 
 
 __all__ = ["Canon"]

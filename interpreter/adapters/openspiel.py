@@ -406,7 +406,8 @@ class InterpretState(pyspiel.State):
             g.apply_in_place(st, move[0])
             if st["flow"].get("node") is not None:
                 trail.stopped(st, action, move)
-                return  # more chance events to resolve before the decision is done
+                box.player = _CHANCE  # more chance events to resolve before the decision is done
+                return
         else:
             a = listed.get(action) if listed is not None else None
             if a is not None:  # an action of the forward model's listing: done as a trusted one

@@ -22,6 +22,7 @@ each remembered card in its zone.
 from __future__ import annotations
 
 import random
+import weakref
 from operator import itemgetter
 
 from ..runtime import context as rt
@@ -34,11 +35,12 @@ from .views import _seat_index, view
 __all__ = ["observe", "unseen_slots", "identified_place", "identified_places", "relabel", "determinize", "Sampler"]
 
 
-def observe(game, st, seat: int | None, *, unseen=None) -> dict:
+def observe(game, st, seat: int | None, *, unseen=None, leave_out=()) -> dict:
     """The observation of `seat` (None: a spectator): the view, plus the back of every card the
     seat cannot identify, by zone and position (`"backs"`, None where the card is identified);
-    `unseen`, `unseen_slots(game, st, seat)` when the caller has it (canonical.py)."""
-    out = view(game, st, seat)
+    `unseen`, `unseen_slots(game, st, seat)` when the caller has it, and `leave_out`, parts of the
+    view not computed (views.view; canonical.py)."""
+    out = view(game, st, seat, leave_out=leave_out)
     m = game.m
     backs: dict[str, list] = {}
     for z, pos in (unseen if unseen is not None else unseen_slots(game, st, seat)):
@@ -69,32 +71,69 @@ def identified_place(game, st, seat: int, cid: int) -> tuple[int, int] | None:
 def identified_places(game, st, seat: int, cids) -> list[tuple[int, int, int]]:
     """(zone id, position, card id) of each card of `cids` that `seat` identifies in `st`: what
     `identified_place` tells of each, read in one pass (zone plan and concealment as
-    runtime/visibility.py writes them), for adapters that place pieces at every listing."""
+    runtime/visibility.py writes them, the plan read once per seat: `_seat_plan`), for adapters
+    that place pieces at every listing."""
     m = game.m
-    loc, zones, plan = st["loc"], st["z"], m.handle_plan
-    hiding = [st["cv"][name] for name in getattr(m, "concealing", ())]
+    loc, zones = st["loc"], st["z"]
+    plan = _seat_plan(m, seat)
+    concealing = getattr(m, "concealing", ())
+    hiding = [st["cv"][name] for name in concealing] if concealing else None
     sides = None
     out = []
     for cid in cids:
         zid = loc[cid]
-        if zid < 0 or (hiding and any(v[cid] for v in hiding)):
+        if zid < 0:
             continue
         rule = plan[zid]
-        pos = zones[zid].index(cid)
-        if rule is not None:
-            kind, seats = rule
-            if kind == "top":
-                if pos:
-                    continue
-            elif seat not in seats:
-                if kind != "side" or not seats:
-                    continue
-                if sides is None:
-                    sides = vis.seat_sides(m, st)
-                if sides[next(iter(seats))] != sides[seat]:
-                    continue
+        if rule is _EVERY:
+            pos = zones[zid].index(cid)
+        elif rule is _NONE:
+            continue
+        elif rule is _TOP:
+            if zones[zid][0] != cid:
+                continue
+            pos = 0
+        else:  # a zone shown to its owner's side: `rule` is that owner
+            if sides is None:
+                sides = vis.seat_sides(m, st)
+            if sides[rule] != sides[seat]:
+                continue
+            pos = zones[zid].index(cid)
+        if hiding and any(v[cid] for v in hiding):
+            continue
         out.append((zid, pos, cid))
     return out
+
+
+_EVERY, _NONE, _TOP = "every", "none", "top"  # what a seat identifies in a zone (`_seat_plan`)
+_PLANS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # definition -> seat -> its plan
+
+
+def _seat_plan(m, seat: int) -> tuple:
+    """Per zone, what `seat` identifies there (runtime/visibility.zone_plan read for one seat):
+    _EVERY card, _NONE, the _TOP card only, or, in a zone shown by side that is not its own,
+    every card when on the side of the zone's owner (that owner's seat id)."""
+    plans = _PLANS.get(m)
+    if plans is None:
+        plans = _PLANS[m] = {}
+    plan = plans.get(seat)
+    if plan is None:
+        out = []
+        for rule in m.handle_plan:
+            if rule is None:
+                out.append(_EVERY)
+                continue
+            kind, seats = rule
+            if kind == "top":
+                out.append(_TOP)
+            elif seat in seats:
+                out.append(_EVERY)
+            elif kind == "side" and seats:
+                out.append(next(iter(seats)))
+            else:
+                out.append(_NONE)
+        plan = plans[seat] = tuple(out)
+    return plan
 
 
 def _remap_tagged(v, f):

@@ -103,8 +103,10 @@ class _Presenter:
         return self.value(v)
 
 
-def view(game, state, seat: int | None) -> dict:
-    """Everything `seat` may know of `state`, as JSON-serialisable data (seat None: a spectator)."""
+def view(game, state, seat: int | None, *, leave_out=()) -> dict:
+    """Everything `seat` may know of `state`, as JSON-serialisable data (seat None: a spectator);
+    `leave_out`, parts among "players", "vars" and "zone_vars" not computed, left out of the data
+    (a caller that has them already: adapters/canonical.py)."""
     seat = _seat_index(game, seat)
     m = game.m
     visible_ids = set()
@@ -137,6 +139,20 @@ def view(game, state, seat: int | None) -> dict:
                 v = values[cid]
                 shown[name] = v if type(v) in _PLAIN and (dec is None or v is None) else present.var("cv", name, v)
             cards[m.cards[cid].key] = shown
+    out = {"seat": m.seats[seat].key if seat is not None else None, "flow": _flow(game, state, seat),
+           "zones": zones, "cards": cards}
+    if "players" not in leave_out:
+        out["players"] = _players(m, state, seat, present)
+    if "vars" not in leave_out:
+        out["vars"] = {name: present.var("gv", name, v) for name, v in state["gv"].items()
+                       if m.gvars[name].get("visibility", "public") == "public"}
+    if "zone_vars" not in leave_out:
+        out["zone_vars"] = _zone_vars(m, state, seat, present)
+    out["pending"] = _pending(game, state, seat, present)
+    return out
+
+
+def _players(m, state, seat, present: _Presenter) -> dict:
     players = {}
     pvs = _shown_vars(m, "pv", state["pv"], m.pvars)
     for s in m.seats:  # a player variable declared `visibility: owner` is shown to that player only
@@ -146,6 +162,10 @@ def view(game, state, seat: int | None) -> dict:
                 v = values[sid]
                 shown[name] = v if type(v) in _PLAIN and (dec is None or v is None) else present.var("pv", name, v)
         players[s.key] = {"name": s.name, "vars": shown}
+    return players
+
+
+def _zone_vars(m, state, seat, present: _Presenter) -> dict:
     zone_vars = {}
     if state["zv"]:
         zvs = _shown_vars(m, "zv", state["zv"], m.zvars)
@@ -157,19 +177,7 @@ def view(game, state, seat: int | None) -> dict:
                     v = values[zid]
                     shown[name] = v if type(v) in _PLAIN and (dec is None or v is None) else present.var("zv", name, v)
             zone_vars[zone.key] = shown
-    game_vars = {name: present.var("gv", name, v) for name, v in state["gv"].items()
-                 if m.gvars[name].get("visibility", "public") == "public"}
-
-    return {
-        "seat": m.seats[seat].key if seat is not None else None,
-        "flow": _flow(game, state, seat),
-        "zones": zones,
-        "cards": cards,
-        "players": players,
-        "vars": game_vars,
-        "zone_vars": zone_vars,
-        "pending": _pending(game, state, seat, present),
-    }
+    return zone_vars
 
 
 def _shown_vars(m, kind: str, stored: dict, specs: dict) -> list:
