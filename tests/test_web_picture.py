@@ -113,3 +113,19 @@ def test_a_track_declared_as_a_loop_reaches_the_page(make_game):
     assert lay["grid"]["loop"] == 16  # render.grid.loop (docs/content.md)
     g = Game.load("tic-tac-toe")
     assert layout(g, Renderer(g))["grid"]["loop"] is None
+
+
+def test_a_renderer_and_its_game_go_once_no_table_holds_them():
+    """The pictures' cache of what every picture of a renderer shares lives only as long as the
+    renderer: a server (or a test process) that opened many tables does not keep each one's game."""
+    import gc
+    import weakref
+    g = Game.load("agents-secrets", players=4)
+    r = Renderer(g)
+    st = g.new_game(0)
+    first = picture(g, r, st, 0)
+    assert picture(g, r, st, 0) == first  # the second picture is drawn from the cache
+    gone_renderer, gone_game = weakref.ref(r), weakref.ref(g)
+    del g, r, st, first
+    gc.collect()
+    assert gone_renderer() is None and gone_game() is None

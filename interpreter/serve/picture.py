@@ -109,17 +109,19 @@ class _Static:
         grid = set(z.id for z in renderer.grid_cells.values())
         self.cells = list(renderer.grid_cells.values())
         self.zones = [z for z in game.catalog.zones if z.key != "box" and z.id not in grid]
-        self.renderer = renderer
+        self._renderer = weakref.ref(renderer)  # the key of _STATIC: held strongly here, it would never go
         self._faces: dict = {}
 
     def face(self, card) -> dict:
         held = self._faces.get(card.name)
         if held is None:
-            held = self._faces[card.name] = _face(self.renderer, card)
+            held = self._faces[card.name] = _face(self._renderer(), card)
         return held
 
 
-_STATIC: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # renderer -> its _Static
+# renderer -> its _Static, while the renderer lives (a table's, a lesson's): nothing in the value may
+# hold the renderer, or every table a server ever opened stays in memory with its game
+_STATIC: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _static(game, renderer) -> _Static:
