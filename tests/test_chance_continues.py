@@ -315,3 +315,36 @@ def test_a_seat_is_offered_the_same_ids_whichever_copy_of_a_piece_it_holds():
     assert state.id_of_action(state._box.listed[a]) == other.id_of_action(other._box.listed[a]) == a
     with pytest.raises(ValueError):
         state.id_of_action(other._box.listed[a])  # the copy this state does not hold there
+
+
+def test_a_secret_choice_only_recorded_runs_in_place():
+    """A secret choice that is not the last of its step is only recorded (no rule runs, so it
+    draws nothing): in explicit chance it is done in place, as in sampled chance, without a copy
+    of the state or a greenlet; it gives the state the whole decision gives (verified, on a copy)."""
+    game = Game.load("agents-secrets", players=6)
+    started = []
+    start = suspend.start
+    suspend.start = lambda fn, work: (started.append(1), start(fn, work))[1]
+    try:
+        pick, in_place = random.Random(5), 0
+        for seed in range(2):
+            st = game.new_game(seed, chance="explicit")
+            while not game.is_terminal(st):
+                if game.is_chance(st):
+                    game.apply_in_place(st, f"chance {pick.randrange(len(game.chance_outcomes(st)))}")
+                    continue
+                action = pick.choice(game.legal_actions(st))
+                sim = st["flow"].get("sim")
+                recorded = bool(sim) and not st["pending"] and len(sim["chosen"]) + 1 < len(sim["seats"])
+                verified = game.apply(st, str(action))  # checked, on a copy: the whole decision
+                zones, before = st["z"], len(started)
+                game.apply_in_place(st, action, checked=False)
+                if recorded:
+                    in_place += 1
+                    assert st["z"] is zones and len(started) == before
+                if not game.is_chance(st):
+                    assert to_json(st) == to_json(verified)
+        assert in_place > 50
+    finally:
+        suspend.start = start
+

@@ -286,12 +286,8 @@ class Game:
             if not checked and self._sim_kept(st, sim) is not None and \
                     (a := self.m.action_by_name.get(action.name)) is not None:
                 seat = sim["seats"][len(sim["chosen"])]
-                if len(sim["chosen"]) + 1 < len(sim["seats"]) and (frame := self._bound_frame(action, a)) is not None:
-                    # not the last choice, its arguments bound before from their keys alone: only
-                    # recorded, no rule runs, and the flow stays where it was settled (the same step,
-                    # the next seat to choose: what `_after_action` would find)
-                    self.simultaneous.note(st, a, frame)
-                    return Step(action, seat, [], [])
+                if (step := self._noted(st, sim, a, action, seat)) is not None:
+                    return step
                 ctx = self._trusted_ctx(st, a, self.m.seats[seat], action)
                 self.simultaneous.record(ctx, a)
                 self._after_action(ctx)
@@ -323,6 +319,25 @@ class Game:
             return Step(action, player, ctx.events, ctx.causes)
         self._after_action(ctx)
         return Step(action, player, ctx.events, ctx.causes)
+
+    def _noted(self, st, sim, a, action: Action, seat: int) -> Step | None:
+        """A trusted secret choice (of definition `a`, by `seat`) that is not the last of the
+        simultaneous step `sim`, its arguments bound before from their keys alone: only recorded,
+        no rule runs, and the flow stays where it was settled (the same step, the next seat to
+        choose: what `_after_action` would find). None if it is not such a choice."""
+        if len(sim["chosen"]) + 1 < len(sim["seats"]) and (frame := self._bound_frame(action, a)) is not None:
+            self.simultaneous.note(st, a, frame)
+            return Step(action, seat, [], [])
+        return None
+
+    def _only_recorded(self, st, action: Action) -> Step | None:
+        """Done, if trusted `action` on `st` is a secret choice that is only recorded (`_noted`:
+        no rule runs, so it draws nothing), the way `_apply_plain` does it; else None, `st`
+        unchanged. Explicit chance runs such a choice in place (chance.run_explicit)."""
+        if st.get(NOTES, NO_NOTES).listing is not None or st["pending"] or not (sim := st["flow"].get("sim")) \
+                or self._sim_kept(st, sim) is None or (a := self.m.action_by_name.get(action.name)) is None:
+            return None
+        return self._noted(st, sim, a, action, sim["seats"][len(sim["chosen"])])
 
     # ---- verify / can / explain (legality.py) ----------------------------------------
 
