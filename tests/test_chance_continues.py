@@ -10,6 +10,7 @@ import gc
 import os
 import pickle
 import random
+import re
 import threading
 import weakref
 
@@ -348,3 +349,35 @@ def test_a_secret_choice_only_recorded_runs_in_place():
     finally:
         suspend.start = start
 
+
+def test_a_shuffle_takes_its_outcomes_once_known():
+    """In explicit chance a shuffle of n items announces its n - 1 draws at once (one chance node
+    each, their texts written then) and, their outcomes known, takes them in order without a
+    draw each: the order is Fisher-Yates' with those outcomes, as before."""
+    from interpreter.runtime import draws
+    game = Game.load("agents-secrets", players=6)
+    called = []
+    below = draws.below
+    draws.below = lambda *a: (called.append(a), below(*a))[1]
+    try:
+        st = game.new_game(0, chance="explicit")
+        whats, outcomes = [], []
+        while game.is_chance(st):
+            nd = game_chance.node(st)
+            whats.append(nd["what"])
+            outcomes.append(nd["n"] - 1)  # the last item each time: a known order
+            st = game.apply(st, f"chance {nd['n'] - 1}")
+    finally:
+        draws.below = below
+    shuffles = [w for w in whats if w.startswith("shuffle ")]
+    assert len(shuffles) > 30 and not [a for a in called if a[2].startswith("shuffle ")]
+    assert all(re.fullmatch(r"shuffle .+: the item for place (\d+) of (\d+)", w) for w in shuffles)
+    items = list(range(5))
+    feed = Feed([4, 3, 2, 1])
+    ctx = type("Ctx", (), {"st": {"_feed": feed, "forced": []}})()
+    draws.shuffle_list(ctx, items, "five")
+    assert items == [0, 1, 2, 3, 4] and feed.i == 4  # each draw picked the item already in place
+    items, feed = list(range(5)), Feed([0, 0, 0, 0])
+    ctx.st = {"_feed": feed, "forced": []}
+    draws.shuffle_list(ctx, items, "five")
+    assert items == [1, 2, 3, 4, 0]

@@ -120,6 +120,8 @@ def _node(data: dict, waiting=None) -> _Node:
     return nd
 
 
+_OUTCOMES = {str(k): k for k in range(4096)}  # an outcome's text -> the outcome, for the frequent ones
+
 _FRESH = object()  # a fresh decision's `do`, written (str(action)) only if it stops
 
 # by game, the names of the decisions that stopped at a draw: those start in a greenlet
@@ -140,9 +142,11 @@ def run_explicit(game, st, action, *, start=None, checked=True):
     that goes on from there. So does an outcome whose greenlet is gone (another copy of the node
     took it: a search trying every outcome of a node from copies of it). Without greenlet, each
     outcome runs the decision again from its start with the outcomes so far."""
-    nd = node(st)
+    nd = st["flow"].get("node")
     if nd is not None and start is None:
-        outcomes = nd["outcomes"] + [outcome_of(st, action)]
+        args = action.args  # `chance K`, K a digit string below the node's outcomes; else checked
+        k = _OUTCOMES.get(args[0]) if action.name == "chance" and len(args) == 1 else None
+        outcomes = nd["outcomes"] + [k if k is not None and k < nd["n"] else outcome_of(st, action)]
         do = nd["do"]
         more = nd.get("more")
         waiting = getattr(nd, "waiting", None)

@@ -132,9 +132,15 @@ def shuffle_list(ctx, items: list, what: str, zone=None) -> None:
     feed = st["_feed"]
     known = len(feed.outcomes) - feed.i
     if known < n - 1:  # the draws of this shuffle follow one another: its chance nodes are known at once
-        feed.need([[i + 1, f"shuffle {what}: the item for place {i + 1} of {n}"] for i in range(n - 1 - known, 0, -1)])
+        head, tail = f"shuffle {what}: the item for place ", f" of {n}"
+        feed.need([[i + 1, f"{head}{i + 1}{tail}"] for i in range(n - 1 - known, 0, -1)])
+    # every outcome is known now (`need` returned with them, or they were): taken in order, as
+    # `below` would (the text of a draw is written only for a chance node)
+    outcomes, at = feed.outcomes, feed.i
+    feed.i = at + n - 1
     for i in range(n - 1, 0, -1):
-        j = below(ctx, i + 1, f"shuffle {what}: the item for place {i + 1} of {n}")
+        j = outcomes[at]
+        at += 1
         items[i], items[j] = items[j], items[i]
 
 
