@@ -160,7 +160,7 @@ def run_explicit(game, st, action, *, start=None, checked=True):
         if waiting is not None and waiting.take():  # the decision waits at this draw: it goes on
             return _answered(st, action, do, outcomes, waiting.resume(outcomes), waiting.work)
     else:
-        if start is None and not checked and (step := game._only_recorded(st, action)) is not None:
+        if start is None and not checked and "sim" in st["flow"] and (step := game._only_recorded(st, action)) is not None:
             return step  # a secret choice only recorded: no rule runs, nothing is drawn, done in place
         outcomes = []
         do = None if start is not None else _FRESH  # the decision as the node keeps it, once it stops
