@@ -510,3 +510,21 @@ def test_a_variable_of_cards_is_set_in_place_and_a_wrong_thing_still_refused(tmp
     with pytest.raises(RuleRuntimeError) as e:
         g.apply_in_place(st, "mark_all")
     assert "cannot set `mark` on" in str(e.value) and "game.yaml:" in str(e.value), e.value
+
+
+def test_a_where_over_a_list_written_in_brackets_knows_the_kind_of_its_items():
+    """`[cell(r, 1) for r in ...] where not it.empty`: the list's items are zones or none (what
+    `cell` gives), known from outside the list, so the `where` reads `.empty` without a type test
+    (a none item still gives none); the values and the steps are those of the loops as written."""
+    g = Game.load("tic-tac-toe")
+    text = "[cell(r, 1) for r in range(0, 3)] where not it.empty"
+    _, src = compiled(g, text)
+    assert "is _Zone" not in src and "is not None" in src
+    st = g.new_game(seed=1)
+    g.apply_in_place(st, "play r1c1")
+    cell = g.m.cell_at
+    assert g.evaluate(st, text) == [None, cell[(1, 1)]]  # no row 0: none, whose `.empty` is none
+    assert g.evaluate(st, "[cell(r, 1) for r in range(1, 3)] where it.empty") == [cell[(2, 1)], cell[(3, 1)]]
+    assert g.evaluate(st, "[cell(r, 7) for r in range(1, 2)] where it == none") == [None, None]
+    value, spent = _spent(g, text, st)
+    assert value == [None, cell[(1, 1)]] and spent == 12  # 4 for range, 4 for the list's loop, 4 for the where's

@@ -28,6 +28,7 @@ class Ints:
 
 
 INT = Ints()  # a whole number
+_ASKING = -1  # the slot of a list's variable while the kind of its items is asked from outside it (no frame has it)
 
 
 def whole(kind) -> bool:
@@ -245,9 +246,14 @@ class Kinds:
         if t is A.Where:
             return self.elem_kind(node.coll, scope)
         if t is A.ListFor:  # [VALUE for VAR in ITEMS]: what VALUE gives
-            slot = scope.slots.get(str(node.var))
-            if slot is None:
-                return None
+            name = str(node.var)
+            slot = scope.slots.get(name)
+            if slot is None:  # asked from outside the list (a `where` over it): VAR given a slot of its own while asked
+                if name in scope.inlined or name in scope.bound:
+                    return None
+                slot = _ASKING
+                return _with_entry(scope.slots, name, slot, lambda: _with_entry(
+                    scope.loop_kinds, slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope)))
             return _with_entry(scope.loop_kinds, slot, self.elem_kind(node.coll, scope), lambda: self.kind_of(node.value, scope))
         if t is A.Attr and str(node.name) == "cards" and self.kind_of(node.obj, scope) in ("zv", "cell") \
                 and "cards" not in self.symbols.vars_of("zv"):
