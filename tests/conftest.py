@@ -29,7 +29,7 @@ def pytest_configure(config):
     gc.set_threshold(50_000, 20, 10)
     # Imported while the process is small: on import, hypothesis's plugins (trio's) run a full
     # gc.collect(), ~1 s when a test module imports it after the rulesets are read.
-    import hypothesis  # noqa: F401
+    __import__("hypothesis")
     # At its end pytest collects the heap five times over for unraisable exceptions (a second or more
     # each in a worker holding every ruleset); once finds what a __del__ raised as well.
     try:
