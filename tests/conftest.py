@@ -27,6 +27,17 @@ def pytest_configure(config):
     # longer (each worker sets this: it runs this hook too); a test that needs a cycle freed calls
     # gc.collect() itself.
     gc.set_threshold(50_000, 20, 10)
+    # Imported while the process is small: on import, hypothesis's plugins (trio's) run a full
+    # gc.collect(), ~1 s when a test module imports it after the rulesets are read.
+    __import__("hypothesis")
+    # At its end pytest collects the heap five times over for unraisable exceptions (a second or more
+    # each in a worker holding every ruleset); once finds what a __del__ raised as well.
+    try:
+        from _pytest.unraisableexception import gc_collect_iterations_key
+    except ImportError:  # another pytest: its own default
+        pass
+    else:
+        config.stash[gc_collect_iterations_key] = 1
     if "INTERPRET_CACHE_DIR" not in os.environ:
         os.environ["INTERPRET_CACHE_DIR"] = tempfile.mkdtemp(prefix="interpret-test-cache-")
         config._interpret_cache_dir = os.environ["INTERPRET_CACHE_DIR"]
