@@ -381,3 +381,18 @@ def test_a_shuffle_takes_its_outcomes_once_known():
     ctx.st = {"_feed": feed, "forced": []}
     draws.shuffle_list(ctx, items, "five")
     assert items == [1, 2, 3, 4, 0]
+
+
+def test_a_shuffle_of_no_item_or_one_takes_no_outcome():
+    """Shuffling an empty pile or a pile of one draws nothing in explicit chance: the next draw of
+    the decision gets the next outcome, not one already taken."""
+    from interpreter.runtime import draws
+    for items in ([], [7]):
+        feed = Feed([2, 5])
+        feed.i = 1
+        ctx = type("Ctx", (), {"st": {"_feed": feed, "forced": []}})()
+        before = list(items)
+        draws.shuffle_list(ctx, items, "a pile")
+        assert feed.i == 1 and items == before
+        assert draws.below(ctx, 6, "a die") == 5
+

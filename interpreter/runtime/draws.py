@@ -129,6 +129,8 @@ def shuffle_list(ctx, items: list, what: str, zone=None) -> None:
         st["rng"] = rng.shuffle(st["rng"], items)
         return
     n = len(items)
+    if n < 2:  # nothing to shuffle: no draw
+        return
     feed = st["_feed"]
     known = len(feed.outcomes) - feed.i
     if known < n - 1:  # the draws of this shuffle follow one another: its chance nodes are known at once
